@@ -1,0 +1,166 @@
+#include "driver/Commands.h"
+
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "polyir/Frontend.h"
+#include "polyir/Interpreter.h"
+#include "polyir/Npy.h"
+#include "polyir/Printer.h"
+
+namespace polyfuse {
+
+int guarded(const std::string& file, const std::string* source, const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const SourceError& e) {
+    std::cerr << "polyfuse: error: " << formatSourceError(file, source ? *source : "", e) << "\n";
+    return 2;
+  } catch (const UsageError& e) {
+    std::cerr << "polyfuse: error: " << e.what() << "\n";
+    return 2;
+  } catch (const isl::exception& e) {
+    std::cerr << "polyfuse: internal error: isl: " << e.what() << "\n";
+    return 1;
+  } catch (const InternalError& e) {
+    std::cerr << "polyfuse: internal error: " << e.what() << "\n";
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "polyfuse: error: out of memory (are the sizes too large?)\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "polyfuse: error: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+namespace {
+
+struct Common {
+  std::string file, entry, sizes;
+};
+
+void addCommon(CLI::App* cmd, Common& c, bool sizesRequired) {
+  cmd->add_option("file", c.file, "TC source file")->required();
+  cmd->add_option("--entry", c.entry, "definition to use (default: the first)");
+  auto* s = cmd->add_option("--size", c.sizes, "sizes, e.g. N=4096,M=4096");
+  if (sizesRequired) s->required();
+}
+
+// Loads the program with located errors; `then` receives it.
+int withProgram(const Common& c, const std::function<int(LoadedProgram&)>& then) {
+  std::unique_ptr<SourceFile> src;
+  int rc = guarded(c.file, nullptr, [&] {
+    src = std::make_unique<SourceFile>(readSource(c.file));
+    return 0;
+  });
+  if (rc) return rc;
+  return guarded(c.file, &src->text, [&] {
+    LoadedProgram lp = loadProgram(*src, c.entry, std::make_shared<IslContext>());
+    return then(lp);
+  });
+}
+
+}  // namespace
+
+void registerCommands(CLI::App& app, CommandRegistry& reg) {
+  // check
+  {
+    auto c = std::make_shared<Common>();
+    auto* cmd = app.add_subcommand("check", "Show statements, domains, accesses and dependences");
+    addCommon(cmd, *c, false);
+    cmd->callback([c, &reg] {
+      reg.chosen = [c] {
+        return withProgram(*c, [&](LoadedProgram& lp) {
+          if (c->sizes.empty()) {
+            printCheck(std::cout, *lp.poly, nullptr);
+          } else {
+            Sizes s = parseSizes(c->sizes);
+            lp.program->checkSizes(s);
+            printCheck(std::cout, *lp.poly, &s);
+          }
+          return 0;
+        });
+      };
+    });
+  }
+  // exec
+  {
+    struct ExecOpts : Common {
+      std::string backend = "ref", dump;
+      uint64_t seed = 1;
+      std::vector<std::string> inputs, scalars;
+      bool json = false;
+    };
+    auto c = std::make_shared<ExecOpts>();
+    auto* cmd = app.add_subcommand("exec", "Run the program and verify it against the reference interpreter");
+    addCommon(cmd, *c, true);
+    cmd->add_option("--backend", c->backend, "ref | opencl | cuda")->check(CLI::IsMember({"ref", "opencl", "cuda"}));
+    cmd->add_option("--seed", c->seed, "seed of the random inputs (uniform in [-1, 1])");
+    cmd->add_option("--input", c->inputs, "NAME=FILE.npy: read an input from a .npy file");
+    cmd->add_option("--scalar", c->scalars, "NAME=VALUE: a scalar parameter (default: random in [0.5, 1.5])");
+    cmd->add_option("--dump", c->dump, "write every output to DIR/NAME.npy");
+    cmd->add_flag("--json", c->json, "print a JSON object");
+    cmd->callback([c, &reg] {
+      reg.chosen = [c] {
+        return withProgram(*c, [&](LoadedProgram& lp) {
+          const Program& prog = *lp.program;
+          Sizes sizes = parseSizes(c->sizes);
+          std::map<std::string, double> scalars;
+          for (auto& kv : c->scalars) {
+            size_t eq = kv.find('=');
+            if (eq == std::string::npos) throw UsageError("bad --scalar '" + kv + "': expected NAME=VALUE");
+            try {
+              scalars[kv.substr(0, eq)] = std::stod(kv.substr(eq + 1));
+            } catch (const std::exception&) {
+              throw UsageError("bad --scalar '" + kv + "': the value is not a number");
+            }
+          }
+          Bindings b = makeInputs(prog, sizes, c->seed, scalars);
+          for (auto& kv : c->inputs) {
+            size_t eq = kv.find('=');
+            if (eq == std::string::npos) throw UsageError("bad --input '" + kv + "': expected NAME=FILE.npy");
+            std::string name = kv.substr(0, eq);
+            int t = prog.findTensor(name);
+            if (t < 0 || prog.tensors[t].role != TensorRole::Input) throw UsageError("--input: '" + name + "' is not an input");
+            TensorData d = readNpy(kv.substr(eq + 1));
+            if (d.shape != b.tensors[name].shape) throw UsageError("--input: '" + kv.substr(eq + 1) + "' has the wrong shape for '" + name + "'");
+            b.tensors[name] = std::move(d);
+          }
+          if (c->backend != "ref") throw UsageError("backend '" + c->backend + "' is not available in this build yet");
+          interpret(prog, b);
+          if (!c->dump.empty()) {
+            std::filesystem::create_directories(c->dump);
+            for (int t : prog.tensorsWithRole(TensorRole::Output))
+              writeNpy(c->dump + "/" + prog.tensors[t].name + ".npy", b.tensors[prog.tensors[t].name]);
+          }
+          nlohmann::ordered_json j;
+          j["program"] = prog.name;
+          j["backend"] = c->backend;
+          j["sizes"] = sizes;
+          j["seed"] = c->seed;
+          j["verified"] = true;  // the reference is the oracle itself
+          j["max_rel_error"] = 0.0;
+          for (int t : prog.tensorsWithRole(TensorRole::Output)) {
+            const std::string& n = prog.tensors[t].name;
+            Checksum cs = checksum(b.tensors[n]);
+            j["outputs"][n] = {{"shape", b.tensors[n].shape}, {"sum", cs.sum}, {"abs_sum", cs.absSum}};
+            if (!c->json) {
+              std::cout << n << ": shape (";
+              for (size_t i = 0; i < b.tensors[n].shape.size(); ++i) std::cout << (i ? ", " : "") << b.tensors[n].shape[i];
+              char buf[96];
+              std::snprintf(buf, sizeof buf, ") sum=%.9g abs_sum=%.9g", cs.sum, cs.absSum);
+              std::cout << buf << "\n";
+            }
+          }
+          if (c->json) std::cout << j.dump(2) << "\n";
+          return 0;
+        });
+      };
+    });
+  }
+}
+
+}  // namespace polyfuse

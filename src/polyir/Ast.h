@@ -1,0 +1,81 @@
+// The syntax tree of a TC definition, as written; names are resolved by Sema.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "polyir/Diagnostic.h"
+
+namespace polyfuse {
+
+enum class ElemType { F32, F64 };
+inline const char* elemTypeName(ElemType t) { return t == ElemType::F32 ? "float" : "double"; }
+inline int elemBytes(ElemType t) { return t == ElemType::F32 ? 4 : 8; }
+
+enum class ExprKind {
+  Number,     // literal
+  Name,       // unresolved identifier (parser)
+  Size,       // size parameter used as a value
+  Scalar,     // scalar parameter
+  Index,      // index variable used as a value
+  Access,     // tensor element
+  Call,       // intrinsic (or, before Sema, a tensor access in call syntax)
+  Neg, Add, Sub, Mul, Div
+};
+
+enum class Intrinsic { Exp, Log, Sqrt, Rsqrt, Tanh, Erf, Fabs, Fmax, Fmin, Pow, Sigmoid };
+
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+
+struct Expr {
+  ExprKind kind;
+  SourceLoc loc;
+  double number = 0;
+  std::string name;         // identifier, tensor or function name
+  int ref = -1;             // tensor id (Access) or scalar id (Scalar)
+  Intrinsic fn = Intrinsic::Exp;
+  std::vector<ExprPtr> args;  // operands, subscripts or call arguments
+
+  Expr(ExprKind k, SourceLoc l) : kind(k), loc(l) {}
+};
+
+struct TensorDecl {
+  std::string name;
+  SourceLoc loc;
+  ElemType type = ElemType::F32;
+  bool hasShape = false;                 // scalars and bare outputs have none
+  std::vector<std::string> dims;         // size names, or integer literals
+  std::vector<SourceLoc> dimLocs;
+};
+
+enum class ReduceOp { Assign, Add, Mul, Max, Min };
+
+struct WhereRange {
+  std::string index;
+  SourceLoc loc;
+  ExprPtr lo, hi;
+};
+
+struct StmtDecl {
+  SourceLoc loc;
+  std::string lhs;
+  std::vector<std::string> lhsIndices;
+  std::vector<SourceLoc> lhsIndexLocs;
+  std::vector<ExprPtr> lhsSubscripts;  // kept to report non-variable subscripts
+  ReduceOp op = ReduceOp::Assign;
+  bool init = false;
+  SourceLoc opLoc;
+  ExprPtr rhs;
+  std::vector<WhereRange> where;
+};
+
+struct DefDecl {
+  std::string name;
+  SourceLoc loc;
+  std::vector<TensorDecl> params;   // tensors and scalars in signature order
+  std::vector<TensorDecl> outputs;
+  std::vector<StmtDecl> stmts;
+};
+
+}  // namespace polyfuse

@@ -1,0 +1,31 @@
+// From a .tc file on disk to a checked Program and its isl form.
+#pragma once
+#include <memory>
+#include <string>
+
+#include "polyir/PolyProgram.h"
+#include "polyir/Program.h"
+
+namespace polyfuse {
+
+struct SourceFile {
+  std::string path;
+  std::string text;
+};
+
+// Reads a file; throws UsageError when it cannot be read.
+SourceFile readSource(const std::string& path);
+
+// Everything the later stages need, owned in one place. The Program must outlive
+// the PolyProgram that refers to it, hence the fixed member order.
+struct LoadedProgram {
+  SourceFile source;
+  std::unique_ptr<Program> program;
+  std::unique_ptr<PolyProgram> poly;
+};
+
+// Parses, checks and builds the isl form of the entry `entry` (default: the first
+// definition). Throws SourceError for problems in the file.
+LoadedProgram loadProgram(const SourceFile& src, const std::string& entry, IslContextPtr ctx);
+
+}  // namespace polyfuse

@@ -1,0 +1,217 @@
+#include "polyir/Interpreter.h"
+
+#include <cmath>
+
+namespace polyfuse {
+
+static uint64_t nameHash(const std::string& s) {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a: stable across platforms
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+Bindings makeInputs(const Program& prog, const Sizes& sizes, uint64_t seed,
+                    const std::map<std::string, double>& scalars) {
+  prog.checkSizes(sizes);
+  Bindings b;
+  b.sizes = sizes;
+  for (auto& s : prog.scalars) {
+    auto it = scalars.find(s.name);
+    if (it != scalars.end()) {
+      b.scalars[s.name] = it->second;
+    } else {
+      SplitMix64 rng(seed ^ nameHash(s.name));
+      b.scalars[s.name] = 0.5 + rng.uniform();
+    }
+  }
+  for (auto& [n, v] : scalars)
+    if (!b.scalars.count(n)) throw UsageError("unknown scalar parameter '" + n + "'");
+  for (int t : prog.tensorsWithRole(TensorRole::Input)) {
+    const Tensor& T = prog.tensors[t];
+    TensorData d;
+    for (auto& e : T.shape) d.shape.push_back(e.eval(sizes));
+    d.values.resize(size_t(T.elements(sizes)));
+    SplitMix64 rng(seed ^ nameHash(T.name));
+    for (auto& v : d.values) v = 2.0 * rng.uniform() - 1.0;
+    b.tensors[T.name] = std::move(d);
+  }
+  return b;
+}
+
+namespace {
+
+// An access compiled to a linear offset: offset = base + sum(stride[k] * point[k]).
+struct LinearAccess {
+  double* data = nullptr;
+  int64_t base = 0;
+  std::vector<int64_t> stride;
+};
+
+LinearAccess linearize(const Access& a, const Statement& st, const Tensor& T, TensorData& d, const Sizes& sizes) {
+  LinearAccess la;
+  la.data = d.values.data();
+  la.stride.assign(st.dims.size(), 0);
+  int64_t elemStride = 1;
+  for (int p = int(a.subscripts.size()) - 1; p >= 0; --p) {
+    const Affine& s = a.subscripts[p];
+    Affine rest = s;
+    for (size_t k = 0; k < st.dims.size(); ++k) {
+      int64_t c = s.coefficient(st.dims[k]);
+      la.stride[k] += c * elemStride;
+      rest = rest - Affine::var(st.dims[k]).scaled(c);
+    }
+    la.base += rest.eval(sizes) * elemStride;
+    elemStride *= T.shape[p].eval(sizes);
+  }
+  return la;
+}
+
+class Evaluator {
+ public:
+  Evaluator(const Statement& st, std::vector<LinearAccess> reads, const Bindings& b, const std::vector<int64_t>& point)
+      : st_(st), reads_(std::move(reads)), b_(b), point_(point) {}
+
+  double eval(const Expr& e) const {
+    switch (e.kind) {
+      case ExprKind::Number: return e.number;
+      case ExprKind::Size: return double(b_.sizes.at(e.name));
+      case ExprKind::Scalar: return b_.scalars.at(e.name);
+      case ExprKind::Index:
+        for (size_t k = 0; k < st_.dims.size(); ++k)
+          if (st_.dims[k] == e.name) return double(point_[k]);
+        return 0;
+      case ExprKind::Access: {
+        const LinearAccess& a = reads_[e.ref];
+        int64_t off = a.base;
+        for (size_t k = 0; k < point_.size(); ++k) off += a.stride[k] * point_[k];
+        return a.data[off];
+      }
+      case ExprKind::Neg: return -eval(*e.args[0]);
+      case ExprKind::Add: return eval(*e.args[0]) + eval(*e.args[1]);
+      case ExprKind::Sub: return eval(*e.args[0]) - eval(*e.args[1]);
+      case ExprKind::Mul: return eval(*e.args[0]) * eval(*e.args[1]);
+      case ExprKind::Div: return eval(*e.args[0]) / eval(*e.args[1]);
+      case ExprKind::Call: {
+        double x = eval(*e.args[0]);
+        switch (e.fn) {
+          case Intrinsic::Exp: return std::exp(x);
+          case Intrinsic::Log: return std::log(x);
+          case Intrinsic::Sqrt: return std::sqrt(x);
+          case Intrinsic::Rsqrt: return 1.0 / std::sqrt(x);
+          case Intrinsic::Tanh: return std::tanh(x);
+          case Intrinsic::Erf: return std::erf(x);
+          case Intrinsic::Fabs: return std::fabs(x);
+          case Intrinsic::Sigmoid: return 1.0 / (1.0 + std::exp(-x));
+          case Intrinsic::Fmax: return std::fmax(x, eval(*e.args[1]));
+          case Intrinsic::Fmin: return std::fmin(x, eval(*e.args[1]));
+          case Intrinsic::Pow: return std::pow(x, eval(*e.args[1]));
+        }
+        return 0;
+      }
+      default: throw InternalError("unresolved expression in interpreter");
+    }
+  }
+
+ private:
+  const Statement& st_;
+  std::vector<LinearAccess> reads_;
+  const Bindings& b_;
+  const std::vector<int64_t>& point_;
+};
+
+double combine(ReduceOp op, double acc, double v) {
+  switch (op) {
+    case ReduceOp::Assign: return v;
+    case ReduceOp::Add: return acc + v;
+    case ReduceOp::Mul: return acc * v;
+    case ReduceOp::Max: return std::fmax(acc, v);
+    case ReduceOp::Min: return std::fmin(acc, v);
+  }
+  return v;
+}
+
+// Calls f(point) for every point of the box lo <= p < hi, last dimension fastest.
+template <class F>
+void forBox(const std::vector<int64_t>& lo, const std::vector<int64_t>& hi, std::vector<int64_t>& p, F&& f) {
+  size_t n = lo.size();
+  for (size_t k = 0; k < n; ++k)
+    if (lo[k] >= hi[k]) return;
+  p = lo;
+  while (true) {
+    f();
+    size_t k = n;
+    while (k > 0) {
+      --k;
+      if (++p[k] < hi[k]) break;
+      p[k] = lo[k];
+      if (k == 0) return;
+    }
+    if (n == 0) return;
+  }
+}
+
+}  // namespace
+
+void interpret(const Program& prog, Bindings& b) {
+  prog.checkSizes(b.sizes);
+  for (auto& T : prog.tensors) {
+    if (T.role == TensorRole::Input) {
+      auto it = b.tensors.find(T.name);
+      if (it == b.tensors.end()) throw UsageError("no data for input '" + T.name + "'");
+      std::vector<int64_t> shape;
+      for (auto& e : T.shape) shape.push_back(e.eval(b.sizes));
+      if (it->second.shape != shape) throw UsageError("input '" + T.name + "' has the wrong shape");
+      continue;
+    }
+    TensorData d;
+    for (auto& e : T.shape) d.shape.push_back(e.eval(b.sizes));
+    d.values.assign(size_t(T.elements(b.sizes)), 0.0);
+    b.tensors[T.name] = std::move(d);
+  }
+  for (auto& st : prog.statements) {
+    std::vector<int64_t> lo, hi, point;
+    for (auto& r : st.ranges) {
+      lo.push_back(r.lo.eval(b.sizes));
+      hi.push_back(r.hi.eval(b.sizes));
+    }
+    const Tensor& W = prog.tensors[st.write.tensor];
+    LinearAccess w = linearize(st.write, st, W, b.tensors[W.name], b.sizes);
+    std::vector<LinearAccess> reads;
+    for (auto& a : st.reads) {
+      const Tensor& T = prog.tensors[a.tensor];
+      reads.push_back(linearize(a, st, T, b.tensors[T.name], b.sizes));
+    }
+    auto offset = [&](const std::vector<int64_t>& p) {
+      int64_t off = w.base;
+      for (size_t k = 0; k < p.size(); ++k) off += w.stride[k] * p[k];
+      return off;
+    };
+    if (st.init) {
+      std::vector<int64_t> plo(lo.begin(), lo.begin() + st.numParallel), phi(hi.begin(), hi.begin() + st.numParallel);
+      std::vector<int64_t> pp;
+      double id = reduceIdentity(st.op);
+      forBox(plo, phi, pp, [&] {
+        std::vector<int64_t> full = pp;
+        full.resize(st.dims.size(), 0);
+        w.data[offset(full)] = id;
+      });
+    }
+    Evaluator ev(st, reads, b, point);
+    forBox(lo, hi, point, [&] {
+      double v = ev.eval(*st.rhs);
+      double& dst = w.data[offset(point)];
+      dst = combine(st.op, dst, v);
+    });
+  }
+}
+
+Checksum checksum(const TensorData& t) {
+  Checksum c;
+  for (double v : t.values) {
+    c.sum += v;
+    c.absSum += std::fabs(v);
+  }
+  return c;
+}
+
+}  // namespace polyfuse

@@ -1,0 +1,54 @@
+// The reference interpreter: runs a program at concrete sizes in double precision.
+// It is the oracle for every generated kernel.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "polyir/Program.h"
+
+namespace polyfuse {
+
+struct TensorData {
+  std::vector<int64_t> shape;
+  std::vector<double> values;  // row-major
+};
+
+struct Bindings {
+  Sizes sizes;
+  std::map<std::string, double> scalars;
+  std::map<std::string, TensorData> tensors;  // inputs on entry; all tensors on exit
+};
+
+// Random inputs, uniform in [-1, 1], from a seed; reproducible across platforms.
+// Scalar parameters not given in `scalars` are drawn uniform in [0.5, 1.5].
+Bindings makeInputs(const Program& prog, const Sizes& sizes, uint64_t seed,
+                    const std::map<std::string, double>& scalars = {});
+
+// Runs every statement in program order; fills outputs and temporaries.
+void interpret(const Program& prog, Bindings& b);
+
+// Order-independent summary used in CLI output and tests.
+struct Checksum {
+  double sum = 0, absSum = 0;
+};
+Checksum checksum(const TensorData& t);
+
+// A deterministic stream of doubles in [0, 1), independent of the standard library.
+class SplitMix64 {
+ public:
+  explicit SplitMix64(uint64_t seed) : state_(seed) {}
+  uint64_t next() {
+    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  double uniform() { return double(next() >> 11) * (1.0 / 9007199254740992.0); }
+
+ private:
+  uint64_t state_;
+};
+
+}  // namespace polyfuse

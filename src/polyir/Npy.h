@@ -1,0 +1,13 @@
+// NumPy .npy files (version 1.0, little-endian float32/float64, C order).
+#pragma once
+#include <string>
+
+#include "polyir/Interpreter.h"
+
+namespace polyfuse {
+
+void writeNpy(const std::string& path, const TensorData& t);
+// Throws UsageError with the path on malformed files.
+TensorData readNpy(const std::string& path);
+
+}  // namespace polyfuse

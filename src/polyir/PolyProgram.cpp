@@ -1,0 +1,212 @@
+#include "polyir/PolyProgram.h"
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+namespace polyfuse {
+
+std::string islName(const std::string& name) {
+  static const std::set<std::string> reserved = {"and", "or", "not", "exists", "min", "max", "mod",
+                                                 "floor", "ceil", "ceild", "floord", "true", "false",
+                                                 "implies", "infty", "NaN", "rat", "domain", "range"};
+  return reserved.count(name) ? name + "_" : name;
+}
+
+static std::string islAffine(const Affine& a) {
+  Affine r;
+  r.constant = a.constant;
+  for (auto& [n, c] : a.coef) r.coef[islName(n)] = c;
+  return r.str();
+}
+
+std::string PolyProgram::paramPrefix() const {
+  std::string s = "[";
+  for (size_t i = 0; i < prog_.sizeParams.size(); ++i) s += (i ? ", " : "") + islName(prog_.sizeParams[i]);
+  return s + "] -> ";
+}
+
+PolyProgram::PolyProgram(const Program& prog, IslContextPtr ctx) : prog_(prog), ctx_(std::move(ctx)) {
+  std::string cons;
+  for (auto& p : prog_.sizeParams) cons += (cons.empty() ? "" : " and ") + islName(p) + " >= 1";
+  context_ = isl::set(ctx_->get(), paramPrefix() + "{ : " + (cons.empty() ? "true" : cons) + " }");
+  buildStatements();
+  checkBounds();
+  computeDependences();
+}
+
+isl::set PolyProgram::paramsAt(const Sizes& sizes) const {
+  std::string cons;
+  for (auto& p : prog_.sizeParams)
+    cons += (cons.empty() ? "" : " and ") + islName(p) + " = " + std::to_string(sizes.at(p));
+  return isl::set(ctx_->get(), paramPrefix() + "{ : " + (cons.empty() ? "true" : cons) + " }");
+}
+
+static std::string tuple(const std::string& name, const std::vector<std::string>& dims) {
+  std::string s = islName(name) + "[";
+  for (size_t i = 0; i < dims.size(); ++i) s += (i ? ", " : "") + islName(dims[i]);
+  return s + "]";
+}
+
+static std::string accessTuple(const std::string& tensor, const std::vector<Affine>& subs) {
+  std::string s = islName(tensor) + "[";
+  for (size_t i = 0; i < subs.size(); ++i) s += (i ? ", " : "") + islAffine(subs[i]);
+  return s + "]";
+}
+
+void PolyProgram::buildStatements() {
+  size_t maxDims = 0;
+  for (auto& st : prog_.statements) maxDims = std::max(maxDims, st.dims.size());
+  isl::union_map sched = isl::union_map::empty(ctx_->get());
+  for (auto& st : prog_.statements) {
+    PolyStatement ps;
+    std::string t = tuple(st.label(), st.dims), cons;
+    for (size_t k = 0; k < st.dims.size(); ++k) {
+      cons += (k ? " and " : "") + islAffine(st.ranges[k].lo) + " <= " + islName(st.dims[k]) + " < " +
+              islAffine(st.ranges[k].hi);
+    }
+    ps.domain = isl::set(ctx_->get(), paramPrefix() + "{ " + t + (cons.empty() ? "" : " : " + cons) + " }")
+                    .intersect_params(context_);
+    auto accessMap = [&](const Access& a) {
+      return isl::map(ctx_->get(), paramPrefix() + "{ " + t + " -> " +
+                                       accessTuple(prog_.tensors[a.tensor].name, a.subscripts) + " }")
+          .intersect_domain(ps.domain);
+    };
+    ps.write = accessMap(st.write);
+    for (auto& r : st.reads) ps.reads.push_back(accessMap(r));
+    if (st.readsLhs()) {
+      isl::set readDomain = ps.domain;
+      if (st.init && st.numReduction() > 0) {
+        // The first step of a `!` reduction reads the identity, not memory.
+        std::string first;
+        for (size_t k = st.numParallel; k < st.dims.size(); ++k)
+          first += (first.empty() ? "" : " and ") + islName(st.dims[k]) + " = " + islAffine(st.ranges[k].lo);
+        readDomain = readDomain.subtract(isl::set(ctx_->get(), paramPrefix() + "{ " + t + " : " + first + " }"));
+      } else if (st.init) {
+        readDomain = isl::set::empty(ps.domain.space());
+      }
+      ps.accumulationRead = ps.write.intersect_domain(readDomain);
+    } else {
+      ps.accumulationRead = isl::map::empty(ps.write.space());
+    }
+    std::string out = "[" + std::to_string(st.id);
+    for (size_t k = 0; k < maxDims; ++k) out += ", " + (k < st.dims.size() ? islName(st.dims[k]) : std::string("0"));
+    out += "]";
+    sched = sched.unite(isl::union_map(isl::map(ctx_->get(), paramPrefix() + "{ " + t + " -> " + out + " }")
+                                           .intersect_domain(ps.domain)));
+    stmts_.push_back(std::move(ps));
+  }
+  schedule_ = sched;
+}
+
+static std::string shapeText(const Program& prog, const Tensor& T) {
+  std::string s = "(";
+  for (size_t i = 0; i < T.shape.size(); ++i) s += (i ? ", " : "") + T.shape[i].str();
+  (void)prog;
+  return s + ")";
+}
+
+void PolyProgram::checkBounds() {
+  for (auto& st : prog_.statements) {
+    const PolyStatement& ps = stmts_[st.id];
+    auto check = [&](const Access& a, const isl::map& rel) {
+      const Tensor& T = prog_.tensors[a.tensor];
+      std::string cons;
+      std::vector<std::string> names;
+      for (size_t i = 0; i < T.shape.size(); ++i) {
+        names.push_back("a" + std::to_string(i));
+        cons += (i ? " and " : "") + std::string("0 <= a") + std::to_string(i) + " < " + islAffine(T.shape[i]);
+      }
+      isl::set shape(ctx_->get(), paramPrefix() + "{ " + tuple(T.name, names) + (cons.empty() ? "" : " : " + cons) + " }");
+      isl::set image = rel.range().intersect_params(context_);
+      if (!image.is_subset(shape.intersect_params(context_))) {
+        std::string subs;
+        for (size_t i = 0; i < a.subscripts.size(); ++i) subs += (i ? ", " : "") + a.subscripts[i].str();
+        throw SourceError(a.loc, "access " + T.name + "(" + subs + ") is out of bounds: '" + T.name +
+                                     "' has shape " + shapeText(prog_, T) + " (check the where clauses)");
+      }
+    };
+    check(st.write, ps.write);
+    for (size_t r = 0; r < st.reads.size(); ++r) check(st.reads[r], ps.reads[r]);
+  }
+}
+
+static std::vector<isl::map> mapsOf(const isl::union_map& um) {
+  std::vector<isl::map> out;
+  isl::map_list list = um.map_list();
+  for (int i = 0; i < int(list.size()); ++i) out.push_back(list.at(i));
+  // isl's iteration order is by hash; sort for stable output.
+  std::sort(out.begin(), out.end(), [](const isl::map& a, const isl::map& b) {
+    auto key = [](const isl::map& m) {
+      return std::make_pair(std::stoi(m.domain_tuple_id().name().substr(1)), std::stoi(m.range_tuple_id().name().substr(1)));
+    };
+    return key(a) < key(b);
+  });
+  return out;
+}
+
+static int stmtIdOf(const isl::id& id) { return std::stoi(id.name().substr(1)); }
+
+void PolyProgram::computeDependences() {
+  isl_union_map* lt = isl_union_map_lex_lt_union_map(schedule_.copy(), schedule_.copy());
+  isl::union_map before = isl::manage(lt);  // pairs (a, b) with a scheduled before b
+  for (size_t t = 0; t < prog_.tensors.size(); ++t) {
+    isl::union_map writes = isl::union_map::empty(ctx_->get());
+    isl::union_map reads = isl::union_map::empty(ctx_->get());
+    isl::union_map allReads = isl::union_map::empty(ctx_->get());
+    bool any = false;
+    for (auto& st : prog_.statements) {
+      const PolyStatement& ps = stmts_[st.id];
+      if (st.write.tensor == int(t)) {
+        writes = writes.unite(isl::union_map(ps.write));
+        reads = reads.unite(isl::union_map(ps.accumulationRead));
+        allReads = allReads.unite(isl::union_map(ps.write.intersect_domain(ps.accumulationRead.domain())));
+        any = true;
+      }
+      for (size_t r = 0; r < st.reads.size(); ++r)
+        if (st.reads[r].tensor == int(t)) {
+          reads = reads.unite(isl::union_map(ps.reads[r]));
+          allReads = allReads.unite(isl::union_map(ps.reads[r]));
+        }
+    }
+    if (!any) continue;  // inputs are never written: no dependences through them
+    isl::union_access_info info(reads);
+    info = info.set_must_source(writes).set_schedule_map(schedule_);
+    isl::union_map flow = info.compute_flow().must_dependence();
+    auto add = [&](DepKind kind, const isl::union_map& rel) {
+      for (auto& m : mapsOf(rel)) {
+        if (m.is_empty()) continue;
+        Dependence d;
+        d.kind = kind;
+        d.src = stmtIdOf(m.domain_tuple_id());
+        d.dst = stmtIdOf(m.range_tuple_id());
+        d.tensor = int(t);
+        d.relation = m;
+        if (d.src == d.dst) {
+          const Statement& st = prog_.statements[d.src];
+          std::string eq;
+          for (int k = 0; k < st.numParallel; ++k) eq += (k ? " and " : "") + islName(st.dims[k]) + "' = " + islName(st.dims[k]);
+          std::vector<std::string> primed;
+          for (auto& n : st.dims) primed.push_back(islName(n) + "'");
+          isl::map same(ctx_->get(), paramPrefix() + "{ " + tuple(st.label(), st.dims) + " -> " + st.label() + "[" +
+                                         [&] { std::string s; for (size_t i = 0; i < primed.size(); ++i) s += (i ? ", " : "") + primed[i]; return s; }() +
+                                         "]" + (eq.empty() ? "" : " : " + eq) + " }");
+          d.reduction = st.numReduction() > 0 && m.is_subset(same);
+        }
+        deps_.push_back(d);
+      }
+    };
+    add(DepKind::Flow, flow);
+    // Memory-based dependences of in-place updates: a read before a later write of
+    // the same element (anti) and two writes of one element (output).
+    isl::union_map anti = allReads.apply_range(writes.reverse()).intersect(before);
+    isl::union_map output = writes.apply_range(writes.reverse()).intersect(before);
+    add(DepKind::Anti, anti);
+    add(DepKind::Output, output);
+  }
+  std::stable_sort(deps_.begin(), deps_.end(), [](const Dependence& a, const Dependence& b) {
+    return std::make_tuple(a.src, a.dst, int(a.kind), a.tensor) < std::make_tuple(b.src, b.dst, int(b.kind), b.tensor);
+  });
+}
+
+}  // namespace polyfuse

@@ -1,0 +1,104 @@
+#include "polyir/Printer.h"
+
+#include <iomanip>
+#include <sstream>
+
+namespace polyfuse {
+
+static int precedence(ExprKind k) {
+  switch (k) {
+    case ExprKind::Add: case ExprKind::Sub: return 1;
+    case ExprKind::Mul: case ExprKind::Div: return 2;
+    case ExprKind::Neg: return 3;
+    default: return 4;
+  }
+}
+
+static std::string accessText(const Program& prog, const Access& a) {
+  std::string s = prog.tensors[a.tensor].name;
+  if (a.subscripts.empty()) return s;
+  s += "(";
+  for (size_t i = 0; i < a.subscripts.size(); ++i) s += (i ? ", " : "") + a.subscripts[i].str();
+  return s + ")";
+}
+
+std::string exprText(const Program& prog, const Statement& st, const Expr& e) {
+  auto sub = [&](const Expr& c, int minPrec) {
+    std::string t = exprText(prog, st, c);
+    return precedence(c.kind) < minPrec ? "(" + t + ")" : t;
+  };
+  switch (e.kind) {
+    case ExprKind::Number: return e.name.empty() ? std::to_string(e.number) : e.name;
+    case ExprKind::Size: case ExprKind::Scalar: case ExprKind::Index: case ExprKind::Name: return e.name;
+    case ExprKind::Access: return accessText(prog, st.reads[e.ref]);
+    case ExprKind::Neg: return "-" + sub(*e.args[0], 3);
+    case ExprKind::Add: return sub(*e.args[0], 1) + " + " + sub(*e.args[1], 1);
+    case ExprKind::Sub: return sub(*e.args[0], 1) + " - " + sub(*e.args[1], 2);
+    case ExprKind::Mul: return sub(*e.args[0], 2) + " * " + sub(*e.args[1], 2);
+    case ExprKind::Div: return sub(*e.args[0], 2) + " / " + sub(*e.args[1], 3);
+    case ExprKind::Call: {
+      std::string s = std::string(intrinsicName(e.fn)) + "(";
+      for (size_t i = 0; i < e.args.size(); ++i) s += (i ? ", " : "") + exprText(prog, st, *e.args[i]);
+      return s + ")";
+    }
+  }
+  return "?";
+}
+
+std::string statementText(const Program& prog, const Statement& st) {
+  return accessText(prog, st.write) + " " + reduceOpText(st.op, st.init) + " " + exprText(prog, st, *st.rhs);
+}
+
+std::string shapeText(const Tensor& t) {
+  std::string s = std::string(elemTypeName(t.type)) + "(";
+  for (size_t i = 0; i < t.shape.size(); ++i) s += (i ? ", " : "") + t.shape[i].str();
+  return s + ")";
+}
+
+void printCheck(std::ostream& os, const PolyProgram& pp, const Sizes* sizes) {
+  const Program& prog = pp.program();
+  os << "program " << prog.name << "\n";
+  os << "sizes:";
+  for (auto& p : prog.sizeParams) os << " " << p;
+  if (prog.sizeParams.empty()) os << " (none)";
+  os << "\n";
+  if (!prog.scalars.empty()) {
+    os << "scalars:";
+    for (auto& s : prog.scalars) os << " " << elemTypeName(s.type) << " " << s.name;
+    os << "\n";
+  }
+  os << "tensors:\n";
+  for (auto& t : prog.tensors) {
+    os << "  " << std::left << std::setw(10) << t.name << " " << std::setw(10) << roleName(t.role) << " "
+       << shapeText(t);
+    if (sizes) os << "  " << t.bytes(*sizes) << " bytes";
+    os << "\n";
+  }
+  isl::set at = sizes ? pp.paramsAt(*sizes) : isl::set();
+  os << "statements:\n";
+  for (auto& st : prog.statements) {
+    const PolyStatement& ps = pp.statements()[st.id];
+    os << "  " << st.label() << " (line " << st.loc.line << "): " << statementText(prog, st) << "\n";
+    os << "    ranges:    ";
+    for (size_t k = 0; k < st.dims.size(); ++k)
+      os << (k ? ", " : "") << st.dims[k] << " in " << st.ranges[k].lo.str() << ":" << st.ranges[k].hi.str();
+    if (st.dims.empty()) os << "(none)";
+    os << "\n";
+    os << "    domain:    " << islStr(ps.domain.gist_params(pp.paramContext())) << "\n";
+    if (sizes) os << "    at sizes:  " << islStr(ps.domain.intersect_params(at)) << "\n";
+    os << "    write:     " << islStr(ps.write.gist_params(pp.paramContext())) << "\n";
+    for (auto& r : ps.reads) os << "    read:      " << islStr(r.gist_params(pp.paramContext())) << "\n";
+    os << "    reduction: ";
+    if (st.numReduction() == 0) os << "(none)";
+    for (size_t k = st.numParallel; k < st.dims.size(); ++k) os << (k > size_t(st.numParallel) ? ", " : "") << st.dims[k];
+    os << "\n";
+  }
+  os << "dependences:\n";
+  if (pp.dependences().empty()) os << "  (none)\n";
+  for (auto& d : pp.dependences()) {
+    os << "  " << std::left << std::setw(6) << depKindName(d.kind) << " S" << d.src << " -> S" << d.dst << " on "
+       << prog.tensors[d.tensor].name << (d.reduction ? " (reduction)" : "") << ": " << islStr(d.relation.gist_params(pp.paramContext())) << "\n";
+  }
+}
+
+}  // namespace polyfuse

@@ -1,0 +1,86 @@
+// The checked program: tensors with shapes, statements with index ranges and
+// affine accesses. Everything downstream (isl form, interpreter, fusion) reads this.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "polyir/Affine.h"
+#include "polyir/Ast.h"
+
+namespace polyfuse {
+
+enum class TensorRole { Input, Output, Temporary };
+inline const char* roleName(TensorRole r) {
+  return r == TensorRole::Input ? "input" : r == TensorRole::Output ? "output" : "temporary";
+}
+
+struct Tensor {
+  std::string name;
+  SourceLoc loc;
+  ElemType type = ElemType::F32;
+  TensorRole role = TensorRole::Input;
+  std::vector<Affine> shape;  // affine in the size parameters
+  int64_t elements(const Sizes& sizes) const;
+  int64_t bytes(const Sizes& sizes) const { return elements(sizes) * elemBytes(type); }
+};
+
+struct ScalarParam {
+  std::string name;
+  SourceLoc loc;
+  ElemType type = ElemType::F32;
+};
+
+struct Range {
+  Affine lo, hi;  // half-open [lo, hi), affine in size parameters
+};
+
+struct Access {
+  int tensor = -1;
+  std::vector<Affine> subscripts;  // affine in the statement's index variables and sizes
+  SourceLoc loc;
+};
+
+struct Statement {
+  int id = 0;                        // S<id>, program order
+  SourceLoc loc;
+  std::string tensorName;
+  ReduceOp op = ReduceOp::Assign;
+  bool init = false;                 // the `!` forms start from the operator's identity
+  std::vector<std::string> dims;     // parallel (lhs) dims first, then reduction dims
+  int numParallel = 0;
+  std::vector<Range> ranges;         // one per dim
+  Access write;
+  std::vector<Access> reads;         // right-hand side reads, in source order
+  ExprPtr rhs;                       // resolved expression tree
+
+  int numReduction() const { return int(dims.size()) - numParallel; }
+  bool isReduction() const { return op != ReduceOp::Assign; }
+  // An update that reads the old value of its own lhs (`+=`, or `+=!` past the first step).
+  bool readsLhs() const { return op != ReduceOp::Assign; }
+  std::string label() const { return "S" + std::to_string(id); }
+};
+
+struct Program {
+  std::string name;
+  std::vector<std::string> sizeParams;  // in order of first appearance
+  std::vector<ScalarParam> scalars;
+  std::vector<Tensor> tensors;          // inputs (signature order), outputs, temporaries
+  std::vector<Statement> statements;
+
+  int findTensor(const std::string& n) const;
+  std::vector<int> tensorsWithRole(TensorRole r) const;
+  // Every size parameter bound, every value >= 1.
+  void checkSizes(const Sizes& sizes) const;
+};
+
+const char* reduceOpText(ReduceOp op, bool init);
+double reduceIdentity(ReduceOp op);
+const char* intrinsicName(Intrinsic f);
+
+// Sema: resolves names, infers ranges, checks the program. Throws SourceError.
+Program analyze(const DefDecl& def);
+
+// Parses `N=4096,M=4096`; throws UsageError.
+Sizes parseSizes(const std::string& text);
+
+}  // namespace polyfuse

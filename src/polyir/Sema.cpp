@@ -1,0 +1,425 @@
+// Name resolution, range inference (TC's rule: an index ranges over the largest
+// interval that keeps its accesses in bounds) and the semantic checks.
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+
+#include "polyir/Program.h"
+
+namespace polyfuse {
+
+int64_t Tensor::elements(const Sizes& sizes) const {
+  int64_t n = 1;
+  for (auto& d : shape) n *= d.eval(sizes);
+  return n;
+}
+
+int Program::findTensor(const std::string& n) const {
+  for (size_t i = 0; i < tensors.size(); ++i)
+    if (tensors[i].name == n) return int(i);
+  return -1;
+}
+
+std::vector<int> Program::tensorsWithRole(TensorRole r) const {
+  std::vector<int> out;
+  for (size_t i = 0; i < tensors.size(); ++i)
+    if (tensors[i].role == r) out.push_back(int(i));
+  return out;
+}
+
+void Program::checkSizes(const Sizes& sizes) const {
+  for (auto& p : sizeParams) {
+    auto it = sizes.find(p);
+    if (it == sizes.end()) throw UsageError("missing size '" + p + "' (use --size " + p + "=VALUE)");
+    if (it->second < 1) throw UsageError("size '" + p + "' must be at least 1");
+  }
+  for (auto& [k, v] : sizes)
+    if (std::find(sizeParams.begin(), sizeParams.end(), k) == sizeParams.end())
+      throw UsageError("unknown size '" + k + "' (program '" + name + "' has: " +
+                       [&] { std::string s; for (auto& p : sizeParams) s += (s.empty() ? "" : ", ") + p; return s.empty() ? std::string("none") : s; }() + ")");
+}
+
+const char* reduceOpText(ReduceOp op, bool init) {
+  switch (op) {
+    case ReduceOp::Assign: return "=";
+    case ReduceOp::Add: return init ? "+=!" : "+=";
+    case ReduceOp::Mul: return init ? "*=!" : "*=";
+    case ReduceOp::Max: return init ? "max=!" : "max=";
+    case ReduceOp::Min: return init ? "min=!" : "min=";
+  }
+  return "?";
+}
+
+double reduceIdentity(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::Mul: return 1.0;
+    case ReduceOp::Max: return -1.0 / 0.0;
+    case ReduceOp::Min: return 1.0 / 0.0;
+    default: return 0.0;
+  }
+}
+
+static const std::map<std::string, std::pair<Intrinsic, int>>& intrinsics() {
+  static const std::map<std::string, std::pair<Intrinsic, int>> table = {
+      {"exp", {Intrinsic::Exp, 1}},     {"log", {Intrinsic::Log, 1}},
+      {"sqrt", {Intrinsic::Sqrt, 1}},   {"rsqrt", {Intrinsic::Rsqrt, 1}},
+      {"tanh", {Intrinsic::Tanh, 1}},   {"erf", {Intrinsic::Erf, 1}},
+      {"fabs", {Intrinsic::Fabs, 1}},   {"fmax", {Intrinsic::Fmax, 2}},
+      {"fmin", {Intrinsic::Fmin, 2}},   {"pow", {Intrinsic::Pow, 2}},
+      {"sigmoid", {Intrinsic::Sigmoid, 1}}};
+  return table;
+}
+
+const char* intrinsicName(Intrinsic f) {
+  for (auto& [n, v] : intrinsics())
+    if (v.first == f) return n.c_str();
+  return "?";
+}
+
+Sizes parseSizes(const std::string& text) {
+  Sizes out;
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t end = text.find(',', i);
+    if (end == std::string::npos) end = text.size();
+    std::string item = text.substr(i, end - i);
+    size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw UsageError("bad size '" + item + "': expected NAME=VALUE, e.g. N=4096");
+    std::string name = item.substr(0, eq), value = item.substr(eq + 1);
+    if (value.empty() || value.size() > 15 ||
+        !std::all_of(value.begin(), value.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+      throw UsageError("bad size '" + item + "': the value must be a positive integer");
+    if (out.count(name)) throw UsageError("size '" + name + "' given twice");
+    int64_t v = std::stoll(value);
+    if (v < 1) throw UsageError("bad size '" + item + "': the value must be at least 1");
+    out[name] = v;
+    i = end + 1;
+  }
+  return out;
+}
+
+namespace {
+
+struct Bound {
+  Range range;
+  SourceLoc loc;
+  std::string from;  // for messages
+};
+
+class Sema {
+ public:
+  explicit Sema(const DefDecl& d) : def_(d) {}
+
+  Program run() {
+    prog_.name = def_.name;
+    std::set<std::string> names;
+    auto claim = [&](const std::string& n, SourceLoc loc) {
+      if (!names.insert(n).second) throw SourceError(loc, "duplicate name '" + n + "'");
+    };
+    for (auto& p : def_.params) {
+      claim(p.name, p.loc);
+      if (!p.hasShape) {
+        prog_.scalars.push_back({p.name, p.loc, p.type});
+        continue;
+      }
+      Tensor t;
+      t.name = p.name;
+      t.loc = p.loc;
+      t.type = p.type;
+      t.role = TensorRole::Input;
+      for (size_t k = 0; k < p.dims.size(); ++k) t.shape.push_back(sizeExpr(p.dims[k], p.dimLocs[k], true));
+      prog_.tensors.push_back(std::move(t));
+      if (defaultType_ < 0) defaultType_ = int(p.type);
+    }
+    for (auto& sname : prog_.sizeParams)
+      if (names.count(sname))
+        throw SourceError(def_.loc, "name '" + sname + "' is used both as a size and as a parameter");
+    for (auto& o : def_.outputs) {
+      if (prog_.findTensor(o.name) >= 0 || isScalar(o.name))
+        throw SourceError(o.loc, "output '" + o.name + "' is also an input; outputs must be new tensors");
+      claim(o.name, o.loc);
+      if (isSize(o.name)) throw SourceError(o.loc, "output '" + o.name + "' has the name of a size");
+      Tensor t;
+      t.name = o.name;
+      t.loc = o.loc;
+      t.type = o.type;
+      if (!o.hasShape && defaultType_ >= 0) t.type = ElemType(defaultType_);
+      t.role = TensorRole::Output;
+      if (o.hasShape) {
+        for (size_t k = 0; k < o.dims.size(); ++k) t.shape.push_back(sizeExpr(o.dims[k], o.dimLocs[k], false));
+        shaped_.insert(o.name);
+      }
+      prog_.tensors.push_back(std::move(t));
+    }
+    for (auto& p : prog_.tensors)
+      if (p.role == TensorRole::Input) shaped_.insert(p.name);
+    for (auto& s : def_.stmts) statement(s);
+    for (auto& t : prog_.tensors)
+      if (t.role == TensorRole::Output && !written_.count(t.name))
+        throw SourceError(t.loc, "output '" + t.name + "' is never written");
+    return std::move(prog_);
+  }
+
+ private:
+  const DefDecl& def_;
+  Program prog_;
+  int defaultType_ = -1;
+  std::set<std::string> shaped_, written_;
+
+  bool isSize(const std::string& n) const {
+    return std::find(prog_.sizeParams.begin(), prog_.sizeParams.end(), n) != prog_.sizeParams.end();
+  }
+  int scalarIndex(const std::string& n) const {
+    for (size_t i = 0; i < prog_.scalars.size(); ++i)
+      if (prog_.scalars[i].name == n) return int(i);
+    return -1;
+  }
+  bool isScalar(const std::string& n) const { return scalarIndex(n) >= 0; }
+
+  Affine sizeExpr(const std::string& text, SourceLoc loc, bool mayDeclare) {
+    if (std::isdigit(static_cast<unsigned char>(text[0]))) {
+      if (text.find_first_not_of("0123456789") != std::string::npos || text.size() > 15)
+        throw SourceError(loc, "a dimension must be a size name or a positive integer, not '" + text + "'");
+      int64_t v = std::stoll(text);
+      if (v < 1) throw SourceError(loc, "a dimension must be at least 1");
+      return Affine::constantOf(v);
+    }
+    if (!isSize(text)) {
+      if (!mayDeclare) throw SourceError(loc, "unknown size '" + text + "'");
+      prog_.sizeParams.push_back(text);
+    }
+    return Affine::var(text);
+  }
+
+  // Collects index variables: every name inside a subscript that is not a size.
+  void collectIndices(const Expr& e, bool inSubscript, std::vector<std::pair<std::string, SourceLoc>>& out) {
+    if (e.kind == ExprKind::Name && inSubscript && !isSize(e.name) && !isScalar(e.name) &&
+        prog_.findTensor(e.name) < 0) {
+      for (auto& [n, l] : out)
+        if (n == e.name) return;
+      out.push_back({e.name, e.loc});
+      return;
+    }
+    bool sub = inSubscript || (e.kind == ExprKind::Call && prog_.findTensor(e.name) >= 0);
+    for (auto& a : e.args) collectIndices(*a, sub, out);
+  }
+
+  Affine toAffine(const Expr& e, const std::set<std::string>& indices) {
+    switch (e.kind) {
+      case ExprKind::Number:
+        if (e.number != double(int64_t(e.number)) || e.name.find_first_of(".eEfF") != std::string::npos)
+          throw SourceError(e.loc, "subscripts must be integers; '" + e.name + "' is not");
+        return Affine::constantOf(int64_t(e.number));
+      case ExprKind::Name:
+        if (isSize(e.name) || indices.count(e.name)) return Affine::var(e.name);
+        if (isScalar(e.name)) throw SourceError(e.loc, "non-affine subscript: scalar '" + e.name + "' cannot index a tensor");
+        throw SourceError(e.loc, "unknown name '" + e.name + "' in subscript");
+      case ExprKind::Neg: return toAffine(*e.args[0], indices).scaled(-1);
+      case ExprKind::Add: return toAffine(*e.args[0], indices) + toAffine(*e.args[1], indices);
+      case ExprKind::Sub: return toAffine(*e.args[0], indices) - toAffine(*e.args[1], indices);
+      case ExprKind::Mul: {
+        Affine a = toAffine(*e.args[0], indices), b = toAffine(*e.args[1], indices);
+        if (a.isConstant()) return b.scaled(a.constant);
+        if (b.isConstant()) return a.scaled(b.constant);
+        throw SourceError(e.loc, "non-affine subscript: product of two variables");
+      }
+      case ExprKind::Div: throw SourceError(e.loc, "non-affine subscript: division is not allowed in subscripts");
+      default: throw SourceError(e.loc, "non-affine subscript: only sums of index variables, sizes and integer constants are allowed");
+    }
+  }
+
+  // Resolves names in the right-hand side, recording reads.
+  void resolve(Expr& e, Statement& st, const std::set<std::string>& indices) {
+    switch (e.kind) {
+      case ExprKind::Number: return;
+      case ExprKind::Name: {
+        if (isSize(e.name)) { e.kind = ExprKind::Size; return; }
+        if (int s = scalarIndex(e.name); s >= 0) { e.kind = ExprKind::Scalar; e.ref = s; return; }
+        if (indices.count(e.name)) { e.kind = ExprKind::Index; return; }
+        if (int t = prog_.findTensor(e.name); t >= 0) {
+          if (prog_.tensors[t].shape.empty() && shaped_.count(e.name)) {
+            e.kind = ExprKind::Call;  // rank-0 tensor used without parentheses
+            resolve(e, st, indices);
+            return;
+          }
+          throw SourceError(e.loc, "tensor '" + e.name + "' used without subscripts");
+        }
+        throw SourceError(e.loc, "unknown name '" + e.name + "'");
+      }
+      case ExprKind::Call: {
+        if (int t = prog_.findTensor(e.name); t >= 0) {
+          if (!shaped_.count(e.name))
+            throw SourceError(e.loc, "tensor '" + e.name + "' is read before it is written");
+          const Tensor& T = prog_.tensors[t];
+          if (e.args.size() != T.shape.size())
+            throw SourceError(e.loc, "wrong rank: '" + e.name + "' has " + std::to_string(T.shape.size()) +
+                                         " dimension(s), accessed with " + std::to_string(e.args.size()));
+          Access a;
+          a.tensor = t;
+          a.loc = e.loc;
+          for (auto& s : e.args) a.subscripts.push_back(toAffine(*s, indices));
+          e.kind = ExprKind::Access;
+          e.ref = int(st.reads.size());
+          st.reads.push_back(std::move(a));
+          return;
+        }
+        auto it = intrinsics().find(e.name);
+        if (it == intrinsics().end()) throw SourceError(e.loc, "unknown tensor or function '" + e.name + "'");
+        if (int(e.args.size()) != it->second.second)
+          throw SourceError(e.loc, "'" + e.name + "' takes " + std::to_string(it->second.second) +
+                                       " argument(s), given " + std::to_string(e.args.size()));
+        e.fn = it->second.first;
+        for (auto& a : e.args) resolve(*a, st, indices);
+        return;
+      }
+      default:
+        for (auto& a : e.args) resolve(*a, st, indices);
+    }
+  }
+
+  static bool isDeclaredIndex(const std::string& n, const Statement& st) {
+    return std::find(st.dims.begin(), st.dims.end(), n) != st.dims.end();
+  }
+
+  void statement(const StmtDecl& d) {
+    Statement st;
+    st.id = int(prog_.statements.size());
+    st.loc = d.loc;
+    st.tensorName = d.lhs;
+    st.op = d.op;
+    st.init = d.init;
+    if (isScalar(d.lhs) || isSize(d.lhs))
+      throw SourceError(d.loc, "cannot write to '" + d.lhs + "': it is a " + (isSize(d.lhs) ? "size" : "scalar parameter"));
+    int t = prog_.findTensor(d.lhs);
+    if (t >= 0 && prog_.tensors[t].role == TensorRole::Input)
+      throw SourceError(d.loc, "cannot write to input '" + d.lhs + "'");
+    if (t < 0) {
+      Tensor tmp;
+      tmp.name = d.lhs;
+      tmp.loc = d.loc;
+      tmp.role = TensorRole::Temporary;
+      tmp.type = defaultType_ >= 0 ? ElemType(defaultType_) : ElemType::F32;
+      prog_.tensors.push_back(tmp);
+      t = int(prog_.tensors.size()) - 1;
+    }
+    // Left-hand side: distinct plain index variables.
+    for (size_t k = 0; k < d.lhsIndices.size(); ++k) {
+      const std::string& n = d.lhsIndices[k];
+      if (n.empty() || isSize(n) || isScalar(n) || prog_.findTensor(n) >= 0)
+        throw SourceError(d.lhsIndexLocs[k], "left-hand side subscripts must be distinct index variables");
+      if (isDeclaredIndex(n, st)) throw SourceError(d.lhsIndexLocs[k], "index '" + n + "' appears twice on the left-hand side");
+      st.dims.push_back(n);
+    }
+    st.numParallel = int(st.dims.size());
+    if (shaped_.count(d.lhs) && prog_.tensors[t].shape.size() != st.dims.size())
+      throw SourceError(d.loc, "wrong rank: '" + d.lhs + "' has " + std::to_string(prog_.tensors[t].shape.size()) +
+                                   " dimension(s), written with " + std::to_string(st.dims.size()));
+    std::vector<std::pair<std::string, SourceLoc>> rhsIdx;
+    collectIndices(*d.rhs, false, rhsIdx);
+    for (auto& [n, loc] : rhsIdx) {
+      if (isDeclaredIndex(n, st)) continue;
+      if (d.op == ReduceOp::Assign)
+        throw SourceError(loc, "index '" + n + "' appears only on the right-hand side of '='; "
+                               "use a reduction operator such as '+=!' to reduce over it");
+      st.dims.push_back(n);
+    }
+    for (auto& w : d.where)
+      if (!isDeclaredIndex(w.index, st))
+        throw SourceError(w.loc, "where clause names '" + w.index + "', which is not an index of this statement");
+    std::set<std::string> indices(st.dims.begin(), st.dims.end());
+    // Clone the rhs: the declaration stays const and the statement owns its tree.
+    st.rhs = clone(*d.rhs);
+    resolve(*st.rhs, st, indices);
+    Access write;
+    write.tensor = t;
+    write.loc = d.loc;
+    for (auto& n : st.dims) {
+      if (int(write.subscripts.size()) == st.numParallel) break;
+      write.subscripts.push_back(Affine::var(n));
+    }
+    st.write = write;
+    inferRanges(st, d);
+    if (!shaped_.count(d.lhs)) {
+      Tensor& T = prog_.tensors[t];
+      for (int k = 0; k < st.numParallel; ++k) T.shape.push_back(st.ranges[k].hi);
+      shaped_.insert(d.lhs);
+    }
+    written_.insert(d.lhs);
+    prog_.statements.push_back(std::move(st));
+  }
+
+  static ExprPtr clone(const Expr& e) {
+    auto c = std::make_unique<Expr>(e.kind, e.loc);
+    c->number = e.number;
+    c->name = e.name;
+    c->ref = e.ref;
+    c->fn = e.fn;
+    for (auto& a : e.args) c->args.push_back(clone(*a));
+    return c;
+  }
+
+  void inferRanges(Statement& st, const StmtDecl& d) {
+    std::set<std::string> none;
+    for (size_t k = 0; k < st.dims.size(); ++k) {
+      const std::string& v = st.dims[k];
+      const WhereRange* w = nullptr;
+      for (auto& r : d.where)
+        if (r.index == v) {
+          if (w) throw SourceError(r.loc, "conflicting ranges: index '" + v + "' has two where clauses");
+          w = &r;
+        }
+      if (w) {
+        Range r{toAffine(*w->lo, none), toAffine(*w->hi, none)};
+        Affine len = r.hi - r.lo;
+        if (len.isConstant() && len.constant < 1)
+          throw SourceError(w->loc, "empty range " + r.lo.str() + ":" + r.hi.str() + " for index '" + v + "'");
+        st.ranges.push_back(r);
+        continue;
+      }
+      std::vector<Bound> bounds;
+      auto consider = [&](const Access& a) {
+        const Tensor& T = prog_.tensors[a.tensor];
+        if (T.shape.size() != a.subscripts.size()) return;
+        for (size_t p = 0; p < a.subscripts.size(); ++p) {
+          const Affine& s = a.subscripts[p];
+          int64_t c = s.coefficient(v);
+          if (c != 1 && c != -1) continue;
+          Affine rest = s - Affine::var(v).scaled(c);
+          if (rest.dependsOnAny(st.dims)) continue;  // mixes index variables: no interval of its own
+          Range r = c == 1 ? Range{rest.scaled(-1), T.shape[p] - rest}
+                           : Range{rest - T.shape[p] + Affine::constantOf(1), rest + Affine::constantOf(1)};
+          bounds.push_back({r, a.loc, T.name});
+        }
+      };
+      if (shaped_.count(d.lhs)) consider(st.write);
+      for (auto& a : st.reads) consider(a);
+      if (bounds.empty())
+        throw SourceError(k < d.lhsIndexLocs.size() ? d.lhsIndexLocs[k] : d.loc,
+                          "cannot infer the range of index '" + v + "'; add 'where " + v + " in LO:HI'");
+      Range r = bounds[0].range;
+      for (size_t b = 1; b < bounds.size(); ++b) {
+        const Range& o = bounds[b].range;
+        Affine dlo = o.lo - r.lo, dhi = o.hi - r.hi;
+        if (!dlo.isConstant() || !dhi.isConstant())
+          throw SourceError(bounds[b].loc, "conflicting ranges for index '" + v + "': " + r.lo.str() + ":" +
+                                               r.hi.str() + " (from " + bounds[0].from + ") and " + o.lo.str() +
+                                               ":" + o.hi.str() + " (from " + bounds[b].from +
+                                               "); add a where clause");
+        if (dlo.constant > 0) r.lo = o.lo;
+        if (dhi.constant < 0) r.hi = o.hi;
+      }
+      Affine len = r.hi - r.lo;
+      if (len.isConstant() && len.constant < 1)
+        throw SourceError(d.loc, "index '" + v + "' has an empty range " + r.lo.str() + ":" + r.hi.str());
+      st.ranges.push_back(r);
+    }
+  }
+};
+
+}  // namespace
+
+Program analyze(const DefDecl& def) { return Sema(def).run(); }
+
+}  // namespace polyfuse
