@@ -85,7 +85,7 @@ void printCheck(std::ostream& os, const PolyProgram& pp, const Sizes* sizes) {
     if (st.dims.empty()) os << "(none)";
     os << "\n";
     os << "    domain:    " << islStr(ps.domain.gist_params(pp.paramContext())) << "\n";
-    if (sizes) os << "    at sizes:  " << islStr(ps.domain.intersect_params(at)) << "\n";
+    if (sizes) os << "    at sizes:  " << islStr(ps.domain.intersect_params(at).project_out_all_params()) << "\n";
     os << "    write:     " << islStr(ps.write.gist_params(pp.paramContext())) << "\n";
     for (auto& r : ps.reads) os << "    read:      " << islStr(r.gist_params(pp.paramContext())) << "\n";
     os << "    reduction: ";

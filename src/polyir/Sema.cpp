@@ -155,6 +155,7 @@ class Sema {
     }
     for (auto& p : prog_.tensors)
       if (p.role == TensorRole::Input) shaped_.insert(p.name);
+    for (auto& s : def_.stmts) lhsNames_.insert(s.lhs);
     for (auto& s : def_.stmts) statement(s);
     for (auto& t : prog_.tensors)
       if (t.role == TensorRole::Output && !written_.count(t.name))
@@ -166,7 +167,7 @@ class Sema {
   const DefDecl& def_;
   Program prog_;
   int defaultType_ = -1;
-  std::set<std::string> shaped_, written_;
+  std::set<std::string> shaped_, written_, lhsNames_;
 
   bool isSize(const std::string& n) const {
     return std::find(prog_.sizeParams.begin(), prog_.sizeParams.end(), n) != prog_.sizeParams.end();
@@ -265,6 +266,8 @@ class Sema {
           st.reads.push_back(std::move(a));
           return;
         }
+        if (lhsNames_.count(e.name))
+          throw SourceError(e.loc, "tensor '" + e.name + "' is read before it is written");
         auto it = intrinsics().find(e.name);
         if (it == intrinsics().end()) throw SourceError(e.loc, "unknown tensor or function '" + e.name + "'");
         if (int(e.args.size()) != it->second.second)
@@ -295,6 +298,9 @@ class Sema {
     int t = prog_.findTensor(d.lhs);
     if (t >= 0 && prog_.tensors[t].role == TensorRole::Input)
       throw SourceError(d.loc, "cannot write to input '" + d.lhs + "'");
+    if (d.op != ReduceOp::Assign && !d.init && !written_.count(d.lhs))
+      throw SourceError(d.opLoc, std::string("'") + reduceOpText(d.op, false) + "' updates '" + d.lhs +
+                                     "', which is never written before; use the '!' form to start from the identity");
     if (t < 0) {
       Tensor tmp;
       tmp.name = d.lhs;

@@ -1,5 +1,6 @@
 # lit configuration: golden tests of the CLI. CHECK lines live inside the inputs.
 import os
+import sys
 import lit.formats
 
 config.name = "polyfuse"
@@ -7,10 +8,11 @@ config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".tc", ".test", ".yaml"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(os.path.dirname(config.polyfuse_bin), "test", "lit-out")
-config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in"]
+config.excludes = ["Inputs", "tools", "lit.cfg.py", "lit.site.cfg.py.in"]
 config.environment["PATH"] = os.pathsep.join(
-    [config.polyfuse_bin, config.llvm_tools, config.environment.get("PATH", os.environ["PATH"])])
+    [config.polyfuse_bin, config.llvm_tools, os.path.join(os.path.dirname(__file__), "tools"), config.environment.get("PATH", os.environ["PATH"])])
 config.environment["POCL_CACHE_DIR"] = os.path.join(config.test_exec_root, "pocl-cache")
+config.substitutions.append(("%python", "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable))
 config.substitutions.append(("%examples", os.path.join(config.polyfuse_src, "examples")))
 if config.has_nvcc:
     config.available_features.add("nvcc")
