@@ -5,6 +5,9 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include <fstream>
+
+#include "fusion/PlanOutput.h"
 #include "polyir/Frontend.h"
 #include "polyir/Interpreter.h"
 #include "polyir/Npy.h"
@@ -63,7 +66,51 @@ int withProgram(const Common& c, const std::function<int(LoadedProgram&)>& then)
   });
 }
 
+std::pair<int, int> parsePair(const std::string& text, int n, const std::string& flag) {
+  auto id = [&](const std::string& t) {
+    std::string x = t;
+    if (!x.empty() && (x[0] == 'S' || x[0] == 's')) x = x.substr(1);
+    if (x.empty() || x.size() > 6 || x.find_first_not_of("0123456789") != std::string::npos)
+      throw UsageError(flag + " '" + text + "': expected two statement ids like S0,S1");
+    int v = std::stoi(x);
+    if (v >= n) throw UsageError(flag + " '" + text + "': the program has statements S0..S" + std::to_string(n - 1));
+    return v;
+  };
+  size_t c = text.find(',');
+  if (c == std::string::npos) throw UsageError(flag + " '" + text + "': expected two statement ids like S0,S1");
+  int a = id(text.substr(0, c)), b = id(text.substr(c + 1));
+  if (a == b) throw UsageError(flag + " '" + text + "': the two statements must differ");
+  return {std::min(a, b), std::max(a, b)};
+}
+
 }  // namespace
+
+struct FusionCli {
+  std::string strategy = "ilp", device = "h100";
+  std::vector<std::string> neverFuse, fuse;
+  int maxKernels = 0;
+  double timeLimit = 60;
+
+  void add(CLI::App* cmd) {
+    cmd->add_option("--strategy", strategy, "nofuse | greedy | bytes-greedy | maxfuse | typed | ilp | exhaustive");
+    cmd->add_option("--device", device, "a100 | h100 | h200 | FILE.yaml");
+    cmd->add_option("--never-fuse", neverFuse, "S1,S3: never put these two statements in one kernel");
+    cmd->add_option("--fuse", fuse, "S0,S1: put these two statements in one kernel");
+    cmd->add_option("--max-kernels", maxKernels, "at most this many kernels");
+    cmd->add_option("--time-limit", timeLimit, "solver time limit in seconds (best solution found is kept)");
+  }
+  SearchOptions options(int n) const {
+    SearchOptions o;
+    o.strategy = strategy;
+    for (auto& t : neverFuse) o.neverFuse.push_back(parsePair(t, n, "--never-fuse"));
+    for (auto& t : fuse) o.mustFuse.push_back(parsePair(t, n, "--fuse"));
+    if (maxKernels < 0) throw UsageError("--max-kernels must be positive");
+    o.maxKernels = maxKernels;
+    if (!(timeLimit > 0)) throw UsageError("--time-limit must be positive");
+    o.timeLimitSeconds = timeLimit;
+    return o;
+  }
+};
 
 void registerCommands(CLI::App& app, CommandRegistry& reg) {
   // check
@@ -80,6 +127,50 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
             Sizes s = parseSizes(c->sizes);
             lp.program->checkSizes(s);
             printCheck(std::cout, *lp.poly, &s);
+          }
+          return 0;
+        });
+      };
+    });
+  }
+  // fuse
+  {
+    struct FuseOpts : Common {
+      FusionCli fusion;
+      bool json = false, explainFlag = false, timing = false;
+      std::string dot;
+    };
+    auto c = std::make_shared<FuseOpts>();
+    auto* cmd = app.add_subcommand("fuse", "Choose a fusion partition and show its modeled cost");
+    addCommon(cmd, *c, true);
+    c->fusion.add(cmd);
+    cmd->add_flag("--json", c->json, "print the plan as one JSON object");
+    cmd->add_flag("--explain", c->explainFlag, "say why each dependence edge and sibling pair is fused or not");
+    cmd->add_option("--dot", c->dot, "write the graph with kernels as clusters to this file");
+    cmd->add_flag("--timing", c->timing, "show solver seconds in the table (JSON always has them)");
+    cmd->callback([c, &reg] {
+      reg.chosen = [c] {
+        return withProgram(*c, [&](LoadedProgram& lp) {
+          Sizes sizes = parseSizes(c->sizes);
+          Device dev = loadDevice(c->fusion.device);
+          FusionGraph fg(*lp.poly);
+          CostModel cm(fg, sizes, dev);
+          SearchOptions opt = c->fusion.options(fg.size());
+          Partition p = search(cm, opt);
+          std::vector<Decision> ds;
+          if (c->explainFlag) ds = explain(cm, p, opt);
+          if (!c->dot.empty()) {
+            std::ofstream out(c->dot);
+            if (!out) throw UsageError("cannot write '" + c->dot + "'");
+            writeDot(out, cm, p);
+          }
+          if (c->json) {
+            nlohmann::ordered_json j = partitionJson(cm, p);
+            if (c->explainFlag) j["decisions"] = decisionsJson(*lp.program, ds);
+            std::cout << j.dump(2) << "\n";
+          } else {
+            printPartitionTable(std::cout, cm, p, c->timing);
+            if (c->explainFlag) printDecisions(std::cout, *lp.program, ds);
           }
           return 0;
         });

@@ -1,0 +1,78 @@
+#include "fusion/Device.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <set>
+
+#include "polyir/Diagnostic.h"
+
+namespace polyfuse {
+
+static Device preset(const std::string& n) {
+  Device d;
+  d.name = n;
+  d.threadsPerBlock = 256;
+  if (n == "a100") {  // A100 SXM4 80GB
+    d.dramBytesPerSec = 2.039e12; d.l2BytesPerSec = 5.0e12; d.flopsPerSec = 19.5e12;
+    d.smCount = 108; d.l2Bytes = 40e6; d.onchipBytesPerBlock = 163 * 1024.0; d.launchUs = 3.0;
+  } else if (n == "h100") {  // H100 SXM5 80GB
+    d.dramBytesPerSec = 3.35e12; d.l2BytesPerSec = 7.0e12; d.flopsPerSec = 67e12;
+    d.smCount = 132; d.l2Bytes = 50e6; d.onchipBytesPerBlock = 227 * 1024.0; d.launchUs = 2.5;
+  } else if (n == "h200") {  // H200 SXM 141GB
+    d.dramBytesPerSec = 4.8e12; d.l2BytesPerSec = 7.0e12; d.flopsPerSec = 67e12;
+    d.smCount = 132; d.l2Bytes = 50e6; d.onchipBytesPerBlock = 227 * 1024.0; d.launchUs = 2.5;
+  } else {
+    throw UsageError("unknown device '" + n + "' (presets: a100, h100, h200; or a YAML file)");
+  }
+  // Two resident blocks per SM hide enough latency to saturate HBM (XLA's model
+  // notes about 57 active SMs for an H100; two per SM is the conservative side).
+  d.blocksToSaturate = 2 * d.smCount;
+  return d;
+}
+
+Device loadDevice(const std::string& nameOrPath) {
+  if (nameOrPath == "a100" || nameOrPath == "h100" || nameOrPath == "h200") return preset(nameOrPath);
+  if (!std::filesystem::is_regular_file(nameOrPath))
+    throw UsageError("unknown device '" + nameOrPath + "' (presets: a100, h100, h200; or a YAML file)");
+  YAML::Node y;
+  try {
+    y = YAML::LoadFile(nameOrPath);
+  } catch (const YAML::Exception& e) {
+    throw UsageError(nameOrPath + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
+                     ": " + e.msg);
+  }
+  if (!y.IsMap()) throw UsageError(nameOrPath + ": a device file is a mapping of keys to numbers");
+  Device d;
+  d.name = std::filesystem::path(nameOrPath).stem().string();
+  if (y["base"]) d = preset(y["base"].as<std::string>());
+  static const std::set<std::string> keys = {"name", "base", "dram_gbps", "l2_gbps", "tflops", "launch_us", "sm_count",
+                                             "blocks_to_saturate", "l2_mb", "onchip_kb_per_block", "threads_per_block"};
+  for (auto it = y.begin(); it != y.end(); ++it) {
+    std::string k = it->first.as<std::string>();
+    if (!keys.count(k))
+      throw UsageError(nameOrPath + ":" + std::to_string(it->first.Mark().line + 1) + ":" +
+                       std::to_string(it->first.Mark().column + 1) + ": unknown key '" + k + "'");
+    try {
+      if (k == "name") d.name = it->second.as<std::string>();
+      else if (k == "dram_gbps") d.dramBytesPerSec = it->second.as<double>() * 1e9;
+      else if (k == "l2_gbps") d.l2BytesPerSec = it->second.as<double>() * 1e9;
+      else if (k == "tflops") d.flopsPerSec = it->second.as<double>() * 1e12;
+      else if (k == "launch_us") d.launchUs = it->second.as<double>();
+      else if (k == "sm_count") d.smCount = it->second.as<int>();
+      else if (k == "blocks_to_saturate") d.blocksToSaturate = it->second.as<int>();
+      else if (k == "l2_mb") d.l2Bytes = it->second.as<double>() * 1e6;
+      else if (k == "onchip_kb_per_block") d.onchipBytesPerBlock = it->second.as<double>() * 1024;
+      else if (k == "threads_per_block") d.threadsPerBlock = it->second.as<int>();
+    } catch (const YAML::Exception&) {
+      throw UsageError(nameOrPath + ":" + std::to_string(it->second.Mark().line + 1) + ":" +
+                       std::to_string(it->second.Mark().column + 1) + ": '" + k + "' must be a number");
+    }
+  }
+  if (d.blocksToSaturate <= 0) d.blocksToSaturate = 2 * d.smCount;
+  if (d.dramBytesPerSec <= 0 || d.l2BytesPerSec <= 0 || d.flopsPerSec <= 0 || d.smCount <= 0 || d.threadsPerBlock <= 0)
+    throw UsageError(nameOrPath + ": dram_gbps, l2_gbps, tflops, sm_count and threads_per_block must be positive");
+  return d;
+}
+
+}  // namespace polyfuse

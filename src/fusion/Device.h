@@ -1,0 +1,24 @@
+// Device parameters of the cost model. Presets describe public datasheet figures;
+// a YAML file describes any other device (see docs/cost-model.md).
+#pragma once
+#include <string>
+
+namespace polyfuse {
+
+struct Device {
+  std::string name;
+  double dramBytesPerSec = 0;     // HBM bandwidth
+  double l2BytesPerSec = 0;       // L2 bandwidth for re-reads that hit
+  double flopsPerSec = 0;         // FP32 non-tensor-core throughput
+  double launchUs = 0;            // per-kernel launch overhead
+  int smCount = 0;
+  int blocksToSaturate = 0;       // blocks in flight needed to reach full bandwidth
+  double l2Bytes = 0;             // re-reads of tensors larger than this go to DRAM
+  double onchipBytesPerBlock = 0; // shared memory a block may use for temporaries
+  int threadsPerBlock = 256;
+};
+
+// "a100", "h100", "h200", or a path to a YAML file. Throws UsageError.
+Device loadDevice(const std::string& nameOrPath);
+
+}  // namespace polyfuse

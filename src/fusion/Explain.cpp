@@ -1,0 +1,95 @@
+#include "fusion/Explain.h"
+
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "polyir/Diagnostic.h"
+
+namespace polyfuse {
+
+static std::string fmtUs(double us) {
+  std::ostringstream os;
+  os.precision(4);
+  os << us << " us";
+  return os.str();
+}
+
+std::vector<Decision> explain(const CostModel& cm, const Partition& chosen, const SearchOptions& opt) {
+  const FusionGraph& fg = cm.graph();
+  const Program& prog = fg.program();
+  const int n = fg.size();
+  std::vector<int> kernelOf(n, -1);
+  for (auto& k : chosen.kernels)
+    for (int s : k.statements) kernelOf[s] = k.id;
+  // One decision per connected pair, dependences first, in statement order.
+  std::map<std::pair<int, int>, std::set<std::string>> depPairs;
+  for (auto& d : fg.poly().dependences())
+    if (d.src != d.dst) depPairs[{d.src, d.dst}].insert(prog.tensors[d.tensor].name);
+  std::vector<Decision> out;
+  auto join = [](const std::set<std::string>& s) {
+    std::string r;
+    for (auto& x : s) r += (r.empty() ? "" : ", ") + x;
+    return r;
+  };
+  for (auto& [pr, ts] : depPairs) out.push_back({"dependence", pr.first, pr.second, join(ts)});
+  for (auto& sp : fg.siblings()) {
+    std::set<std::string> ts;
+    for (int t : sp.tensors) ts.insert(prog.tensors[t].name);
+    out.push_back({"sibling", sp.a, sp.b, join(ts)});
+  }
+  auto label = [&](int s) { return prog.statements[s].label() + " (line " + std::to_string(prog.statements[s].loc.line) + ")"; };
+  for (auto& d : out) {
+    d.chosenUs = chosen.modeledUs;
+    if (kernelOf[d.a] == kernelOf[d.b]) {
+      d.fused = true;
+      d.verdict = "fused";
+      d.fusedUs = chosen.modeledUs;
+      const KernelPlan& k = chosen.kernels[kernelOf[d.a]];
+      d.reason = "both run in K" + std::to_string(k.id) + " at one grid point per block";
+      continue;
+    }
+    StmtSet pair = StmtSet::of(n, {d.a, d.b});
+    auto p = cm.plan(pair);
+    if (!p) {
+      std::string why = cm.whyNotFusible(pair);
+      d.verdict = why.rfind("not convex", 0) == 0 ? "not-convex" : "illegal";
+      d.reason = why;
+      continue;
+    }
+    // The best partition that fuses them, by the exact search.
+    SearchOptions forced = opt;
+    forced.strategy = "ilp";
+    forced.neverFuse.clear();
+    forced.mustFuse = opt.mustFuse;
+    forced.mustFuse.push_back({d.a, d.b});
+    forced.timeLimitSeconds = std::min(opt.timeLimitSeconds, 10.0);
+    try {
+      Partition alt = search(cm, forced);
+      d.fusedUs = alt.modeledUs;
+    } catch (const UsageError&) {
+      d.verdict = "illegal";
+      d.reason = "no legal partition puts " + label(d.a) + " and " + label(d.b) + " in one kernel";
+      continue;
+    }
+    if (!p->scratch.empty() && d.fusedUs > chosen.modeledUs) {
+      d.verdict = "over-capacity";
+      std::string names;
+      for (int t : p->scratch) names += (names.empty() ? "" : ", ") + prog.tensors[t].name;
+      d.reason = "fused, the temporaries " + names + " exceed the on-chip budget of " +
+                 std::to_string(int64_t(cm.device().onchipBytesPerBlock)) + " bytes per block and go to global scratch; " +
+                 fmtUs(d.fusedUs) + " fused against " + fmtUs(chosen.modeledUs) + " as chosen";
+    } else if (d.fusedUs > chosen.modeledUs + 1e-9) {
+      d.verdict = "costlier";
+      d.reason = "the best plan that fuses them models " + fmtUs(d.fusedUs) + " against " + fmtUs(chosen.modeledUs) +
+                 " as chosen";
+    } else {
+      d.verdict = "rule";
+      d.reason = "the " + chosen.strategy + " rule keeps them apart; fusing them would model " + fmtUs(d.fusedUs) +
+                 " against " + fmtUs(chosen.modeledUs);
+    }
+  }
+  return out;
+}
+
+}  // namespace polyfuse

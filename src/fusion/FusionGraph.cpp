@@ -1,0 +1,99 @@
+#include "fusion/FusionGraph.h"
+
+#include <algorithm>
+#include <set>
+
+namespace polyfuse {
+
+FusionGraph::FusionGraph(const PolyProgram& pp) : pp_(pp), graph_(pp.program().statements.size()) {
+  const Program& prog = pp.program();
+  const int n = size();
+  const auto& deps = pp.dependences();
+  for (size_t d = 0; d < deps.size(); ++d) {
+    const Dependence& dep = deps[d];
+    const Statement& src = prog.statements[dep.src];
+    const Statement& dst = prog.statements[dep.dst];
+    aligned_.emplace_back(src.numParallel, std::vector<bool>(dst.numParallel, false));
+    for (int a = 0; a < src.numParallel; ++a)
+      for (int b = 0; b < dst.numParallel; ++b) {
+        isl_map* eq = isl_map_equate(isl_map_universe(dep.relation.space().release()), isl_dim_in, a, isl_dim_out, b);
+        aligned_[d][a][b] = dep.relation.is_subset(isl::manage(eq));
+      }
+    if (dep.src != dep.dst) boost::add_edge(dep.src, dep.dst, DepEdge{int(d)}, graph_);
+  }
+  // Reachability in statement order: dependences only point forward.
+  reach_.assign(n, StmtSet(n));
+  reachedBy_.assign(n, StmtSet(n));
+  for (int u = n - 1; u >= 0; --u) {
+    for (auto e : boost::make_iterator_range(boost::out_edges(u, graph_))) {
+      int v = int(boost::target(e, graph_));
+      reach_[u].insert(v);
+      reach_[u] |= reach_[v];
+    }
+  }
+  for (int u = 0; u < n; ++u)
+    for (int v : reach_[u].members()) reachedBy_[v].insert(u);
+  // Siblings: statements reading a common tensor, neither reaching the other.
+  std::vector<std::set<int>> readSets(n);
+  for (auto& st : prog.statements)
+    for (auto& r : st.reads) readSets[st.id].insert(r.tensor);
+  for (int a = 0; a < n; ++a)
+    for (int b = a + 1; b < n; ++b) {
+      if (reaches(a, b) || reaches(b, a)) continue;
+      SiblingPair sp{a, b, {}};
+      std::set_intersection(readSets[a].begin(), readSets[a].end(), readSets[b].begin(), readSets[b].end(),
+                            std::back_inserter(sp.tensors));
+      if (!sp.tensors.empty()) siblings_.push_back(sp);
+    }
+  neighbours_.assign(n, {});
+  auto link = [&](int a, int b) {
+    if (std::find(neighbours_[a].begin(), neighbours_[a].end(), b) == neighbours_[a].end()) {
+      neighbours_[a].push_back(b);
+      neighbours_[b].push_back(a);
+    }
+  };
+  for (auto& d : deps)
+    if (d.src != d.dst) link(d.src, d.dst);
+  for (auto& s : siblings_) link(s.a, s.b);
+  for (auto& nb : neighbours_) std::sort(nb.begin(), nb.end());
+}
+
+std::vector<int> FusionGraph::internalDeps(const StmtSet& group) const {
+  std::vector<int> out;
+  const auto& deps = pp_.dependences();
+  for (size_t d = 0; d < deps.size(); ++d)
+    if (group.contains(deps[d].src) && group.contains(deps[d].dst)) out.push_back(int(d));
+  return out;
+}
+
+bool FusionGraph::isConvex(const StmtSet& group) const {
+  StmtSet out(size()), in(size());
+  for (int u : group.members()) {
+    out |= reach_[u];
+    in |= reachedBy_[u];
+  }
+  out = out.minus(group);
+  return !out.intersects(in);
+}
+
+bool FusionGraph::isConnected(const StmtSet& group) const {
+  std::vector<int> m = group.members();
+  if (m.empty()) return false;
+  StmtSet seen(size());
+  std::vector<int> stack{m[0]};
+  seen.insert(m[0]);
+  int count = 0;
+  while (!stack.empty()) {
+    int u = stack.back();
+    stack.pop_back();
+    ++count;
+    for (int v : neighbours_[u])
+      if (group.contains(v) && !seen.contains(v)) {
+        seen.insert(v);
+        stack.push_back(v);
+      }
+  }
+  return count == int(m.size());
+}
+
+}  // namespace polyfuse

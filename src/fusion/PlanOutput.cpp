@@ -1,0 +1,162 @@
+#include "fusion/PlanOutput.h"
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "polyir/Printer.h"
+
+namespace polyfuse {
+
+std::string gridText(const Program& prog, const KernelPlan& k) {
+  if (k.gridRank() == 0) return "[]";
+  const Statement& st = prog.statements[k.statements.front()];
+  std::string s = "[";
+  for (int t = 0; t < k.gridRank(); ++t) s += (t ? ", " : "") + st.dims[k.gridDims.front()[t]];
+  return s + "]";
+}
+
+static std::string tileText(const KernelPlan& k) {
+  std::string s;
+  for (size_t t = 0; t < k.tile.size(); ++t) s += (t ? "x" : "") + std::to_string(k.tile[t]);
+  return s.empty() ? "-" : s;
+}
+
+static nlohmann::ordered_json tensorNames(const Program& prog, const std::vector<int>& ts) {
+  nlohmann::ordered_json a = nlohmann::ordered_json::array();
+  for (int t : ts) a.push_back(prog.tensors[t].name);
+  return a;
+}
+
+nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p) {
+  const Program& prog = cm.graph().program();
+  nlohmann::ordered_json j;
+  j["program"] = prog.name;
+  j["strategy"] = p.strategy;
+  j["device"] = cm.device().name;
+  j["sizes"] = nlohmann::ordered_json::object();
+  for (auto& n : prog.sizeParams) j["sizes"][n] = cm.sizes().at(n);
+  j["statements"] = nlohmann::ordered_json::array();
+  for (auto& st : prog.statements)
+    j["statements"].push_back({{"id", st.label()}, {"tensor", st.tensorName}, {"line", st.loc.line},
+                               {"text", statementText(prog, st)}});
+  j["kernels"] = nlohmann::ordered_json::array();
+  for (auto& k : p.kernels) {
+    nlohmann::ordered_json kj;
+    kj["id"] = "K" + std::to_string(k.id);
+    kj["statements"] = nlohmann::ordered_json::array();
+    for (int s : k.statements) kj["statements"].push_back("S" + std::to_string(s));
+    kj["grid"] = gridText(prog, k);
+    kj["grid_extent"] = k.gridExtent;
+    kj["tile"] = k.tile;
+    kj["blocks"] = k.blocks;
+    kj["threads_per_block"] = k.threadsPerBlock;
+    kj["dram_bytes"] = k.dramBytes;
+    kj["l2_bytes"] = k.l2Bytes;
+    kj["uncoalesced_bytes"] = k.uncoalescedBytes;
+    kj["onchip_bytes_per_block"] = k.onchipBytesPerBlock;
+    kj["flops"] = k.flops;
+    kj["occupancy"] = k.occupancy;
+    kj["on_chip"] = tensorNames(prog, k.onChip);
+    kj["scratch"] = tensorNames(prog, k.scratch);
+    kj["modeled_us"] = k.modeledUs;
+    j["kernels"].push_back(kj);
+  }
+  j["num_kernels"] = p.kernels.size();
+  j["dram_bytes"] = p.dramBytes;
+  j["l2_bytes"] = p.l2Bytes;
+  j["lower_bound_bytes"] = cm.lowerBoundBytes();
+  j["flops"] = p.flops;
+  j["modeled_us"] = p.modeledUs;
+  j["solver"] = {{"name", p.solver.name}, {"status", p.solver.status}, {"seconds", p.solver.seconds},
+                 {"note", p.solver.note}};
+  return j;
+}
+
+nlohmann::ordered_json decisionsJson(const Program& prog, const std::vector<Decision>& ds) {
+  nlohmann::ordered_json a = nlohmann::ordered_json::array();
+  for (auto& d : ds) {
+    nlohmann::ordered_json j;
+    j["kind"] = d.kind;
+    j["a"] = "S" + std::to_string(d.a);
+    j["b"] = "S" + std::to_string(d.b);
+    j["tensors"] = d.tensors;
+    j["fused"] = d.fused;
+    j["verdict"] = d.verdict;
+    j["reason"] = d.reason;
+    if (d.fusedUs >= 0) j["fused_us"] = d.fusedUs;
+    j["chosen_us"] = d.chosenUs;
+    a.push_back(j);
+  }
+  return a;
+}
+
+void printPartitionTable(std::ostream& os, const CostModel& cm, const Partition& p, bool timing) {
+  const Program& prog = cm.graph().program();
+  std::string sizes;
+  for (auto& n : prog.sizeParams) sizes += (sizes.empty() ? "" : ",") + n + "=" + std::to_string(cm.sizes().at(n));
+  os << fmt::format("program {}  strategy {}  device {}  sizes {}\n", prog.name, p.strategy, cm.device().name, sizes);
+  os << fmt::format("{:<6} {:<20} {:<10} {:>6} {:>9} {:>8} {:>14} {:>14} {:>12} {:>14} {:>11}\n", "kernel", "statements",
+                    "grid", "tile", "blocks", "threads", "dram_bytes", "l2_bytes", "onchip/blk", "flops", "modeled_us");
+  for (auto& k : p.kernels) {
+    std::string st;
+    for (int s : k.statements) st += (st.empty() ? "" : " ") + std::string("S") + std::to_string(s);
+    os << fmt::format("{:<6} {:<20} {:<10} {:>6} {:>9} {:>8} {:>14} {:>14} {:>12} {:>14} {:>11.3f}\n",
+                      "K" + std::to_string(k.id), st, gridText(prog, k), tileText(k), k.blocks, k.threadsPerBlock,
+                      k.dramBytes, k.l2Bytes, k.onchipBytesPerBlock, k.flops, k.modeledUs);
+    if (!k.scratch.empty()) {
+      std::string names;
+      for (int t : k.scratch) names += (names.empty() ? "" : ", ") + prog.tensors[t].name;
+      os << "       global scratch: " << names << "\n";
+    }
+  }
+  int64_t lb = cm.lowerBoundBytes();
+  os << fmt::format("total: {} kernel(s), dram_bytes {} (lower bound {}, {:.2f}x), l2_bytes {}, modeled {:.3f} us\n",
+                    p.kernels.size(), p.dramBytes, lb, lb ? double(p.dramBytes) / double(lb) : 0.0, p.l2Bytes,
+                    p.modeledUs);
+  os << "solver: " << p.solver.name << " " << p.solver.status;
+  if (timing) os << fmt::format(" in {:.3f} s", p.solver.seconds);
+  if (!p.solver.note.empty()) os << " (" << p.solver.note << ")";
+  os << "\n";
+}
+
+void printDecisions(std::ostream& os, const Program& prog, const std::vector<Decision>& ds) {
+  os << "decisions:\n";
+  for (auto& d : ds) {
+    os << fmt::format("  {:<10} S{} -> S{} via {}: {}: {}\n", d.kind, d.a, d.b, d.tensors, d.verdict, d.reason);
+  }
+  if (ds.empty()) os << "  (no dependence edges or sibling pairs)\n";
+  (void)prog;
+}
+
+static std::string dotEscape(const std::string& s) {
+  std::string r;
+  for (char c : s) {
+    if (c == '"' || c == '\\') r += '\\';
+    r += c;
+  }
+  return r;
+}
+
+void writeDot(std::ostream& os, const CostModel& cm, const Partition& p) {
+  const Program& prog = cm.graph().program();
+  os << "digraph \"" << dotEscape(prog.name) << "\" {\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\"];\n";
+  for (auto& k : p.kernels) {
+    os << "  subgraph cluster_K" << k.id << " {\n    label=\"K" << k.id << " grid " << dotEscape(gridText(prog, k))
+       << fmt::format(" | {:.2f} us", k.modeledUs) << "\";\n    style=rounded;\n";
+    for (int s : k.statements)
+      os << "    S" << s << " [label=\"S" << s << ": " << dotEscape(statementText(prog, prog.statements[s])) << "\"];\n";
+    os << "  }\n";
+  }
+  std::set<std::pair<int, int>> seen;
+  for (auto& d : cm.graph().poly().dependences()) {
+    if (d.src == d.dst || !seen.insert({d.src, d.dst}).second) continue;
+    os << "  S" << d.src << " -> S" << d.dst << " [label=\"" << dotEscape(prog.tensors[d.tensor].name) << " ("
+       << cm.tensorBytes(d.tensor) << " B)\"" << (d.kind == DepKind::Flow ? "" : ", style=dashed") << "];\n";
+  }
+  for (auto& sp : cm.graph().siblings())
+    os << "  S" << sp.a << " -> S" << sp.b << " [dir=none, style=dotted, color=gray];\n";
+  os << "}\n";
+}
+
+}  // namespace polyfuse

@@ -1,0 +1,360 @@
+#include "fusion/Search.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <set>
+#include <unordered_set>
+
+#include "polyir/Diagnostic.h"
+
+namespace polyfuse {
+
+const std::vector<std::string>& strategyNames() {
+  static const std::vector<std::string> names = {"nofuse", "greedy", "bytes-greedy", "maxfuse",
+                                                 "typed",  "ilp",    "exhaustive"};
+  return names;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+std::vector<StmtSet> singletons(int n) {
+  std::vector<StmtSet> g;
+  for (int s = 0; s < n; ++s) g.push_back(StmtSet::of(n, {s}));
+  return g;
+}
+
+// IREE's default dispatch formation: reductions and contractions are roots; a root
+// absorbs elementwise producers used only by it and elementwise consumers whose
+// parallel iteration space matches its own; other elementwise ops fuse with an
+// elementwise producer of the same space.
+std::vector<StmtSet> greedyIree(const CostModel& cm) {
+  const FusionGraph& fg = cm.graph();
+  const Program& prog = fg.program();
+  const int n = fg.size();
+  std::vector<int> groupOf(n, -1);
+  std::vector<StmtSet> groups;
+  std::vector<int> space;  // parallel rank of each group's root
+  auto legalFull = [&](const StmtSet& g, int rank) {
+    auto p = cm.plan(g);
+    return p && p->gridRank() == rank;
+  };
+  std::vector<std::vector<int>> flowConsumers(n), flowProducers(n);
+  for (auto& d : fg.poly().dependences())
+    if (d.kind == DepKind::Flow && d.src != d.dst) {
+      flowConsumers[d.src].push_back(d.dst);
+      flowProducers[d.dst].push_back(d.src);
+    }
+  for (auto& v : flowConsumers) { std::sort(v.begin(), v.end()); v.erase(std::unique(v.begin(), v.end()), v.end()); }
+  for (auto& v : flowProducers) { std::sort(v.begin(), v.end()); v.erase(std::unique(v.begin(), v.end()), v.end()); }
+  auto elementwise = [&](int s) { return prog.statements[s].numReduction() == 0; };
+  for (int r = 0; r < n; ++r) {
+    if (elementwise(r)) continue;
+    StmtSet g = StmtSet::of(n, {r});
+    int rank = prog.statements[r].numParallel;
+    // Producers: elementwise, single use (all consumers are this root).
+    for (int p : flowProducers[r]) {
+      if (!elementwise(p) || groupOf[p] >= 0) continue;
+      if (flowConsumers[p] != std::vector<int>{r}) continue;
+      StmtSet t = g;
+      t.insert(p);
+      if (legalFull(t, rank)) g = t;
+    }
+    // Consumers: elementwise, same parallel space as the root.
+    for (int c : flowConsumers[r]) {
+      if (!elementwise(c) || groupOf[c] >= 0 || prog.statements[c].numParallel != rank) continue;
+      StmtSet t = g;
+      t.insert(c);
+      if (legalFull(t, rank)) g = t;
+    }
+    for (int s : g.members()) groupOf[s] = int(groups.size());
+    groups.push_back(g);
+    space.push_back(rank);
+  }
+  for (int s = 0; s < n; ++s) {
+    if (groupOf[s] >= 0) continue;
+    int rank = prog.statements[s].numParallel;
+    int joined = -1;
+    for (auto it = flowProducers[s].rbegin(); it != flowProducers[s].rend() && joined < 0; ++it) {
+      int k = groupOf[*it];
+      if (k < 0 || space[k] != rank) continue;
+      StmtSet t = groups[k];
+      t.insert(s);
+      if (legalFull(t, rank)) {
+        groups[k] = t;
+        joined = k;
+      }
+    }
+    if (joined < 0) {
+      groups.push_back(StmtSet::of(n, {s}));
+      space.push_back(rank);
+      joined = int(groups.size()) - 1;
+    }
+    groupOf[s] = joined;
+  }
+  // A later merge can make an earlier group's quotient cyclic; split such groups.
+  while (!findKernelCycle(fg, groups).empty()) {
+    std::vector<int> cyc = findKernelCycle(fg, groups);
+    int k = *std::max_element(cyc.begin(), cyc.end(), [&](int a, int b) { return groups[a].count() < groups[b].count(); });
+    std::vector<int> m = groups[k].members();
+    groups.erase(groups.begin() + k);
+    for (int s : m) groups.push_back(StmtSet::of(n, {s}));
+  }
+  return groups;
+}
+
+// TorchInductor's rule: repeatedly fuse the legal pair of nodes that shares the most
+// bytes of buffers (read or written by both), closest in program order on ties.
+std::vector<StmtSet> bytesGreedy(const CostModel& cm) {
+  const FusionGraph& fg = cm.graph();
+  const Program& prog = fg.program();
+  const int n = fg.size();
+  std::vector<StmtSet> groups = singletons(n);
+  auto tensorsOf = [&](const StmtSet& g) {
+    std::set<int> t;
+    for (int s : g.members()) {
+      t.insert(prog.statements[s].write.tensor);
+      for (auto& r : prog.statements[s].reads) t.insert(r.tensor);
+    }
+    return t;
+  };
+  while (true) {
+    int64_t bestScore = 0;
+    int bestA = -1, bestB = -1, bestDist = 0;
+    for (size_t a = 0; a < groups.size(); ++a) {
+      std::set<int> ta = tensorsOf(groups[a]);
+      for (size_t b = a + 1; b < groups.size(); ++b) {
+        std::set<int> tb = tensorsOf(groups[b]);
+        int64_t score = 0;
+        for (int t : ta)
+          if (tb.count(t)) score += cm.tensorBytes(t);
+        if (score <= 0 || score < bestScore) continue;
+        int dist = std::abs(groups[a].members().front() - groups[b].members().front());
+        if (score == bestScore && dist >= bestDist) continue;
+        StmtSet u = groups[a];
+        u |= groups[b];
+        if (!cm.plan(u)) continue;
+        std::vector<StmtSet> trial;
+        for (size_t k = 0; k < groups.size(); ++k)
+          if (k != a && k != b) trial.push_back(groups[k]);
+        trial.push_back(u);
+        if (!findKernelCycle(fg, trial).empty()) continue;
+        bestScore = score;
+        bestA = int(a);
+        bestB = int(b);
+        bestDist = dist;
+      }
+    }
+    if (bestA < 0) break;
+    groups[bestA] |= groups[bestB];
+    groups.erase(groups.begin() + bestB);
+  }
+  return groups;
+}
+
+bool satisfiesConstraints(const StmtSet& g, const SearchOptions& opt) {
+  for (auto& [a, b] : opt.neverFuse)
+    if (g.contains(a) && g.contains(b)) return false;
+  for (auto& [a, b] : opt.mustFuse)
+    if (g.contains(a) != g.contains(b)) return false;
+  return true;
+}
+
+// Every partition into legal kernels: the oracle.
+std::vector<StmtSet> exhaustive(const CostModel& cm, const SearchOptions& opt, size_t& visited) {
+  const FusionGraph& fg = cm.graph();
+  const int n = fg.size();
+  std::vector<StmtSet> blocks, best;
+  double bestCost = 1e300;
+  std::function<void(int)> rec = [&](int s) {
+    if (s == n) {
+      ++visited;
+      if (opt.maxKernels > 0 && int(blocks.size()) > opt.maxKernels) return;
+      double total = 0;
+      for (auto& b : blocks) {
+        if (!satisfiesConstraints(b, opt)) return;
+        auto p = cm.plan(b);
+        if (!p) return;
+        total += p->modeledUs;
+      }
+      if (total >= bestCost - 1e-9 * std::max(1.0, bestCost)) return;
+      if (!findKernelCycle(fg, blocks).empty()) return;
+      bestCost = total;
+      best = blocks;
+      return;
+    }
+    for (size_t k = 0; k < blocks.size(); ++k) {
+      blocks[k].insert(s);
+      // Statements are added in dependence order, so a non-convex prefix stays so.
+      if (fg.isConvex(blocks[k])) rec(s + 1);
+      blocks[k].erase(s);
+    }
+    blocks.push_back(StmtSet::of(n, {s}));
+    rec(s + 1);
+    blocks.pop_back();
+  };
+  rec(0);
+  return best;
+}
+
+}  // namespace
+
+std::vector<StmtSet> enumerateCandidates(const CostModel& cm, int maxSize, size_t maxCount, bool noParallelismLoss,
+                                         bool& truncated) {
+  const FusionGraph& fg = cm.graph();
+  const int n = fg.size();
+  truncated = false;
+  std::unordered_set<StmtSet, StmtSetHash> seen;
+  std::vector<StmtSet> frontier, out;
+  for (int s = 0; s < n; ++s) {
+    StmtSet g = StmtSet::of(n, {s});
+    seen.insert(g);
+    frontier.push_back(g);
+  }
+  // Grow connected sets one neighbour at a time; keep the legal ones.
+  for (int size = 1; !frontier.empty(); ++size) {
+    std::vector<StmtSet> next;
+    for (auto& g : frontier) {
+      if (cm.plan(g, noParallelismLoss)) out.push_back(g);
+      if (size >= maxSize) {
+        continue;
+      }
+      for (int u : g.members())
+        for (int v : fg.neighbours(u)) {
+          if (g.contains(v)) continue;
+          StmtSet h = g;
+          h.insert(v);
+          if (seen.insert(h).second) next.push_back(h);
+        }
+      if (seen.size() > maxCount) {
+        truncated = true;
+        break;
+      }
+    }
+    if (truncated) {
+      for (auto& g : next)
+        if (cm.plan(g, noParallelismLoss)) out.push_back(g);
+      break;
+    }
+    if (size >= maxSize && !next.empty()) truncated = true;
+    std::sort(next.begin(), next.end());
+    frontier = std::move(next);
+  }
+  // Any larger connected set reachable past the cap was left out.
+  return out;
+}
+
+Partition search(const CostModel& cm, const SearchOptions& opt) {
+  const FusionGraph& fg = cm.graph();
+  const int n = fg.size();
+  const auto& names = strategyNames();
+  if (std::find(names.begin(), names.end(), opt.strategy) == names.end())
+    throw UsageError("unknown strategy '" + opt.strategy + "' (nofuse, greedy, bytes-greedy, maxfuse, typed, ilp, exhaustive)");
+  bool constrained = !opt.neverFuse.empty() || !opt.mustFuse.empty() || opt.maxKernels > 0;
+  if (constrained && opt.strategy != "ilp" && opt.strategy != "exhaustive")
+    throw UsageError("--never-fuse, --fuse and --max-kernels apply to the ilp and exhaustive strategies");
+  for (auto& [a, b] : opt.neverFuse)
+    for (auto& [c, d] : opt.mustFuse)
+      if ((a == c && b == d) || (a == d && b == c))
+        throw UsageError("S" + std::to_string(a) + " and S" + std::to_string(b) + " are both fused and never fused");
+  auto t0 = Clock::now();
+  Partition p;
+  if (opt.strategy == "nofuse") {
+    p = cm.assemble("nofuse", singletons(n));
+    p.solver = {"none", "heuristic", since(t0), ""};
+    return p;
+  }
+  if (opt.strategy == "greedy") {
+    p = cm.assemble("greedy", greedyIree(cm));
+    p.solver = {"none", "heuristic", since(t0), ""};
+    return p;
+  }
+  if (opt.strategy == "bytes-greedy") {
+    p = cm.assemble("bytes-greedy", bytesGreedy(cm));
+    p.solver = {"none", "heuristic", since(t0), ""};
+    return p;
+  }
+  if (opt.strategy == "exhaustive") {
+    if (n > opt.exhaustiveLimit)
+      throw UsageError("the exhaustive strategy enumerates every partition and refuses programs of more than " +
+                       std::to_string(opt.exhaustiveLimit) + " statements (this one has " + std::to_string(n) +
+                       "); use ilp");
+    size_t visited = 0;
+    auto groups = exhaustive(cm, opt, visited);
+    if (groups.empty()) throw UsageError("no partition satisfies the fusion constraints");
+    p = cm.assemble("exhaustive", groups);
+    p.solver = {"enumeration", "optimal", since(t0), std::to_string(visited) + " partitions"};
+    return p;
+  }
+  // ILP-based strategies: set partitioning over enumerated candidate kernels.
+  bool typed = opt.strategy == "typed";
+  int maxSize = opt.candidateMaxSize > 0 ? opt.candidateMaxSize : (n <= 16 ? n : 8);
+  bool truncated = false;
+  std::vector<StmtSet> cands = enumerateCandidates(cm, maxSize, 400000, typed, truncated);
+  std::vector<StmtSet> filtered;
+  for (auto& c : cands)
+    if (satisfiesConstraints(c, opt)) filtered.push_back(c);
+  // The baselines' kernels are always candidates, so the search never does worse.
+  std::vector<std::vector<StmtSet>> baselines;
+  if (!typed) {
+    baselines.push_back(singletons(n));
+    baselines.push_back(greedyIree(cm));
+    baselines.push_back(bytesGreedy(cm));
+  }
+  std::unordered_set<StmtSet, StmtSetHash> index(filtered.begin(), filtered.end());
+  for (auto& b : baselines)
+    for (auto& g : b)
+      if (satisfiesConstraints(g, opt) && cm.plan(g) && index.insert(g).second) filtered.push_back(g);
+  std::vector<double> cost;
+  for (auto& c : filtered) cost.push_back(cm.plan(c, typed)->modeledUs);
+  // Best baseline that honours the constraints: the MIP start and the fallback.
+  std::vector<int> start;
+  double startCost = 1e300;
+  std::map<StmtSet, int> pos;
+  for (size_t c = 0; c < filtered.size(); ++c) pos[filtered[c]] = int(c);
+  for (auto& b : baselines) {
+    if (opt.maxKernels > 0 && int(b.size()) > opt.maxKernels) continue;
+    std::vector<int> idx;
+    double total = 0;
+    bool ok = true;
+    for (auto& g : b) {
+      auto it = pos.find(g);
+      if (it == pos.end()) { ok = false; break; }
+      idx.push_back(it->second);
+      total += cost[it->second];
+    }
+    if (ok && total < startCost) { startCost = total; start = idx; }
+  }
+  std::string note = std::to_string(filtered.size()) + " candidate kernels";
+  if (truncated) note += " (enumeration capped at " + std::to_string(maxSize) + " statements per kernel)";
+  IlpResult r;
+  if (opt.strategy == "maxfuse" || typed) {
+    // Fewest kernels first, then the cheapest among those.
+    std::vector<double> unit(filtered.size(), 1.0);
+    IlpResult count = solvePartitionIlp(cm, filtered, unit, 0, opt.timeLimitSeconds, {});
+    if (count.chosen.empty()) throw UsageError("no partition found for " + opt.strategy + ": " + count.status);
+    r = solvePartitionIlp(cm, filtered, cost, int(count.chosen.size()), opt.timeLimitSeconds, count.chosen);
+    if (r.chosen.empty()) r.chosen = count.chosen;
+    r.seconds += count.seconds;
+    if (count.status != "optimal") r.status = count.status;
+  } else {
+    r = solvePartitionIlp(cm, filtered, cost, opt.maxKernels, opt.timeLimitSeconds, start);
+  }
+  std::vector<StmtSet> groups;
+  std::string status = r.status;
+  if (r.chosen.empty()) {
+    if (start.empty()) throw UsageError("no partition satisfies the fusion constraints (" + r.status + ")");
+    r.chosen = start;
+    status = r.status == "time_limit" ? "time_limit_baseline" : r.status;
+  }
+  for (int c : r.chosen) groups.push_back(filtered[c]);
+  p = cm.assemble(opt.strategy, groups, typed);
+  if (r.cycleCuts) note += ", " + std::to_string(r.cycleCuts) + " cycle cuts";
+  p.solver = {"cbc", status, since(t0), note};
+  return p;
+}
+
+}  // namespace polyfuse

@@ -1,0 +1,45 @@
+// Partition search: the strategies of the design (nofuse, greedy, bytes-greedy,
+// maxfuse, typed, ilp, exhaustive). See docs/strategies.md for each rule's source.
+#pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "fusion/CostModel.h"
+
+namespace polyfuse {
+
+struct SearchOptions {
+  std::string strategy = "ilp";
+  std::vector<std::pair<int, int>> neverFuse, mustFuse;  // statement ids
+  int maxKernels = 0;                                    // 0: no limit
+  double timeLimitSeconds = 60;
+  int exhaustiveLimit = 10;                              // statements
+  int candidateMaxSize = 0;                              // 0: automatic
+};
+
+const std::vector<std::string>& strategyNames();
+
+// Throws UsageError for an unknown strategy, a program above the exhaustive limit,
+// or constraints that no partition satisfies.
+Partition search(const CostModel& cm, const SearchOptions& opt);
+
+// Connected, convex groups that are legal kernels, smallest first; sets `truncated`
+// when the size or count cap cut the enumeration short.
+std::vector<StmtSet> enumerateCandidates(const CostModel& cm, int maxSize, size_t maxCount, bool noParallelismLoss,
+                                         bool& truncated);
+
+// Set partitioning over candidates with CBC; cycles between kernels are cut lazily.
+struct IlpResult {
+  std::vector<int> chosen;   // candidate indices
+  std::string status;        // optimal | time_limit | infeasible
+  double seconds = 0;
+  int cycleCuts = 0;
+};
+IlpResult solvePartitionIlp(const CostModel& cm, const std::vector<StmtSet>& cands, const std::vector<double>& cost,
+                            int maxKernels, double timeLimitSeconds, const std::vector<int>& start);
+
+// Kernel index of each statement's group in a cyclic quotient, or empty when acyclic.
+std::vector<int> findKernelCycle(const FusionGraph& fg, const std::vector<StmtSet>& groups);
+
+}  // namespace polyfuse

@@ -1,0 +1,251 @@
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "Helpers.h"
+#include "RandomPrograms.h"
+#include "fusion/Explain.h"
+#include "fusion/PlanOutput.h"
+#include "fusion/Search.h"
+
+using namespace polyfuse;
+
+namespace {
+
+struct Setup {
+  LoadedProgram lp;
+  std::unique_ptr<FusionGraph> fg;
+  std::unique_ptr<CostModel> cm;
+  Setup(LoadedProgram l, const Sizes& sizes, const std::string& device = "h100") : lp(std::move(l)) {
+    fg = std::make_unique<FusionGraph>(*lp.poly);
+    cm = std::make_unique<CostModel>(*fg, sizes, loadDevice(device));
+  }
+  Partition run(const std::string& strategy) const {
+    SearchOptions o;
+    o.strategy = strategy;
+    return search(*cm, o);
+  }
+};
+
+Sizes allSizes(const Program& p, int64_t v) {
+  Sizes s;
+  for (auto& n : p.sizeParams) s[n] = v;
+  return s;
+}
+
+Setup example(const std::string& file, int64_t size) {
+  auto lp = test::loadExample(file);
+  Sizes s = allSizes(*lp.program, size);
+  return Setup(std::move(lp), s);
+}
+
+}  // namespace
+
+TEST_CASE("fusion: normalizations come out as one kernel at the lower bound of bytes") {
+  for (const char* f : {"softmax.tc", "layernorm.tc", "layernorm_plain.tc", "skip_layernorm.tc", "rmsnorm.tc",
+                        "rowstats.tc"}) {
+    INFO(f);
+    Setup s = example(f, 4096);
+    Partition ilp = s.run("ilp");
+    CHECK(ilp.solver.status == "optimal");
+    REQUIRE(ilp.kernels.size() == 1);
+    CHECK(ilp.dramBytes == s.cm->lowerBoundBytes());
+    CHECK(ilp.kernels[0].scratch.empty());
+    for (const char* base : {"greedy", "nofuse"}) {
+      Partition b = s.run(base);
+      CHECK(b.kernels.size() > ilp.kernels.size());
+      CHECK(b.dramBytes > ilp.dramBytes);
+      CHECK(b.modeledUs > ilp.modeledUs);
+    }
+  }
+}
+
+TEST_CASE("fusion: epilogues fuse, chained matmuls and atax do not") {
+  {
+    Setup s = example("matmul_bias_gelu.tc", 4096);
+    CHECK(s.run("ilp").kernels.size() == 1);
+  }
+  {
+    Setup s = example("mlp2.tc", 4096);
+    Partition p = s.run("ilp");
+    CHECK(p.kernels.size() >= 2);
+    // The two contractions never share a kernel: that would re-read W1 and W2 per block.
+    std::vector<int> kernelOf(4);
+    for (auto& k : p.kernels)
+      for (int st : k.statements) kernelOf[st] = k.id;
+    CHECK(kernelOf[0] != kernelOf[2]);
+  }
+  {
+    Setup s = example("atax.tc", 4096);
+    Partition p = s.run("ilp");
+    CHECK(p.kernels.size() == 2);
+    CHECK_FALSE(s.cm->plan(StmtSet::of(2, {0, 1})));
+    CHECK(s.cm->whyNotFusible(StmtSet::of(2, {0, 1})).find("flow dependence S0 (line 3) -> S1 (line 4) on 'tmp'") !=
+          std::string::npos);
+  }
+}
+
+TEST_CASE("fusion: the parallelism trade-off is costed") {
+  auto few = test::loadExample("rowbroadcast.tc");
+  Setup a(std::move(few), {{"N", 4}, {"K", 1024}, {"M", 1 << 20}});
+  Partition ilp = a.run("ilp"), maxfuse = a.run("maxfuse");
+  CHECK(maxfuse.kernels.size() == 1);
+  CHECK(ilp.kernels.size() == 2);
+  CHECK(ilp.modeledUs < 0.5 * maxfuse.modeledUs);
+  auto many = test::loadExample("rowbroadcast.tc");
+  Setup b(std::move(many), {{"N", 4096}, {"K", 1024}, {"M", 4096}});
+  CHECK(b.run("ilp").kernels.size() == 1);
+}
+
+TEST_CASE("fusion: a consumer may run on its producer's smaller grid") {
+  Setup s = example("softmax.tc", 4096);
+  Partition p = s.run("ilp");
+  REQUIRE(p.kernels.size() == 1);
+  CHECK(p.kernels[0].gridRank() == 1);
+  // e(i, j) runs inside the row's block and stays on chip.
+  const Program& prog = *s.lp.program;
+  CHECK(std::find(p.kernels[0].onChip.begin(), p.kernels[0].onChip.end(), prog.findTensor("e")) !=
+        p.kernels[0].onChip.end());
+}
+
+TEST_CASE("fusion: ilp equals exhaustive on every example and beats every baseline") {
+  for (const char* f : {"softmax.tc", "layernorm.tc", "layernorm_plain.tc", "skip_layernorm.tc", "rmsnorm.tc",
+                        "rowstats.tc", "rowbroadcast.tc", "matmul.tc", "matmul_bias_gelu.tc", "fcrelu.tc", "mlp2.tc",
+                        "attention.tc", "batchnorm.tc", "atax.tc", "bicg.tc", "2mm.tc", "gemver.tc"}) {
+    for (int64_t size : {33, 1000, 4096}) {
+      INFO(f << " at " << size);
+      Setup s = example(f, size);
+      Partition ilp = s.run("ilp"), ex = s.run("exhaustive");
+      CHECK(ilp.modeledUs == Approx(ex.modeledUs).epsilon(1e-9));
+      for (const char* base : {"nofuse", "greedy", "bytes-greedy", "maxfuse", "typed"})
+        CHECK(ilp.modeledUs <= s.run(base).modeledUs * (1 + 1e-9));
+    }
+  }
+}
+
+TEST_CASE("fusion: ilp equals exhaustive on 300 random programs") {
+  int checked = 0, fusedSomething = 0;
+  for (uint64_t seed = 1; seed <= 300; ++seed) {
+    std::string text = test::randomProgram(seed);
+    INFO(text);
+    LoadedProgram lp = test::load(text);
+    int64_t n = seed % 3 == 0 ? 37 : seed % 3 == 1 ? 1024 : 4096;
+    Setup s(std::move(lp), {{"N", n}});
+    Partition ilp = s.run("ilp"), ex = s.run("exhaustive");
+    REQUIRE(ilp.modeledUs == Approx(ex.modeledUs).epsilon(1e-9));
+    CHECK(ilp.modeledUs <= s.run("greedy").modeledUs * (1 + 1e-9));
+    CHECK(ilp.modeledUs <= s.run("bytes-greedy").modeledUs * (1 + 1e-9));
+    ++checked;
+    fusedSomething += ilp.kernels.size() < s.lp.program->statements.size();
+  }
+  CHECK(checked == 300);
+  CHECK(fusedSomething > 100);  // the programs exercise fusion, not only nofuse
+}
+
+TEST_CASE("fusion: user constraints and limits are honoured") {
+  Setup s = example("softmax.tc", 4096);
+  SearchOptions o;
+  o.neverFuse = {{1, 3}};
+  Partition p = search(*s.cm, o);
+  for (auto& k : p.kernels) {
+    bool a = std::count(k.statements.begin(), k.statements.end(), 1), b = std::count(k.statements.begin(), k.statements.end(), 3);
+    CHECK_FALSE((a && b));
+  }
+  CHECK(p.kernels.size() >= 2);
+  o = {};
+  o.maxKernels = 1;
+  CHECK(search(*s.cm, o).kernels.size() == 1);
+  Setup m = example("mlp2.tc", 4096);
+  o = {};
+  o.mustFuse = {{0, 2}};
+  Partition forced = search(*m.cm, o);
+  bool together = false;
+  for (auto& k : forced.kernels)
+    together |= std::count(k.statements.begin(), k.statements.end(), 0) && std::count(k.statements.begin(), k.statements.end(), 2);
+  CHECK(together);
+  CHECK(forced.modeledUs > m.run("ilp").modeledUs);
+  o = {};
+  o.strategy = "greedy";
+  o.maxKernels = 2;
+  CHECK_THROWS_AS(search(*s.cm, o), UsageError);
+  o = {};
+  o.strategy = "magic";
+  CHECK_THROWS_AS(search(*s.cm, o), UsageError);
+}
+
+TEST_CASE("fusion: the exhaustive oracle refuses large programs") {
+  std::string text = "def big(float(N) X) -> (Y) {\n  t0(i) = X(i)\n";
+  for (int k = 1; k < 14; ++k) text += "  t" + std::to_string(k) + "(i) = t" + std::to_string(k - 1) + "(i) * 2\n";
+  text += "  Y(i) = t13(i)\n}\n";
+  Setup s(test::load(text), {{"N", 100}});
+  try {
+    s.run("exhaustive");
+    FAIL("no error");
+  } catch (const UsageError& e) {
+    CHECK(std::string(e.what()).find("more than 10 statements") != std::string::npos);
+  }
+  CHECK(s.run("ilp").kernels.size() == 1);
+}
+
+TEST_CASE("fusion: a time limit keeps the best known solution and says so") {
+  // A long chain with siblings: the tiny limit stops CBC before it proves optimality.
+  std::string text = test::randomProgram(4242, 40, 40);
+  Setup s(test::load(text), {{"N", 2048}});
+  SearchOptions o;
+  o.timeLimitSeconds = 1e-6;
+  Partition p = search(*s.cm, o);
+  CHECK((p.solver.status == "time_limit" || p.solver.status == "time_limit_baseline"));
+  CHECK(p.modeledUs <= s.run("nofuse").modeledUs * (1 + 1e-9));
+}
+
+TEST_CASE("fusion: results are deterministic") {
+  std::string text = test::randomProgram(99, 10, 10);
+  Setup a(test::load(text), {{"N", 2048}}), b(test::load(text), {{"N", 2048}});
+  auto ja = partitionJson(*a.cm, a.run("ilp")), jb = partitionJson(*b.cm, b.run("ilp"));
+  ja.erase("solver");
+  jb.erase("solver");
+  CHECK(ja.dump() == jb.dump());
+}
+
+TEST_CASE("explain: every dependence edge and sibling pair gets a verdict") {
+  Setup s = example("layernorm.tc", 4096);
+  SearchOptions o;
+  Partition p = search(*s.cm, o);
+  auto ds = explain(*s.cm, p, o);
+  int deps = 0;
+  for (auto& d : ds) {
+    deps += d.kind == "dependence";
+    CHECK(d.verdict == "fused");
+  }
+  CHECK(deps == 4);
+  Setup few(test::loadExample("rowbroadcast.tc"), {{"N", 4}, {"K", 1024}, {"M", 1 << 20}});
+  Partition q = search(*few.cm, o);
+  auto dq = explain(*few.cm, q, o);
+  REQUIRE(dq.size() == 1);
+  CHECK(dq[0].verdict == "costlier");
+  CHECK(dq[0].fusedUs > dq[0].chosenUs);
+}
+
+TEST_CASE("device: presets and YAML files") {
+  CHECK(loadDevice("h200").dramBytesPerSec > loadDevice("h100").dramBytesPerSec);
+  CHECK_THROWS_AS(loadDevice("tpu"), UsageError);
+  auto path = std::filesystem::temp_directory_path() / "polyfuse_device.yaml";
+  {
+    std::ofstream(path) << "name: small\nbase: h100\ndram_gbps: 1000\n";
+  }
+  Device d = loadDevice(path.string());
+  CHECK(d.name == "small");
+  CHECK(d.dramBytesPerSec == Approx(1e12));
+  CHECK(d.smCount == 132);
+  {
+    std::ofstream(path) << "name: small\ndram_gbs: 1000\n";
+  }
+  try {
+    loadDevice(path.string());
+    FAIL("no error");
+  } catch (const UsageError& e) {
+    CHECK(std::string(e.what()).find(":2:1: unknown key 'dram_gbs'") != std::string::npos);
+  }
+  std::filesystem::remove(path);
+}
