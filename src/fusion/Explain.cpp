@@ -54,6 +54,8 @@ std::vector<Decision> explain(const CostModel& cm, const Partition& chosen, cons
     if (!p) {
       std::string why = cm.whyNotFusible(pair);
       d.verdict = why.rfind("not convex", 0) == 0 ? "not-convex" : "illegal";
+      for (const char* prefix : {"illegal: ", "not convex: "})
+        if (why.rfind(prefix, 0) == 0) why = why.substr(std::string(prefix).size());
       d.reason = why;
       continue;
     }
