@@ -5,8 +5,14 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdlib>
 #include <fstream>
 
+#include "codegen/Emit.h"
+#include "codegen/OpenCLRunner.h"
 #include "fusion/PlanOutput.h"
 #include "polyir/Frontend.h"
 #include "polyir/Interpreter.h"
@@ -85,6 +91,30 @@ std::pair<int, int> parsePair(const std::string& text, int n, const std::string&
 
 }  // namespace
 
+// Writes the generated sources of a partition into `dir`; returns the paths.
+std::vector<std::string> writeCode(const CostModel& cm, const Partition& p, const std::string& target,
+                                   const std::string& dir) {
+  std::filesystem::create_directories(dir);
+  std::vector<std::string> files;
+  auto write = [&](const std::string& name, const std::string& text) {
+    std::string path = dir + "/" + name;
+    std::ofstream out(path);
+    if (!out) throw UsageError("cannot write '" + path + "'");
+    out << text;
+    files.push_back(path);
+  };
+  GeneratedCode code = generate(cm, p, target == "cuda" ? Dialect::Cuda : Dialect::OpenCL);
+  if (target == "cuda") {
+    write("kernels.cu", code.kernelSource);
+    write("reference.h", emitReference(cm));
+    write("harness.cu", emitCudaHarness(cm, p, code));
+  } else {
+    write("kernels.cl", code.kernelSource);
+  }
+  write("plan.json", partitionJson(cm, p).dump(2) + "\n");
+  return files;
+}
+
 struct FusionCli {
   std::string strategy = "ilp", device = "h100";
   std::vector<std::string> neverFuse, fuse;
@@ -111,6 +141,69 @@ struct FusionCli {
     return o;
   }
 };
+
+// Runs the generated code of the chosen partition and verifies it against the reference.
+int execGenerated(LoadedProgram& lp, const std::string& backend, const FusionCli& fusion, int repeat, bool json,
+                  const Sizes& sizes, const Bindings& b, uint64_t seed) {
+  const Program& prog = *lp.program;
+  FusionGraph fg(*lp.poly);
+  CostModel cm(fg, sizes, loadDevice(fusion.device));
+  Partition p = search(cm, fusion.options(fg.size()));
+  const double tolerance = realType(prog) == "float" ? 1e-4 : 1e-10;
+  nlohmann::ordered_json j;
+  j["program"] = prog.name;
+  j["backend"] = backend;
+  j["strategy"] = p.strategy;
+  j["sizes"] = sizes;
+  j["seed"] = seed;
+  if (backend == "opencl") {
+    GeneratedCode code = generate(cm, p, Dialect::OpenCL);
+    RunResult r = runOpenCL(cm, code, b, repeat, tolerance);
+    j["device"] = r.device;
+    j["verified"] = r.verified;
+    j["max_rel_error"] = r.maxRelError;
+    j["kernels"] = nlohmann::ordered_json::array();
+    for (size_t i = 0; i < code.kernels.size(); ++i)
+      j["kernels"].push_back({{"id", "K" + std::to_string(code.kernels[i].id)}, {"name", code.kernels[i].name},
+                              {"ms", r.kernelMs[i]}});
+    j["total_ms"] = r.totalMs;
+    if (json) {
+      std::cout << j.dump(2) << "\n";
+    } else {
+      std::cout << fmt::format("program {}  backend opencl ({})  strategy {}  {} kernel(s)\n", prog.name, r.device,
+                               p.strategy, code.kernels.size());
+      for (size_t i = 0; i < code.kernels.size(); ++i)
+        std::cout << fmt::format("  {:<28} {:10.4f} ms\n", code.kernels[i].name, r.kernelMs[i]);
+      std::cout << fmt::format("  {:<28} {:10.4f} ms\n", "total (wall)", r.totalMs);
+      std::cout << fmt::format("verified: {} (max_rel_error {:.3g}{}{})\n", r.verified ? "yes" : "NO", r.maxRelError,
+                               r.worst.empty() ? "" : " in ", r.worst);
+    }
+    return r.verified ? 0 : 1;
+  }
+  // CUDA: compile the harness with nvcc and run it on the GPU.
+  if (std::system("nvidia-smi -L > /dev/null 2>&1") != 0)
+    throw std::runtime_error("no CUDA GPU on this machine: the cuda backend needs one "
+                             "(polyfuse codegen --target cuda writes harness.cu to run elsewhere)");
+  std::string dir = (std::filesystem::temp_directory_path() / ("polyfuse-cuda-" + std::to_string(::getpid()))).string();
+  writeCode(cm, p, "cuda", dir);
+  std::string nvcc = std::filesystem::exists("/usr/local/cuda/bin/nvcc") ? "/usr/local/cuda/bin/nvcc" : "nvcc";
+  if (std::system((nvcc + " -O3 -arch=native -o " + dir + "/harness " + dir + "/harness.cu > " + dir + "/nvcc.log 2>&1").c_str()) != 0)
+    throw InternalError("nvcc failed on the generated code; see " + dir + "/nvcc.log");
+  int rc = std::system((dir + "/harness " + std::to_string(seed) + " " + std::to_string(std::max(1, repeat)) + " > " + dir + "/run.log 2>&1").c_str());
+  std::ifstream log(dir + "/run.log");
+  std::string line, text;
+  while (std::getline(log, line)) {
+    if (line.rfind("JSON ", 0) == 0 && json) {
+      auto r = nlohmann::ordered_json::parse(line.substr(5));
+      for (auto& [k, v] : r.items()) j[k] = v;
+    } else if (!json) {
+      text += line + "\n";
+    }
+  }
+  if (json) std::cout << j.dump(2) << "\n";
+  else std::cout << text;
+  return rc == 0 ? 0 : 1;
+}
 
 void registerCommands(CLI::App& app, CommandRegistry& reg) {
   // check
@@ -177,6 +270,32 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
       };
     });
   }
+  // codegen
+  {
+    struct CodegenOpts : Common {
+      FusionCli fusion;
+      std::string target = "cuda", out;
+    };
+    auto c = std::make_shared<CodegenOpts>();
+    auto* cmd = app.add_subcommand("codegen", "Write CUDA or OpenCL kernels, host harness and reference");
+    addCommon(cmd, *c, true);
+    c->fusion.add(cmd);
+    cmd->add_option("--target", c->target, "cuda | opencl")->check(CLI::IsMember({"cuda", "opencl"}));
+    cmd->add_option("-o,--output", c->out, "output directory")->required();
+    cmd->callback([c, &reg] {
+      reg.chosen = [c] {
+        return withProgram(*c, [&](LoadedProgram& lp) {
+          Sizes sizes = parseSizes(c->sizes);
+          FusionGraph fg(*lp.poly);
+          CostModel cm(fg, sizes, loadDevice(c->fusion.device));
+          Partition p = search(cm, c->fusion.options(fg.size()));
+          std::vector<std::string> files = writeCode(cm, p, c->target, c->out);
+          for (auto& f : files) std::cout << f << "\n";
+          return 0;
+        });
+      };
+    });
+  }
   // exec
   {
     struct ExecOpts : Common {
@@ -184,6 +303,8 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
       uint64_t seed = 1;
       std::vector<std::string> inputs, scalars;
       bool json = false;
+      FusionCli fusion;
+      int repeat = 3;
     };
     auto c = std::make_shared<ExecOpts>();
     auto* cmd = app.add_subcommand("exec", "Run the program and verify it against the reference interpreter");
@@ -194,6 +315,8 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
     cmd->add_option("--scalar", c->scalars, "NAME=VALUE: a scalar parameter (default: random in [0.5, 1.5])");
     cmd->add_option("--dump", c->dump, "write every output to DIR/NAME.npy");
     cmd->add_flag("--json", c->json, "print a JSON object");
+    c->fusion.add(cmd);
+    cmd->add_option("--repeat", c->repeat, "timed runs (the median is reported)");
     cmd->callback([c, &reg] {
       reg.chosen = [c] {
         return withProgram(*c, [&](LoadedProgram& lp) {
@@ -220,7 +343,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
             if (d.shape != b.tensors[name].shape) throw UsageError("--input: '" + kv.substr(eq + 1) + "' has the wrong shape for '" + name + "'");
             b.tensors[name] = std::move(d);
           }
-          if (c->backend != "ref") throw UsageError("backend '" + c->backend + "' is not available in this build yet");
+          if (c->backend != "ref") return execGenerated(lp, c->backend, c->fusion, c->repeat, c->json, sizes, b, c->seed);
           interpret(prog, b);
           if (!c->dump.empty()) {
             std::filesystem::create_directories(c->dump);

@@ -32,7 +32,12 @@ Bindings makeInputs(const Program& prog, const Sizes& sizes, uint64_t seed,
     for (auto& e : T.shape) d.shape.push_back(e.eval(sizes));
     d.values.resize(size_t(T.elements(sizes)));
     SplitMix64 rng(seed ^ nameHash(T.name));
-    for (auto& v : d.values) v = 2.0 * rng.uniform() - 1.0;
+    // Inputs of float tensors are drawn already rounded to float: the oracle sees
+    // exactly what a float kernel reads.
+    for (auto& v : d.values) {
+      v = 2.0 * rng.uniform() - 1.0;
+      if (T.type == ElemType::F32) v = double(float(v));
+    }
     b.tensors[T.name] = std::move(d);
   }
   return b;

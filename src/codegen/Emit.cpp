@@ -1,0 +1,459 @@
+#include "codegen/Emit.h"
+
+#include <fmt/format.h>
+
+#include <sstream>
+
+#include "codegen/Lower.h"
+#include "codegen/Schedule.h"
+#include "polyir/Diagnostic.h"
+#include "polyir/Printer.h"
+
+namespace polyfuse {
+
+std::string realType(const Program& prog) {
+  for (auto& t : prog.tensors)
+    if (t.type == ElemType::F64) return "double";
+  for (auto& s : prog.scalars)
+    if (s.type == ElemType::F64) return "double";
+  return "float";
+}
+
+namespace {
+
+struct Spelling {
+  Dialect d;
+  bool f32;
+  std::string real;
+  std::string tid() const { return d == Dialect::Cuda ? "threadIdx.x" : "get_local_id(0)"; }
+  std::string nthreads() const { return d == Dialect::Cuda ? "blockDim.x" : "get_local_size(0)"; }
+  std::string bid() const { return d == Dialect::Cuda ? "blockIdx.x" : "get_group_id(0)"; }
+  std::string barrier() const {
+    return d == Dialect::Cuda ? "__syncthreads();" : "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);";
+  }
+  std::string fn(const std::string& base) const {
+    // CUDA has float overloads under f-suffixed names; OpenCL's builtins are generic.
+    return d == Dialect::Cuda && f32 ? base + "f" : base;
+  }
+  std::string literal(const std::string& text) const {
+    std::string t = text;
+    if (!t.empty() && (t.back() == 'f' || t.back() == 'F')) t.pop_back();
+    if (t.find_first_of(".eE") == std::string::npos) t += ".0";
+    if (t.front() == '.') t = "0" + t;
+    return f32 ? t + "f" : t;
+  }
+};
+
+std::string identity(ReduceOp op, const Spelling& sp) {
+  switch (op) {
+    case ReduceOp::Mul: return sp.literal("1");
+    case ReduceOp::Max: return "-INFINITY";
+    case ReduceOp::Min: return "INFINITY";
+    default: return sp.literal("0");
+  }
+}
+
+std::string combine(ReduceOp op, const std::string& a, const std::string& b, const Spelling& sp) {
+  switch (op) {
+    case ReduceOp::Add: return a + " + " + b;
+    case ReduceOp::Mul: return a + " * " + b;
+    case ReduceOp::Max: return sp.fn("fmax") + "(" + a + ", " + b + ")";
+    case ReduceOp::Min: return sp.fn("fmin") + "(" + a + ", " + b + ")";
+    default: return b;
+  }
+}
+
+const char* opName(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::Add: return "add";
+    case ReduceOp::Mul: return "mul";
+    case ReduceOp::Max: return "max";
+    case ReduceOp::Min: return "min";
+    default: return "assign";
+  }
+}
+
+class KernelPrinter {
+ public:
+  KernelPrinter(const CostModel& cm, const KernelIR& k, const Spelling& sp) : cm_(cm), prog_(cm.graph().program()), k_(k), sp_(sp) {}
+
+  std::string print() {
+    const KernelPlan& kp = *k_.plan;
+    std::ostringstream os;
+    std::string stmts;
+    for (int s : kp.statements) stmts += (stmts.empty() ? "" : " ") + prog_.statements[s].label();
+    os << "// Kernel K" << k_.id << ": " << stmts << "\n";
+    for (int s : kp.statements)
+      os << "//   " << prog_.statements[s].label() << " (line " << prog_.statements[s].loc.line
+         << "): " << statementText(prog_, prog_.statements[s]) << "\n";
+    os << fmt::format("// grid {} tile {}: {} block(s) of {} threads; modeled {:.3f} us\n", gridText(kp), tileText(kp),
+                      kp.blocks, kp.threadsPerBlock, kp.modeledUs);
+    if (!kp.onChip.empty()) {
+      std::string names;
+      for (int t : kp.onChip) names += (names.empty() ? "" : ", ") + prog_.tensors[t].name;
+      os << "// on chip: " << names << "\n";
+    }
+    if (sp_.d == Dialect::Cuda)
+      os << "__global__ void __launch_bounds__(" << kp.threadsPerBlock << ") " << k_.name << "(";
+    else
+      os << "__kernel __attribute__((reqd_work_group_size(" << kp.threadsPerBlock << ", 1, 1))) void " << k_.name << "(";
+    std::vector<std::string> args;
+    for (size_t i = 0; i < k_.params.size(); ++i) {
+      const Tensor& T = prog_.tensors[k_.params[i]];
+      std::string ty = std::string(k_.paramWritten[i] ? "" : "const ") + elemTypeName(T.type) + "*";
+      args.push_back(sp_.d == Dialect::Cuda ? ty + " __restrict__ " + T.name : "__global " + ty + " restrict " + T.name);
+    }
+    for (auto& s : prog_.scalars) args.push_back("const " + sp_.real + " " + s.name);
+    for (size_t i = 0; i < args.size(); ++i) os << (i ? ",\n    " : "") << args[i];
+    os << ") {\n";
+    int64_t offset = 0;
+    for (auto& la : k_.locals) {
+      const Tensor& T = prog_.tensors[la.tensor];
+      if (sp_.d == Dialect::Cuda) {
+        if (offset == 0) os << "  extern __shared__ __align__(16) unsigned char pf_smem[];\n";
+        os << "  " << sp_.real << "* sh_" << T.name << " = (" << sp_.real << "*)(pf_smem + " << offset << ");  // "
+           << la.elements() << " elements\n";
+        offset += (la.elements() * int64_t(sp_.f32 ? 4 : 8) + 15) / 16 * 16;
+      } else {
+        os << "  __local " << sp_.real << " sh_" << T.name << "[" << la.elements() << "];\n";
+      }
+    }
+    if (k_.usesBlockReduce)
+      os << "  " << (sp_.d == Dialect::Cuda ? "__shared__ " : "__local ") << sp_.real << " pf_red["
+         << (sp_.d == Dialect::Cuda ? 32 : kp.threadsPerBlock) << "];\n";
+    os << "  const int tid = " << sp_.tid() << ", nthreads = " << sp_.nthreads() << ";\n";
+    if (kp.gridRank() > 0) {
+      os << "  int pf_bid = " << sp_.bid() << ";\n";
+      for (int t = kp.gridRank() - 1; t >= 0; --t) {
+        os << "  const int pf_b" << t << " = " << kp.gridLo[t] << " + (pf_bid % " << k_.numBlocks[t] << ") * " << kp.tile[t]
+           << ";";
+        if (t > 0) os << " pf_bid /= " << k_.numBlocks[t] << ";";
+        os << "  // origin of " << gridDimName(t) << "\n";
+      }
+    }
+    os << "  (void)tid; (void)nthreads;\n";
+    for (auto& s : k_.stmts) {
+      printStatement(os, s);
+      if (s.barrierAfter) os << "  " << sp_.barrier() << "\n";
+    }
+    os << "}\n";
+    return os.str();
+  }
+
+ private:
+  const CostModel& cm_;
+  const Program& prog_;
+  const KernelIR& k_;
+  const Spelling& sp_;
+
+  std::string gridText(const KernelPlan& kp) const {
+    std::string s = "[";
+    for (int t = 0; t < kp.gridRank(); ++t) s += (t ? ", " : "") + gridDimName(t);
+    return s + "]";
+  }
+  std::string gridDimName(int t) const {
+    const KernelPlan& kp = *k_.plan;
+    return prog_.statements[kp.statements.front()].dims[kp.gridDims.front()[t]];
+  }
+  static std::string tileText(const KernelPlan& kp) {
+    std::string s;
+    for (size_t t = 0; t < kp.tile.size(); ++t) s += (t ? "x" : "") + std::to_string(kp.tile[t]);
+    return s.empty() ? "-" : s;
+  }
+
+  const LocalArray* local(int tensor) const {
+    for (auto& la : k_.locals)
+      if (la.tensor == tensor) return &la;
+    return nullptr;
+  }
+
+  // Subscript with statement dims bound to their C names.
+  std::string affineC(const Affine& a) const {
+    std::string s;
+    for (auto& [n, c] : a.coef) {
+      std::string term;
+      auto sz = cm_.sizes().find(n);
+      int64_t coef = c;
+      if (sz != cm_.sizes().end()) {
+        int64_t v = c * sz->second;
+        term = std::to_string(v < 0 ? -v : v);
+        coef = v < 0 ? -1 : 1;
+      } else {
+        term = (c == 1 || c == -1) ? n : std::to_string(c < 0 ? -c : c) + " * " + n;
+      }
+      if (s.empty()) s = (coef < 0 ? "-" : "") + term;
+      else s += (coef < 0 ? " - " : " + ") + term;
+    }
+    if (s.empty()) return std::to_string(a.constant);
+    if (a.constant > 0) s += " + " + std::to_string(a.constant);
+    if (a.constant < 0) s += " - " + std::to_string(-a.constant);
+    return s;
+  }
+
+  std::string accessC(const Access& a) const {
+    const Tensor& T = prog_.tensors[a.tensor];
+    std::vector<std::string> subs;
+    for (auto& s : a.subscripts) subs.push_back(affineC(s));
+    std::string idx;
+    if (const LocalArray* la = local(a.tensor)) {
+      int64_t stride = 1;
+      for (int p = int(subs.size()) - 1; p >= 0; --p) {
+        std::string term = "(" + subs[p] + " - " + la->base[p] + ")";
+        if (stride != 1) term += " * " + std::to_string(stride);
+        idx = idx.empty() ? term : term + " + " + idx;
+        stride *= la->extent[p];
+      }
+      return "sh_" + T.name + "[" + (idx.empty() ? "0" : idx) + "]";
+    }
+    int64_t stride = 1;
+    for (int p = int(subs.size()) - 1; p >= 0; --p) {
+      std::string term = subs[p].find_first_of(" ") == std::string::npos ? subs[p] : "(" + subs[p] + ")";
+      if (stride != 1) term += " * " + std::to_string(stride);
+      idx = idx.empty() ? term : term + " + " + idx;
+      stride *= T.shape[p].eval(cm_.sizes());
+    }
+    return T.name + "[" + (idx.empty() ? "0" : idx) + "]";
+  }
+
+  std::string valueC(const Statement& st, const Expr& e) const {
+    auto sub = [&](int i) { return valueC(st, *e.args[i]); };
+    switch (e.kind) {
+      case ExprKind::Number: return sp_.literal(e.name.empty() ? std::to_string(e.number) : e.name);
+      case ExprKind::Size: return sp_.literal(std::to_string(cm_.sizes().at(e.name)));
+      case ExprKind::Scalar: return e.name;
+      case ExprKind::Index: return "(" + sp_.real + ")" + e.name;
+      case ExprKind::Access: return accessC(st.reads[e.ref]);
+      case ExprKind::Neg: return "(-" + sub(0) + ")";
+      case ExprKind::Add: return "(" + sub(0) + " + " + sub(1) + ")";
+      case ExprKind::Sub: return "(" + sub(0) + " - " + sub(1) + ")";
+      case ExprKind::Mul: return "(" + sub(0) + " * " + sub(1) + ")";
+      case ExprKind::Div: return "(" + sub(0) + " / " + sub(1) + ")";
+      case ExprKind::Call:
+        switch (e.fn) {
+          case Intrinsic::Sigmoid: return "(" + sp_.literal("1") + " / (" + sp_.literal("1") + " + " + sp_.fn("exp") + "(-" + sub(0) + ")))";
+          case Intrinsic::Fmax: return sp_.fn("fmax") + "(" + sub(0) + ", " + sub(1) + ")";
+          case Intrinsic::Fmin: return sp_.fn("fmin") + "(" + sub(0) + ", " + sub(1) + ")";
+          case Intrinsic::Pow: return sp_.fn("pow") + "(" + sub(0) + ", " + sub(1) + ")";
+          default: return sp_.fn(intrinsicName(e.fn)) + "(" + sub(0) + ")";
+        }
+      default: throw InternalError("unresolved expression in code generation");
+    }
+  }
+
+  // Declares loop extents and decomposes a linear index into the loops' variables.
+  static void decompose(std::ostream& os, const std::vector<const LoopIR*>& loops, const std::string& linear,
+                        const std::string& indent) {
+    std::string rem = linear;
+    for (int q = int(loops.size()) - 1; q >= 0; --q) {
+      const LoopIR& l = *loops[q];
+      if (q == 0) os << indent << "const int " << l.var << " = " << l.lo << " + " << rem << ";\n";
+      else os << indent << "const int " << l.var << " = " << l.lo << " + " << rem << " % ext_" << l.var << ";\n";
+      if (q > 0) rem = "(" + rem + " / ext_" + l.var + ")";
+    }
+  }
+
+  void printStatement(std::ostream& os, const StmtIR& s) const {
+    const Statement& st = prog_.statements[s.stmt];
+    os << "  // " << st.label() << " (line " << st.loc.line << "): " << statementText(prog_, st) << "\n";
+    std::string lhs = accessC(st.write);
+    for (auto& piece : s.pieces) {
+      os << "  " << (piece.guard.empty() ? "" : "if " + piece.guard + " ") << "{\n";
+      std::vector<const LoopIR*> par, red;
+      for (auto& l : piece.loops) (l.reduction ? red : par).push_back(&l);
+      for (auto& l : piece.loops) os << "    const int ext_" << l.var << " = " << l.hi << " - " << l.lo << ";\n";
+      std::string P = "1", R = "1";
+      for (auto* l : par) P += " * ext_" + l->var;
+      for (auto* l : red) R += " * ext_" + l->var;
+      if (P.size() > 2) P = P.substr(4);
+      if (R.size() > 2) R = R.substr(4);
+      // Dimensions without a loop are fixed by the block origin or a constant.
+      std::string fixed;
+      for (size_t d = 0; d < st.dims.size(); ++d)
+        if (piece.dimValue[d] != st.dims[d]) fixed += "const int " + st.dims[d] + " = " + piece.dimValue[d] + "; ";
+      std::string value = valueC(st, *st.rhs);
+      std::string init = st.init ? identity(st.op, sp_) : lhs;
+      if (s.mode == StmtMode::BlockReduce) {
+        os << "    for (int pf_p = 0; pf_p < " << P << "; ++pf_p) {\n";
+        decompose(os, par, "pf_p", "      ");
+        if (!fixed.empty()) os << "      " << fixed << "\n";
+        os << "      " << sp_.real << " pf_part = " << identity(st.op, sp_) << ";\n";
+        os << "      for (int pf_r = tid; pf_r < " << R << "; pf_r += nthreads) {\n";
+        decompose(os, red, "pf_r", "        ");
+        os << "        pf_part = " << combine(st.op, "pf_part", value, sp_) << ";\n";
+        os << "      }\n";
+        os << "      pf_part = pf_block_reduce_" << opName(st.op) << "(pf_part, pf_red);\n";
+        os << "      if (tid == 0) " << lhs << " = " << (st.init ? "pf_part" : combine(st.op, lhs, "pf_part", sp_)) << ";\n";
+        os << "    }\n";
+      } else {
+        os << "    for (int pf_p = tid; pf_p < " << P << "; pf_p += nthreads) {\n";
+        decompose(os, par, "pf_p", "      ");
+        if (!fixed.empty()) os << "      " << fixed << "\n";
+        if (s.mode == StmtMode::Pointwise) {
+          os << "      " << lhs << " = " << (st.op == ReduceOp::Assign ? value : combine(st.op, init, value, sp_)) << ";\n";
+        } else {
+          os << "      " << sp_.real << " pf_acc = " << init << ";\n";
+          std::string ind = "      ";
+          for (auto* l : red) {
+            os << ind << "for (int " << l->var << " = " << l->lo << "; " << l->var << " < " << l->hi << "; ++" << l->var << ") {\n";
+            ind += "  ";
+          }
+          os << ind << "pf_acc = " << combine(st.op, "pf_acc", value, sp_) << ";\n";
+          for (size_t q = 0; q < red.size(); ++q) {
+            ind = ind.substr(2);
+            os << ind << "}\n";
+          }
+          os << "      " << lhs << " = pf_acc;\n";
+        }
+        os << "    }\n";
+      }
+      os << "  }\n";
+    }
+  }
+};
+
+std::string helpers(const Spelling& sp, bool anyReduce) {
+  std::ostringstream os;
+  if (sp.d == Dialect::OpenCL && !sp.f32) os << "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+  os << "#define pf_floord(a, b) ((a) < 0 ? -((-(a) + (b) - 1) / (b)) : (a) / (b))\n";
+  if (!anyReduce) return os.str();
+  const char* ops[] = {"add", "mul", "max", "min"};
+  const ReduceOp rops[] = {ReduceOp::Add, ReduceOp::Mul, ReduceOp::Max, ReduceOp::Min};
+  for (int i = 0; i < 4; ++i) {
+    std::string c = combine(rops[i], "v", "o", sp);
+    if (sp.d == Dialect::Cuda) {
+      // Warp shuffles within each warp, then the warps' results through shared memory.
+      os << "__device__ __forceinline__ " << sp.real << " pf_block_reduce_" << ops[i] << "(" << sp.real << " v, "
+         << sp.real << "* scratch) {\n"
+         << "  for (int d = 16; d > 0; d >>= 1) { " << sp.real << " o = __shfl_down_sync(0xffffffffu, v, d); v = " << c << "; }\n"
+         << "  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = (blockDim.x + 31) >> 5;\n"
+         << "  if (lane == 0) scratch[warp] = v;\n"
+         << "  __syncthreads();\n"
+         << "  v = threadIdx.x < warps ? scratch[threadIdx.x] : " << identity(rops[i], sp) << ";\n"
+         << "  if (warp == 0)\n"
+         << "    for (int d = 16; d > 0; d >>= 1) { " << sp.real << " o = __shfl_down_sync(0xffffffffu, v, d); v = " << c << "; }\n"
+         << "  if (threadIdx.x == 0) scratch[0] = v;\n"
+         << "  __syncthreads();\n"
+         << "  v = scratch[0];\n"
+         << "  __syncthreads();\n"
+         << "  return v;\n}\n";
+    } else {
+      // A tree over local memory; the work-group size need not be a power of two.
+      os << sp.real << " pf_block_reduce_" << ops[i] << "(" << sp.real << " v, __local " << sp.real << "* scratch) {\n"
+         << "  const int t = get_local_id(0), n = get_local_size(0);\n"
+         << "  scratch[t] = v;\n"
+         << "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+         << "  for (int s = 1; s < n; s <<= 1) {\n"
+         << "    if (t % (2 * s) == 0 && t + s < n) { " << sp.real << " o = scratch[t + s]; v = scratch[t]; scratch[t] = " << c << "; }\n"
+         << "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+         << "  }\n"
+         << "  v = scratch[0];\n"
+         << "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+         << "  return v;\n}\n";
+    }
+  }
+  return os.str();
+}
+
+}  // namespace
+
+GeneratedCode generate(const CostModel& cm, const Partition& p, Dialect d) {
+  const Program& prog = cm.graph().program();
+  isl::schedule sched = buildSchedule(cm, p);
+  verifySchedule(cm, p, sched);
+  GeneratedCode out;
+  out.kernels = lowerPartition(cm, p);
+  Spelling sp{d, realType(prog) == "float", realType(prog)};
+  std::ostringstream os;
+  std::string sizes;
+  for (auto& n : prog.sizeParams) sizes += (sizes.empty() ? "" : ", ") + n + "=" + std::to_string(cm.sizes().at(n));
+  os << "// Generated by polyfuse from program '" << prog.name << "' (strategy " << p.strategy << ", device "
+     << cm.device().name << ", sizes " << sizes << ").\n";
+  os << "// " << p.kernels.size() << " kernel(s); every kernel's schedule was verified by isl against all dependences.\n";
+  bool anyReduce = false;
+  for (auto& k : out.kernels) anyReduce |= k.usesBlockReduce;
+  os << helpers(sp, anyReduce) << "\n";
+  for (auto& k : out.kernels) os << KernelPrinter(cm, k, sp).print() << "\n";
+  out.kernelSource = os.str();
+  return out;
+}
+
+std::string emitReference(const CostModel& cm) {
+  const Program& prog = cm.graph().program();
+  std::ostringstream os;
+  os << "// The program as plain C loops in double precision: the harness's oracle.\n";
+  os << "#include <math.h>\n";
+  os << "static void " << prog.name << "_reference(";
+  std::vector<std::string> args;
+  for (auto& t : prog.tensors) args.push_back("double* " + t.name);
+  for (auto& s : prog.scalars) args.push_back("double " + s.name);
+  for (size_t i = 0; i < args.size(); ++i) os << (i ? ", " : "") << args[i];
+  os << ") {\n";
+  Spelling sp{Dialect::OpenCL, false, "double"};
+  for (auto& st : prog.statements) {
+    const SizedStatement& ss = cm.sized(st.id);
+    os << "  // " << st.label() << " (line " << st.loc.line << "): " << statementText(prog, st) << "\n";
+    auto idx = [&](const Access& a) {
+      const Tensor& T = prog.tensors[a.tensor];
+      std::string s;
+      int64_t stride = 1;
+      for (int p = int(a.subscripts.size()) - 1; p >= 0; --p) {
+        s = "(" + std::to_string(a.subscripts[p].constant) + [&] {
+          std::string r;
+          for (auto& [n, c] : a.subscripts[p].coef) {
+            auto sz = cm.sizes().find(n);
+            r += " + " + std::to_string(c) + " * " + (sz != cm.sizes().end() ? std::to_string(sz->second) : n);
+          }
+          return r;
+        }() + ") * " + std::to_string(stride) + (s.empty() ? "" : " + " + s);
+        stride *= T.shape[p].eval(cm.sizes());
+      }
+      return T.name + "[" + (s.empty() ? "0" : s) + "]";
+    };
+    std::function<std::string(const Expr&)> val = [&](const Expr& e) -> std::string {
+      auto sub = [&](int i) { return val(*e.args[i]); };
+      switch (e.kind) {
+        case ExprKind::Number: return "(" + (e.name.empty() ? std::to_string(e.number) : sp.literal(e.name)) + ")";
+        case ExprKind::Size: return std::to_string(cm.sizes().at(e.name)) + ".0";
+        case ExprKind::Scalar: return e.name;
+        case ExprKind::Index: return "(double)" + e.name;
+        case ExprKind::Access: return idx(st.reads[e.ref]);
+        case ExprKind::Neg: return "(-" + sub(0) + ")";
+        case ExprKind::Add: return "(" + sub(0) + " + " + sub(1) + ")";
+        case ExprKind::Sub: return "(" + sub(0) + " - " + sub(1) + ")";
+        case ExprKind::Mul: return "(" + sub(0) + " * " + sub(1) + ")";
+        case ExprKind::Div: return "(" + sub(0) + " / " + sub(1) + ")";
+        case ExprKind::Call:
+          switch (e.fn) {
+            case Intrinsic::Sigmoid: return "(1.0 / (1.0 + exp(-" + sub(0) + ")))";
+            case Intrinsic::Rsqrt: return "(1.0 / sqrt(" + sub(0) + "))";
+            case Intrinsic::Fmax: case Intrinsic::Fmin: case Intrinsic::Pow:
+              return std::string(intrinsicName(e.fn)) + "(" + sub(0) + ", " + sub(1) + ")";
+            default: return std::string(intrinsicName(e.fn)) + "(" + sub(0) + ")";
+          }
+        default: throw InternalError("unresolved expression");
+      }
+    };
+    std::string ind = "  ";
+    if (st.init) {
+      for (int d = 0; d < st.numParallel; ++d) {
+        os << ind << "for (int " << st.dims[d] << " = " << ss.lo[d] << "; " << st.dims[d] << " < " << ss.hi[d] << "; ++" << st.dims[d] << ")\n";
+        ind += "  ";
+      }
+      os << ind << idx(st.write) << " = " << (st.op == ReduceOp::Max ? "-INFINITY" : st.op == ReduceOp::Min ? "INFINITY" : st.op == ReduceOp::Mul ? "1.0" : "0.0") << ";\n";
+      ind = "  ";
+    }
+    for (size_t d = 0; d < st.dims.size(); ++d) {
+      os << ind << "for (int " << st.dims[d] << " = " << ss.lo[d] << "; " << st.dims[d] << " < " << ss.hi[d] << "; ++" << st.dims[d] << ")\n";
+      ind += "  ";
+    }
+    std::string lhs = idx(st.write), v = val(*st.rhs);
+    std::string rhs = st.op == ReduceOp::Assign ? v : st.op == ReduceOp::Add ? lhs + " + " + v
+                      : st.op == ReduceOp::Mul ? lhs + " * " + v : st.op == ReduceOp::Max ? "fmax(" + lhs + ", " + v + ")"
+                                                                                            : "fmin(" + lhs + ", " + v + ")";
+    os << ind << lhs << " = " << rhs << ";\n";
+  }
+  os << "}\n";
+  return os.str();
+}
+
+}  // namespace polyfuse

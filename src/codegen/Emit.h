@@ -1,0 +1,32 @@
+// Printers: CUDA C and OpenCL C kernels from one kernel IR (they differ only in
+// spelling), the CUDA host code with its standalone harness, and the C reference.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "codegen/KernelIR.h"
+#include "fusion/CostModel.h"
+
+namespace polyfuse {
+
+enum class Dialect { Cuda, OpenCL };
+
+struct GeneratedCode {
+  std::vector<KernelIR> kernels;
+  std::string kernelSource;  // kernels.cu or kernels.cl
+};
+
+// Lowers, verifies the schedule against every dependence, and prints the kernels.
+GeneratedCode generate(const CostModel& cm, const Partition& p, Dialect d);
+
+// harness.cu: allocation, launches in order, CUDA-event timing, GB/s, verification
+// against the C reference. Includes kernels.cu and reference.h.
+std::string emitCudaHarness(const CostModel& cm, const Partition& p, const GeneratedCode& code);
+// reference.h: the program as plain C loops in double precision.
+std::string emitReference(const CostModel& cm);
+
+// The element type the kernels compute in ("float" or "double").
+std::string realType(const Program& prog);
+
+}  // namespace polyfuse

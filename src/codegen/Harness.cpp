@@ -1,0 +1,126 @@
+// The standalone CUDA harness: the generated kernels, run, timed and verified on a GPU.
+#include <fmt/format.h>
+
+#include <sstream>
+
+#include "codegen/Emit.h"
+#include "codegen/Lower.h"
+
+namespace polyfuse {
+
+std::string emitCudaHarness(const CostModel& cm, const Partition& p, const GeneratedCode& code) {
+  const Program& prog = cm.graph().program();
+  const std::string real = realType(prog);
+  std::vector<int> globals = globalTensors(cm, p);
+  std::ostringstream os;
+  os << "// Standalone harness for program '" << prog.name << "' (strategy " << p.strategy << ").\n"
+     << "// Build: nvcc -O3 -arch=sm_90 harness.cu -o harness    Run: ./harness [seed] [repeat]\n"
+     << "#include <cuda_runtime.h>\n#include <math.h>\n#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n"
+     << "#include <string.h>\n\n#include \"kernels.cu\"\n#include \"reference.h\"\n\n"
+     << "#define CHECK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { fprintf(stderr, \"CUDA error %s at %s:%d\\n\", "
+        "cudaGetErrorString(e_), __FILE__, __LINE__); exit(2); } } while (0)\n\n"
+     << "// The same input stream as polyfuse's interpreter: SplitMix64 seeded by seed ^ FNV-1a(name).\n"
+     << "static uint64_t fnv(const char* s) { uint64_t h = 1469598103934665603ull; for (; *s; ++s) h = (h ^ (unsigned char)*s) * 1099511628211ull; return h; }\n"
+     << "static double next_uniform(uint64_t* st) { uint64_t z = (*st += 0x9E3779B97F4A7C15ull); z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;\n"
+     << "  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull; z ^= z >> 31; return (double)(z >> 11) * (1.0 / 9007199254740992.0); }\n\n";
+  os << "int main(int argc, char** argv) {\n"
+     << "  const uint64_t seed = argc > 1 ? strtoull(argv[1], 0, 10) : 1;\n"
+     << "  const int repeat = argc > 2 ? atoi(argv[2]) : 20;\n"
+     << "  int ndev = 0;\n"
+     << "  if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) { fprintf(stderr, \"no CUDA device\\n\"); return 2; }\n";
+  for (auto& t : prog.tensors) {
+    int64_t n = t.elements(cm.sizes());
+    os << "  double* h_" << t.name << " = (double*)calloc(" << n << ", sizeof(double));\n";
+    if (t.role == TensorRole::Input) {
+      os << "  { uint64_t st = seed ^ fnv(\"" << t.name << "\"); for (long i = 0; i < " << n << "; ++i) h_" << t.name
+         << "[i] = (" << elemTypeName(t.type) << ")(2.0 * next_uniform(&st) - 1.0); }\n";
+    }
+  }
+  for (auto& s : prog.scalars)
+    os << "  double " << s.name << "; { uint64_t st = seed ^ fnv(\"" << s.name << "\"); " << s.name
+       << " = 0.5 + next_uniform(&st); }\n";
+  for (int t : globals) {
+    const Tensor& T = prog.tensors[t];
+    int64_t n = T.elements(cm.sizes());
+    std::string ty = elemTypeName(T.type);
+    os << "  " << ty << "* d_" << T.name << "; CHECK(cudaMalloc(&d_" << T.name << ", " << n << " * sizeof(" << ty << ")));\n";
+    if (T.role == TensorRole::Input)
+      os << "  { " << ty << "* tmp = (" << ty << "*)malloc(" << n << " * sizeof(" << ty << ")); for (long i = 0; i < " << n
+         << "; ++i) tmp[i] = (" << ty << ")h_" << T.name << "[i]; CHECK(cudaMemcpy(d_" << T.name << ", tmp, " << n
+         << " * sizeof(" << ty << "), cudaMemcpyHostToDevice)); free(tmp); }\n";
+  }
+  // Launches, each between events.
+  os << "  const int nk = " << code.kernels.size() << ";\n"
+     << "  cudaEvent_t ev[" << code.kernels.size() + 1 << "];\n"
+     << "  for (int i = 0; i <= nk; ++i) CHECK(cudaEventCreate(&ev[i]));\n"
+     << "  double ms[" << code.kernels.size() << "] = {0};\n"
+     << "  const char* names[" << code.kernels.size() << "] = {";
+  for (size_t i = 0; i < code.kernels.size(); ++i) os << (i ? ", " : "") << "\"" << code.kernels[i].name << "\"";
+  os << "};\n  const double dram[" << code.kernels.size() << "] = {";
+  for (size_t i = 0; i < code.kernels.size(); ++i) os << (i ? ", " : "") << code.kernels[i].plan->dramBytes << ".0";
+  os << "};\n";
+  for (auto& k : code.kernels) {
+    int64_t smem = 0;
+    for (auto& la : k.locals) smem += (la.elements() * (real == "float" ? 4 : 8) + 15) / 16 * 16;
+    if (smem > 48 * 1024)
+      os << "  CHECK(cudaFuncSetAttribute(" << k.name << ", cudaFuncAttributeMaxDynamicSharedMemorySize, " << smem << "));\n";
+  }
+  os << "  for (int r = -1; r < repeat; ++r) {\n";
+  for (size_t i = 0; i < code.kernels.size(); ++i) {
+    const KernelIR& k = code.kernels[i];
+    int64_t smem = 0;
+    for (auto& la : k.locals) smem += (la.elements() * (real == "float" ? 4 : 8) + 15) / 16 * 16;
+    os << "    CHECK(cudaEventRecord(ev[" << i << "]));\n";
+    os << "    " << k.name << "<<<" << k.plan->blocks << ", " << k.plan->threadsPerBlock << ", " << smem << ">>>(";
+    std::vector<std::string> args;
+    for (int t : k.params) args.push_back("d_" + prog.tensors[t].name);
+    for (auto& s : prog.scalars) args.push_back("(" + real + ")" + s.name);
+    for (size_t a = 0; a < args.size(); ++a) os << (a ? ", " : "") << args[a];
+    os << ");\n";
+  }
+  os << "    CHECK(cudaEventRecord(ev[nk]));\n"
+     << "    CHECK(cudaEventSynchronize(ev[nk]));\n"
+     << "    CHECK(cudaGetLastError());\n"
+     << "    if (r >= 0) for (int i = 0; i < nk; ++i) { float t; CHECK(cudaEventElapsedTime(&t, ev[i], ev[i + 1])); ms[i] += t / repeat; }\n"
+     << "  }\n";
+  // Device-to-device copy of the lower bound's bytes: the achievable bandwidth.
+  int64_t lb = cm.lowerBoundBytes();
+  os << "  double copy_ms = 0; { void *a, *b; size_t n = " << lb / 2 << "; CHECK(cudaMalloc(&a, n)); CHECK(cudaMalloc(&b, n));\n"
+     << "    for (int r = -1; r < repeat; ++r) { CHECK(cudaEventRecord(ev[0])); CHECK(cudaMemcpy(b, a, n, cudaMemcpyDeviceToDevice));\n"
+     << "      CHECK(cudaEventRecord(ev[1])); CHECK(cudaEventSynchronize(ev[1])); float t; CHECK(cudaEventElapsedTime(&t, ev[0], ev[1])); if (r >= 0) copy_ms += t / repeat; }\n"
+     << "    cudaFree(a); cudaFree(b); }\n";
+  os << "  double total = 0; for (int i = 0; i < nk; ++i) total += ms[i];\n"
+     << "  printf(\"%-24s %12s %12s\\n\", \"kernel\", \"ms\", \"GB/s\");\n"
+     << "  for (int i = 0; i < nk; ++i) printf(\"%-24s %12.4f %12.1f\\n\", names[i], ms[i], dram[i] / (ms[i] * 1e6));\n"
+     << "  const double lb = " << lb << ".0;\n"
+     << "  printf(\"%-24s %12.4f %12.1f  (lower-bound bytes / time)\\n\", \"total\", total, lb / (total * 1e6));\n"
+     << "  printf(\"%-24s %12.4f %12.1f  (device-to-device copy of the same bytes)\\n\", \"copy\", copy_ms, lb / (copy_ms * 1e6));\n";
+  // Verification against the reference.
+  os << "  " << prog.name << "_reference(";
+  {
+    std::vector<std::string> args;
+    for (auto& t : prog.tensors) args.push_back("h_" + t.name);
+    for (auto& s : prog.scalars) args.push_back(s.name);
+    for (size_t a = 0; a < args.size(); ++a) os << (a ? ", " : "") << args[a];
+  }
+  os << ");\n  double worst = 0;\n";
+  for (int t : prog.tensorsWithRole(TensorRole::Output)) {
+    const Tensor& T = prog.tensors[t];
+    int64_t n = T.elements(cm.sizes());
+    std::string ty = elemTypeName(T.type);
+    os << "  { " << ty << "* got = (" << ty << "*)malloc(" << n << " * sizeof(" << ty << ")); CHECK(cudaMemcpy(got, d_" << T.name
+       << ", " << n << " * sizeof(" << ty << "), cudaMemcpyDeviceToHost));\n"
+       << "    double scale = 0; for (long i = 0; i < " << n << "; ++i) scale = fmax(scale, fabs(h_" << T.name << "[i]));\n"
+       << "    for (long i = 0; i < " << n << "; ++i) { double e = fabs(got[i] - h_" << T.name << "[i]) / (scale > 0 ? scale : 1.0);"
+       << " if (!(e <= worst)) worst = e; }\n    free(got); }\n";
+  }
+  os << "  const double tol = " << (real == "float" ? "1e-4" : "1e-10") << ";\n"
+     << "  printf(\"verified: %s (max_rel_error %.3g)\\n\", worst <= tol ? \"yes\" : \"NO\", worst);\n"
+     << "  printf(\"JSON {\\\"program\\\": \\\"" << prog.name << "\\\", \\\"strategy\\\": \\\"" << p.strategy
+     << "\\\", \\\"total_ms\\\": %.6f, \\\"copy_ms\\\": %.6f, \\\"lower_bound_bytes\\\": %.0f, \\\"verified\\\": %s, \\\"max_rel_error\\\": %.3g}\\n\",\n"
+     << "         total, copy_ms, lb, worst <= tol ? \"true\" : \"false\", worst);\n"
+     << "  return worst <= tol ? 0 : 1;\n}\n";
+  return os.str();
+}
+
+}  // namespace polyfuse

@@ -1,0 +1,177 @@
+#define CL_TARGET_OPENCL_VERSION 120
+#include "codegen/OpenCLRunner.h"
+
+#include <CL/cl.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+
+#include "codegen/Lower.h"
+#include "polyir/Diagnostic.h"
+
+namespace polyfuse {
+
+double maxRelativeError(const std::vector<double>& got, const std::vector<double>& ref) {
+  double scale = 0, worst = 0;
+  for (double r : ref) scale = std::max(scale, std::fabs(r));
+  for (size_t i = 0; i < ref.size(); ++i) {
+    double e = std::fabs(got[i] - ref[i]);
+    if (std::isnan(got[i]) != std::isnan(ref[i])) e = INFINITY;
+    if (!(e <= worst)) worst = e;
+  }
+  return scale > 0 ? worst / scale : worst;
+}
+
+namespace {
+
+void check(cl_int err, const char* what) {
+  if (err != CL_SUCCESS) throw InternalError(std::string("OpenCL: ") + what + " failed (error " + std::to_string(err) + ")");
+}
+
+// RAII for the handful of OpenCL objects a run needs.
+struct ClState {
+  cl_context ctx = nullptr;
+  cl_command_queue queue = nullptr;
+  cl_program program = nullptr;
+  std::vector<cl_kernel> kernels;
+  std::vector<cl_mem> buffers;
+  ~ClState() {
+    for (auto b : buffers) if (b) clReleaseMemObject(b);
+    for (auto k : kernels) if (k) clReleaseKernel(k);
+    if (program) clReleaseProgram(program);
+    if (queue) clReleaseCommandQueue(queue);
+    if (ctx) clReleaseContext(ctx);
+  }
+};
+
+}  // namespace
+
+RunResult runOpenCL(const CostModel& cm, const GeneratedCode& code, const Bindings& inputs, int repeat,
+                    double tolerance) {
+  const Program& prog = cm.graph().program();
+  RunResult res;
+  cl_uint np = 0;
+  if (clGetPlatformIDs(0, nullptr, &np) != CL_SUCCESS || np == 0)
+    throw UsageError("no OpenCL platform found (install pocl-opencl-icd for a CPU device)");
+  std::vector<cl_platform_id> plats(np);
+  clGetPlatformIDs(np, plats.data(), nullptr);
+  cl_device_id dev = nullptr;
+  for (auto p : plats)
+    if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &dev, nullptr) == CL_SUCCESS) break;
+  if (!dev) throw UsageError("no OpenCL device found");
+  char name[256] = {0};
+  clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name - 1, name, nullptr);
+  res.device = name;
+  ClState s;
+  cl_int err;
+  s.ctx = clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &err);
+  check(err, "clCreateContext");
+  s.queue = clCreateCommandQueue(s.ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
+  check(err, "clCreateCommandQueue");
+  const char* src = code.kernelSource.c_str();
+  s.program = clCreateProgramWithSource(s.ctx, 1, &src, nullptr, &err);
+  check(err, "clCreateProgramWithSource");
+  if (clBuildProgram(s.program, 1, &dev, "-cl-std=CL1.2", nullptr, nullptr) != CL_SUCCESS) {
+    size_t len = 0;
+    clGetProgramBuildInfo(s.program, dev, CL_PROGRAM_BUILD_LOG, 0, nullptr, &len);
+    std::string log(len, '\0');
+    clGetProgramBuildInfo(s.program, dev, CL_PROGRAM_BUILD_LOG, len, log.data(), nullptr);
+    throw InternalError("OpenCL build of the generated kernels failed:\n" + log);
+  }
+  // Global buffers in the tensors' element types.
+  std::map<int, cl_mem> buf;
+  Partition dummy;
+  for (size_t t = 0; t < prog.tensors.size(); ++t) {
+    bool used = false;
+    for (auto& k : code.kernels) used |= std::count(k.params.begin(), k.params.end(), int(t)) > 0;
+    if (!used) continue;
+    const Tensor& T = prog.tensors[t];
+    size_t bytes = size_t(cm.tensorBytes(int(t)));
+    cl_mem m = clCreateBuffer(s.ctx, CL_MEM_READ_WRITE, std::max<size_t>(bytes, 4), nullptr, &err);
+    check(err, "clCreateBuffer");
+    s.buffers.push_back(m);
+    buf[int(t)] = m;
+    (void)T;
+  }
+  auto upload = [&]() {
+    for (auto& [t, m] : buf) {
+      const Tensor& T = prog.tensors[t];
+      if (T.role != TensorRole::Input) continue;
+      const auto& v = inputs.tensors.at(T.name).values;
+      if (T.type == ElemType::F32) {
+        std::vector<float> f(v.begin(), v.end());
+        check(clEnqueueWriteBuffer(s.queue, m, CL_TRUE, 0, f.size() * 4, f.data(), 0, nullptr, nullptr), "write");
+      } else {
+        check(clEnqueueWriteBuffer(s.queue, m, CL_TRUE, 0, v.size() * 8, v.data(), 0, nullptr, nullptr), "write");
+      }
+    }
+  };
+  bool f32 = realType(prog) == "float";
+  for (auto& k : code.kernels) {
+    cl_kernel kk = clCreateKernel(s.program, k.name.c_str(), &err);
+    check(err, "clCreateKernel");
+    s.kernels.push_back(kk);
+    cl_uint arg = 0;
+    for (int t : k.params) check(clSetKernelArg(kk, arg++, sizeof(cl_mem), &buf[t]), "clSetKernelArg");
+    for (auto& sc : prog.scalars) {
+      double v = inputs.scalars.at(sc.name);
+      float f = float(v);
+      check(f32 ? clSetKernelArg(kk, arg++, sizeof f, &f) : clSetKernelArg(kk, arg++, sizeof v, &v), "clSetKernelArg");
+    }
+  }
+  std::vector<std::vector<double>> kernelMs(code.kernels.size());
+  std::vector<double> totals;
+  for (int r = 0; r < std::max(1, repeat); ++r) {
+    upload();
+    auto t0 = std::chrono::steady_clock::now();
+    std::vector<cl_event> events;
+    for (size_t i = 0; i < code.kernels.size(); ++i) {
+      const KernelPlan& kp = *code.kernels[i].plan;
+      size_t local = size_t(kp.threadsPerBlock), global = size_t(kp.blocks) * local;
+      cl_event ev;
+      check(clEnqueueNDRangeKernel(s.queue, s.kernels[i], 1, nullptr, &global, &local, 0, nullptr, &ev), "launch");
+      events.push_back(ev);
+    }
+    check(clFinish(s.queue), "clFinish");
+    totals.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    for (size_t i = 0; i < events.size(); ++i) {
+      cl_ulong a = 0, b = 0;
+      clGetEventProfilingInfo(events[i], CL_PROFILING_COMMAND_START, sizeof a, &a, nullptr);
+      clGetEventProfilingInfo(events[i], CL_PROFILING_COMMAND_END, sizeof b, &b, nullptr);
+      kernelMs[i].push_back(double(b - a) * 1e-6);
+      clReleaseEvent(events[i]);
+    }
+  }
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v[v.size() / 2];
+  };
+  for (auto& v : kernelMs) res.kernelMs.push_back(median(v));
+  res.totalMs = median(totals);
+  // Compare every output with the interpreter.
+  Bindings ref = inputs;
+  interpret(prog, ref);
+  res.verified = true;
+  for (int t : prog.tensorsWithRole(TensorRole::Output)) {
+    const Tensor& T = prog.tensors[t];
+    std::vector<double> got(size_t(T.elements(cm.sizes())));
+    if (T.type == ElemType::F32) {
+      std::vector<float> f(got.size());
+      check(clEnqueueReadBuffer(s.queue, buf[t], CL_TRUE, 0, f.size() * 4, f.data(), 0, nullptr, nullptr), "read");
+      std::copy(f.begin(), f.end(), got.begin());
+    } else {
+      check(clEnqueueReadBuffer(s.queue, buf[t], CL_TRUE, 0, got.size() * 8, got.data(), 0, nullptr, nullptr), "read");
+    }
+    double e = maxRelativeError(got, ref.tensors.at(T.name).values);
+    if (!(e <= res.maxRelError)) {
+      res.maxRelError = e;
+      res.worst = T.name;
+    }
+  }
+  res.verified = res.maxRelError <= tolerance;
+  return res;
+}
+
+}  // namespace polyfuse

@@ -1,0 +1,29 @@
+// Runs generated OpenCL C on the first OpenCL device (PoCL on a CPU, or a GPU) and
+// compares every output with the reference interpreter.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "codegen/Emit.h"
+#include "polyir/Interpreter.h"
+
+namespace polyfuse {
+
+struct RunResult {
+  std::string device;
+  bool verified = false;
+  double maxRelError = 0;
+  std::string worst;                  // output with the largest error
+  std::vector<double> kernelMs;       // median per kernel over the repeats
+  double totalMs = 0;                 // median wall time of one full run
+};
+
+// Normwise relative error: max |y - r| / max |r| (the infinity norm). An elementwise
+// ratio is ill-conditioned for elements that cancel to near zero.
+double maxRelativeError(const std::vector<double>& got, const std::vector<double>& ref);
+
+// Throws UsageError when no OpenCL device exists, InternalError when the build fails.
+RunResult runOpenCL(const CostModel& cm, const GeneratedCode& code, const Bindings& inputs, int repeat,
+                    double tolerance);
+
+}  // namespace polyfuse
