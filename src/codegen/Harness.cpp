@@ -57,7 +57,7 @@ std::string emitCudaHarness(const CostModel& cm, const Partition& p, const Gener
      << "  const char* names[" << code.kernels.size() << "] = {";
   for (size_t i = 0; i < code.kernels.size(); ++i) os << (i ? ", " : "") << "\"" << code.kernels[i].name << "\"";
   os << "};\n  const double dram[" << code.kernels.size() << "] = {";
-  for (size_t i = 0; i < code.kernels.size(); ++i) os << (i ? ", " : "") << code.kernels[i].plan->dramBytes << ".0";
+  for (size_t i = 0; i < code.kernels.size(); ++i) os << (i ? ", " : "") << code.kernels[i].plan.dramBytes << ".0";
   os << "};\n";
   for (auto& k : code.kernels) {
     int64_t smem = 0;
@@ -71,7 +71,7 @@ std::string emitCudaHarness(const CostModel& cm, const Partition& p, const Gener
     int64_t smem = 0;
     for (auto& la : k.locals) smem += (la.elements() * (real == "float" ? 4 : 8) + 15) / 16 * 16;
     os << "    CHECK(cudaEventRecord(ev[" << i << "]));\n";
-    os << "    " << k.name << "<<<" << k.plan->blocks << ", " << k.plan->threadsPerBlock << ", " << smem << ">>>(";
+    os << "    " << k.name << "<<<" << k.plan.blocks << ", " << k.plan.threadsPerBlock << ", " << smem << ">>>(";
     std::vector<std::string> args;
     for (int t : k.params) args.push_back("d_" + prog.tensors[t].name);
     for (auto& s : prog.scalars) args.push_back("(" + real + ")" + s.name);

@@ -51,7 +51,7 @@ struct LocalArray {  // an on-chip temporary: shared (CUDA) or local (OpenCL) me
 struct KernelIR {
   int id = 0;
   std::string name;
-  const KernelPlan* plan = nullptr;
+  KernelPlan plan;  // a copy: the IR outlives the Partition it came from
   std::vector<int64_t> numBlocks;  // per grid coordinate
   std::vector<int> params;         // global tensors, in tensor order
   std::vector<bool> paramWritten;

@@ -216,7 +216,7 @@ std::vector<KernelIR> lowerPartition(const CostModel& cm, const Partition& p) {
     KernelIR ki;
     ki.id = k.id;
     ki.name = prog.name + "_k" + std::to_string(k.id);
-    ki.plan = &k;
+    ki.plan = k;
     for (int t = 0; t < k.gridRank(); ++t) ki.numBlocks.push_back((k.gridExtent[t] + k.tile[t] - 1) / k.tile[t]);
     std::set<int> touched, written;
     for (int s : k.statements) {

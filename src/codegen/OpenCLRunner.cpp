@@ -128,7 +128,7 @@ RunResult runOpenCL(const CostModel& cm, const GeneratedCode& code, const Bindin
     auto t0 = std::chrono::steady_clock::now();
     std::vector<cl_event> events;
     for (size_t i = 0; i < code.kernels.size(); ++i) {
-      const KernelPlan& kp = *code.kernels[i].plan;
+      const KernelPlan& kp = code.kernels[i].plan;
       size_t local = size_t(kp.threadsPerBlock), global = size_t(kp.blocks) * local;
       cl_event ev;
       check(clEnqueueNDRangeKernel(s.queue, s.kernels[i], 1, nullptr, &global, &local, 0, nullptr, &ev), "launch");

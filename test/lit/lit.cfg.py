@@ -16,3 +16,4 @@ config.substitutions.append(("%python", "/usr/bin/python3" if os.path.exists("/u
 config.substitutions.append(("%examples", os.path.join(config.polyfuse_src, "examples")))
 if config.has_nvcc:
     config.available_features.add("nvcc")
+    config.substitutions.append(("%nvcc", config.nvcc))

@@ -1,0 +1,106 @@
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "Helpers.h"
+#include "RandomPrograms.h"
+#include "codegen/Emit.h"
+#include "codegen/OpenCLRunner.h"
+#include "codegen/Schedule.h"
+#include "fusion/Search.h"
+
+using namespace polyfuse;
+
+namespace {
+struct Setup {
+  LoadedProgram lp;
+  std::unique_ptr<FusionGraph> fg;
+  std::unique_ptr<CostModel> cm;
+  Setup(LoadedProgram l, const Sizes& sizes) : lp(std::move(l)) {
+    fg = std::make_unique<FusionGraph>(*lp.poly);
+    cm = std::make_unique<CostModel>(*fg, sizes, loadDevice("h100"));
+  }
+  Partition run(const std::string& strategy) const {
+    SearchOptions o;
+    o.strategy = strategy;
+    return search(*cm, o);
+  }
+};
+}  // namespace
+
+TEST_CASE("schedule: legal plans verify, illegal plans are caught naming the dependence") {
+  Setup s(test::loadExample("softmax.tc"), {{"N", 33}, {"M", 129}});
+  Partition good = s.run("ilp");
+  CHECK_NOTHROW(verifySchedule(*s.cm, good, buildSchedule(*s.cm, good)));
+  // Kernels launched in the wrong order.
+  Partition reversed = s.run("nofuse");
+  std::swap(reversed.kernels[0], reversed.kernels[1]);
+  try {
+    verifySchedule(*s.cm, reversed, buildSchedule(*s.cm, reversed));
+    FAIL("no error");
+  } catch (const InternalError& e) {
+    CHECK(std::string(e.what()).find("flow dependence S0 (line 4) -> S1 (line 5) on 'mx' is not ordered") !=
+          std::string::npos);
+  }
+  // atax fused on a grid that maps tmp's rows onto y's rows: blocks would race.
+  Setup a(test::loadExample("atax.tc"), {{"M", 33}, {"N", 129}});
+  Partition split = a.run("nofuse");
+  KernelPlan fused = split.kernels[0];
+  fused.statements = {0, 1};
+  fused.gridDims = {{0}, {0}};
+  fused.threadDims = {1, 1};
+  Partition bad = split;
+  bad.kernels = {fused};
+  try {
+    verifySchedule(*a.cm, bad, buildSchedule(*a.cm, bad));
+    FAIL("no error");
+  } catch (const InternalError& e) {
+    std::string msg = e.what();
+    CHECK(msg.find("S0 (line 3) -> S1 (line 4) on 'tmp'") != std::string::npos);
+    CHECK(msg.find("illegal schedule") != std::string::npos);
+  }
+  CHECK_THROWS_AS(generate(*a.cm, bad, Dialect::Cuda), InternalError);
+}
+
+TEST_CASE("codegen: kernels name their statements and use the program's names") {
+  Setup s(test::loadExample("rmsnorm.tc"), {{"N", 33}, {"M", 129}});
+  GeneratedCode code = generate(*s.cm, s.run("ilp"), Dialect::Cuda);
+  CHECK(code.kernels.size() == 1);
+  CHECK(code.kernelSource.find("// S0 (line 3): ms(i) +=! X(i, j) * X(i, j) / M") != std::string::npos);
+  CHECK(code.kernelSource.find("rsqrtf(") != std::string::npos);
+  CHECK(code.kernelSource.find("c0") == std::string::npos);
+  CHECK(code.kernelSource.find("const int j = ") != std::string::npos);
+}
+
+TEST_CASE("opencl: random programs under ilp and nofuse match the reference on PoCL") {
+  setenv("POCL_CACHE_DIR", (std::filesystem::temp_directory_path() / "polyfuse-pocl-unit").c_str(), 0);
+  int verified = 0;
+  for (uint64_t seed = 500; seed < 520; ++seed) {
+    std::string text = test::randomProgram(seed);
+    INFO(text);
+    Setup s(test::load(text), {{"N", 37}});
+    Bindings in = makeInputs(*s.lp.program, {{"N", 37}}, seed);
+    for (const char* strategy : {"ilp", "nofuse"}) {
+      GeneratedCode code = generate(*s.cm, s.run(strategy), Dialect::OpenCL);
+      RunResult r = runOpenCL(*s.cm, code, in, 1, 1e-4);
+      INFO(strategy << " max_rel_error " << r.maxRelError);
+      CHECK(r.verified);
+      verified += r.verified;
+    }
+  }
+  CHECK(verified == 40);
+}
+
+TEST_CASE("opencl: a wrong kernel is reported, not hidden") {
+  setenv("POCL_CACHE_DIR", (std::filesystem::temp_directory_path() / "polyfuse-pocl-unit").c_str(), 0);
+  Setup s(test::loadExample("softmax.tc"), {{"N", 5}, {"M", 33}});
+  GeneratedCode code = generate(*s.cm, s.run("ilp"), Dialect::OpenCL);
+  // Sabotage the divide: the comparison must fail.
+  size_t pos = code.kernelSource.find(" / sh_s[");
+  REQUIRE(pos != std::string::npos);
+  code.kernelSource.replace(pos, 3, " * ");
+  RunResult r = runOpenCL(*s.cm, code, makeInputs(*s.lp.program, {{"N", 5}, {"M", 33}}, 1), 1, 1e-4);
+  CHECK_FALSE(r.verified);
+  CHECK(r.maxRelError > 1e-2);
+}
