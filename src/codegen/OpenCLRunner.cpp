@@ -123,7 +123,8 @@ RunResult runOpenCL(const CostModel& cm, const GeneratedCode& code, const Bindin
   }
   std::vector<std::vector<double>> kernelMs(code.kernels.size());
   std::vector<double> totals;
-  for (int r = 0; r < std::max(1, repeat); ++r) {
+  // One untimed warm-up run: the first launch of a kernel pays the device's JIT.
+  for (int r = -1; r < std::max(1, repeat); ++r) {
     upload();
     auto t0 = std::chrono::steady_clock::now();
     std::vector<cl_event> events;
@@ -135,6 +136,10 @@ RunResult runOpenCL(const CostModel& cm, const GeneratedCode& code, const Bindin
       events.push_back(ev);
     }
     check(clFinish(s.queue), "clFinish");
+    if (r < 0) {
+      for (auto e : events) clReleaseEvent(e);
+      continue;
+    }
     totals.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     for (size_t i = 0; i < events.size(); ++i) {
       cl_ulong a = 0, b = 0;

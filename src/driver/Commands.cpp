@@ -11,8 +11,9 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "codegen/Emit.h"
-#include "codegen/OpenCLRunner.h"
+#include "driver/Execute.h"
+#include "driver/Experiment.h"
+#include "driver/Inspect.h"
 #include "fusion/PlanOutput.h"
 #include "polyir/Frontend.h"
 #include "polyir/Interpreter.h"
@@ -91,30 +92,6 @@ std::pair<int, int> parsePair(const std::string& text, int n, const std::string&
 
 }  // namespace
 
-// Writes the generated sources of a partition into `dir`; returns the paths.
-std::vector<std::string> writeCode(const CostModel& cm, const Partition& p, const std::string& target,
-                                   const std::string& dir) {
-  std::filesystem::create_directories(dir);
-  std::vector<std::string> files;
-  auto write = [&](const std::string& name, const std::string& text) {
-    std::string path = dir + "/" + name;
-    std::ofstream out(path);
-    if (!out) throw UsageError("cannot write '" + path + "'");
-    out << text;
-    files.push_back(path);
-  };
-  GeneratedCode code = generate(cm, p, target == "cuda" ? Dialect::Cuda : Dialect::OpenCL);
-  if (target == "cuda") {
-    write("kernels.cu", code.kernelSource);
-    write("reference.h", emitReference(cm));
-    write("harness.cu", emitCudaHarness(cm, p, code));
-  } else {
-    write("kernels.cl", code.kernelSource);
-  }
-  write("plan.json", partitionJson(cm, p).dump(2) + "\n");
-  return files;
-}
-
 struct FusionCli {
   std::string strategy = "ilp", device = "h100";
   std::vector<std::string> neverFuse, fuse;
@@ -149,60 +126,32 @@ int execGenerated(LoadedProgram& lp, const std::string& backend, const FusionCli
   FusionGraph fg(*lp.poly);
   CostModel cm(fg, sizes, loadDevice(fusion.device));
   Partition p = search(cm, fusion.options(fg.size()));
-  const double tolerance = realType(prog) == "float" ? 1e-4 : 1e-10;
+  ExecOutcome r = executePartition(cm, p, backend, b, seed, repeat);
   nlohmann::ordered_json j;
   j["program"] = prog.name;
   j["backend"] = backend;
+  j["device"] = r.device;
   j["strategy"] = p.strategy;
   j["sizes"] = sizes;
   j["seed"] = seed;
-  if (backend == "opencl") {
-    GeneratedCode code = generate(cm, p, Dialect::OpenCL);
-    RunResult r = runOpenCL(cm, code, b, repeat, tolerance);
-    j["device"] = r.device;
-    j["verified"] = r.verified;
-    j["max_rel_error"] = r.maxRelError;
-    j["kernels"] = nlohmann::ordered_json::array();
-    for (size_t i = 0; i < code.kernels.size(); ++i)
-      j["kernels"].push_back({{"id", "K" + std::to_string(code.kernels[i].id)}, {"name", code.kernels[i].name},
-                              {"ms", r.kernelMs[i]}});
-    j["total_ms"] = r.totalMs;
-    if (json) {
-      std::cout << j.dump(2) << "\n";
-    } else {
-      std::cout << fmt::format("program {}  backend opencl ({})  strategy {}  {} kernel(s)\n", prog.name, r.device,
-                               p.strategy, code.kernels.size());
-      for (size_t i = 0; i < code.kernels.size(); ++i)
-        std::cout << fmt::format("  {:<28} {:10.4f} ms\n", code.kernels[i].name, r.kernelMs[i]);
-      std::cout << fmt::format("  {:<28} {:10.4f} ms\n", "total (wall)", r.totalMs);
-      std::cout << fmt::format("verified: {} (max_rel_error {:.3g}{}{})\n", r.verified ? "yes" : "NO", r.maxRelError,
-                               r.worst.empty() ? "" : " in ", r.worst);
-    }
-    return r.verified ? 0 : 1;
+  j["verified"] = r.verified;
+  j["max_rel_error"] = r.maxRelError;
+  j["kernels"] = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < r.kernelMs.size(); ++i)
+    j["kernels"].push_back({{"id", "K" + std::to_string(i)}, {"name", r.kernelNames[i]}, {"ms", r.kernelMs[i]}});
+  j["total_ms"] = r.totalMs;
+  if (json) {
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << fmt::format("program {}  backend {} ({})  strategy {}  {} kernel(s)\n", prog.name, backend, r.device,
+                             p.strategy, r.kernelMs.size());
+    for (size_t i = 0; i < r.kernelMs.size(); ++i)
+      std::cout << fmt::format("  {:<28} {:10.4f} ms\n", r.kernelNames[i], r.kernelMs[i]);
+    std::cout << fmt::format("  {:<28} {:10.4f} ms\n", "total (wall)", r.totalMs);
+    std::cout << fmt::format("verified: {} (max_rel_error {:.3g}{}{})\n", r.verified ? "yes" : "NO", r.maxRelError,
+                             r.worst.empty() ? "" : " in ", r.worst);
   }
-  // CUDA: compile the harness with nvcc and run it on the GPU.
-  if (std::system("nvidia-smi -L > /dev/null 2>&1") != 0)
-    throw std::runtime_error("no CUDA GPU on this machine: the cuda backend needs one "
-                             "(polyfuse codegen --target cuda writes harness.cu to run elsewhere)");
-  std::string dir = (std::filesystem::temp_directory_path() / ("polyfuse-cuda-" + std::to_string(::getpid()))).string();
-  writeCode(cm, p, "cuda", dir);
-  std::string nvcc = std::filesystem::exists("/usr/local/cuda/bin/nvcc") ? "/usr/local/cuda/bin/nvcc" : "nvcc";
-  if (std::system((nvcc + " -O3 -arch=native -o " + dir + "/harness " + dir + "/harness.cu > " + dir + "/nvcc.log 2>&1").c_str()) != 0)
-    throw InternalError("nvcc failed on the generated code; see " + dir + "/nvcc.log");
-  int rc = std::system((dir + "/harness " + std::to_string(seed) + " " + std::to_string(std::max(1, repeat)) + " > " + dir + "/run.log 2>&1").c_str());
-  std::ifstream log(dir + "/run.log");
-  std::string line, text;
-  while (std::getline(log, line)) {
-    if (line.rfind("JSON ", 0) == 0 && json) {
-      auto r = nlohmann::ordered_json::parse(line.substr(5));
-      for (auto& [k, v] : r.items()) j[k] = v;
-    } else if (!json) {
-      text += line + "\n";
-    }
-  }
-  if (json) std::cout << j.dump(2) << "\n";
-  else std::cout << text;
-  return rc == 0 ? 0 : 1;
+  return r.verified ? 0 : 1;
 }
 
 void registerCommands(CLI::App& app, CommandRegistry& reg) {
@@ -268,6 +217,57 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
           return 0;
         });
       };
+    });
+  }
+  // experiment
+  {
+    struct ExperimentCli {
+      std::string config, out, shard;
+      int jobs = 1;
+      bool merge = false;
+    };
+    auto c = std::make_shared<ExperimentCli>();
+    auto* cmd = app.add_subcommand("experiment", "Run a YAML sweep: fuse, emit, execute, verify, report");
+    cmd->add_option("config", c->config, "experiment configuration (YAML)")->required();
+    cmd->add_option("-o,--output", c->out, "output directory (default: results/<config name>)");
+    cmd->add_option("--jobs", c->jobs, "points computed in parallel")->check(CLI::Range(1, 256));
+    cmd->add_option("--shard", c->shard, "I/N: compute only points with index % N == I (a Slurm array task)");
+    cmd->add_flag("--merge", c->merge, "compute nothing: gather the points of all shards into results and report");
+    cmd->callback([c, &reg] {
+      reg.chosen = [c] {
+        return guarded(c->config, nullptr, [&] {
+          ExperimentOptions o;
+          o.config = c->config;
+          o.out = c->out;
+          o.jobs = c->jobs;
+          o.mergeOnly = c->merge;
+          if (!c->shard.empty()) {
+            size_t slash = c->shard.find('/');
+            try {
+              if (slash == std::string::npos) throw std::invalid_argument("");
+              o.shardIndex = std::stoi(c->shard.substr(0, slash));
+              o.shardCount = std::stoi(c->shard.substr(slash + 1));
+            } catch (const std::exception&) {
+              throw UsageError("--shard '" + c->shard + "': expected I/N, e.g. 0/4");
+            }
+          }
+          return runExperiment(o);
+        });
+      };
+    });
+  }
+  // inspect
+  {
+    struct InspectCli {
+      std::string dir, point, arch = "sm_90";
+    };
+    auto c = std::make_shared<InspectCli>();
+    auto* cmd = app.add_subcommand("inspect", "Per generated CUDA kernel: registers, shared memory, spills, statements; per point: the fusion decisions");
+    cmd->add_option("dir", c->dir, "experiment output directory, or one point's folder")->required();
+    cmd->add_option("--point", c->point, "only this point");
+    cmd->add_option("--arch", c->arch, "ptxas target (default sm_90)");
+    cmd->callback([c, &reg] {
+      reg.chosen = [c] { return guarded(c->dir, nullptr, [&] { return inspect(std::cout, c->dir, c->point, c->arch); }); };
     });
   }
   // codegen

@@ -31,6 +31,21 @@ static Device preset(const std::string& n) {
   return d;
 }
 
+void applyDeviceOverrides(Device& d, const std::map<std::string, double>& values) {
+  for (auto& [k, v] : values) {
+    if (k == "dram_gbps") d.dramBytesPerSec = v * 1e9;
+    else if (k == "l2_gbps") d.l2BytesPerSec = v * 1e9;
+    else if (k == "tflops") d.flopsPerSec = v * 1e12;
+    else if (k == "launch_us") d.launchUs = v;
+    else if (k == "sm_count") d.smCount = int(v);
+    else if (k == "blocks_to_saturate") d.blocksToSaturate = int(v);
+    else if (k == "l2_mb") d.l2Bytes = v * 1e6;
+    else if (k == "onchip_kb_per_block") d.onchipBytesPerBlock = v * 1024;
+    else if (k == "threads_per_block") d.threadsPerBlock = int(v);
+    else throw UsageError("unknown device parameter '" + k + "'");
+  }
+}
+
 Device loadDevice(const std::string& nameOrPath) {
   if (nameOrPath == "a100" || nameOrPath == "h100" || nameOrPath == "h200") return preset(nameOrPath);
   if (!std::filesystem::is_regular_file(nameOrPath))

@@ -1,6 +1,7 @@
 // Device parameters of the cost model. Presets describe public datasheet figures;
 // a YAML file describes any other device (see docs/cost-model.md).
 #pragma once
+#include <map>
 #include <string>
 
 namespace polyfuse {
@@ -20,5 +21,7 @@ struct Device {
 
 // "a100", "h100", "h200", or a path to a YAML file. Throws UsageError.
 Device loadDevice(const std::string& nameOrPath);
+// Overrides parameters by their YAML keys (dram_gbps, launch_us, ...).
+void applyDeviceOverrides(Device& d, const std::map<std::string, double>& values);
 
 }  // namespace polyfuse

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <set>
+#include <tuple>
 
 #include "polyir/Printer.h"
 
@@ -62,6 +63,12 @@ nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p) {
     kj["modeled_us"] = k.modeledUs;
     j["kernels"].push_back(kj);
   }
+  j["dependences"] = nlohmann::ordered_json::array();
+  std::set<std::tuple<int, int, int>> seen;
+  for (auto& d : cm.graph().poly().dependences())
+    if (d.src != d.dst && seen.insert({d.src, d.dst, d.tensor}).second)
+      j["dependences"].push_back({{"src", "S" + std::to_string(d.src)}, {"dst", "S" + std::to_string(d.dst)},
+                                  {"tensor", prog.tensors[d.tensor].name}, {"kind", depKindName(d.kind)}});
   j["num_kernels"] = p.kernels.size();
   j["dram_bytes"] = p.dramBytes;
   j["l2_bytes"] = p.l2Bytes;

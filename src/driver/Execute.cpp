@@ -1,0 +1,88 @@
+#include "driver/Execute.h"
+
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "codegen/OpenCLRunner.h"
+#include "fusion/PlanOutput.h"
+#include "polyir/Diagnostic.h"
+
+namespace polyfuse {
+
+std::vector<std::string> writeCode(const CostModel& cm, const Partition& p, const std::string& target,
+                                   const std::string& dir) {
+  std::filesystem::create_directories(dir);
+  std::vector<std::string> files;
+  auto write = [&](const std::string& name, const std::string& text) {
+    std::string path = dir + "/" + name;
+    std::ofstream out(path);
+    if (!out) throw UsageError("cannot write '" + path + "'");
+    out << text;
+    files.push_back(path);
+  };
+  GeneratedCode code = generate(cm, p, target == "cuda" ? Dialect::Cuda : Dialect::OpenCL);
+  if (target == "cuda") {
+    write("kernels.cu", code.kernelSource);
+    write("reference.h", emitReference(cm));
+    write("harness.cu", emitCudaHarness(cm, p, code));
+  } else {
+    write("kernels.cl", code.kernelSource);
+  }
+  write("plan.json", partitionJson(cm, p).dump(2) + "\n");
+  return files;
+}
+
+ExecOutcome executePartition(const CostModel& cm, const Partition& p, const std::string& backend,
+                             const Bindings& inputs, uint64_t seed, int repeat) {
+  const Program& prog = cm.graph().program();
+  const double tolerance = realType(prog) == "float" ? 1e-4 : 1e-10;
+  ExecOutcome out;
+  out.backend = backend;
+  if (backend == "opencl") {
+    GeneratedCode code = generate(cm, p, Dialect::OpenCL);
+    RunResult r = runOpenCL(cm, code, inputs, repeat, tolerance);
+    out.device = r.device;
+    out.verified = r.verified;
+    out.maxRelError = r.maxRelError;
+    out.worst = r.worst;
+    for (auto& k : code.kernels) out.kernelNames.push_back(k.name);
+    out.kernelMs = r.kernelMs;
+    out.totalMs = r.totalMs;
+    return out;
+  }
+  if (std::system("nvidia-smi -L > /dev/null 2>&1") != 0)
+    throw std::runtime_error("no CUDA GPU on this machine: the cuda backend needs one "
+                             "(polyfuse codegen --target cuda writes harness.cu to run elsewhere)");
+  std::string dir = (std::filesystem::temp_directory_path() / ("polyfuse-cuda-" + std::to_string(::getpid()))).string();
+  writeCode(cm, p, "cuda", dir);
+  std::string nvcc = std::filesystem::exists("/usr/local/cuda/bin/nvcc") ? "/usr/local/cuda/bin/nvcc" : "nvcc";
+  if (std::system((nvcc + " -O3 -arch=native -o " + dir + "/harness " + dir + "/harness.cu > " + dir + "/nvcc.log 2>&1").c_str()) != 0)
+    throw InternalError("nvcc failed on the generated code; see " + dir + "/nvcc.log");
+  std::system((dir + "/harness " + std::to_string(seed) + " " + std::to_string(std::max(1, repeat)) + " > " + dir +
+               "/run.log 2>&1").c_str());
+  std::ifstream log(dir + "/run.log");
+  std::string line;
+  out.device = "cuda";
+  while (std::getline(log, line)) {
+    if (line.rfind("JSON ", 0) == 0) {
+      auto j = nlohmann::json::parse(line.substr(5));
+      out.verified = j["verified"];
+      out.maxRelError = j["max_rel_error"];
+      out.totalMs = j["total_ms"];
+    } else if (line.find("_k") != std::string::npos && line.find(prog.name) == 0) {
+      char name[256];
+      double ms = 0, gbs = 0;
+      if (std::sscanf(line.c_str(), "%255s %lf %lf", name, &ms, &gbs) == 3) {
+        out.kernelNames.push_back(name);
+        out.kernelMs.push_back(ms);
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace polyfuse

@@ -1,0 +1,31 @@
+// Running a partition's generated code: OpenCL through the in-process runner, CUDA
+// through the generated harness compiled with nvcc. Shared by `exec` and experiments.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "codegen/Emit.h"
+#include "polyir/Interpreter.h"
+
+namespace polyfuse {
+
+struct ExecOutcome {
+  std::string backend, device;
+  bool verified = false;
+  double maxRelError = 0;
+  std::string worst;
+  std::vector<std::string> kernelNames;
+  std::vector<double> kernelMs;
+  double totalMs = 0;
+};
+
+// Throws std::runtime_error when the backend has no device here (no GPU for cuda).
+ExecOutcome executePartition(const CostModel& cm, const Partition& p, const std::string& backend,
+                             const Bindings& inputs, uint64_t seed, int repeat);
+
+// Writes the generated sources of a partition into `dir` (kernels, reference, harness
+// for cuda; kernels for opencl; plan.json); returns the paths.
+std::vector<std::string> writeCode(const CostModel& cm, const Partition& p, const std::string& target,
+                                   const std::string& dir);
+
+}  // namespace polyfuse

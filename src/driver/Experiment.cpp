@@ -1,0 +1,263 @@
+#include "driver/Experiment.h"
+
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+
+#include "driver/Execute.h"
+#include "driver/ExperimentConfig.h"
+#include "driver/Report.h"
+#include "fusion/Explain.h"
+#include "fusion/PlanOutput.h"
+#include "polyir/Frontend.h"
+
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+
+namespace polyfuse {
+
+namespace {
+
+// What a finished point must have been computed from; a change redoes the point.
+json pointKey(const ExperimentConfig& cfg, const Point& pt) {
+  json k;
+  k["program"] = cfg.programs[pt.program].path;
+  k["entry"] = cfg.programs[pt.program].entry;
+  k["sizes"] = pt.sizes;
+  k["strategy"] = pt.strategy;
+  k["device"] = pt.device;
+  k["weights"] = cfg.weights[pt.weights].values;
+  k["execute"] = cfg.execute.enabled ? json{{"backend", cfg.execute.backend}, {"repeat", cfg.execute.repeat},
+                                            {"sizes", cfg.execute.sizes}, {"verify", cfg.execute.verify}}
+                                     : json();
+  k["emit"] = cfg.emit;
+  return k;
+}
+
+void writeFile(const fs::path& p, const std::string& text) {
+  std::ofstream out(p);
+  if (!out) throw UsageError("cannot write '" + p.string() + "'");
+  out << text;
+}
+
+Sizes executionSizes(const ExperimentConfig& cfg, const Program& prog, const Point& pt) {
+  if (cfg.execute.sizes.empty()) return pt.sizes;
+  // Each program takes the names it has from the first execution size that binds them all.
+  for (auto& s : cfg.execute.sizes) {
+    Sizes mine;
+    for (auto& n : prog.sizeParams)
+      if (s.count(n)) mine[n] = s.at(n);
+    if (mine.size() == prog.sizeParams.size()) return mine;
+  }
+  throw UsageError("execute.sizes gives no value for every size of '" + prog.name + "'");
+}
+
+std::string sizesInOrder(const Program& prog, const Sizes& s) {
+  std::string t;
+  for (auto& n : prog.sizeParams) t += (t.empty() ? "" : ",") + n + "=" + std::to_string(s.at(n));
+  return t;
+}
+
+// Computes one point into `dir` (a fresh folder). Never throws: errors are recorded.
+json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& dir) {
+  json r;
+  r["point"] = pt.id;
+  r["key"] = pointKey(cfg, pt);
+  const ProgramSpec& ps = cfg.programs[pt.program];
+  r["program"] = fs::path(ps.path).stem().string();
+  r["sizes"] = sizesText(pt.sizes);
+  r["strategy"] = pt.strategy;
+  r["device"] = fs::path(pt.device).stem().string();
+  r["weights"] = cfg.weights[pt.weights].name;
+  try {
+    SourceFile src = readSource(ps.path);
+    LoadedProgram lp;
+    try {
+      lp = loadProgram(src, ps.entry, std::make_shared<IslContext>());
+    } catch (const SourceError& e) {
+      throw UsageError(formatSourceError(ps.path, src.text, e));
+    }
+    r["program"] = lp.program->name;
+    r["sizes"] = sizesInOrder(*lp.program, pt.sizes);
+    Device dev = loadDevice(pt.device);
+    applyDeviceOverrides(dev, cfg.weights[pt.weights].values);
+    FusionGraph fg(*lp.poly);
+    CostModel cm(fg, pt.sizes, dev);
+    SearchOptions opt;
+    opt.strategy = pt.strategy;
+    opt.timeLimitSeconds = cfg.timeLimitSeconds;
+    Partition p = search(cm, opt);
+    json plan = partitionJson(cm, p);
+    plan["decisions"] = decisionsJson(*lp.program, explain(cm, p, opt));
+    writeFile(dir / "plan.json", plan.dump(2) + "\n");
+    {
+      std::ofstream dot(dir / "plan.dot");
+      writeDot(dot, cm, p);
+    }
+    for (auto& target : cfg.emit) writeCode(cm, p, target, (dir / target).string());
+    r["num_kernels"] = p.kernels.size();
+    r["dram_bytes"] = p.dramBytes;
+    r["lower_bound_bytes"] = cm.lowerBoundBytes();
+    r["l2_bytes"] = p.l2Bytes;
+    r["modeled_us"] = p.modeledUs;
+    r["solve_seconds"] = p.solver.seconds;
+    r["solver_status"] = p.solver.status;
+    json kernels = json::array();
+    for (auto& k : p.kernels) {
+      json sts = json::array();
+      for (int s : k.statements) sts.push_back("S" + std::to_string(s));
+      kernels.push_back(sts);
+    }
+    r["kernels"] = kernels;
+    if (cfg.execute.enabled) {
+      // The partition chosen at the modeled sizes runs at the execution sizes.
+      Sizes es = executionSizes(cfg, *lp.program, pt);
+      CostModel ecm(fg, es, dev);
+      std::vector<StmtSet> groups;
+      for (auto& k : p.kernels) groups.push_back(StmtSet::of(fg.size(), k.statements));
+      Partition ep = ecm.assemble(p.strategy, groups);
+      Bindings in = makeInputs(*lp.program, es, 1);
+      ExecOutcome x = executePartition(ecm, ep, cfg.execute.backend, in, 1, cfg.execute.repeat);
+      r["exec_backend"] = cfg.execute.backend;
+      r["exec_sizes"] = sizesInOrder(*lp.program, es);
+      r["measured_ms"] = x.totalMs;
+      r["kernel_ms"] = x.kernelMs;
+      r["verified"] = cfg.execute.verify ? json(x.verified) : json();
+      r["max_rel_error"] = x.maxRelError;
+    }
+  } catch (const std::exception& e) {
+    r["error"] = e.what();
+  }
+  return r;
+}
+
+void progress(size_t done, size_t total, std::chrono::steady_clock::time_point t0) {
+  if (!isatty(STDERR_FILENO) || total == 0) return;
+  double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  double eta = done ? el / double(done) * double(total - done) : 0;
+  int width = 30, fill = int(width * double(done) / double(total));
+  std::fprintf(stderr, "\r[%s%s] %zu/%zu points  ETA %d:%02d ", std::string(fill, '#').c_str(),
+               std::string(width - fill, '.').c_str(), done, total, int(eta) / 60, int(eta) % 60);
+  if (done == total) std::fprintf(stderr, "\n");
+  std::fflush(stderr);
+}
+
+}  // namespace
+
+int runExperiment(const ExperimentOptions& opt) {
+  ExperimentConfig cfg = loadExperimentConfig(opt.config);
+  std::vector<Point> points = expandPoints(cfg);
+  if (opt.shardCount < 1 || opt.shardIndex < 0 || opt.shardIndex >= opt.shardCount)
+    throw UsageError("--shard I/N needs 0 <= I < N");
+  fs::path out = opt.out.empty() ? fs::path("results") / fs::path(opt.config).stem() : fs::path(opt.out);
+  fs::create_directories(out / "points");
+  std::vector<Point> todo;
+  size_t kept = 0;
+  for (auto& pt : points) {
+    if (opt.mergeOnly || pt.index % opt.shardCount != opt.shardIndex) continue;
+    fs::path res = out / "points" / pt.id / "result.json";
+    if (fs::exists(res)) {
+      try {
+        json old = json::parse(std::ifstream(res));
+        if (old["key"] == pointKey(cfg, pt)) {
+          ++kept;
+          continue;
+        }
+      } catch (const std::exception&) {
+      }
+    }
+    todo.push_back(pt);
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  size_t done = 0;
+  std::map<pid_t, Point> running;
+  auto finish = [&](pid_t pid, int status) {
+    Point pt = running.at(pid);
+    running.erase(pid);
+    fs::path tmp = out / "points" / (pt.id + ".tmp");
+    fs::path final = out / "points" / pt.id;
+    if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) || !fs::exists(tmp / "result.json")) {
+      // The worker died: record it so that the sweep goes on.
+      fs::create_directories(tmp);
+      json r;
+      r["point"] = pt.id;
+      r["key"] = pointKey(cfg, pt);
+      r["program"] = fs::path(cfg.programs[pt.program].path).stem().string();
+      r["sizes"] = sizesText(pt.sizes);
+      r["strategy"] = pt.strategy;
+      r["device"] = fs::path(pt.device).stem().string();
+      r["weights"] = cfg.weights[pt.weights].name;
+      r["error"] = WIFSIGNALED(status) ? "worker killed by signal " + std::to_string(WTERMSIG(status))
+                                       : "worker failed with status " + std::to_string(WEXITSTATUS(status));
+      writeFile(tmp / "result.json", r.dump(2) + "\n");
+    }
+    fs::remove_all(final);
+    fs::rename(tmp, final);  // the point appears whole or not at all
+    progress(++done, todo.size(), t0);
+  };
+  std::cout.flush();
+  for (auto& pt : todo) {
+    while (int(running.size()) >= std::max(1, opt.jobs)) {
+      int status = 0;
+      pid_t pid = waitpid(-1, &status, 0);
+      if (pid > 0 && running.count(pid)) finish(pid, status);
+    }
+    fs::path tmp = out / "points" / (pt.id + ".tmp");
+    fs::remove_all(tmp);
+    fs::create_directories(tmp);
+    pid_t pid = fork();
+    if (pid < 0) throw std::runtime_error("fork failed");
+    if (pid == 0) {
+      json r = computePoint(cfg, pt, tmp);
+      {
+        std::ofstream f(tmp / "result.json.part");
+        f << r.dump(2) << "\n";
+      }
+      fs::rename(tmp / "result.json.part", tmp / "result.json");
+      std::fflush(nullptr);
+      _exit(0);
+    }
+    running[pid] = pt;
+  }
+  while (!running.empty()) {
+    int status = 0;
+    pid_t pid = waitpid(-1, &status, 0);
+    if (pid > 0 && running.count(pid)) finish(pid, status);
+  }
+  // Gather every finished point of the configuration (all shards) and report.
+  std::vector<json> results;
+  std::vector<std::string> missing;
+  for (auto& pt : points) {
+    fs::path res = out / "points" / pt.id / "result.json";
+    if (!fs::exists(res)) {
+      missing.push_back(pt.id);
+      continue;
+    }
+    results.push_back(json::parse(std::ifstream(res)));
+  }
+  writeResults(cfg, results, out);
+  int failed = 0, errors = 0;
+  for (auto& r : results) {
+    if (r.contains("error")) ++errors;
+    if (r.contains("verified") && r["verified"].is_boolean() && !r["verified"].get<bool>()) ++failed;
+  }
+  std::cout << "experiment '" << cfg.name << "': " << points.size() << " points, " << todo.size() << " computed, " << kept
+            << " kept from an earlier run";
+  if (!missing.empty()) std::cout << ", " << missing.size() << " not yet computed (other shards)";
+  std::cout << "\n";
+  if (errors) std::cout << errors << " point(s) recorded an error (see results.csv)\n";
+  if (failed) std::cout << failed << " executed point(s) failed verification\n";
+  std::cout << "results: " << (out / "results.csv").string() << ", " << (out / "results.jsonl").string() << "\n";
+  std::cout << "report: " << (out / "report.html").string() << " and " << (out / "report.md").string() << "\n";
+  return failed || errors ? 1 : 0;
+}
+
+}  // namespace polyfuse

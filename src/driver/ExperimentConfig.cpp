@@ -1,0 +1,197 @@
+#include "driver/ExperimentConfig.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <set>
+
+#include "fusion/Device.h"
+#include "fusion/Search.h"
+#include "polyir/Diagnostic.h"
+
+namespace polyfuse {
+
+std::string sizesText(const Sizes& s) {
+  std::string t;
+  for (auto& [k, v] : s) t += (t.empty() ? "" : ",") + k + "=" + std::to_string(v);
+  return t;
+}
+
+namespace {
+
+struct Reader {
+  std::string file;
+  [[noreturn]] void fail(const YAML::Node& n, const std::string& msg) const {
+    YAML::Mark m = n.Mark();
+    if (m.line < 0) throw UsageError(file + ": " + msg);
+    throw UsageError(file + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1) + ": " + msg);
+  }
+  void keys(const YAML::Node& n, const std::set<std::string>& allowed, const std::string& what) const {
+    if (!n.IsMap()) fail(n, what + " must be a mapping");
+    for (auto it = n.begin(); it != n.end(); ++it) {
+      std::string k = it->first.as<std::string>();
+      if (!allowed.count(k)) {
+        std::string list;
+        for (auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+        fail(it->first, "unknown key '" + k + "' in " + what + " (expected one of: " + list + ")");
+      }
+    }
+  }
+  std::string str(const YAML::Node& n, const std::string& what) const {
+    if (!n.IsScalar()) fail(n, what + " must be a string");
+    return n.as<std::string>();
+  }
+  int64_t integer(const YAML::Node& n, const std::string& what, int64_t min) const {
+    if (!n.IsScalar()) fail(n, what + " must be an integer");
+    std::string t = n.as<std::string>();
+    if (t.empty() || t.size() > 15 || t.find_first_not_of("0123456789") != std::string::npos)
+      fail(n, what + " must be a positive integer, not '" + t + "'");
+    int64_t v = std::stoll(t);
+    if (v < min) fail(n, what + " must be at least " + std::to_string(min));
+    return v;
+  }
+  std::vector<std::string> strings(const YAML::Node& n, const std::string& what) const {
+    if (!n.IsSequence() || n.size() == 0) fail(n, what + " must be a non-empty list");
+    std::vector<std::string> out;
+    for (auto x : n) out.push_back(str(x, what + " entries"));
+    return out;
+  }
+  std::vector<Sizes> sizes(const YAML::Node& n) const {
+    if (!n.IsSequence() || n.size() == 0) fail(n, "sizes must be a non-empty list of mappings like {N: 4096}");
+    std::vector<Sizes> out;
+    for (auto m : n) {
+      if (!m.IsMap() || m.size() == 0) fail(m, "each size must be a mapping like {N: 4096, M: 4096}");
+      Sizes s;
+      for (auto it = m.begin(); it != m.end(); ++it) s[it->first.as<std::string>()] = integer(it->second, "size '" + it->first.as<std::string>() + "'", 1);
+      out.push_back(s);
+    }
+    return out;
+  }
+};
+
+}  // namespace
+
+ExperimentConfig loadExperimentConfig(const std::string& path) {
+  if (!std::filesystem::is_regular_file(path)) throw UsageError("cannot read '" + path + "': no such file");
+  Reader r{path};
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::Exception& e) {
+    throw UsageError(path + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) + ": " + e.msg);
+  }
+  ExperimentConfig cfg;
+  cfg.file = path;
+  r.keys(root, {"name", "programs", "strategies", "devices", "weights", "execute", "emit", "time_limit"}, "the configuration");
+  for (const char* required : {"name", "programs", "strategies", "devices"})
+    if (!root[required]) r.fail(root, std::string("missing key '") + required + "'");
+  cfg.name = r.str(root["name"], "name");
+  std::filesystem::path base = std::filesystem::path(path).parent_path();
+  const YAML::Node progs = root["programs"];
+  if (!progs.IsSequence() || progs.size() == 0) r.fail(progs, "programs must be a non-empty list");
+  for (auto p : progs) {
+    r.keys(p, {"path", "sizes", "entry"}, "a program");
+    if (!p["path"]) r.fail(p, "a program needs 'path'");
+    if (!p["sizes"]) r.fail(p, "a program needs 'sizes'");
+    ProgramSpec ps;
+    std::string rel = r.str(p["path"], "path");
+    ps.path = (base / rel).lexically_normal().string();
+    if (!std::filesystem::is_regular_file(ps.path)) r.fail(p["path"], "program file '" + rel + "' not found (paths are relative to the configuration)");
+    if (p["entry"]) ps.entry = r.str(p["entry"], "entry");
+    ps.sizes = r.sizes(p["sizes"]);
+    cfg.programs.push_back(ps);
+  }
+  cfg.strategies = r.strings(root["strategies"], "strategies");
+  for (size_t i = 0; i < cfg.strategies.size(); ++i) {
+    auto& names = strategyNames();
+    if (std::find(names.begin(), names.end(), cfg.strategies[i]) == names.end())
+      r.fail(root["strategies"][i], "unknown strategy '" + cfg.strategies[i] + "'");
+  }
+  cfg.devices = r.strings(root["devices"], "devices");
+  for (size_t i = 0; i < cfg.devices.size(); ++i) {
+    std::string d = cfg.devices[i];
+    if (d != "a100" && d != "h100" && d != "h200") {
+      std::string resolved = (base / d).lexically_normal().string();
+      if (!std::filesystem::is_regular_file(resolved)) r.fail(root["devices"][i], "unknown device '" + d + "' (presets: a100, h100, h200; or a YAML file)");
+      cfg.devices[i] = resolved;
+    }
+  }
+  if (root["weights"]) {
+    const YAML::Node w = root["weights"];
+    if (!w.IsSequence() || w.size() == 0) r.fail(w, "weights must be a non-empty list");
+    static const std::set<std::string> keys = {"name", "dram_gbps", "l2_gbps", "tflops", "launch_us", "sm_count",
+                                               "blocks_to_saturate", "l2_mb", "onchip_kb_per_block"};
+    for (auto x : w) {
+      r.keys(x, keys, "a weights entry");
+      Weights wt;
+      for (auto it = x.begin(); it != x.end(); ++it) {
+        std::string k = it->first.as<std::string>();
+        if (k == "name") { wt.name = r.str(it->second, "name"); continue; }
+        try {
+          wt.values[k] = it->second.as<double>();
+        } catch (const YAML::Exception&) {
+          r.fail(it->second, "'" + k + "' must be a number");
+        }
+        if (!(wt.values[k] > 0)) r.fail(it->second, "'" + k + "' must be positive");
+      }
+      cfg.weights.push_back(wt);
+    }
+  } else {
+    cfg.weights.push_back(Weights{});
+  }
+  if (root["execute"]) {
+    const YAML::Node e = root["execute"];
+    r.keys(e, {"backend", "sizes", "repeat", "verify"}, "execute");
+    cfg.execute.enabled = true;
+    if (e["backend"]) {
+      cfg.execute.backend = r.str(e["backend"], "backend");
+      if (cfg.execute.backend != "opencl" && cfg.execute.backend != "cuda") r.fail(e["backend"], "backend must be opencl or cuda");
+    }
+    if (e["sizes"]) cfg.execute.sizes = r.sizes(e["sizes"]);
+    if (e["repeat"]) cfg.execute.repeat = int(r.integer(e["repeat"], "repeat", 1));
+    if (e["verify"]) {
+      std::string v = r.str(e["verify"], "verify");
+      if (v != "true" && v != "false") r.fail(e["verify"], "verify must be true or false");
+      cfg.execute.verify = v == "true";
+    }
+  }
+  if (root["emit"]) {
+    cfg.emit = r.strings(root["emit"], "emit");
+    for (size_t i = 0; i < cfg.emit.size(); ++i)
+      if (cfg.emit[i] != "cuda" && cfg.emit[i] != "opencl") r.fail(root["emit"][i], "emit entries are cuda or opencl");
+  }
+  if (root["time_limit"]) cfg.timeLimitSeconds = double(r.integer(root["time_limit"], "time_limit", 1));
+  return cfg;
+}
+
+std::vector<Point> expandPoints(const ExperimentConfig& cfg) {
+  std::vector<Point> out;
+  auto clean = [](std::string s) {
+    for (auto& c : s)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') c = '_';
+    return s;
+  };
+  for (size_t p = 0; p < cfg.programs.size(); ++p)
+    for (auto& sz : cfg.programs[p].sizes)
+      for (auto& dev : cfg.devices)
+        for (size_t w = 0; w < cfg.weights.size(); ++w)
+          for (auto& st : cfg.strategies) {
+            Point pt;
+            pt.index = int(out.size());
+            pt.program = int(p);
+            pt.sizes = sz;
+            pt.strategy = st;
+            pt.device = dev;
+            pt.weights = int(w);
+            std::string stem = std::filesystem::path(cfg.programs[p].path).stem().string();
+            if (!cfg.programs[p].entry.empty()) stem += "-" + cfg.programs[p].entry;
+            std::string sizes;
+            for (auto& [k, v] : sz) sizes += "_" + k + std::to_string(v);
+            pt.id = clean(stem + sizes + "_" + std::filesystem::path(dev).stem().string() +
+                          (cfg.weights.size() > 1 ? "_" + cfg.weights[w].name : "") + "_" + st);
+            out.push_back(pt);
+          }
+  return out;
+}
+
+}  // namespace polyfuse

@@ -1,0 +1,54 @@
+// The experiment configuration: a typed schema read from YAML, validated with
+// located errors (CONFIG:LINE:COL), and expanded into the cartesian sweep.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "polyir/Affine.h"
+
+namespace polyfuse {
+
+struct ProgramSpec {
+  std::string path;   // resolved against the config's folder
+  std::string entry;  // optional
+  std::vector<Sizes> sizes;
+};
+
+struct ExecuteSpec {
+  bool enabled = false;
+  std::string backend = "opencl";
+  std::vector<Sizes> sizes;  // empty: the modeled sizes
+  int repeat = 3;
+  bool verify = true;
+};
+
+struct Weights {  // optional overrides of the device's cost-model parameters
+  std::string name = "default";
+  std::map<std::string, double> values;
+};
+
+struct ExperimentConfig {
+  std::string file, name;
+  std::vector<ProgramSpec> programs;
+  std::vector<std::string> strategies, devices, emit;
+  std::vector<Weights> weights;
+  ExecuteSpec execute;
+  double timeLimitSeconds = 60;
+};
+
+struct Point {
+  int index = 0;
+  std::string id;  // stable folder name
+  int program = 0;
+  Sizes sizes;
+  std::string strategy, device;
+  int weights = 0;
+};
+
+// Throws UsageError with "FILE:LINE:COL: message" on any schema violation.
+ExperimentConfig loadExperimentConfig(const std::string& path);
+std::vector<Point> expandPoints(const ExperimentConfig& cfg);
+std::string sizesText(const Sizes& s);  // "N=4096,M=4096"
+
+}  // namespace polyfuse

@@ -1,0 +1,131 @@
+#include "driver/Inspect.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+
+#include "polyir/Diagnostic.h"
+
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+
+namespace polyfuse {
+
+namespace {
+
+struct PtxasInfo {
+  int registers = -1;
+  long smem = -1, spillStores = -1, spillLoads = -1, stack = -1;
+};
+
+std::string nvccPath() {
+  if (fs::exists("/usr/local/cuda/bin/nvcc")) return "/usr/local/cuda/bin/nvcc";
+  return std::system("command -v nvcc > /dev/null 2>&1") == 0 ? "nvcc" : "";
+}
+
+// ptxas -v for every entry function of kernels.cu; cached beside it.
+std::map<std::string, PtxasInfo> ptxas(const fs::path& cudaDir, const std::string& arch, std::string& note) {
+  std::map<std::string, PtxasInfo> out;
+  fs::path cache = cudaDir / ("ptxas-" + arch + ".txt");
+  if (!fs::exists(cache)) {
+    std::string nvcc = nvccPath();
+    if (nvcc.empty()) {
+      note = "nvcc not found: no register or spill counts";
+      return out;
+    }
+    std::string cmd = nvcc + " -arch=" + arch + " -Xptxas -v -c " + (cudaDir / "kernels.cu").string() + " -o " +
+                      (cudaDir / "kernels.o").string() + " > " + cache.string() + ".part 2>&1";
+    if (std::system(cmd.c_str()) != 0) {
+      note = "nvcc failed; see " + cache.string() + ".part";
+      return out;
+    }
+    fs::rename(cache.string() + ".part", cache);
+  }
+  std::ifstream in(cache);
+  std::string line, current;
+  std::regex entry("Compiling entry function '([^']+)'"), frame("(\\d+) bytes stack frame, (\\d+) bytes spill stores, (\\d+) bytes spill loads"),
+      used("Used (\\d+) registers(.*)"), smem("(\\d+) bytes smem");
+  std::smatch m;
+  while (std::getline(in, line)) {
+    if (std::regex_search(line, m, entry)) current = m[1];
+    else if (!current.empty() && std::regex_search(line, m, frame)) {
+      out[current].stack = std::stol(m[1]);
+      out[current].spillStores = std::stol(m[2]);
+      out[current].spillLoads = std::stol(m[3]);
+    } else if (!current.empty() && std::regex_search(line, m, used)) {
+      out[current].registers = std::stoi(m[1]);
+      std::string rest = m[2];
+      std::smatch s;
+      out[current].smem = std::regex_search(rest, s, smem) ? std::stol(s[1]) : 0;
+    }
+  }
+  return out;
+}
+
+void inspectPoint(std::ostream& os, const fs::path& dir, const std::string& arch) {
+  fs::path planPath = dir / "plan.json";
+  if (!fs::exists(planPath)) return;
+  json plan = json::parse(std::ifstream(planPath));
+  std::map<std::string, json> stmts;
+  for (auto& s : plan["statements"]) stmts[s["id"]] = s;
+  os << "== " << dir.filename().string() << ": " << plan["program"].get<std::string>() << ", "
+     << plan["strategy"].get<std::string>() << ", " << plan["num_kernels"].get<int>() << " kernel(s), modeled "
+     << fmt::format("{:.3f}", plan["modeled_us"].get<double>()) << " us\n";
+  std::string note;
+  std::map<std::string, PtxasInfo> info;
+  bool hasCuda = fs::exists(dir / "cuda" / "kernels.cu");
+  if (hasCuda) info = ptxas(dir / "cuda", arch, note);
+  else note = "no CUDA emitted for this point (add cuda to emit)";
+  for (auto& k : plan["kernels"]) {
+    std::string id = k["id"], name = plan["program"].get<std::string>() + "_k" + id.substr(1);
+    os << fmt::format("  {} {}  grid {} tile {}  {} blocks x {} threads  dram {} B  on-chip {} B/block\n", id, name,
+                      k["grid"].get<std::string>(), k["tile"].dump(), k["blocks"].get<long>(),
+                      k["threads_per_block"].get<int>(), k["dram_bytes"].get<long>(), k["onchip_bytes_per_block"].get<long>());
+    for (auto& [mangled, pi] : info)
+      if (mangled.find(name) != std::string::npos)
+        os << fmt::format("     ptxas ({}): {} registers, {} B smem (static), {} B spill stores, {} B spill loads, {} B stack\n",
+                          arch, pi.registers, pi.smem, pi.spillStores, pi.spillLoads, pi.stack);
+    for (auto& s : k["statements"]) {
+      const json& st = stmts[s];
+      os << "     " << s.get<std::string>() << " (line " << st["line"].get<int>() << "): " << st["text"].get<std::string>() << "\n";
+    }
+    if (!k["scratch"].empty()) os << "     global scratch: " << k["scratch"].dump() << "\n";
+  }
+  if (!note.empty()) os << "  (" << note << ")\n";
+  if (plan.contains("decisions")) {
+    os << "  decisions:\n";
+    for (auto& d : plan["decisions"])
+      os << fmt::format("    {:<10} {} -> {} via {}: {}: {}\n", d["kind"].get<std::string>(), d["a"].get<std::string>(),
+                        d["b"].get<std::string>(), d["tensors"].get<std::string>(), d["verdict"].get<std::string>(),
+                        d["reason"].get<std::string>());
+  }
+}
+
+}  // namespace
+
+int inspect(std::ostream& os, const std::string& dir, const std::string& point, const std::string& arch) {
+  fs::path root(dir);
+  if (!fs::is_directory(root)) throw UsageError("cannot read '" + dir + "': not a directory");
+  std::vector<fs::path> points;
+  if (fs::exists(root / "plan.json")) points.push_back(root);
+  else if (fs::is_directory(root / "points"))
+    for (auto& e : fs::directory_iterator(root / "points"))
+      if (e.is_directory() && e.path().extension() != ".tmp") points.push_back(e.path());
+  std::sort(points.begin(), points.end());
+  if (!point.empty()) {
+    points.erase(std::remove_if(points.begin(), points.end(), [&](const fs::path& p) { return p.filename() != point; }),
+                 points.end());
+    if (points.empty()) throw UsageError("no point '" + point + "' in " + dir);
+  }
+  if (points.empty()) throw UsageError(dir + " holds no experiment points (expected points/*/plan.json)");
+  for (auto& p : points) inspectPoint(os, p, arch);
+  return 0;
+}
+
+}  // namespace polyfuse
