@@ -162,7 +162,7 @@ int runExperiment(const ExperimentOptions& opt) {
   std::vector<Point> todo;
   size_t kept = 0;
   for (auto& pt : points) {
-    if (opt.mergeOnly || pt.index % opt.shardCount != opt.shardIndex) continue;
+    if (!opt.mergeOnly && pt.index % opt.shardCount != opt.shardIndex) continue;
     fs::path res = out / "points" / pt.id / "result.json";
     if (fs::exists(res)) {
       try {
@@ -174,7 +174,7 @@ int runExperiment(const ExperimentOptions& opt) {
       } catch (const std::exception&) {
       }
     }
-    todo.push_back(pt);
+    if (!opt.mergeOnly) todo.push_back(pt);
   }
   auto t0 = std::chrono::steady_clock::now();
   size_t done = 0;
