@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <functional>
 #include <set>
 #include <sstream>
 
@@ -71,6 +72,37 @@ const char* opName(ReduceOp op) {
     case ReduceOp::Max: return "max";
     case ReduceOp::Min: return "min";
     default: return "assign";
+  }
+}
+
+// The right-hand side of a statement in C syntax; `access` spells tensor elements.
+std::string valueText(const Statement& st, const Expr& e, const Spelling& sp, const Sizes& sizes,
+                      const std::function<std::string(const Access&)>& access) {
+  auto sub = [&](int i) { return valueText(st, *e.args[i], sp, sizes, access); };
+  switch (e.kind) {
+    case ExprKind::Number: return sp.literal(e.name.empty() ? std::to_string(e.number) : e.name);
+    case ExprKind::Size: return sp.literal(std::to_string(sizes.at(e.name)));
+    case ExprKind::Scalar: return e.name;
+    case ExprKind::Index: return "(" + sp.real + ")" + e.name;
+    case ExprKind::Access: return access(st.reads[e.ref]);
+    case ExprKind::Neg: return "(-" + sub(0) + ")";
+    case ExprKind::Add: return "(" + sub(0) + " + " + sub(1) + ")";
+    case ExprKind::Sub: return "(" + sub(0) + " - " + sub(1) + ")";
+    case ExprKind::Mul: return "(" + sub(0) + " * " + sub(1) + ")";
+    case ExprKind::Div: return "(" + sub(0) + " / " + sub(1) + ")";
+    case ExprKind::Call:
+      switch (e.fn) {
+        case Intrinsic::Sigmoid:
+          return "(" + sp.literal("1") + " / (" + sp.literal("1") + " + " + sp.fn("exp") + "(-" + sub(0) + ")))";
+        case Intrinsic::Rsqrt:
+          // C's math library has no rsqrt; CUDA and OpenCL do.
+          if (sp.d == Dialect::C) return "(1.0 / sqrt(" + sub(0) + "))";
+          return sp.fn("rsqrt") + "(" + sub(0) + ")";
+        case Intrinsic::Fmax: case Intrinsic::Fmin: case Intrinsic::Pow:
+          return sp.fn(intrinsicName(e.fn)) + "(" + sub(0) + ", " + sub(1) + ")";
+        default: return sp.fn(intrinsicName(e.fn)) + "(" + sub(0) + ")";
+      }
+    default: throw InternalError("unresolved expression in code generation");
   }
 }
 
@@ -217,28 +249,7 @@ class KernelPrinter {
   }
 
   std::string valueC(const Statement& st, const Expr& e) const {
-    auto sub = [&](int i) { return valueC(st, *e.args[i]); };
-    switch (e.kind) {
-      case ExprKind::Number: return sp_.literal(e.name.empty() ? std::to_string(e.number) : e.name);
-      case ExprKind::Size: return sp_.literal(std::to_string(cm_.sizes().at(e.name)));
-      case ExprKind::Scalar: return e.name;
-      case ExprKind::Index: return "(" + sp_.real + ")" + e.name;
-      case ExprKind::Access: return accessC(st.reads[e.ref]);
-      case ExprKind::Neg: return "(-" + sub(0) + ")";
-      case ExprKind::Add: return "(" + sub(0) + " + " + sub(1) + ")";
-      case ExprKind::Sub: return "(" + sub(0) + " - " + sub(1) + ")";
-      case ExprKind::Mul: return "(" + sub(0) + " * " + sub(1) + ")";
-      case ExprKind::Div: return "(" + sub(0) + " / " + sub(1) + ")";
-      case ExprKind::Call:
-        switch (e.fn) {
-          case Intrinsic::Sigmoid: return "(" + sp_.literal("1") + " / (" + sp_.literal("1") + " + " + sp_.fn("exp") + "(-" + sub(0) + ")))";
-          case Intrinsic::Fmax: return sp_.fn("fmax") + "(" + sub(0) + ", " + sub(1) + ")";
-          case Intrinsic::Fmin: return sp_.fn("fmin") + "(" + sub(0) + ", " + sub(1) + ")";
-          case Intrinsic::Pow: return sp_.fn("pow") + "(" + sub(0) + ", " + sub(1) + ")";
-          default: return sp_.fn(intrinsicName(e.fn)) + "(" + sub(0) + ")";
-        }
-      default: throw InternalError("unresolved expression in code generation");
-    }
+    return valueText(st, e, sp_, cm_.sizes(), [&](const Access& a) { return accessC(a); });
   }
 
   // Declares loop extents and decomposes a linear index into the loops' variables.
@@ -391,7 +402,7 @@ std::string emitReference(const CostModel& cm) {
   for (auto& s : prog.scalars) args.push_back("double " + s.name);
   for (size_t i = 0; i < args.size(); ++i) os << (i ? ", " : "") << args[i];
   os << ") {\n";
-  Spelling sp{Dialect::OpenCL, false, "double"};
+  Spelling sp{Dialect::C, false, "double"};
   for (auto& st : prog.statements) {
     const SizedStatement& ss = cm.sized(st.id);
     os << "  // " << st.label() << " (line " << st.loc.line << "): " << statementText(prog, st) << "\n";
@@ -412,30 +423,6 @@ std::string emitReference(const CostModel& cm) {
       }
       return T.name + "[" + (s.empty() ? "0" : s) + "]";
     };
-    std::function<std::string(const Expr&)> val = [&](const Expr& e) -> std::string {
-      auto sub = [&](int i) { return val(*e.args[i]); };
-      switch (e.kind) {
-        case ExprKind::Number: return "(" + (e.name.empty() ? std::to_string(e.number) : sp.literal(e.name)) + ")";
-        case ExprKind::Size: return std::to_string(cm.sizes().at(e.name)) + ".0";
-        case ExprKind::Scalar: return e.name;
-        case ExprKind::Index: return "(double)" + e.name;
-        case ExprKind::Access: return idx(st.reads[e.ref]);
-        case ExprKind::Neg: return "(-" + sub(0) + ")";
-        case ExprKind::Add: return "(" + sub(0) + " + " + sub(1) + ")";
-        case ExprKind::Sub: return "(" + sub(0) + " - " + sub(1) + ")";
-        case ExprKind::Mul: return "(" + sub(0) + " * " + sub(1) + ")";
-        case ExprKind::Div: return "(" + sub(0) + " / " + sub(1) + ")";
-        case ExprKind::Call:
-          switch (e.fn) {
-            case Intrinsic::Sigmoid: return "(1.0 / (1.0 + exp(-" + sub(0) + ")))";
-            case Intrinsic::Rsqrt: return "(1.0 / sqrt(" + sub(0) + "))";
-            case Intrinsic::Fmax: case Intrinsic::Fmin: case Intrinsic::Pow:
-              return std::string(intrinsicName(e.fn)) + "(" + sub(0) + ", " + sub(1) + ")";
-            default: return std::string(intrinsicName(e.fn)) + "(" + sub(0) + ")";
-          }
-        default: throw InternalError("unresolved expression");
-      }
-    };
     std::string ind = "  ";
     if (st.init) {
       for (int d = 0; d < st.numParallel; ++d) {
@@ -449,7 +436,7 @@ std::string emitReference(const CostModel& cm) {
       os << ind << "for (int " << st.dims[d] << " = " << ss.lo[d] << "; " << st.dims[d] << " < " << ss.hi[d] << "; ++" << st.dims[d] << ")\n";
       ind += "  ";
     }
-    std::string lhs = idx(st.write), v = val(*st.rhs);
+    std::string lhs = idx(st.write), v = valueText(st, *st.rhs, sp, cm.sizes(), idx);
     std::string rhs = st.op == ReduceOp::Assign ? v : st.op == ReduceOp::Add ? lhs + " + " + v
                       : st.op == ReduceOp::Mul ? lhs + " * " + v : st.op == ReduceOp::Max ? "fmax(" + lhs + ", " + v + ")"
                                                                                             : "fmin(" + lhs + ", " + v + ")";

@@ -10,7 +10,7 @@
 
 namespace polyfuse {
 
-enum class Dialect { Cuda, OpenCL };
+enum class Dialect { Cuda, OpenCL, C };  // C: the double-precision reference
 
 struct GeneratedCode {
   std::vector<KernelIR> kernels;

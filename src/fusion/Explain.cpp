@@ -32,11 +32,19 @@ std::vector<Decision> explain(const CostModel& cm, const Partition& chosen, cons
     for (auto& x : s) r += (r.empty() ? "" : ", ") + x;
     return r;
   };
-  for (auto& [pr, ts] : depPairs) out.push_back({"dependence", pr.first, pr.second, join(ts)});
+  auto decision = [](const char* kind, int a, int b, const std::string& tensors) {
+    Decision d;
+    d.kind = kind;
+    d.a = a;
+    d.b = b;
+    d.tensors = tensors;
+    return d;
+  };
+  for (auto& [pr, ts] : depPairs) out.push_back(decision("dependence", pr.first, pr.second, join(ts)));
   for (auto& sp : fg.siblings()) {
     std::set<std::string> ts;
     for (int t : sp.tensors) ts.insert(prog.tensors[t].name);
-    out.push_back({"sibling", sp.a, sp.b, join(ts)});
+    out.push_back(decision("sibling", sp.a, sp.b, join(ts)));
   }
   auto label = [&](int s) { return prog.statements[s].label() + " (line " + std::to_string(prog.statements[s].loc.line) + ")"; };
   for (auto& d : out) {

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "FusionSetup.h"
 #include "Helpers.h"
 #include "RandomPrograms.h"
 #include "codegen/Emit.h"
@@ -11,23 +12,8 @@
 #include "fusion/Search.h"
 
 using namespace polyfuse;
+using test::Setup;
 
-namespace {
-struct Setup {
-  LoadedProgram lp;
-  std::unique_ptr<FusionGraph> fg;
-  std::unique_ptr<CostModel> cm;
-  Setup(LoadedProgram l, const Sizes& sizes) : lp(std::move(l)) {
-    fg = std::make_unique<FusionGraph>(*lp.poly);
-    cm = std::make_unique<CostModel>(*fg, sizes, loadDevice("h100"));
-  }
-  Partition run(const std::string& strategy) const {
-    SearchOptions o;
-    o.strategy = strategy;
-    return search(*cm, o);
-  }
-};
-}  // namespace
 
 TEST_CASE("schedule: legal plans verify, illegal plans are caught naming the dependence") {
   Setup s(test::loadExample("softmax.tc"), {{"N", 33}, {"M", 129}});

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "FusionSetup.h"
 #include "Helpers.h"
 #include "RandomPrograms.h"
 #include "fusion/Explain.h"
@@ -10,23 +11,10 @@
 #include "fusion/Search.h"
 
 using namespace polyfuse;
+using test::Setup;
 
 namespace {
 
-struct Setup {
-  LoadedProgram lp;
-  std::unique_ptr<FusionGraph> fg;
-  std::unique_ptr<CostModel> cm;
-  Setup(LoadedProgram l, const Sizes& sizes, const std::string& device = "h100") : lp(std::move(l)) {
-    fg = std::make_unique<FusionGraph>(*lp.poly);
-    cm = std::make_unique<CostModel>(*fg, sizes, loadDevice(device));
-  }
-  Partition run(const std::string& strategy) const {
-    SearchOptions o;
-    o.strategy = strategy;
-    return search(*cm, o);
-  }
-};
 
 Sizes allSizes(const Program& p, int64_t v) {
   Sizes s;
