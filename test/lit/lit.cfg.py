@@ -17,3 +17,9 @@ config.substitutions.append(("%examples", os.path.join(config.polyfuse_src, "exa
 if config.has_nvcc:
     config.available_features.add("nvcc")
     config.substitutions.append(("%nvcc", config.nvcc))
+import subprocess
+try:
+    if subprocess.run(["nvidia-smi", "-L"], capture_output=True).returncode == 0:
+        config.available_features.add("gpu")
+except OSError:
+    pass
