@@ -96,7 +96,10 @@ std::string svgPartition(const json& plan) {
   std::vector<std::string> order;
   std::map<std::string, std::string> text;
   for (auto& s : plan["statements"]) text[s["id"]] = s["text"];
-  const int rowH = 24, left = 60, boxW = 360, top = 30;
+  size_t longest = 0;
+  for (auto& [id, t] : text) longest = std::max(longest, id.size() + 2 + t.size());
+  // Monospace at 12px is about 7.3px a character.
+  const int rowH = 24, left = 60, boxW = std::max(300, int(7.3 * double(longest)) + 16), top = 30;
   std::ostringstream body;
   std::map<std::string, int> row;
   int y = top;

@@ -19,7 +19,7 @@ FusionGraph::FusionGraph(const PolyProgram& pp) : pp_(pp), graph_(pp.program().s
         isl_map* eq = isl_map_equate(isl_map_universe(dep.relation.space().release()), isl_dim_in, a, isl_dim_out, b);
         aligned_[d][a][b] = dep.relation.is_subset(isl::manage(eq));
       }
-    if (dep.src != dep.dst) boost::add_edge(dep.src, dep.dst, DepEdge{int(d)}, graph_);
+    if (dep.src != dep.dst) boost::add_edge(dep.src, dep.dst, DepEdge{int(d), dep.kind, dep.tensor}, graph_);
   }
   // Reachability in statement order: dependences only point forward.
   reach_.assign(n, StmtSet(n));

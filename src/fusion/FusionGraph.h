@@ -15,6 +15,8 @@ namespace polyfuse {
 
 struct DepEdge {
   int dep = -1;  // index into PolyProgram::dependences()
+  DepKind kind = DepKind::Flow;
+  int tensor = -1;  // bytes follow from the tensor at concrete sizes (CostModel::tensorBytes)
 };
 
 using DepGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, boost::no_property, DepEdge>;
