@@ -82,18 +82,15 @@ RunResult runOpenCL(const CostModel& cm, const GeneratedCode& code, const Bindin
   }
   // Global buffers in the tensors' element types.
   std::map<int, cl_mem> buf;
-  Partition dummy;
   for (size_t t = 0; t < prog.tensors.size(); ++t) {
     bool used = false;
     for (auto& k : code.kernels) used |= std::count(k.params.begin(), k.params.end(), int(t)) > 0;
     if (!used) continue;
-    const Tensor& T = prog.tensors[t];
     size_t bytes = size_t(cm.tensorBytes(int(t)));
     cl_mem m = clCreateBuffer(s.ctx, CL_MEM_READ_WRITE, std::max<size_t>(bytes, 4), nullptr, &err);
     check(err, "clCreateBuffer");
     s.buffers.push_back(m);
     buf[int(t)] = m;
-    (void)T;
   }
   auto upload = [&]() {
     for (auto& [t, m] : buf) {

@@ -212,7 +212,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
             std::cout << j.dump(2) << "\n";
           } else {
             printPartitionTable(std::cout, cm, p, c->timing);
-            if (c->explainFlag) printDecisions(std::cout, *lp.program, ds);
+            if (c->explainFlag) printDecisions(std::cout, ds);
           }
           return 0;
         });

@@ -127,13 +127,12 @@ void printPartitionTable(std::ostream& os, const CostModel& cm, const Partition&
   os << "\n";
 }
 
-void printDecisions(std::ostream& os, const Program& prog, const std::vector<Decision>& ds) {
+void printDecisions(std::ostream& os, const std::vector<Decision>& ds) {
   os << "decisions:\n";
   for (auto& d : ds) {
     os << fmt::format("  {:<10} S{} -> S{} via {}: {}: {}\n", d.kind, d.a, d.b, d.tensors, d.verdict, d.reason);
   }
   if (ds.empty()) os << "  (no dependence edges or sibling pairs)\n";
-  (void)prog;
 }
 
 static std::string dotEscape(const std::string& s) {

@@ -14,7 +14,7 @@ std::string gridText(const Program& prog, const KernelPlan& k);
 nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p);
 nlohmann::ordered_json decisionsJson(const Program& prog, const std::vector<Decision>& ds);
 void printPartitionTable(std::ostream& os, const CostModel& cm, const Partition& p, bool timing);
-void printDecisions(std::ostream& os, const Program& prog, const std::vector<Decision>& ds);
+void printDecisions(std::ostream& os, const std::vector<Decision>& ds);
 void writeDot(std::ostream& os, const CostModel& cm, const Partition& p);
 
 }  // namespace polyfuse

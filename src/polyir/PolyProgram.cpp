@@ -99,10 +99,9 @@ void PolyProgram::buildStatements() {
   schedule_ = sched;
 }
 
-static std::string shapeText(const Program& prog, const Tensor& T) {
+static std::string shapeText(const Tensor& T) {
   std::string s = "(";
   for (size_t i = 0; i < T.shape.size(); ++i) s += (i ? ", " : "") + T.shape[i].str();
-  (void)prog;
   return s + ")";
 }
 
@@ -123,7 +122,7 @@ void PolyProgram::checkBounds() {
         std::string subs;
         for (size_t i = 0; i < a.subscripts.size(); ++i) subs += (i ? ", " : "") + a.subscripts[i].str();
         throw SourceError(a.loc, "access " + T.name + "(" + subs + ") is out of bounds: '" + T.name +
-                                     "' has shape " + shapeText(prog_, T) + " (check the where clauses)");
+                                     "' has shape " + shapeText(T) + " (check the where clauses)");
       }
     };
     check(st.write, ps.write);
@@ -148,30 +147,37 @@ static std::vector<isl::map> mapsOf(const isl::union_map& um) {
 static int stmtIdOf(const isl::id& id) { return std::stoi(id.name().substr(1)); }
 
 void PolyProgram::computeDependences() {
-  isl_union_map* lt = isl_union_map_lex_lt_union_map(schedule_.copy(), schedule_.copy());
-  isl::union_map before = isl::manage(lt);  // pairs (a, b) with a scheduled before b
   for (size_t t = 0; t < prog_.tensors.size(); ++t) {
     isl::union_map writes = isl::union_map::empty(ctx_->get());
     isl::union_map reads = isl::union_map::empty(ctx_->get());
     isl::union_map allReads = isl::union_map::empty(ctx_->get());
-    bool any = false;
+    isl::union_set touching = isl::union_set::empty(ctx_->get());
+    int writers = 0;
+    bool inPlace = false;  // some writer also reads the tensor
     for (auto& st : prog_.statements) {
       const PolyStatement& ps = stmts_[st.id];
-      if (st.write.tensor == int(t)) {
+      bool writes_t = st.write.tensor == int(t), reads_t = false;
+      if (writes_t) {
         writes = writes.unite(isl::union_map(ps.write));
         reads = reads.unite(isl::union_map(ps.accumulationRead));
         allReads = allReads.unite(isl::union_map(ps.write.intersect_domain(ps.accumulationRead.domain())));
-        any = true;
+        ++writers;
+        inPlace |= st.readsLhs();
       }
       for (size_t r = 0; r < st.reads.size(); ++r)
         if (st.reads[r].tensor == int(t)) {
           reads = reads.unite(isl::union_map(ps.reads[r]));
           allReads = allReads.unite(isl::union_map(ps.reads[r]));
+          reads_t = true;
         }
+      inPlace |= writes_t && reads_t;
+      if (writes_t || reads_t) touching = touching.unite(isl::union_set(ps.domain));
     }
-    if (!any) continue;  // inputs are never written: no dependences through them
+    if (!writers) continue;  // inputs are never written: no dependences through them
+    // Only the statements that touch the tensor take part: the analysis stays local.
+    isl::union_map sched = schedule_.intersect_domain(touching);
     isl::union_access_info info(reads);
-    info = info.set_must_source(writes).set_schedule_map(schedule_);
+    info = info.set_must_source(writes).set_schedule_map(sched);
     isl::union_map flow = info.compute_flow().must_dependence();
     auto add = [&](DepKind kind, const isl::union_map& rel) {
       for (auto& m : mapsOf(rel)) {
@@ -197,12 +203,15 @@ void PolyProgram::computeDependences() {
       }
     };
     add(DepKind::Flow, flow);
-    // Memory-based dependences of in-place updates: a read before a later write of
-    // the same element (anti) and two writes of one element (output).
-    isl::union_map anti = allReads.apply_range(writes.reverse()).intersect(before);
-    isl::union_map output = writes.apply_range(writes.reverse()).intersect(before);
-    add(DepKind::Anti, anti);
-    add(DepKind::Output, output);
+    // Memory-based dependences exist only for tensors updated in place or written by
+    // several statements: a read before a later write of the same element (anti) and
+    // two writes of one element (output). With one writer that never reads the
+    // tensor, every read comes after the write (Sema rejects reads before writes).
+    if (writers > 1 || inPlace) {
+      isl::union_map before = isl::manage(isl_union_map_lex_lt_union_map(sched.copy(), sched.copy()));
+      add(DepKind::Anti, allReads.apply_range(writes.reverse()).intersect(before));
+      add(DepKind::Output, writes.apply_range(writes.reverse()).intersect(before));
+    }
   }
   std::stable_sort(deps_.begin(), deps_.end(), [](const Dependence& a, const Dependence& b) {
     return std::make_tuple(a.src, a.dst, int(a.kind), a.tensor) < std::make_tuple(b.src, b.dst, int(b.kind), b.tensor);
