@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # Fused (ilp) against unfused (nofuse) and IREE's rule (greedy): wall time of the
 # generated OpenCL on the CPU device (PoCL), side by side in one run, at a size larger
-# than the caches. Plans are made for each cost-model device given (default: the H100
-# preset, whose plans the GPU would run, and a rough model of a 2-core CPU).
+# than the caches. Plans are made for two cost models: the H100 preset (the plans a GPU
+# would run) and this machine's OpenCL device as `polyfuse calibrate` measures it.
 # Usage: bench/pocl_fusion.sh [N] [M] [REPEAT]     (from the repository root, after make build)
 set -euo pipefail
 N=${1:-4096}; M=${2:-4096}; R=${3:-5}
 bin=${POLYFUSE:-build/bin/polyfuse}
 export POCL_CACHE_DIR=${POCL_CACHE_DIR:-$(mktemp -d)}
+cal=$(mktemp -d)/pocl-measured.yaml
+"$bin" calibrate --backend opencl --name pocl-measured -o "$cal" 2> /dev/null
+grep -v '^#' "$cal" | tr '\n' ' ' | sed 's/^/calibrated: /'; echo; echo
 echo "| program | plan device | strategy | kernels | kernel ms (sum of medians) | wall ms (median) | unfused / this | verified |"
 echo "|---|---|---|---|---|---|---|---|"
 for prog in softmax layernorm rmsnorm; do
-  for dev in h100 examples/devices/cpu-2core.yaml; do
+  for dev in h100 "$cal"; do
     base=""
     for s in nofuse greedy ilp; do
       json=$("$bin" exec examples/$prog.tc --backend opencl --size N=$N,M=$M --strategy $s --device "$dev" --repeat "$R" --json)

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "codegen/Calibrate.h"
 #include "driver/Execute.h"
 #include "driver/Experiment.h"
 #include "driver/Inspect.h"
@@ -252,6 +253,34 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
             }
           }
           return runExperiment(o);
+        });
+      };
+    });
+  }
+  // calibrate
+  {
+    struct CalibrateCli {
+      std::string backend = "opencl", out, name;
+    };
+    auto c = std::make_shared<CalibrateCli>();
+    auto* cmd = app.add_subcommand("calibrate", "Measure a device and write its cost-model parameters as a device YAML");
+    cmd->add_option("--backend", c->backend, "opencl | cuda")->check(CLI::IsMember({"opencl", "cuda"}));
+    cmd->add_option("-o,--output", c->out, "write the YAML here (default: stdout)");
+    cmd->add_option("--name", c->name, "the device's name in the YAML (default: measured-<backend>)");
+    cmd->callback([c, &reg] {
+      reg.chosen = [c] {
+        return guarded(c->out, nullptr, [&] {
+          Calibration cal = c->backend == "cuda" ? calibrateCuda() : calibrateOpenCL();
+          std::string text = cal.yaml(c->name.empty() ? "measured-" + c->backend : c->name);
+          if (c->out.empty()) {
+            std::cout << text;
+          } else {
+            std::ofstream out(c->out);
+            if (!out) throw UsageError("cannot write '" + c->out + "'");
+            out << text;
+            std::cerr << "wrote " << c->out << " (use it with --device " << c->out << ")\n";
+          }
+          return 0;
         });
       };
     });

@@ -1,0 +1,201 @@
+#define CL_TARGET_OPENCL_VERSION 120
+#include "codegen/Calibrate.h"
+
+#include <CL/cl.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include "polyir/Diagnostic.h"
+
+namespace polyfuse {
+
+std::string Calibration::yaml(const std::string& name) const {
+  std::ostringstream os;
+  os << "# Measured by `polyfuse calibrate` on " << deviceName << ".\n"
+     << "name: " << name << "\n"
+     << fmt::format("dram_gbps: {:.1f}\nl2_gbps: {:.1f}\ntflops: {:.4f}\nlaunch_us: {:.2f}\n", dramGBps, l2GBps, tflops,
+                    launchUs)
+     << "sm_count: " << computeUnits << "\n"
+     << "blocks_to_saturate: " << 2 * computeUnits << "\n"
+     << fmt::format("l2_mb: {:.2f}\nonchip_kb_per_block: {:.0f}\n", cacheMB, localKB)
+     << "threads_per_block: " << threadsPerBlock << "\n";
+  return os.str();
+}
+
+namespace {
+
+const char* kKernels = R"(
+__kernel void pf_copy(__global const float4* a, __global float4* b) { size_t i = get_global_id(0); b[i] = a[i]; }
+__kernel void pf_empty(__global float* unused) { }
+__kernel void pf_fma(__global float* out, int iters) {
+  float x = (float)get_global_id(0) * 1e-7f, y = 1.0001f, z = 0.9999f, w = 0.5f;
+  for (int i = 0; i < iters; ++i) {
+    x = fma(x, y, 0.5f); y = fma(y, z, -0.25f); z = fma(z, w, 0.125f); w = fma(w, x, -0.0625f);
+  }
+  out[get_global_id(0)] = x + y + z + w;
+}
+)";
+
+void ok(cl_int e, const char* what) {
+  if (e != CL_SUCCESS) throw InternalError(std::string("OpenCL calibration: ") + what + " failed (" + std::to_string(e) + ")");
+}
+
+}  // namespace
+
+Calibration calibrateOpenCL() {
+  cl_platform_id plat;
+  cl_uint np = 0;
+  if (clGetPlatformIDs(1, &plat, &np) != CL_SUCCESS || np == 0) throw UsageError("no OpenCL platform found");
+  cl_device_id dev;
+  if (clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, nullptr) != CL_SUCCESS) throw UsageError("no OpenCL device found");
+  Calibration c;
+  char name[256] = {0};
+  clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name - 1, name, nullptr);
+  c.deviceName = name;
+  cl_uint cu = 0;
+  size_t wg = 0;
+  cl_ulong cache = 0, local = 0, maxAlloc = 0;
+  clGetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cu, &cu, nullptr);
+  clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof wg, &wg, nullptr);
+  clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof cache, &cache, nullptr);
+  clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local, nullptr);
+  clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof maxAlloc, &maxAlloc, nullptr);
+  c.computeUnits = int(std::max<cl_uint>(1, cu));
+  c.threadsPerBlock = int(std::min<size_t>(256, std::max<size_t>(32, wg)));
+  c.cacheMB = double(std::max<cl_ulong>(cache, 1 << 20)) / 1e6;
+  c.localKB = double(std::max<cl_ulong>(local, 16 << 10)) / 1024.0;
+  cl_int e;
+  cl_context ctx = clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &e);
+  ok(e, "context");
+  cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &e);
+  ok(e, "queue");
+  cl_program prog = clCreateProgramWithSource(ctx, 1, &kKernels, nullptr, &e);
+  ok(e, "program");
+  ok(clBuildProgram(prog, 1, &dev, "", nullptr, nullptr), "build");
+  cl_kernel copy = clCreateKernel(prog, "pf_copy", &e), empty = clCreateKernel(prog, "pf_empty", &e),
+            fma = clCreateKernel(prog, "pf_fma", &e);
+  ok(e, "kernels");
+  auto seconds = [&](auto&& run, int reps) {
+    run();
+    clFinish(q);
+    std::vector<double> t;
+    for (int r = 0; r < reps; ++r) {
+      auto t0 = std::chrono::steady_clock::now();
+      run();
+      clFinish(q);
+      t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+  };
+  // DRAM: a copy far larger than the cache; L2: a copy that fits in a quarter of it.
+  auto copyRate = [&](size_t bytes, int inner) {
+    bytes = bytes / 16 * 16;
+    cl_mem a = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, nullptr, &e), b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, nullptr, &e);
+    ok(e, "buffers");
+    std::vector<float> fill(bytes / 4, 1.0f);
+    clEnqueueWriteBuffer(q, a, CL_TRUE, 0, bytes, fill.data(), 0, nullptr, nullptr);
+    clSetKernelArg(copy, 0, sizeof a, &a);
+    clSetKernelArg(copy, 1, sizeof b, &b);
+    size_t global = bytes / 16;
+    double s = seconds([&] {
+      for (int i = 0; i < inner; ++i) clEnqueueNDRangeKernel(q, copy, 1, nullptr, &global, nullptr, 0, nullptr, nullptr);
+    }, 5);
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+    return 2.0 * double(bytes) * inner / s / 1e9;
+  };
+  size_t big = size_t(std::min<cl_ulong>(maxAlloc / 2, 256ull << 20));
+  big = std::max<size_t>(big, std::min<size_t>(size_t(cache) * 8, size_t(maxAlloc / 2)));
+  c.dramGBps = copyRate(big, 1);
+  c.l2GBps = std::max(c.dramGBps, copyRate(std::max<size_t>(size_t(cache) / 4, 64 << 10), 20));
+  {
+    cl_mem dummy = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64, nullptr, &e);
+    clSetKernelArg(empty, 0, sizeof dummy, &dummy);
+    size_t one = 1;
+    const int n = 100;
+    double s = seconds([&] {
+      for (int i = 0; i < n; ++i) {
+        clEnqueueNDRangeKernel(q, empty, 1, nullptr, &one, nullptr, 0, nullptr, nullptr);
+        clFinish(q);
+      }
+    }, 3);
+    c.launchUs = s / n * 1e6;
+    clReleaseMemObject(dummy);
+  }
+  {
+    size_t global = size_t(c.computeUnits) * 1024 * 16;
+    cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, global * 4, nullptr, &e);
+    int iters = 4096;
+    clSetKernelArg(fma, 0, sizeof out, &out);
+    clSetKernelArg(fma, 1, sizeof iters, &iters);
+    double s = seconds([&] { clEnqueueNDRangeKernel(q, fma, 1, nullptr, &global, nullptr, 0, nullptr, nullptr); }, 3);
+    c.tflops = double(global) * iters * 4 * 2 / s / 1e12;
+    clReleaseMemObject(out);
+  }
+  clReleaseKernel(copy);
+  clReleaseKernel(empty);
+  clReleaseKernel(fma);
+  clReleaseProgram(prog);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+  return c;
+}
+
+Calibration calibrateCuda() {
+  if (std::system("nvidia-smi -L > /dev/null 2>&1") != 0)
+    throw std::runtime_error("no CUDA GPU on this machine: calibrate --backend cuda needs one");
+  std::string dir = (std::filesystem::temp_directory_path() / ("polyfuse-calib-" + std::to_string(::getpid()))).string();
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/calib.cu") << R"(
+#include <cstdio>
+#include <cuda_runtime.h>
+__global__ void copy(const float4* a, float4* b, size_t n) { size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; if (i < n) b[i] = a[i]; }
+__global__ void empty() {}
+__global__ void fmaloop(float* out, int iters) {
+  float x = threadIdx.x * 1e-7f, y = 1.0001f, z = 0.9999f, w = 0.5f;
+  for (int i = 0; i < iters; ++i) { x = fmaf(x, y, 0.5f); y = fmaf(y, z, -0.25f); z = fmaf(z, w, 0.125f); w = fmaf(w, x, -0.0625f); }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x + y + z + w;
+}
+int main() {
+  cudaDeviceProp p; cudaGetDeviceProperties(&p, 0);
+  cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b); float ms;
+  auto rate = [&](size_t bytes, int inner) {
+    float4 *x, *y; cudaMalloc(&x, bytes); cudaMalloc(&y, bytes); size_t n = bytes / 16;
+    copy<<<(n + 255) / 256, 256>>>(x, y, n); cudaEventRecord(a);
+    for (int i = 0; i < inner; ++i) copy<<<(n + 255) / 256, 256>>>(x, y, n);
+    cudaEventRecord(b); cudaEventSynchronize(b); cudaEventElapsedTime(&ms, a, b); cudaFree(x); cudaFree(y);
+    return 2.0 * bytes * inner / (ms * 1e-3) / 1e9; };
+  double dram = rate(1ull << 30, 10), l2 = rate(p.l2CacheSize / 4, 200);
+  empty<<<1, 1>>>(); cudaDeviceSynchronize(); cudaEventRecord(a);
+  for (int i = 0; i < 1000; ++i) empty<<<1, 1>>>();
+  cudaEventRecord(b); cudaEventSynchronize(b); cudaEventElapsedTime(&ms, a, b); double launch = ms * 1e3 / 1000;
+  float* o; int blocks = p.multiProcessorCount * 8, iters = 8192; cudaMalloc(&o, blocks * 256 * 4);
+  fmaloop<<<blocks, 256>>>(o, iters); cudaEventRecord(a); fmaloop<<<blocks, 256>>>(o, iters);
+  cudaEventRecord(b); cudaEventSynchronize(b); cudaEventElapsedTime(&ms, a, b);
+  double tflops = (double)blocks * 256 * iters * 8 / (ms * 1e-3) / 1e12;
+  printf("%s\n%f %f %f %f %d %f %f\n", p.name, dram, l2, tflops, launch, p.multiProcessorCount,
+         p.l2CacheSize / 1e6, p.sharedMemPerBlockOptin / 1024.0);
+  return 0;
+}
+)";
+  std::string nvcc = std::filesystem::exists("/usr/local/cuda/bin/nvcc") ? "/usr/local/cuda/bin/nvcc" : "nvcc";
+  if (std::system((nvcc + " -O3 -arch=native " + dir + "/calib.cu -o " + dir + "/calib > " + dir + "/nvcc.log 2>&1").c_str()) != 0)
+    throw InternalError("nvcc failed on the calibration program; see " + dir + "/nvcc.log");
+  if (std::system((dir + "/calib > " + dir + "/out.txt").c_str()) != 0) throw InternalError("the calibration program failed");
+  std::ifstream in(dir + "/out.txt");
+  Calibration c;
+  std::getline(in, c.deviceName);
+  in >> c.dramGBps >> c.l2GBps >> c.tflops >> c.launchUs >> c.computeUnits >> c.cacheMB >> c.localKB;
+  return c;
+}
+
+}  // namespace polyfuse

@@ -1,0 +1,24 @@
+// Measures a device's bandwidths, launch latency and arithmetic throughput, and
+// writes them as a device YAML for the cost model: the model is a hypothesis, and
+// where a device is at hand its measured parameters replace the presets.
+#pragma once
+#include <string>
+
+#include "fusion/Device.h"
+
+namespace polyfuse {
+
+struct Calibration {
+  std::string deviceName;
+  double dramGBps = 0, l2GBps = 0, tflops = 0, launchUs = 0;
+  int computeUnits = 0, threadsPerBlock = 256;
+  double cacheMB = 0, localKB = 0;
+  std::string yaml(const std::string& name) const;
+};
+
+// Runs the measurements on the first OpenCL device. Throws UsageError without one.
+Calibration calibrateOpenCL();
+// Compiles and runs a small CUDA program with nvcc. Throws std::runtime_error without a GPU.
+Calibration calibrateCuda();
+
+}  // namespace polyfuse
