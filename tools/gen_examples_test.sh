@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the per-example lit tests (run after adding an example):
-#   test/lit/examples/NAME.test  check, the reference interpreter, and the generated
+#   test/lit/examples/NAME.test  check, the reference interpreter (and the emitted C
+#                                reference against it), and the generated
 #                                OpenCL of every strategy on PoCL against the reference
 #   test/lit/cuda/NAME.test      nvcc compiles the generated CUDA (sm_80 and sm_90)
 set -euo pipefail
@@ -20,6 +21,12 @@ for f in examples/*.tc; do
     echo "# RUN: polyfuse check %examples/$b.tc > %t/check.txt"
     echo "# RUN: polyfuse exec %examples/$b.tc --backend ref --size $sizes --dump %t/out | FileCheck --check-prefix=REF %s"
     echo "# REF: {{^[A-Za-z0-9_]+}}: shape ({{[0-9, ]+}}) sum={{[-0-9.e+]+}} abs_sum="
+    echo "# The C reference that the CUDA harness checks against agrees with the interpreter."
+    echo "# RUN: polyfuse codegen %examples/$b.tc --target cuda --size $sizes -o %t/cuda > /dev/null"
+    echo "# RUN: cc -O1 %t/cuda/reference_main.c -o %t/reference -lm"
+    echo "# RUN: %t/reference 1 > %t/reference.txt"
+    echo "# RUN: polyfuse exec %examples/$b.tc --backend ref --size $sizes --seed 1 --json > %t/interp.json"
+    echo "# RUN: %python %S/../Inputs/compare_ref.py %t/reference.txt %t/interp.json"
     for s in nofuse greedy bytes-greedy maxfuse typed ilp; do
       echo "# RUN: polyfuse exec %examples/$b.tc --backend opencl --size $sizes --strategy $s --repeat 1 | FileCheck --check-prefix=CL %s"
     done

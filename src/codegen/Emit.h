@@ -25,6 +25,8 @@ GeneratedCode generate(const CostModel& cm, const Partition& p, Dialect d);
 std::string emitCudaHarness(const CostModel& cm, const Partition& p, const GeneratedCode& code);
 // reference.h: the program as plain C loops in double precision.
 std::string emitReference(const CostModel& cm);
+// reference_main.c: runs reference.h on the interpreter's inputs; prints output sums.
+std::string emitReferenceMain(const CostModel& cm);
 
 // The element type the kernels compute in ("float" or "double").
 std::string realType(const Program& prog);

@@ -8,6 +8,60 @@
 
 namespace polyfuse {
 
+namespace {
+
+// The interpreter's input stream in C: SplitMix64 seeded by seed ^ FNV-1a(name).
+const char* kGenerator =
+    "// The same input stream as polyfuse's interpreter: SplitMix64 seeded by seed ^ FNV-1a(name).\n"
+    "static uint64_t fnv(const char* s) { uint64_t h = 1469598103934665603ull; for (; *s; ++s) h = (h ^ (unsigned char)*s) * 1099511628211ull; return h; }\n"
+    "static double next_uniform(uint64_t* st) { uint64_t z = (*st += 0x9E3779B97F4A7C15ull); z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;\n"
+    "  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull; z ^= z >> 31; return (double)(z >> 11) * (1.0 / 9007199254740992.0); }\n\n";
+
+// Host arrays h_<tensor> in double; inputs and scalars drawn as the interpreter draws them.
+void emitHostInputs(std::ostream& os, const CostModel& cm) {
+  const Program& prog = cm.graph().program();
+  for (auto& t : prog.tensors) {
+    int64_t n = t.elements(cm.sizes());
+    os << "  double* h_" << t.name << " = (double*)calloc(" << n << ", sizeof(double));\n";
+    if (t.role == TensorRole::Input)
+      os << "  { uint64_t st = seed ^ fnv(\"" << t.name << "\"); for (long i = 0; i < " << n << "; ++i) h_" << t.name
+         << "[i] = (" << elemTypeName(t.type) << ")(2.0 * next_uniform(&st) - 1.0); }\n";
+  }
+  for (auto& s : prog.scalars)
+    os << "  double " << s.name << "; { uint64_t st = seed ^ fnv(\"" << s.name << "\"); " << s.name
+       << " = 0.5 + next_uniform(&st); }\n";
+}
+
+void emitReferenceCall(std::ostream& os, const Program& prog) {
+  os << "  " << prog.name << "_reference(";
+  std::vector<std::string> args;
+  for (auto& t : prog.tensors) args.push_back("h_" + t.name);
+  for (auto& s : prog.scalars) args.push_back(s.name);
+  for (size_t a = 0; a < args.size(); ++a) os << (a ? ", " : "") << args[a];
+  os << ");\n";
+}
+
+}  // namespace
+
+std::string emitReferenceMain(const CostModel& cm) {
+  const Program& prog = cm.graph().program();
+  std::ostringstream os;
+  os << "// Runs reference.h on the interpreter's inputs and prints each output's sum.\n"
+     << "// Build: cc -O2 reference_main.c -o reference -lm    Run: ./reference [seed]\n"
+     << "#include <math.h>\n#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n\n#include \"reference.h\"\n\n"
+     << kGenerator << "int main(int argc, char** argv) {\n"
+     << "  const uint64_t seed = argc > 1 ? strtoull(argv[1], 0, 10) : 1;\n";
+  emitHostInputs(os, cm);
+  emitReferenceCall(os, prog);
+  for (int t : prog.tensorsWithRole(TensorRole::Output)) {
+    const Tensor& T = prog.tensors[t];
+    os << "  { double s = 0; for (long i = 0; i < " << T.elements(cm.sizes()) << "; ++i) s += h_" << T.name
+       << "[i]; printf(\"" << T.name << " %.17g\\n\", s); }\n";
+  }
+  os << "  return 0;\n}\n";
+  return os.str();
+}
+
 std::string emitCudaHarness(const CostModel& cm, const Partition& p, const GeneratedCode& code) {
   const Program& prog = cm.graph().program();
   const std::string real = realType(prog);
@@ -19,26 +73,13 @@ std::string emitCudaHarness(const CostModel& cm, const Partition& p, const Gener
      << "#include <string.h>\n\n#include \"kernels.cu\"\n#include \"reference.h\"\n\n"
      << "#define CHECK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { fprintf(stderr, \"CUDA error %s at %s:%d\\n\", "
         "cudaGetErrorString(e_), __FILE__, __LINE__); exit(2); } } while (0)\n\n"
-     << "// The same input stream as polyfuse's interpreter: SplitMix64 seeded by seed ^ FNV-1a(name).\n"
-     << "static uint64_t fnv(const char* s) { uint64_t h = 1469598103934665603ull; for (; *s; ++s) h = (h ^ (unsigned char)*s) * 1099511628211ull; return h; }\n"
-     << "static double next_uniform(uint64_t* st) { uint64_t z = (*st += 0x9E3779B97F4A7C15ull); z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;\n"
-     << "  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull; z ^= z >> 31; return (double)(z >> 11) * (1.0 / 9007199254740992.0); }\n\n";
+     << kGenerator;
   os << "int main(int argc, char** argv) {\n"
      << "  const uint64_t seed = argc > 1 ? strtoull(argv[1], 0, 10) : 1;\n"
      << "  const int repeat = argc > 2 ? atoi(argv[2]) : 20;\n"
      << "  int ndev = 0;\n"
      << "  if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) { fprintf(stderr, \"no CUDA device\\n\"); return 2; }\n";
-  for (auto& t : prog.tensors) {
-    int64_t n = t.elements(cm.sizes());
-    os << "  double* h_" << t.name << " = (double*)calloc(" << n << ", sizeof(double));\n";
-    if (t.role == TensorRole::Input) {
-      os << "  { uint64_t st = seed ^ fnv(\"" << t.name << "\"); for (long i = 0; i < " << n << "; ++i) h_" << t.name
-         << "[i] = (" << elemTypeName(t.type) << ")(2.0 * next_uniform(&st) - 1.0); }\n";
-    }
-  }
-  for (auto& s : prog.scalars)
-    os << "  double " << s.name << "; { uint64_t st = seed ^ fnv(\"" << s.name << "\"); " << s.name
-       << " = 0.5 + next_uniform(&st); }\n";
+  emitHostInputs(os, cm);
   for (int t : globals) {
     const Tensor& T = prog.tensors[t];
     int64_t n = T.elements(cm.sizes());
@@ -96,14 +137,8 @@ std::string emitCudaHarness(const CostModel& cm, const Partition& p, const Gener
      << "  printf(\"%-24s %12.4f %12.1f  (lower-bound bytes / time)\\n\", \"total\", total, lb / (total * 1e6));\n"
      << "  printf(\"%-24s %12.4f %12.1f  (device-to-device copy of the same bytes)\\n\", \"copy\", copy_ms, lb / (copy_ms * 1e6));\n";
   // Verification against the reference.
-  os << "  " << prog.name << "_reference(";
-  {
-    std::vector<std::string> args;
-    for (auto& t : prog.tensors) args.push_back("h_" + t.name);
-    for (auto& s : prog.scalars) args.push_back(s.name);
-    for (size_t a = 0; a < args.size(); ++a) os << (a ? ", " : "") << args[a];
-  }
-  os << ");\n  double worst = 0;\n";
+  emitReferenceCall(os, prog);
+  os << "  double worst = 0;\n";
   for (int t : prog.tensorsWithRole(TensorRole::Output)) {
     const Tensor& T = prog.tensors[t];
     int64_t n = T.elements(cm.sizes());

@@ -28,6 +28,7 @@ std::vector<std::string> writeCode(const CostModel& cm, const Partition& p, cons
   if (target == "cuda") {
     write("kernels.cu", code.kernelSource);
     write("reference.h", emitReference(cm));
+    write("reference_main.c", emitReferenceMain(cm));
     write("harness.cu", emitCudaHarness(cm, p, code));
   } else {
     write("kernels.cl", code.kernelSource);
