@@ -267,13 +267,14 @@ std::vector<KernelIR> lowerPartition(const CostModel& cm, const Partition& p) {
     // over the same points in the same thread needs none.
     struct Pending { int stmt; int tensor; bool write; };
     std::vector<Pending> pending;
-    auto sameThread = [&](const StmtIR& a, const StmtIR& b) {
+    // Statements a and b touch tensor t only at the point each thread owns: same
+    // parallel loops, and every access of t is the identity of that point.
+    auto sameThread = [&](const StmtIR& a, const StmtIR& b, int t) {
       if (a.mode == StmtMode::BlockReduce || b.mode == StmtMode::BlockReduce) return false;
       if (a.pieces.size() != 1 || b.pieces.size() != 1) return false;
       const PieceIR &pa = a.pieces[0], &pb = b.pieces[0];
-      if (pa.guard != pb.guard || pa.dimValue.size() < 1) return false;
       const Statement &sa = prog.statements[a.stmt], &sb = prog.statements[b.stmt];
-      if (sa.numParallel != sb.numParallel) return false;
+      if (pa.guard != pb.guard || sa.numParallel != sb.numParallel || sa.numParallel == 0) return false;
       for (int d = 0; d < sa.numParallel; ++d)
         if (sa.dims[d] != sb.dims[d] || pa.dimValue[d] != pb.dimValue[d]) return false;
       auto parLoops = [](const PieceIR& p) {
@@ -283,15 +284,15 @@ std::vector<KernelIR> lowerPartition(const CostModel& cm, const Partition& p) {
         return v;
       };
       if (parLoops(pa) != parLoops(pb)) return false;
-      // Every access to a shared tensor must be the lhs point itself.
-      auto identity = [&](const Statement& s, int t) {
-        if (s.write.tensor == t && s.write.subscripts != sa.write.subscripts) return false;
+      auto ownPoint = [&](const Statement& s) {
+        std::vector<Affine> point;
+        for (int d = 0; d < s.numParallel; ++d) point.push_back(Affine::var(s.dims[d]));
+        if (s.write.tensor == t && s.write.subscripts != point) return false;
         for (auto& r : s.reads)
-          if (r.tensor == t && r.subscripts != sa.write.subscripts) return false;
+          if (r.tensor == t && r.subscripts != point) return false;
         return true;
       };
-      return identity(sa, sa.write.tensor) && identity(sb, sa.write.tensor) &&
-             (sa.write.tensor == sb.write.tensor ? identity(sb, sb.write.tensor) : true);
+      return ownPoint(sa) && ownPoint(sb);
     };
     for (size_t m = 0; m < ki.stmts.size(); ++m) {
       const Statement& st = prog.statements[ki.stmts[m].stmt];
@@ -301,7 +302,7 @@ std::vector<KernelIR> lowerPartition(const CostModel& cm, const Partition& p) {
         bool writes = st.write.tensor == pd.tensor;
         if (!(writes || (reads && pd.write))) continue;
         const StmtIR& prev = *std::find_if(ki.stmts.begin(), ki.stmts.end(), [&](const StmtIR& s) { return s.stmt == pd.stmt; });
-        if (!sameThread(prev, ki.stmts[m])) conflict = true;
+        if (!sameThread(prev, ki.stmts[m], pd.tensor)) conflict = true;
       }
       if (conflict) {
         ki.stmts[m - 1].barrierAfter = true;
