@@ -119,8 +119,8 @@ class KernelPrinter {
     for (int s : kp.statements)
       os << "//   " << prog_.statements[s].label() << " (line " << prog_.statements[s].loc.line
          << "): " << statementText(prog_, prog_.statements[s]) << "\n";
-    os << fmt::format("// grid {} tile {}: {} block(s) of {} threads; modeled {:.3f} us\n", gridText(kp), tileText(kp),
-                      kp.blocks, kp.threadsPerBlock, kp.modeledUs);
+    os << fmt::format("// grid {} tile {}: {} block(s) of {} threads, {} barrier(s); modeled {:.3f} us\n", gridText(kp),
+                      tileText(kp), kp.blocks, kp.threadsPerBlock, k_.barriers, kp.modeledUs);
     if (!kp.onChip.empty()) {
       std::string names;
       for (int t : kp.onChip) names += (names.empty() ? "" : ", ") + prog_.tensors[t].name;

@@ -305,7 +305,7 @@ KernelPlan CostModel::evaluate(const std::vector<int>& members, const std::vecto
   // Classify every tensor the kernel touches.
   struct Use {
     Box extReadFull, extReadBlock, writeFull, writeBlock, intReadBlock;
-    bool written = false, read = false;
+    bool written = false;
     double sector = 1.0;  // worst sector factor over the kernel's accesses
   };
   std::map<int, Use> uses;
@@ -319,7 +319,6 @@ KernelPlan CostModel::evaluate(const std::vector<int>& members, const std::vecto
     w.writeBlock.hull(accessBox(ss.write, blockLo[k], blockHi[k]));
     for (auto& r : ss.reads) {
       Use& u = uses[r.tensor];
-      u.read = true;
       u.sector = std::max(u.sector, sectorFactor(r, k));
       bool external = prog.tensors[r.tensor].role == TensorRole::Input;
       auto it = flowSources_[s].find(r.tensor);
