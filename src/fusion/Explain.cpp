@@ -57,35 +57,35 @@ std::vector<Decision> explain(const CostModel& cm, const Partition& chosen, cons
       d.reason = "both run in K" + std::to_string(k.id) + " at one grid point per block";
       continue;
     }
-    StmtSet pair = StmtSet::of(n, {d.a, d.b});
-    auto p = cm.plan(pair);
-    if (!p) {
-      std::string why = cm.whyNotFusible(pair);
+    // The best partition that puts them in one kernel, by the exact search; the pair
+    // alone may be non-convex while a larger kernel holding both is legal.
+    SearchOptions forced = opt;
+    forced.strategy = "ilp";
+    forced.neverFuse.clear();
+    forced.mustFuse.push_back({d.a, d.b});
+    forced.timeLimitSeconds = std::min(opt.timeLimitSeconds, 10.0);
+    Partition alt;
+    try {
+      alt = search(cm, forced);
+    } catch (const UsageError&) {
+      StmtSet pair = StmtSet::of(n, {d.a, d.b});
+      std::string why = cm.plan(pair) ? "no legal partition puts " + label(d.a) + " and " + label(d.b) + " in one kernel"
+                                      : cm.whyNotFusible(pair);
       d.verdict = why.rfind("not convex", 0) == 0 ? "not-convex" : "illegal";
       for (const char* prefix : {"illegal: ", "not convex: "})
         if (why.rfind(prefix, 0) == 0) why = why.substr(std::string(prefix).size());
       d.reason = why;
       continue;
     }
-    // The best partition that fuses them, by the exact search.
-    SearchOptions forced = opt;
-    forced.strategy = "ilp";
-    forced.neverFuse.clear();
-    forced.mustFuse = opt.mustFuse;
-    forced.mustFuse.push_back({d.a, d.b});
-    forced.timeLimitSeconds = std::min(opt.timeLimitSeconds, 10.0);
-    try {
-      Partition alt = search(cm, forced);
-      d.fusedUs = alt.modeledUs;
-    } catch (const UsageError&) {
-      d.verdict = "illegal";
-      d.reason = "no legal partition puts " + label(d.a) + " and " + label(d.b) + " in one kernel";
-      continue;
-    }
-    if (!p->scratch.empty() && d.fusedUs > chosen.modeledUs) {
+    d.fusedUs = alt.modeledUs;
+    std::vector<int> spilled;
+    for (auto& k : alt.kernels)
+      if (std::count(k.statements.begin(), k.statements.end(), d.a) && std::count(k.statements.begin(), k.statements.end(), d.b))
+        spilled = k.scratch;
+    if (!spilled.empty() && d.fusedUs > chosen.modeledUs) {
       d.verdict = "over-capacity";
       std::string names;
-      for (int t : p->scratch) names += (names.empty() ? "" : ", ") + prog.tensors[t].name;
+      for (int t : spilled) names += (names.empty() ? "" : ", ") + prog.tensors[t].name;
       d.reason = "fused, the temporaries " + names + " exceed the on-chip budget of " +
                  std::to_string(int64_t(cm.device().onchipBytesPerBlock)) + " bytes per block and go to global scratch; " +
                  fmtUs(d.fusedUs) + " fused against " + fmtUs(chosen.modeledUs) + " as chosen";
