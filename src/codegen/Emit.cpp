@@ -136,6 +136,8 @@ class KernelPrinter {
       std::string ty = std::string(k_.paramWritten[i] ? "" : "const ") + elemTypeName(T.type) + "*";
       args.push_back(sp_.d == Dialect::Cuda ? ty + " __restrict__ " + T.name : "__global " + ty + " restrict " + T.name);
     }
+    if (kp.splitChunks > 1)
+      args.push_back(sp_.d == Dialect::Cuda ? sp_.real + "* __restrict__ pf_partial" : "__global " + sp_.real + "* restrict pf_partial");
     for (auto& s : prog_.scalars) args.push_back("const " + sp_.real + " " + s.name);
     for (size_t i = 0; i < args.size(); ++i) os << (i ? ",\n    " : "") << args[i];
     os << ") {\n";
@@ -155,8 +157,11 @@ class KernelPrinter {
       os << "  " << (sp_.d == Dialect::Cuda ? "__shared__ " : "__local ") << sp_.real << " pf_red["
          << (sp_.d == Dialect::Cuda ? 32 : kp.threadsPerBlock) << "];\n";
     os << "  const int tid = " << sp_.tid() << ", nthreads = " << sp_.nthreads() << ";\n";
-    if (kp.gridRank() > 0) {
+    if (kp.gridRank() > 0 || kp.splitChunks > 1) {
       os << "  int pf_bid = " << sp_.bid() << ";\n";
+      if (kp.splitChunks > 1)
+        os << "  const int pf_c = pf_bid % " << kp.splitChunks << "; pf_bid /= " << kp.splitChunks
+           << ";  // chunk of the split reduction\n";
       for (int t = kp.gridRank() - 1; t >= 0; --t) {
         os << "  const int pf_b" << t << " = " << kp.gridLo[t] << " + (pf_bid % " << k_.numBlocks[t] << ") * " << kp.tile[t]
            << ";";
@@ -238,15 +243,68 @@ class KernelPrinter {
       }
       return "sh_" + T.name + "[" + (idx.empty() ? "0" : idx) + "]";
     }
+    return T.name + "[" + globalIndex(a) + "]";
+  }
+
+  // Row-major element index of a global access.
+  std::string globalIndex(const Access& a) const {
+    const Tensor& T = prog_.tensors[a.tensor];
+    std::string idx;
     int64_t stride = 1;
-    for (int p = int(subs.size()) - 1; p >= 0; --p) {
-      std::string term = subs[p].find_first_of(" ") == std::string::npos ? subs[p] : "(" + subs[p] + ")";
+    for (int p = int(a.subscripts.size()) - 1; p >= 0; --p) {
+      std::string sub = affineC(a.subscripts[p]);
+      std::string term = sub.find_first_of(" ") == std::string::npos ? sub : "(" + sub + ")";
       if (stride != 1) term += " * " + std::to_string(stride);
       idx = idx.empty() ? term : term + " + " + idx;
       stride *= T.shape[p].eval(cm_.sizes());
     }
-    return T.name + "[" + (idx.empty() ? "0" : idx) + "]";
+    return idx.empty() ? "0" : idx;
   }
+
+  // Where a split reduction's chunk leaves its partial result.
+  std::string partialC(const Statement& st) const {
+    return "pf_partial[pf_c * " + std::to_string(prog_.tensors[st.write.tensor].elements(cm_.sizes())) + " + " +
+           globalIndex(st.write) + "]";
+  }
+
+ public:
+  // The second launch of a split reduction: combine the chunks' partials in order.
+  std::string printCombine() const {
+    const KernelPlan& kp = k_.plan;
+    const Statement& st = prog_.statements[kp.statements[0]];
+    const SizedStatement& ss = cm_.sized(st.id);
+    const Tensor& T = prog_.tensors[st.write.tensor];
+    std::ostringstream os;
+    os << "// Combines the " << kp.splitChunks << " partial results of " << st.label() << " (K" << k_.id << ") in chunk order.\n";
+    std::string lhsType = std::string(elemTypeName(T.type)) + "*";
+    if (sp_.d == Dialect::Cuda)
+      os << "__global__ void " << k_.name << "_combine(" << lhsType << " __restrict__ " << T.name << ", const " << sp_.real
+         << "* __restrict__ pf_partial) {\n"
+         << "  for (long pf_o = blockIdx.x * (long)blockDim.x + threadIdx.x; pf_o < POINTS; pf_o += (long)gridDim.x * blockDim.x) {\n";
+    else
+      os << "__kernel void " << k_.name << "_combine(__global " << lhsType << " restrict " << T.name << ", __global const "
+         << sp_.real << "* restrict pf_partial) {\n"
+         << "  for (long pf_o = get_global_id(0); pf_o < POINTS; pf_o += get_global_size(0)) {\n";
+    int64_t points = 1;
+    std::string rem = "pf_o";
+    for (int d = st.numParallel - 1; d >= 0; --d) {
+      int64_t ext = ss.hi[d] - ss.lo[d];
+      points *= ext;
+      os << "    const int " << st.dims[d] << " = " << ss.lo[d] << " + (int)(" << rem << (d > 0 ? " % " + std::to_string(ext) : "") << ");\n";
+      rem = "(" + rem + " / " + std::to_string(ext) + ")";
+    }
+    std::string lhs = T.name + "[" + globalIndex(st.write) + "]";
+    os << "    " << sp_.real << " pf_acc = " << (st.init ? identity(st.op, sp_) : lhs) << ";\n"
+       << "    for (int pf_c = 0; pf_c < " << kp.splitChunks << "; ++pf_c) pf_acc = "
+       << combine(st.op, "pf_acc", partialC(st), sp_) << ";\n"
+       << "    " << lhs << " = pf_acc;\n  }\n}\n";
+    std::string text = os.str();
+    size_t at = text.find("POINTS");
+    text.replace(at, 6, std::to_string(points));
+    return text;
+  }
+
+ private:
 
   std::string valueC(const Statement& st, const Expr& e) const {
     return valueText(st, e, sp_, cm_.sizes(), [&](const Access& a) { return accessC(a); });
@@ -284,6 +342,12 @@ class KernelPrinter {
         if (piece.dimValue[d] != st.dims[d]) fixed += "const int " + st.dims[d] + " = " + piece.dimValue[d] + "; ";
       std::string value = valueC(st, *st.rhs);
       std::string init = st.init ? identity(st.op, sp_) : lhs;
+      const bool split = k_.plan.splitChunks > 1;
+      if (split) {
+        // Each chunk starts from the identity; the combining launch applies the rest.
+        lhs = partialC(st);
+        init = identity(st.op, sp_);
+      }
       if (s.mode == StmtMode::BlockReduce) {
         os << "    for (int pf_p = 0; pf_p < " << P << "; ++pf_p) {\n";
         decompose(os, par, "pf_p", "      ");
@@ -294,7 +358,7 @@ class KernelPrinter {
         os << "        pf_part = " << combine(st.op, "pf_part", value, sp_) << ";\n";
         os << "      }\n";
         os << "      pf_part = pf_block_reduce_" << opName(st.op) << "(pf_part, pf_red);\n";
-        os << "      if (tid == 0) " << lhs << " = " << (st.init ? "pf_part" : combine(st.op, lhs, "pf_part", sp_)) << ";\n";
+        os << "      if (tid == 0) " << lhs << " = " << (st.init || split ? "pf_part" : combine(st.op, lhs, "pf_part", sp_)) << ";\n";
         os << "    }\n";
       } else {
         os << "    for (int pf_p = tid; pf_p < " << P << "; pf_p += nthreads) {\n";
@@ -386,7 +450,11 @@ GeneratedCode generate(const CostModel& cm, const Partition& p, Dialect d) {
     for (auto& s : k.stmts)
       if (s.mode == StmtMode::BlockReduce) used.insert(prog.statements[s.stmt].op);
   os << helpers(sp, used) << "\n";
-  for (auto& k : out.kernels) os << KernelPrinter(cm, k, sp).print() << "\n";
+  for (auto& k : out.kernels) {
+    KernelPrinter kp(cm, k, sp);
+    os << kp.print() << "\n";
+    if (k.plan.splitChunks > 1) os << kp.printCombine() << "\n";
+  }
   out.kernelSource = os.str();
   return out;
 }

@@ -90,6 +90,13 @@ std::string emitCudaHarness(const CostModel& cm, const Partition& p, const Gener
          << "; ++i) tmp[i] = (" << ty << ")h_" << T.name << "[i]; CHECK(cudaMemcpy(d_" << T.name << ", tmp, " << n
          << " * sizeof(" << ty << "), cudaMemcpyHostToDevice)); free(tmp); }\n";
   }
+  // Partial results of split reductions.
+  for (auto& k : code.kernels)
+    if (k.plan.splitChunks > 1) {
+      int64_t n = k.plan.splitChunks * prog.tensors[prog.statements[k.plan.statements[0]].write.tensor].elements(cm.sizes());
+      os << "  " << real << "* d_pf_partial_k" << k.id << "; CHECK(cudaMalloc(&d_pf_partial_k" << k.id << ", " << n
+         << " * sizeof(" << real << ")));\n";
+    }
   // Launches, each between events.
   os << "  const int nk = " << code.kernels.size() << ";\n"
      << "  cudaEvent_t ev[" << code.kernels.size() + 1 << "];\n"
@@ -115,9 +122,14 @@ std::string emitCudaHarness(const CostModel& cm, const Partition& p, const Gener
     os << "    " << k.name << "<<<" << k.plan.blocks << ", " << k.plan.threadsPerBlock << ", " << smem << ">>>(";
     std::vector<std::string> args;
     for (int t : k.params) args.push_back("d_" + prog.tensors[t].name);
+    if (k.plan.splitChunks > 1) args.push_back("d_pf_partial_k" + std::to_string(k.id));
     for (auto& s : prog.scalars) args.push_back("(" + real + ")" + s.name);
     for (size_t a = 0; a < args.size(); ++a) os << (a ? ", " : "") << args[a];
     os << ");\n";
+    if (k.plan.splitChunks > 1) {
+      const Tensor& lhs = prog.tensors[prog.statements[k.plan.statements[0]].write.tensor];
+      os << "    " << k.name << "_combine<<<64, 256>>>(d_" << lhs.name << ", d_pf_partial_k" << k.id << ");\n";
+    }
   }
   os << "    CHECK(cudaEventRecord(ev[nk]));\n"
      << "    CHECK(cudaEventSynchronize(ev[nk]));\n"

@@ -164,8 +164,10 @@ static std::vector<PieceIR> statementAst(const CostModel& cm, const KernelPlan& 
   const SizedStatement& ss = cm.sized(st.id);
   isl::ctx ctx = cm.graph().poly().ctx();
   const int g = k.gridRank();
+  const bool split = k.splitChunks > 1;
   std::string params = "[";
   for (int t = 0; t < g; ++t) params += (t ? ", " : "") + originName(t);
+  if (split) params += std::string(g ? ", " : "") + "pf_c";
   params += "] -> ";
   std::string tuple = st.label() + "[";
   for (size_t d = 0; d < st.dims.size(); ++d) tuple += (d ? ", " : "") + st.dims[d];
@@ -173,6 +175,11 @@ static std::vector<PieceIR> statementAst(const CostModel& cm, const KernelPlan& 
   std::string cons;
   for (size_t d = 0; d < st.dims.size(); ++d)
     cons += (d ? " and " : "") + std::to_string(ss.lo[d]) + " <= " + st.dims[d] + " < " + std::to_string(ss.hi[d]);
+  if (split) {  // the block's chunk of the last (reduction) dimension
+    const std::string& r = st.dims.back();
+    std::string start = std::to_string(ss.lo.back()) + " + " + std::to_string(k.splitChunk) + "pf_c";
+    cons += " and " + start + " <= " + r + " < " + start + " + " + std::to_string(k.splitChunk);
+  }
   std::vector<int> inBlock;  // scheduled dims: in-block parallel dims, then reduction dims
   for (int d = 0; d < int(st.dims.size()); ++d) {
     auto it = std::find(k.gridDims[m].begin(), k.gridDims[m].end(), d);
@@ -195,6 +202,7 @@ static std::vector<PieceIR> statementAst(const CostModel& cm, const KernelPlan& 
                std::to_string(lo) + " + " + std::to_string(k.tile[t]) + "e" + std::to_string(t) + ") and " +
                std::to_string(lo) + " <= " + originName(t) + " < " + std::to_string(hi);
   }
+  if (split) ctxText += (ctxText.empty() ? "" : " and ") + std::string("0 <= pf_c < ") + std::to_string(k.splitChunks);
   isl::set context(ctx, params + "{ : " + (ctxText.empty() ? "true" : ctxText) + " }");
   isl_ast_build* build = isl_ast_build_from_context(context.release());
   isl_id_list* iters = isl_id_list_alloc(ctx.get(), int(inBlock.size()));

@@ -106,12 +106,29 @@ RunResult runOpenCL(const CostModel& cm, const GeneratedCode& code, const Bindin
     }
   };
   bool f32 = realType(prog) == "float";
-  for (auto& k : code.kernels) {
+  // A split reduction launches twice: its chunks, then the combine; both are its time.
+  std::vector<cl_kernel> combines(code.kernels.size(), nullptr);
+  for (size_t i = 0; i < code.kernels.size(); ++i) {
+    const KernelIR& k = code.kernels[i];
     cl_kernel kk = clCreateKernel(s.program, k.name.c_str(), &err);
     check(err, "clCreateKernel");
     s.kernels.push_back(kk);
     cl_uint arg = 0;
     for (int t : k.params) check(clSetKernelArg(kk, arg++, sizeof(cl_mem), &buf[t]), "clSetKernelArg");
+    if (k.plan.splitChunks > 1) {
+      int lhs = prog.statements[k.plan.statements[0]].write.tensor;
+      size_t bytes = size_t(k.plan.splitChunks) * size_t(prog.tensors[lhs].elements(cm.sizes())) * (f32 ? 4 : 8);
+      cl_mem partial = clCreateBuffer(s.ctx, CL_MEM_READ_WRITE, bytes, nullptr, &err);
+      check(err, "clCreateBuffer");
+      s.buffers.push_back(partial);
+      check(clSetKernelArg(kk, arg++, sizeof(cl_mem), &partial), "clSetKernelArg");
+      cl_kernel comb = clCreateKernel(s.program, (k.name + "_combine").c_str(), &err);
+      check(err, "clCreateKernel");
+      s.kernels.push_back(comb);
+      check(clSetKernelArg(comb, 0, sizeof(cl_mem), &buf[lhs]), "clSetKernelArg");
+      check(clSetKernelArg(comb, 1, sizeof(cl_mem), &partial), "clSetKernelArg");
+      combines[i] = comb;
+    }
     for (auto& sc : prog.scalars) {
       double v = inputs.scalars.at(sc.name);
       float f = float(v);
@@ -124,12 +141,21 @@ RunResult runOpenCL(const CostModel& cm, const GeneratedCode& code, const Bindin
   for (int r = -1; r < std::max(1, repeat); ++r) {
     upload();
     auto t0 = std::chrono::steady_clock::now();
-    std::vector<cl_event> events;
+    std::vector<cl_event> events;  // per kernel: its first and last launch
+    size_t next = 0;
     for (size_t i = 0; i < code.kernels.size(); ++i) {
       const KernelPlan& kp = code.kernels[i].plan;
       size_t local = size_t(kp.threadsPerBlock), global = size_t(kp.blocks) * local;
       cl_event ev;
-      check(clEnqueueNDRangeKernel(s.queue, s.kernels[i], 1, nullptr, &global, &local, 0, nullptr, &ev), "launch");
+      check(clEnqueueNDRangeKernel(s.queue, s.kernels[next++], 1, nullptr, &global, &local, 0, nullptr, &ev), "launch");
+      events.push_back(ev);
+      if (combines[i]) {
+        ++next;
+        size_t cl = 256, cg = 256 * 64;
+        check(clEnqueueNDRangeKernel(s.queue, combines[i], 1, nullptr, &cg, &cl, 0, nullptr, &ev), "launch");
+      } else {
+        clRetainEvent(ev);
+      }
       events.push_back(ev);
     }
     check(clFinish(s.queue), "clFinish");
@@ -138,13 +164,13 @@ RunResult runOpenCL(const CostModel& cm, const GeneratedCode& code, const Bindin
       continue;
     }
     totals.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-    for (size_t i = 0; i < events.size(); ++i) {
+    for (size_t i = 0; i < code.kernels.size(); ++i) {
       cl_ulong a = 0, b = 0;
-      clGetEventProfilingInfo(events[i], CL_PROFILING_COMMAND_START, sizeof a, &a, nullptr);
-      clGetEventProfilingInfo(events[i], CL_PROFILING_COMMAND_END, sizeof b, &b, nullptr);
+      clGetEventProfilingInfo(events[2 * i], CL_PROFILING_COMMAND_START, sizeof a, &a, nullptr);
+      clGetEventProfilingInfo(events[2 * i + 1], CL_PROFILING_COMMAND_END, sizeof b, &b, nullptr);
       kernelMs[i].push_back(double(b - a) * 1e-6);
-      clReleaseEvent(events[i]);
     }
+    for (auto e : events) clReleaseEvent(e);
   }
   auto median = [](std::vector<double> v) {
     std::sort(v.begin(), v.end());

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <numeric>
 #include <set>
 
@@ -187,6 +188,18 @@ std::optional<KernelPlan> CostModel::plan(const StmtSet& group, bool noParalleli
     // A kernel needs a grid of rank >= 1 unless some statement has no parallel dim.
     int minG = minP > 0 ? 1 : 0;
     if (noParallelismLoss) minG = (maxP == minP) ? maxG : maxG + 1;  // all statements keep every parallel dim
+    // A reduction alone in its kernel may also split its last (reduction) dimension
+    // into chunks of at least 256 points, when its result leaves the kernel.
+    std::vector<int64_t> splitMenu{1};
+    if (members.size() == 1) {
+      const Statement& st = prog.statements[members[0]];
+      const SizedStatement& ss = stmts_[members[0]];
+      bool escapes = prog.tensors[st.write.tensor].role == TensorRole::Output || !consumers_[st.write.tensor].empty();
+      if (st.numReduction() > 0 && escapes && (st.init || st.op != ReduceOp::Assign)) {
+        int64_t extent = ss.hi.back() - ss.lo.back();
+        for (int64_t c = 2; c <= 4096 && extent / c >= 256; c *= 2) splitMenu.push_back(c);
+      }
+    }
     for (int g = maxG; g >= minG; --g) {
       for (auto& dims : gridAssignments(members, g)) {
         // Tile the innermost two grid coordinates with powers of two.
@@ -205,8 +218,10 @@ std::optional<KernelPlan> CostModel::plan(const StmtSet& group, bool noParalleli
         std::vector<int64_t> tile(g, 1);
         std::function<void(int, int64_t)> rec = [&](int t, int64_t product) {
           if (t == g) {
-            KernelPlan p = evaluate(members, dims, tile);
-            if (!best || p.modeledUs < best->modeledUs - 1e-12) best = p;
+            for (int64_t chunks : splitMenu) {
+              KernelPlan p = evaluate(members, dims, tile, chunks);
+              if (!best || p.modeledUs < best->modeledUs - 1e-12) best = p;
+            }
             return;
           }
           for (int64_t v : menus[t]) {
@@ -225,7 +240,7 @@ std::optional<KernelPlan> CostModel::plan(const StmtSet& group, bool noParalleli
 }
 
 KernelPlan CostModel::evaluate(const std::vector<int>& members, const std::vector<std::vector<int>>& dims,
-                               const std::vector<int64_t>& tile) const {
+                               const std::vector<int64_t>& tile, int64_t chunks) const {
   const Program& prog = fg_.program();
   const int g = int(tile.size());
   KernelPlan kp;
@@ -262,6 +277,16 @@ KernelPlan CostModel::evaluate(const std::vector<int>& members, const std::vecto
       blockLo[k][d] = std::max(s.lo[d], kp.gridLo[t]);
       blockHi[k][d] = std::min(s.hi[d], kp.gridLo[t] + tile[t]);
     }
+    if (chunks > 1) {
+      // A split reduction: the block covers one chunk of the last dimension.
+      int last = int(s.lo.size()) - 1;
+      int64_t extent = s.hi[last] - s.lo[last];
+      kp.splitChunk = (extent + chunks - 1) / chunks;
+      kp.splitChunks = (extent + kp.splitChunk - 1) / kp.splitChunk;
+      blockHi[k][last] = std::min(s.hi[last], s.lo[last] + kp.splitChunk);
+      w = w / std::max<int64_t>(1, extent) * kp.splitChunk;
+      kp.blocks *= kp.splitChunks;
+    }
     work = std::max(work, w * tileProduct);
     kp.flops += s.points * s.flopsPerPoint;
   }
@@ -288,6 +313,12 @@ KernelPlan CostModel::evaluate(const std::vector<int>& members, const std::vecto
     if ((parPoints < 32 || lastPar < 0) && st.numReduction() > 0) x = int(st.dims.size()) - 1;
     kp.threadDims[k] = x;
     if (x >= 0) run[k] = std::max<int64_t>(1, blockHi[k][x] - blockLo[k][x]);
+  }
+  // Splitting extends a block reduction across blocks; a reduction whose block already
+  // has a warp's worth of outputs (a contraction's tile) gains nothing from it.
+  if (kp.splitChunks > 1 && kp.threadDims[0] < prog.statements[members[0]].numParallel) {
+    kp.modeledUs = std::numeric_limits<double>::infinity();
+    return kp;
   }
   // Bytes per element actually moved by an access: elemBytes when coalesced.
   auto sectorFactor = [&](const SizedAccess& a, size_t k) {
@@ -389,11 +420,21 @@ KernelPlan CostModel::evaluate(const std::vector<int>& members, const std::vecto
   std::sort(kp.scratch.begin(), kp.scratch.end());
   kp.onchipBytesPerBlock = total;
 
+  kp.launchUs = dev_.launchUs;
+  if (kp.splitChunks > 1) {
+    // Partials: written by the blocks, read back by the combining launch.
+    const SizedStatement& s = stmts_[members[0]];
+    int64_t outputs = 1;
+    for (int d = 0; d < prog.statements[members[0]].numParallel; ++d) outputs *= s.hi[d] - s.lo[d];
+    int64_t partialBytes = outputs * kp.splitChunks * elemBytes_[prog.statements[members[0]].write.tensor];
+    kp.dramBytes += partialBytes;
+    kp.l2Bytes += partialBytes;
+    kp.launchUs *= 2;
+  }
   kp.occupancy = std::min(1.0, double(kp.blocks) / dev_.blocksToSaturate);
   kp.uncoalescedBytes = int64_t(sectorWaste);
   kp.memoryUs = ((double(kp.dramBytes) + sectorWaste) / (dev_.dramBytesPerSec * kp.occupancy) + double(kp.l2Bytes) / dev_.l2BytesPerSec) * 1e6;
   kp.computeUs = double(kp.flops) / (dev_.flopsPerSec * kp.occupancy) * 1e6;
-  kp.launchUs = dev_.launchUs;
   kp.modeledUs = kp.launchUs + std::max(kp.memoryUs, kp.computeUs);
   return kp;
 }

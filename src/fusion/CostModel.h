@@ -70,7 +70,7 @@ class CostModel {
 
   std::vector<std::vector<std::vector<int>>> gridAssignments(const std::vector<int>& members, int g) const;
   KernelPlan evaluate(const std::vector<int>& members, const std::vector<std::vector<int>>& dims,
-                      const std::vector<int64_t>& tile) const;
+                      const std::vector<int64_t>& tile, int64_t chunks = 1) const;
   Box accessBox(const SizedAccess& a, const std::vector<int64_t>& lo, const std::vector<int64_t>& hi) const;
 };
 

@@ -21,6 +21,10 @@ struct KernelPlan {
   std::vector<int> threadDims;
   int64_t blocks = 1;
   int threadsPerBlock = 32;
+  // A split reduction (one statement alone): its last dimension, a reduction, is cut
+  // into splitChunks chunks of splitChunk points; each block reduces one chunk into a
+  // partial result, and a second launch combines the partials in order.
+  int64_t splitChunks = 1, splitChunk = 0;
   std::vector<int> onChip;                  // temporaries kept in shared memory
   std::vector<int> scratch;                 // temporaries spilled to global scratch
   std::vector<int> globalReads, globalWrites;

@@ -50,6 +50,7 @@ nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p) {
     kj["grid"] = gridText(prog, k);
     kj["grid_extent"] = k.gridExtent;
     kj["tile"] = k.tile;
+    kj["split_chunks"] = k.splitChunks;
     kj["blocks"] = k.blocks;
     kj["threads_per_block"] = k.threadsPerBlock;
     kj["dram_bytes"] = k.dramBytes;
@@ -111,6 +112,9 @@ void printPartitionTable(std::ostream& os, const CostModel& cm, const Partition&
     os << fmt::format("{:<6} {:<20} {:<10} {:>6} {:>9} {:>8} {:>14} {:>14} {:>12} {:>14} {:>11.3f}\n",
                       "K" + std::to_string(k.id), st, gridText(prog, k), tileText(k), k.blocks, k.threadsPerBlock,
                       k.dramBytes, k.l2Bytes, k.onchipBytesPerBlock, k.flops, k.modeledUs);
+    if (k.splitChunks > 1)
+      os << fmt::format("       split reduction: {} chunks of {} along {}, combined by a second launch\n", k.splitChunks,
+                        k.splitChunk, prog.statements[k.statements[0]].dims.back());
     if (!k.scratch.empty()) {
       std::string names;
       for (int t : k.scratch) names += (names.empty() ? "" : ", ") + prog.tensors[t].name;

@@ -86,6 +86,19 @@ TEST_CASE("fusion: the parallelism trade-off is costed") {
   CHECK(b.run("ilp").kernels.size() == 1);
 }
 
+TEST_CASE("fusion: few long rows: split the reduction rather than fuse") {
+  Setup few(test::loadExample("rowscale.tc"), {{"N", 4}, {"M", 1 << 20}});
+  Partition ilp = few.run("ilp"), maxfuse = few.run("maxfuse");
+  CHECK(maxfuse.kernels.size() == 1);
+  REQUIRE(ilp.kernels.size() == 2);
+  CHECK(ilp.kernels[0].splitChunks > 1);
+  CHECK(ilp.modeledUs < 0.5 * maxfuse.modeledUs);
+  Setup many(test::loadExample("rowscale.tc"), {{"N", 4096}, {"M", 4096}});
+  Partition p = many.run("ilp");
+  REQUIRE(p.kernels.size() == 1);
+  CHECK(p.kernels[0].splitChunks == 1);
+}
+
 TEST_CASE("fusion: a consumer may run on its producer's smaller grid") {
   Setup s = example("softmax.tc", 4096);
   Partition p = s.run("ilp");
@@ -99,7 +112,7 @@ TEST_CASE("fusion: a consumer may run on its producer's smaller grid") {
 
 TEST_CASE("fusion: ilp equals exhaustive on every example and beats every baseline") {
   for (const char* f : {"softmax.tc", "layernorm.tc", "layernorm_plain.tc", "skip_layernorm.tc", "rmsnorm.tc",
-                        "rowstats.tc", "rowbroadcast.tc", "matmul.tc", "matmul_bias_gelu.tc", "fcrelu.tc", "mlp2.tc",
+                        "rowstats.tc", "rowbroadcast.tc", "rowscale.tc", "matmul.tc", "matmul_bias_gelu.tc", "fcrelu.tc", "mlp2.tc",
                         "attention.tc", "batchnorm.tc", "atax.tc", "bicg.tc", "2mm.tc", "gemver.tc"}) {
     for (int64_t size : {33, 1000, 4096}) {
       INFO(f << " at " << size);
