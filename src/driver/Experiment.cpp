@@ -26,9 +26,28 @@ namespace polyfuse {
 
 namespace {
 
-// What a finished point must have been computed from; a change redoes the point.
+// A fingerprint of this polyfuse binary: results of another build are recomputed.
+const std::string& binaryFingerprint() {
+  static const std::string fp = [] {
+    std::ifstream in("/proc/self/exe", std::ios::binary);
+    uint64_t h = 1469598103934665603ull;
+    char buf[1 << 16];
+    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+      for (std::streamsize i = 0; i < in.gcount(); ++i) h = (h ^ static_cast<unsigned char>(buf[i])) * 1099511628211ull;
+      if (!in) break;
+    }
+    char text[17];
+    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
+    return std::string(text);
+  }();
+  return fp;
+}
+
+// What a finished point must have been computed from: its inputs and the binary that
+// computed it. A change redoes the point.
 json pointKey(const ExperimentConfig& cfg, const Point& pt) {
   json k;
+  k["polyfuse"] = binaryFingerprint();
   k["program"] = cfg.programs[pt.program].path;
   k["entry"] = cfg.programs[pt.program].entry;
   k["sizes"] = pt.sizes;
