@@ -179,15 +179,17 @@ std::optional<KernelPlan> CostModel::plan(const StmtSet& group, bool noParalleli
   std::vector<int> members = group.members();
   const Program& prog = fg_.program();
   if (!members.empty() && fg_.isConnected(group) && fg_.isConvex(group)) {
-    int maxG = 1 << 20, minP = 1 << 20, maxP = 0;
+    int minP = 1 << 20, maxP = 0;
     for (int s : members) {
-      maxG = std::min(maxG, prog.statements[s].numParallel);
+      minP = std::min(minP, prog.statements[s].numParallel);
       maxP = std::max(maxP, prog.statements[s].numParallel);
     }
-    minP = maxG;
-    // A kernel needs a grid of rank >= 1 unless some statement has no parallel dim.
+    // Grids use at most every member's parallel rank, and need rank >= 1 unless some
+    // statement has no parallel dimension. Without parallelism loss, every statement
+    // keeps all its parallel dimensions on the grid (so all ranks must agree).
+    const int maxG = minP;
     int minG = minP > 0 ? 1 : 0;
-    if (noParallelismLoss) minG = (maxP == minP) ? maxG : maxG + 1;  // all statements keep every parallel dim
+    if (noParallelismLoss) minG = maxP == minP ? maxG : maxG + 1;
     // A reduction alone in its kernel may also split its last (reduction) dimension
     // into chunks of at least 256 points, when its result leaves the kernel.
     std::vector<int64_t> splitMenu{1};
@@ -195,7 +197,7 @@ std::optional<KernelPlan> CostModel::plan(const StmtSet& group, bool noParalleli
       const Statement& st = prog.statements[members[0]];
       const SizedStatement& ss = stmts_[members[0]];
       bool escapes = prog.tensors[st.write.tensor].role == TensorRole::Output || !consumers_[st.write.tensor].empty();
-      if (st.numReduction() > 0 && escapes && (st.init || st.op != ReduceOp::Assign)) {
+      if (st.numReduction() > 0 && escapes) {
         int64_t extent = ss.hi.back() - ss.lo.back();
         for (int64_t c = 2; c <= 4096 && extent / c >= 256; c *= 2) splitMenu.push_back(c);
       }
