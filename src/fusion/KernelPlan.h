@@ -38,7 +38,7 @@ struct KernelPlan {
 
 struct SolverInfo {
   std::string name = "none";
-  std::string status = "n/a";  // optimal | time_limit | time_limit_baseline | heuristic
+  std::string status = "n/a";  // optimal | time_limit | heuristic
   double seconds = 0;
   std::string note;
 };

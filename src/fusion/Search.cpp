@@ -348,7 +348,7 @@ Partition search(const CostModel& cm, const SearchOptions& opt) {
   if (r.chosen.empty()) {
     if (start.empty()) throw UsageError("no partition satisfies the fusion constraints (" + r.status + ")");
     r.chosen = start;
-    status = r.status == "time_limit" ? "time_limit_baseline" : r.status;
+    if (r.status == "time_limit") note += "; no solution within the time limit: the best baseline is returned";
   }
   for (int c : r.chosen) groups.push_back(filtered[c]);
   p = cm.assemble(opt.strategy, groups, typed);
