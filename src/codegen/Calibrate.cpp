@@ -13,6 +13,7 @@
 #include <sstream>
 #include <vector>
 
+#include "codegen/CudaTools.h"
 #include "polyir/Diagnostic.h"
 
 namespace polyfuse {
@@ -151,7 +152,7 @@ Calibration calibrateOpenCL() {
 }
 
 Calibration calibrateCuda() {
-  if (std::system("nvidia-smi -L > /dev/null 2>&1") != 0)
+  if (!hasCudaGpu())
     throw std::runtime_error("no CUDA GPU on this machine: calibrate --backend cuda needs one");
   std::string dir = (std::filesystem::temp_directory_path() / ("polyfuse-calib-" + std::to_string(::getpid()))).string();
   std::filesystem::create_directories(dir);
@@ -187,7 +188,8 @@ int main() {
   return 0;
 }
 )";
-  std::string nvcc = std::filesystem::exists("/usr/local/cuda/bin/nvcc") ? "/usr/local/cuda/bin/nvcc" : "nvcc";
+  std::string nvcc = nvccPath();
+  if (nvcc.empty()) throw std::runtime_error("nvcc not found: calibrate --backend cuda needs the CUDA toolkit");
   if (std::system((nvcc + " -O3 -arch=native " + dir + "/calib.cu -o " + dir + "/calib > " + dir + "/nvcc.log 2>&1").c_str()) != 0)
     throw InternalError("nvcc failed on the calibration program; see " + dir + "/nvcc.log");
   if (std::system((dir + "/calib > " + dir + "/out.txt").c_str()) != 0) throw InternalError("the calibration program failed");

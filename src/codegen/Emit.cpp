@@ -8,6 +8,7 @@
 
 #include "codegen/Lower.h"
 #include "codegen/Schedule.h"
+#include "fusion/PlanOutput.h"
 #include "polyir/Diagnostic.h"
 #include "polyir/Printer.h"
 
@@ -119,7 +120,7 @@ class KernelPrinter {
     for (int s : kp.statements)
       os << "//   " << prog_.statements[s].label() << " (line " << prog_.statements[s].loc.line
          << "): " << statementText(prog_, prog_.statements[s]) << "\n";
-    os << fmt::format("// grid {} tile {}: {} block(s) of {} threads, {} barrier(s); modeled {:.3f} us\n", gridText(kp),
+    os << fmt::format("// grid {} tile {}: {} block(s) of {} threads, {} barrier(s); modeled {:.3f} us\n", gridText(prog_, kp),
                       tileText(kp), kp.blocks, kp.threadsPerBlock, k_.barriers, kp.modeledUs);
     if (!kp.onChip.empty()) {
       std::string names;
@@ -148,7 +149,7 @@ class KernelPrinter {
         if (offset == 0) os << "  extern __shared__ __align__(16) unsigned char pf_smem[];\n";
         os << "  " << sp_.real << "* sh_" << T.name << " = (" << sp_.real << "*)(pf_smem + " << offset << ");  // "
            << la.elements() << " elements\n";
-        offset += (la.elements() * int64_t(sp_.f32 ? 4 : 8) + 15) / 16 * 16;
+        offset += la.alignedBytes(sp_.f32 ? 4 : 8);
       } else {
         os << "  __local " << sp_.real << " sh_" << T.name << "[" << la.elements() << "];\n";
       }
@@ -184,21 +185,10 @@ class KernelPrinter {
   const KernelIR& k_;
   const Spelling& sp_;
 
-  std::string gridText(const KernelPlan& kp) const {
-    std::string s = "[";
-    for (int t = 0; t < kp.gridRank(); ++t) s += (t ? ", " : "") + gridDimName(t);
-    return s + "]";
-  }
   std::string gridDimName(int t) const {
     const KernelPlan& kp = k_.plan;
     return prog_.statements[kp.statements.front()].dims[kp.gridDims.front()[t]];
   }
-  static std::string tileText(const KernelPlan& kp) {
-    std::string s;
-    for (size_t t = 0; t < kp.tile.size(); ++t) s += (t ? "x" : "") + std::to_string(kp.tile[t]);
-    return s.empty() ? "-" : s;
-  }
-
   const LocalArray* local(int tensor) const {
     for (auto& la : k_.locals)
       if (la.tensor == tensor) return &la;

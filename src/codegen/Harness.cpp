@@ -108,16 +108,14 @@ std::string emitCudaHarness(const CostModel& cm, const Partition& p, const Gener
   for (size_t i = 0; i < code.kernels.size(); ++i) os << (i ? ", " : "") << code.kernels[i].plan.dramBytes << ".0";
   os << "};\n";
   for (auto& k : code.kernels) {
-    int64_t smem = 0;
-    for (auto& la : k.locals) smem += (la.elements() * (real == "float" ? 4 : 8) + 15) / 16 * 16;
+    int64_t smem = k.sharedBytes(real == "float" ? 4 : 8);
     if (smem > 48 * 1024)
       os << "  CHECK(cudaFuncSetAttribute(" << k.name << ", cudaFuncAttributeMaxDynamicSharedMemorySize, " << smem << "));\n";
   }
   os << "  for (int r = -1; r < repeat; ++r) {\n";
   for (size_t i = 0; i < code.kernels.size(); ++i) {
     const KernelIR& k = code.kernels[i];
-    int64_t smem = 0;
-    for (auto& la : k.locals) smem += (la.elements() * (real == "float" ? 4 : 8) + 15) / 16 * 16;
+    int64_t smem = k.sharedBytes(real == "float" ? 4 : 8);
     os << "    CHECK(cudaEventRecord(ev[" << i << "]));\n";
     os << "    " << k.name << "<<<" << k.plan.blocks << ", " << k.plan.threadsPerBlock << ", " << smem << ">>>(";
     std::vector<std::string> args;

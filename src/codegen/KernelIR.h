@@ -46,6 +46,8 @@ struct LocalArray {  // an on-chip temporary: shared (CUDA) or local (OpenCL) me
     for (auto e : extent) n *= e;
     return n;
   }
+  // Bytes it takes in dynamic shared memory: 16-byte aligned, so arrays pack in order.
+  int64_t alignedBytes(int elemBytes) const { return (elements() * elemBytes + 15) / 16 * 16; }
 };
 
 struct KernelIR {
@@ -59,6 +61,12 @@ struct KernelIR {
   std::vector<StmtIR> stmts;
   bool usesBlockReduce = false;
   int barriers = 0;
+
+  int64_t sharedBytes(int elemBytes) const {
+    int64_t n = 0;
+    for (auto& la : locals) n += la.alignedBytes(elemBytes);
+    return n;
+  }
 };
 
 }  // namespace polyfuse

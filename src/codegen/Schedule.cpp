@@ -17,9 +17,7 @@ static isl::multi_union_pw_aff partialSchedule(const PolyProgram& pp, const std:
                                                const std::vector<std::vector<int>>& dimsOf, const isl::set& params) {
   const Program& prog = pp.program();
   isl::union_map um = isl::union_map::empty(pp.ctx());
-  std::string prefix = "[";
-  for (size_t i = 0; i < prog.sizeParams.size(); ++i) prefix += (i ? ", " : "") + islName(prog.sizeParams[i]);
-  prefix += "] -> ";
+  const std::string prefix = pp.paramPrefix();
   for (size_t k = 0; k < members.size(); ++k) {
     const Statement& st = prog.statements[members[k]];
     std::string out = "[";

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "codegen/CudaTools.h"
 #include "codegen/OpenCLRunner.h"
 #include "fusion/PlanOutput.h"
 #include "polyir/Diagnostic.h"
@@ -55,12 +56,13 @@ ExecOutcome executePartition(const CostModel& cm, const Partition& p, const std:
     out.totalMs = r.totalMs;
     return out;
   }
-  if (std::system("nvidia-smi -L > /dev/null 2>&1") != 0)
+  if (!hasCudaGpu())
     throw std::runtime_error("no CUDA GPU on this machine: the cuda backend needs one "
                              "(polyfuse codegen --target cuda writes harness.cu to run elsewhere)");
   std::string dir = (std::filesystem::temp_directory_path() / ("polyfuse-cuda-" + std::to_string(::getpid()))).string();
   writeCode(cm, p, "cuda", dir);
-  std::string nvcc = std::filesystem::exists("/usr/local/cuda/bin/nvcc") ? "/usr/local/cuda/bin/nvcc" : "nvcc";
+  std::string nvcc = nvccPath();
+  if (nvcc.empty()) throw std::runtime_error("nvcc not found: the cuda backend needs the CUDA toolkit");
   if (std::system((nvcc + " -O3 -arch=native -o " + dir + "/harness " + dir + "/harness.cu > " + dir + "/nvcc.log 2>&1").c_str()) != 0)
     throw InternalError("nvcc failed on the generated code; see " + dir + "/nvcc.log");
   std::system((dir + "/harness " + std::to_string(seed) + " " + std::to_string(std::max(1, repeat)) + " > " + dir +

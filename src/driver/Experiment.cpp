@@ -85,17 +85,23 @@ std::string sizesInOrder(const Program& prog, const Sizes& s) {
   return t;
 }
 
-// Computes one point into `dir` (a fresh folder). Never throws: errors are recorded.
-json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& dir) {
+// The fields every result row has, whether the point succeeded or not.
+json pointHeader(const ExperimentConfig& cfg, const Point& pt) {
   json r;
   r["point"] = pt.id;
   r["key"] = pointKey(cfg, pt);
-  const ProgramSpec& ps = cfg.programs[pt.program];
-  r["program"] = fs::path(ps.path).stem().string();
+  r["program"] = fs::path(cfg.programs[pt.program].path).stem().string();
   r["sizes"] = sizesText(pt.sizes);
   r["strategy"] = pt.strategy;
   r["device"] = fs::path(pt.device).stem().string();
   r["weights"] = cfg.weights[pt.weights].name;
+  return r;
+}
+
+// Computes one point into `dir` (a fresh folder). Never throws: errors are recorded.
+json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& dir) {
+  json r = pointHeader(cfg, pt);
+  const ProgramSpec& ps = cfg.programs[pt.program];
   try {
     SourceFile src = readSource(ps.path);
     LoadedProgram lp;
@@ -206,14 +212,7 @@ int runExperiment(const ExperimentOptions& opt) {
     if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) || !fs::exists(tmp / "result.json")) {
       // The worker died: record it so that the sweep goes on.
       fs::create_directories(tmp);
-      json r;
-      r["point"] = pt.id;
-      r["key"] = pointKey(cfg, pt);
-      r["program"] = fs::path(cfg.programs[pt.program].path).stem().string();
-      r["sizes"] = sizesText(pt.sizes);
-      r["strategy"] = pt.strategy;
-      r["device"] = fs::path(pt.device).stem().string();
-      r["weights"] = cfg.weights[pt.weights].name;
+      json r = pointHeader(cfg, pt);
       r["error"] = WIFSIGNALED(status) ? "worker killed by signal " + std::to_string(WTERMSIG(status))
                                        : "worker failed with status " + std::to_string(WEXITSTATUS(status));
       writeFile(tmp / "result.json", r.dump(2) + "\n");

@@ -10,6 +10,7 @@
 #include <regex>
 #include <sstream>
 
+#include "codegen/CudaTools.h"
 #include "polyir/Diagnostic.h"
 
 namespace fs = std::filesystem;
@@ -23,11 +24,6 @@ struct PtxasInfo {
   int registers = -1;
   long smem = -1, spillStores = -1, spillLoads = -1, stack = -1;
 };
-
-std::string nvccPath() {
-  if (fs::exists("/usr/local/cuda/bin/nvcc")) return "/usr/local/cuda/bin/nvcc";
-  return std::system("command -v nvcc > /dev/null 2>&1") == 0 ? "nvcc" : "";
-}
 
 // ptxas -v for every entry function of kernels.cu; cached beside it.
 std::map<std::string, PtxasInfo> ptxas(const fs::path& cudaDir, const std::string& arch, std::string& note) {

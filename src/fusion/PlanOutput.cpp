@@ -17,7 +17,7 @@ std::string gridText(const Program& prog, const KernelPlan& k) {
   return s + "]";
 }
 
-static std::string tileText(const KernelPlan& k) {
+std::string tileText(const KernelPlan& k) {
   std::string s;
   for (size_t t = 0; t < k.tile.size(); ++t) s += (t ? "x" : "") + std::to_string(k.tile[t]);
   return s.empty() ? "-" : s;

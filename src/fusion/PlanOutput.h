@@ -10,7 +10,8 @@
 
 namespace polyfuse {
 
-std::string gridText(const Program& prog, const KernelPlan& k);
+std::string gridText(const Program& prog, const KernelPlan& k);  // "[i, j]"
+std::string tileText(const KernelPlan& k);                        // "32x32"
 nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p);
 nlohmann::ordered_json decisionsJson(const Program& prog, const std::vector<Decision>& ds);
 void printPartitionTable(std::ostream& os, const CostModel& cm, const Partition& p, bool timing);

@@ -46,6 +46,8 @@ class PolyProgram {
   isl::union_map originalSchedule() const { return schedule_; }
   // The parameter space bound to concrete sizes.
   isl::set paramsAt(const Sizes& sizes) const;
+  // "[N, M] -> ": the size parameters, to prefix isl set and map strings.
+  std::string paramPrefix() const;
 
  private:
   const Program& prog_;
@@ -55,7 +57,6 @@ class PolyProgram {
   std::vector<Dependence> deps_;
   isl::union_map schedule_;
 
-  std::string paramPrefix() const;
   void buildStatements();
   void checkBounds();
   void computeDependences();
