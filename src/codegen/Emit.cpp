@@ -7,12 +7,15 @@
 #include <sstream>
 
 #include "codegen/Lower.h"
+#include "codegen/Names.h"
 #include "codegen/Schedule.h"
 #include "fusion/PlanOutput.h"
 #include "polyir/Diagnostic.h"
 #include "polyir/Printer.h"
 
 namespace polyfuse {
+
+std::string referenceName(const Program& prog) { return "pf_" + cName(prog.name) + "_reference"; }
 
 std::string realType(const Program& prog) {
   for (auto& t : prog.tensors)
@@ -83,8 +86,8 @@ std::string valueText(const Statement& st, const Expr& e, const Spelling& sp, co
   switch (e.kind) {
     case ExprKind::Number: return sp.literal(e.name.empty() ? std::to_string(e.number) : e.name);
     case ExprKind::Size: return sp.literal(std::to_string(sizes.at(e.name)));
-    case ExprKind::Scalar: return e.name;
-    case ExprKind::Index: return "(" + sp.real + ")" + e.name;
+    case ExprKind::Scalar: return cName(e.name);
+    case ExprKind::Index: return "(" + sp.real + ")" + cName(e.name);
     case ExprKind::Access: return access(st.reads[e.ref]);
     case ExprKind::Neg: return "(-" + sub(0) + ")";
     case ExprKind::Add: return "(" + sub(0) + " + " + sub(1) + ")";
@@ -135,11 +138,11 @@ class KernelPrinter {
     for (size_t i = 0; i < k_.params.size(); ++i) {
       const Tensor& T = prog_.tensors[k_.params[i]];
       std::string ty = std::string(k_.paramWritten[i] ? "" : "const ") + elemTypeName(T.type) + "*";
-      args.push_back(sp_.d == Dialect::Cuda ? ty + " __restrict__ " + T.name : "__global " + ty + " restrict " + T.name);
+      args.push_back((sp_.d == Dialect::Cuda ? ty + " __restrict__ " : "__global " + ty + " restrict ") + cName(T.name));
     }
     if (kp.splitChunks > 1)
       args.push_back(sp_.d == Dialect::Cuda ? sp_.real + "* __restrict__ pf_partial" : "__global " + sp_.real + "* restrict pf_partial");
-    for (auto& s : prog_.scalars) args.push_back("const " + sp_.real + " " + s.name);
+    for (auto& s : prog_.scalars) args.push_back("const " + sp_.real + " " + cName(s.name));
     for (size_t i = 0; i < args.size(); ++i) os << (i ? ",\n    " : "") << args[i];
     os << ") {\n";
     int64_t offset = 0;
@@ -147,17 +150,17 @@ class KernelPrinter {
       const Tensor& T = prog_.tensors[la.tensor];
       if (sp_.d == Dialect::Cuda) {
         if (offset == 0) os << "  extern __shared__ __align__(16) unsigned char pf_smem[];\n";
-        os << "  " << sp_.real << "* sh_" << T.name << " = (" << sp_.real << "*)(pf_smem + " << offset << ");  // "
+        os << "  " << sp_.real << "* " << localName(T) << " = (" << sp_.real << "*)(pf_smem + " << offset << ");  // "
            << la.elements() << " elements\n";
         offset += la.alignedBytes(sp_.f32 ? 4 : 8);
       } else {
-        os << "  __local " << sp_.real << " sh_" << T.name << "[" << la.elements() << "];\n";
+        os << "  __local " << sp_.real << " " << localName(T) << "[" << la.elements() << "];\n";
       }
     }
     if (k_.usesBlockReduce)
       os << "  " << (sp_.d == Dialect::Cuda ? "__shared__ " : "__local ") << sp_.real << " pf_red["
          << (sp_.d == Dialect::Cuda ? 32 : kp.threadsPerBlock) << "];\n";
-    os << "  const int tid = " << sp_.tid() << ", nthreads = " << sp_.nthreads() << ";\n";
+    os << "  const int pf_tid = " << sp_.tid() << ", pf_nthreads = " << sp_.nthreads() << ";\n";
     if (kp.gridRank() > 0 || kp.splitChunks > 1) {
       os << "  int pf_bid = " << sp_.bid() << ";\n";
       if (kp.splitChunks > 1)
@@ -170,7 +173,7 @@ class KernelPrinter {
         os << "  // origin of " << gridDimName(t) << "\n";
       }
     }
-    os << "  (void)tid; (void)nthreads;\n";
+    os << "  (void)pf_tid; (void)pf_nthreads;\n";
     for (auto& s : k_.stmts) {
       printStatement(os, s);
       if (s.barrierAfter) os << "  " << sp_.barrier() << "\n";
@@ -189,6 +192,7 @@ class KernelPrinter {
     const KernelPlan& kp = k_.plan;
     return prog_.statements[kp.statements.front()].dims[kp.gridDims.front()[t]];
   }
+  static std::string localName(const Tensor& T) { return "pf_sh_" + cName(T.name); }
   const LocalArray* local(int tensor) const {
     for (auto& la : k_.locals)
       if (la.tensor == tensor) return &la;
@@ -207,7 +211,7 @@ class KernelPrinter {
         term = std::to_string(v < 0 ? -v : v);
         coef = v < 0 ? -1 : 1;
       } else {
-        term = (c == 1 || c == -1) ? n : std::to_string(c < 0 ? -c : c) + " * " + n;
+        term = (c == 1 || c == -1) ? cName(n) : std::to_string(c < 0 ? -c : c) + " * " + cName(n);
       }
       if (s.empty()) s = (coef < 0 ? "-" : "") + term;
       else s += (coef < 0 ? " - " : " + ") + term;
@@ -231,9 +235,9 @@ class KernelPrinter {
         idx = idx.empty() ? term : term + " + " + idx;
         stride *= la->extent[p];
       }
-      return "sh_" + T.name + "[" + (idx.empty() ? "0" : idx) + "]";
+      return localName(T) + "[" + (idx.empty() ? "0" : idx) + "]";
     }
-    return T.name + "[" + globalIndex(a) + "]";
+    return cName(T.name) + "[" + globalIndex(a) + "]";
   }
 
   // Row-major element index of a global access.
@@ -268,11 +272,11 @@ class KernelPrinter {
     os << "// Combines the " << kp.splitChunks << " partial results of " << st.label() << " (K" << k_.id << ") in chunk order.\n";
     std::string lhsType = std::string(elemTypeName(T.type)) + "*";
     if (sp_.d == Dialect::Cuda)
-      os << "__global__ void " << k_.name << "_combine(" << lhsType << " __restrict__ " << T.name << ", const " << sp_.real
+      os << "__global__ void " << k_.name << "_combine(" << lhsType << " __restrict__ " << cName(T.name) << ", const " << sp_.real
          << "* __restrict__ pf_partial) {\n"
          << "  for (long pf_o = blockIdx.x * (long)blockDim.x + threadIdx.x; pf_o < POINTS; pf_o += (long)gridDim.x * blockDim.x) {\n";
     else
-      os << "__kernel void " << k_.name << "_combine(__global " << lhsType << " restrict " << T.name << ", __global const "
+      os << "__kernel void " << k_.name << "_combine(__global " << lhsType << " restrict " << cName(T.name) << ", __global const "
          << sp_.real << "* restrict pf_partial) {\n"
          << "  for (long pf_o = get_global_id(0); pf_o < POINTS; pf_o += get_global_size(0)) {\n";
     int64_t points = 1;
@@ -280,10 +284,10 @@ class KernelPrinter {
     for (int d = st.numParallel - 1; d >= 0; --d) {
       int64_t ext = ss.hi[d] - ss.lo[d];
       points *= ext;
-      os << "    const int " << st.dims[d] << " = " << ss.lo[d] << " + (int)(" << rem << (d > 0 ? " % " + std::to_string(ext) : "") << ");\n";
+      os << "    const int " << cName(st.dims[d]) << " = " << ss.lo[d] << " + (int)(" << rem << (d > 0 ? " % " + std::to_string(ext) : "") << ");\n";
       rem = "(" + rem + " / " + std::to_string(ext) + ")";
     }
-    std::string lhs = T.name + "[" + globalIndex(st.write) + "]";
+    std::string lhs = cName(T.name) + "[" + globalIndex(st.write) + "]";
     os << "    " << sp_.real << " pf_acc = " << (st.init ? identity(st.op, sp_) : lhs) << ";\n"
        << "    for (int pf_c = 0; pf_c < " << kp.splitChunks << "; ++pf_c) pf_acc = "
        << combine(st.op, "pf_acc", partialC(st), sp_) << ";\n"
@@ -307,8 +311,8 @@ class KernelPrinter {
     for (int q = int(loops.size()) - 1; q >= 0; --q) {
       const LoopIR& l = *loops[q];
       if (q == 0) os << indent << "const int " << l.var << " = " << l.lo << " + " << rem << ";\n";
-      else os << indent << "const int " << l.var << " = " << l.lo << " + " << rem << " % ext_" << l.var << ";\n";
-      if (q > 0) rem = "(" + rem + " / ext_" + l.var + ")";
+      else os << indent << "const int " << l.var << " = " << l.lo << " + " << rem << " % pf_ext_" << l.var << ";\n";
+      if (q > 0) rem = "(" + rem + " / pf_ext_" + l.var + ")";
     }
   }
 
@@ -320,16 +324,16 @@ class KernelPrinter {
       os << "  " << (piece.guard.empty() ? "" : "if " + piece.guard + " ") << "{\n";
       std::vector<const LoopIR*> par, red;
       for (auto& l : piece.loops) (l.reduction ? red : par).push_back(&l);
-      for (auto& l : piece.loops) os << "    const int ext_" << l.var << " = " << l.hi << " - " << l.lo << ";\n";
+      for (auto& l : piece.loops) os << "    const int pf_ext_" << l.var << " = " << l.hi << " - " << l.lo << ";\n";
       std::string P = "1", R = "1";
-      for (auto* l : par) P += " * ext_" + l->var;
-      for (auto* l : red) R += " * ext_" + l->var;
+      for (auto* l : par) P += " * pf_ext_" + l->var;
+      for (auto* l : red) R += " * pf_ext_" + l->var;
       if (P.size() > 2) P = P.substr(4);
       if (R.size() > 2) R = R.substr(4);
       // Dimensions without a loop are fixed by the block origin or a constant.
       std::string fixed;
       for (size_t d = 0; d < st.dims.size(); ++d)
-        if (piece.dimValue[d] != st.dims[d]) fixed += "const int " + st.dims[d] + " = " + piece.dimValue[d] + "; ";
+        if (piece.dimValue[d] != cName(st.dims[d])) fixed += "const int " + cName(st.dims[d]) + " = " + piece.dimValue[d] + "; ";
       std::string value = valueC(st, *st.rhs);
       std::string init = st.init ? identity(st.op, sp_) : lhs;
       const bool split = k_.plan.splitChunks > 1;
@@ -343,15 +347,15 @@ class KernelPrinter {
         decompose(os, par, "pf_p", "      ");
         if (!fixed.empty()) os << "      " << fixed << "\n";
         os << "      " << sp_.real << " pf_part = " << identity(st.op, sp_) << ";\n";
-        os << "      for (int pf_r = tid; pf_r < " << R << "; pf_r += nthreads) {\n";
+        os << "      for (int pf_r = pf_tid; pf_r < " << R << "; pf_r += pf_nthreads) {\n";
         decompose(os, red, "pf_r", "        ");
         os << "        pf_part = " << combine(st.op, "pf_part", value, sp_) << ";\n";
         os << "      }\n";
         os << "      pf_part = pf_block_reduce_" << opName(st.op) << "(pf_part, pf_red);\n";
-        os << "      if (tid == 0) " << lhs << " = " << (st.init || split ? "pf_part" : combine(st.op, lhs, "pf_part", sp_)) << ";\n";
+        os << "      if (pf_tid == 0) " << lhs << " = " << (st.init || split ? "pf_part" : combine(st.op, lhs, "pf_part", sp_)) << ";\n";
         os << "    }\n";
       } else {
-        os << "    for (int pf_p = tid; pf_p < " << P << "; pf_p += nthreads) {\n";
+        os << "    for (int pf_p = pf_tid; pf_p < " << P << "; pf_p += pf_nthreads) {\n";
         decompose(os, par, "pf_p", "      ");
         if (!fixed.empty()) os << "      " << fixed << "\n";
         if (s.mode == StmtMode::Pointwise) {
@@ -454,10 +458,10 @@ std::string emitReference(const CostModel& cm) {
   std::ostringstream os;
   os << "// The program as plain C loops in double precision: the harness's oracle.\n";
   os << "#include <math.h>\n";
-  os << "static void " << prog.name << "_reference(";
+  os << "static void " << referenceName(prog) << "(";
   std::vector<std::string> args;
-  for (auto& t : prog.tensors) args.push_back("double* " + t.name);
-  for (auto& s : prog.scalars) args.push_back("double " + s.name);
+  for (auto& t : prog.tensors) args.push_back("double* " + cName(t.name));
+  for (auto& s : prog.scalars) args.push_back("double " + cName(s.name));
   for (size_t i = 0; i < args.size(); ++i) os << (i ? ", " : "") << args[i];
   os << ") {\n";
   Spelling sp{Dialect::C, false, "double"};
@@ -473,25 +477,25 @@ std::string emitReference(const CostModel& cm) {
           std::string r;
           for (auto& [n, c] : a.subscripts[p].coef) {
             auto sz = cm.sizes().find(n);
-            r += " + " + std::to_string(c) + " * " + (sz != cm.sizes().end() ? std::to_string(sz->second) : n);
+            r += " + " + std::to_string(c) + " * " + (sz != cm.sizes().end() ? std::to_string(sz->second) : cName(n));
           }
           return r;
         }() + ") * " + std::to_string(stride) + (s.empty() ? "" : " + " + s);
         stride *= T.shape[p].eval(cm.sizes());
       }
-      return T.name + "[" + (s.empty() ? "0" : s) + "]";
+      return cName(T.name) + "[" + (s.empty() ? "0" : s) + "]";
     };
     std::string ind = "  ";
     if (st.init) {
       for (int d = 0; d < st.numParallel; ++d) {
-        os << ind << "for (int " << st.dims[d] << " = " << ss.lo[d] << "; " << st.dims[d] << " < " << ss.hi[d] << "; ++" << st.dims[d] << ")\n";
+        os << ind << "for (int " << cName(st.dims[d]) << " = " << ss.lo[d] << "; " << cName(st.dims[d]) << " < " << ss.hi[d] << "; ++" << cName(st.dims[d]) << ")\n";
         ind += "  ";
       }
       os << ind << idx(st.write) << " = " << (st.op == ReduceOp::Max ? "-INFINITY" : st.op == ReduceOp::Min ? "INFINITY" : st.op == ReduceOp::Mul ? "1.0" : "0.0") << ";\n";
       ind = "  ";
     }
     for (size_t d = 0; d < st.dims.size(); ++d) {
-      os << ind << "for (int " << st.dims[d] << " = " << ss.lo[d] << "; " << st.dims[d] << " < " << ss.hi[d] << "; ++" << st.dims[d] << ")\n";
+      os << ind << "for (int " << cName(st.dims[d]) << " = " << ss.lo[d] << "; " << cName(st.dims[d]) << " < " << ss.hi[d] << "; ++" << cName(st.dims[d]) << ")\n";
       ind += "  ";
     }
     std::string lhs = idx(st.write), v = valueText(st, *st.rhs, sp, cm.sizes(), idx);

@@ -28,6 +28,9 @@ std::string emitReference(const CostModel& cm);
 // reference_main.c: runs reference.h on the interpreter's inputs; prints output sums.
 std::string emitReferenceMain(const CostModel& cm);
 
+// The C function reference.h defines.
+std::string referenceName(const Program& prog);
+
 // The element type the kernels compute in ("float" or "double").
 std::string realType(const Program& prog);
 

@@ -5,6 +5,7 @@
 
 #include "codegen/Emit.h"
 #include "codegen/Lower.h"
+#include "codegen/Names.h"
 
 namespace polyfuse {
 
@@ -17,26 +18,31 @@ const char* kGenerator =
     "static double next_uniform(uint64_t* st) { uint64_t z = (*st += 0x9E3779B97F4A7C15ull); z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;\n"
     "  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull; z ^= z >> 31; return (double)(z >> 11) * (1.0 / 9007199254740992.0); }\n\n";
 
+// Host copies (h_) and device buffers (d_) of user names: prefixed, so they never meet
+// the harness's own variables.
+std::string host(const std::string& name) { return "h_" + cName(name); }
+std::string dev(const std::string& name) { return "d_" + cName(name); }
+
 // Host arrays h_<tensor> in double; inputs and scalars drawn as the interpreter draws them.
 void emitHostInputs(std::ostream& os, const CostModel& cm) {
   const Program& prog = cm.graph().program();
   for (auto& t : prog.tensors) {
     int64_t n = t.elements(cm.sizes());
-    os << "  double* h_" << t.name << " = (double*)calloc(" << n << ", sizeof(double));\n";
+    os << "  double* " << host(t.name) << " = (double*)calloc(" << n << ", sizeof(double));\n";
     if (t.role == TensorRole::Input)
-      os << "  { uint64_t st = seed ^ fnv(\"" << t.name << "\"); for (long i = 0; i < " << n << "; ++i) h_" << t.name
+      os << "  { uint64_t st = seed ^ fnv(\"" << t.name << "\"); for (long i = 0; i < " << n << "; ++i) " << host(t.name)
          << "[i] = (" << elemTypeName(t.type) << ")(2.0 * next_uniform(&st) - 1.0); }\n";
   }
   for (auto& s : prog.scalars)
-    os << "  double " << s.name << "; { uint64_t st = seed ^ fnv(\"" << s.name << "\"); " << s.name
+    os << "  double " << host(s.name) << "; { uint64_t st = seed ^ fnv(\"" << s.name << "\"); " << host(s.name)
        << " = 0.5 + next_uniform(&st); }\n";
 }
 
 void emitReferenceCall(std::ostream& os, const Program& prog) {
-  os << "  " << prog.name << "_reference(";
+  os << "  " << referenceName(prog) << "(";
   std::vector<std::string> args;
-  for (auto& t : prog.tensors) args.push_back("h_" + t.name);
-  for (auto& s : prog.scalars) args.push_back(s.name);
+  for (auto& t : prog.tensors) args.push_back(host(t.name));
+  for (auto& s : prog.scalars) args.push_back(host(s.name));
   for (size_t a = 0; a < args.size(); ++a) os << (a ? ", " : "") << args[a];
   os << ");\n";
 }
@@ -46,17 +52,40 @@ void emitReferenceCall(std::ostream& os, const Program& prog) {
 std::string emitReferenceMain(const CostModel& cm) {
   const Program& prog = cm.graph().program();
   std::ostringstream os;
-  os << "// Runs reference.h on the interpreter's inputs and prints each output's sum.\n"
-     << "// Build: cc -O2 reference_main.c -o reference -lm    Run: ./reference [seed]\n"
-     << "#include <math.h>\n#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n\n#include \"reference.h\"\n\n"
-     << kGenerator << "int main(int argc, char** argv) {\n"
+  os << "// Runs reference.h on the interpreter's inputs and prints each output's sum; with a\n"
+     << "// folder, also writes every output there as NAME.npy (float64), element by element.\n"
+     << "// Build: cc -O2 reference_main.c -o reference -lm    Run: ./reference [seed] [DIR]\n"
+     << "#include <math.h>\n#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\n"
+     << "#include \"reference.h\"\n\n"
+     << kGenerator
+     << "// A .npy file (format 1.0): magic, header length, a dict padded to 64 bytes, the data.\n"
+     << "static void write_npy(const char* dir, const char* name, const char* shape, const double* v, long n) {\n"
+     << "  char path[4096], head[256];\n"
+     << "  snprintf(path, sizeof path, \"%s/%s.npy\", dir, name);\n"
+     << "  int len = snprintf(head, sizeof head, \"{'descr': '<f8', 'fortran_order': False, 'shape': %s, }\", shape);\n"
+     << "  while ((10 + len + 1) % 64) head[len++] = ' ';\n"
+     << "  head[len++] = '\\n';\n"
+     << "  FILE* f = fopen(path, \"wb\");\n"
+     << "  if (!f) { perror(path); exit(1); }\n"
+     << "  unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(len & 255), (unsigned char)(len >> 8)};\n"
+     << "  if (fwrite(pre, 1, 10, f) != 10 || fwrite(head, 1, len, f) != (size_t)len || fwrite(v, sizeof(double), n, f) != (size_t)n"
+        " || fclose(f) != 0) { perror(path); exit(1); }\n"
+     << "}\n\n"
+     << "int main(int argc, char** argv) {\n"
      << "  const uint64_t seed = argc > 1 ? strtoull(argv[1], 0, 10) : 1;\n";
   emitHostInputs(os, cm);
   emitReferenceCall(os, prog);
   for (int t : prog.tensorsWithRole(TensorRole::Output)) {
     const Tensor& T = prog.tensors[t];
-    os << "  { double s = 0; for (long i = 0; i < " << T.elements(cm.sizes()) << "; ++i) s += h_" << T.name
-       << "[i]; printf(\"" << T.name << " %.17g\\n\", s); }\n";
+    const int64_t n = T.elements(cm.sizes());
+    std::string shape = "(";
+    for (auto& d : T.shape) shape += std::to_string(d.eval(cm.sizes())) + ", ";
+    if (T.shape.size() > 1) shape.resize(shape.size() - 2);
+    shape += ")";
+    os << "  { double s = 0; for (long i = 0; i < " << n << "; ++i) s += " << host(T.name) << "[i]; printf(\"" << T.name
+       << " %.17g\\n\", s);\n"
+       << "    if (argc > 2) write_npy(argv[2], \"" << T.name << "\", \"" << shape << "\", " << host(T.name) << ", " << n
+       << "); }\n";
   }
   os << "  return 0;\n}\n";
   return os.str();
@@ -84,10 +113,12 @@ std::string emitCudaHarness(const CostModel& cm, const Partition& p, const Gener
     const Tensor& T = prog.tensors[t];
     int64_t n = T.elements(cm.sizes());
     std::string ty = elemTypeName(T.type);
-    os << "  " << ty << "* d_" << T.name << "; CHECK(cudaMalloc(&d_" << T.name << ", " << n << " * sizeof(" << ty << ")));\n";
+    // Outputs and temporaries start at zero, as on every backend (docs/codegen.md).
+    os << "  " << ty << "* " << dev(T.name) << "; CHECK(cudaMalloc(&" << dev(T.name) << ", " << n << " * sizeof(" << ty
+       << "))); CHECK(cudaMemset(" << dev(T.name) << ", 0, " << n << " * sizeof(" << ty << ")));\n";
     if (T.role == TensorRole::Input)
       os << "  { " << ty << "* tmp = (" << ty << "*)malloc(" << n << " * sizeof(" << ty << ")); for (long i = 0; i < " << n
-         << "; ++i) tmp[i] = (" << ty << ")h_" << T.name << "[i]; CHECK(cudaMemcpy(d_" << T.name << ", tmp, " << n
+         << "; ++i) tmp[i] = (" << ty << ")" << host(T.name) << "[i]; CHECK(cudaMemcpy(" << dev(T.name) << ", tmp, " << n
          << " * sizeof(" << ty << "), cudaMemcpyHostToDevice)); free(tmp); }\n";
   }
   // Partial results of split reductions.
@@ -119,14 +150,14 @@ std::string emitCudaHarness(const CostModel& cm, const Partition& p, const Gener
     os << "    CHECK(cudaEventRecord(ev[" << i << "]));\n";
     os << "    " << k.name << "<<<" << k.plan.blocks << ", " << k.plan.threadsPerBlock << ", " << smem << ">>>(";
     std::vector<std::string> args;
-    for (int t : k.params) args.push_back("d_" + prog.tensors[t].name);
+    for (int t : k.params) args.push_back(dev(prog.tensors[t].name));
     if (k.plan.splitChunks > 1) args.push_back("d_pf_partial_k" + std::to_string(k.id));
-    for (auto& s : prog.scalars) args.push_back("(" + real + ")" + s.name);
+    for (auto& s : prog.scalars) args.push_back("(" + real + ")" + host(s.name));
     for (size_t a = 0; a < args.size(); ++a) os << (a ? ", " : "") << args[a];
     os << ");\n";
     if (k.plan.splitChunks > 1) {
       const Tensor& lhs = prog.tensors[prog.statements[k.plan.statements[0]].write.tensor];
-      os << "    " << k.name << "_combine<<<64, 256>>>(d_" << lhs.name << ", d_pf_partial_k" << k.id << ");\n";
+      os << "    " << k.name << "_combine<<<64, 256>>>(" << dev(lhs.name) << ", d_pf_partial_k" << k.id << ");\n";
     }
   }
   os << "    CHECK(cudaEventRecord(ev[nk]));\n"
@@ -153,10 +184,10 @@ std::string emitCudaHarness(const CostModel& cm, const Partition& p, const Gener
     const Tensor& T = prog.tensors[t];
     int64_t n = T.elements(cm.sizes());
     std::string ty = elemTypeName(T.type);
-    os << "  { " << ty << "* got = (" << ty << "*)malloc(" << n << " * sizeof(" << ty << ")); CHECK(cudaMemcpy(got, d_" << T.name
+    os << "  { " << ty << "* got = (" << ty << "*)malloc(" << n << " * sizeof(" << ty << ")); CHECK(cudaMemcpy(got, " << dev(T.name)
        << ", " << n << " * sizeof(" << ty << "), cudaMemcpyDeviceToHost));\n"
-       << "    double scale = 0; for (long i = 0; i < " << n << "; ++i) scale = fmax(scale, fabs(h_" << T.name << "[i]));\n"
-       << "    for (long i = 0; i < " << n << "; ++i) { double e = fabs(got[i] - h_" << T.name << "[i]) / (scale > 0 ? scale : 1.0);"
+       << "    double scale = 0; for (long i = 0; i < " << n << "; ++i) scale = fmax(scale, fabs(" << host(T.name) << "[i]));\n"
+       << "    for (long i = 0; i < " << n << "; ++i) { double e = fabs(got[i] - " << host(T.name) << "[i]) / (scale > 0 ? scale : 1.0);"
        << " if (!(e <= worst)) worst = e; }\n    free(got); }\n";
   }
   os << "  const double tol = " << (real == "float" ? "1e-4" : "1e-10") << ";\n"

@@ -7,7 +7,9 @@
 #include <functional>
 #include <set>
 
+#include "codegen/Names.h"
 #include "polyir/Diagnostic.h"
+#include "polyir/IslContext.h"
 
 namespace polyfuse {
 
@@ -103,7 +105,8 @@ struct AstWalker {
         std::string hi = exprC(bound);
         if (isl_ast_expr_op_get_type(cond) == isl_ast_expr_op_le) hi = "(" + hi + " + 1)";
         isl_ast_expr_free(bound);
-        bool red = std::find(st.dims.begin() + st.numParallel, st.dims.end(), var) != st.dims.end();
+        bool red = std::any_of(st.dims.begin() + st.numParallel, st.dims.end(),
+                               [&](const std::string& d) { return cName(d) == var; });
         loops.push_back({var, exprC(init), hi, red});
         isl_ast_node* body = isl_ast_node_for_get_body(node);
         walk(body);
@@ -169,14 +172,17 @@ static std::vector<PieceIR> statementAst(const CostModel& cm, const KernelPlan& 
   for (int t = 0; t < g; ++t) params += (t ? ", " : "") + originName(t);
   if (split) params += std::string(g ? ", " : "") + "pf_c";
   params += "] -> ";
+  // Dimensions are spelled for isl here; the AST's iterators get their C names below.
+  std::vector<std::string> dim;
+  for (auto& d : st.dims) dim.push_back(islName(d));
   std::string tuple = st.label() + "[";
-  for (size_t d = 0; d < st.dims.size(); ++d) tuple += (d ? ", " : "") + st.dims[d];
+  for (size_t d = 0; d < dim.size(); ++d) tuple += (d ? ", " : "") + dim[d];
   tuple += "]";
   std::string cons;
-  for (size_t d = 0; d < st.dims.size(); ++d)
-    cons += (d ? " and " : "") + std::to_string(ss.lo[d]) + " <= " + st.dims[d] + " < " + std::to_string(ss.hi[d]);
+  for (size_t d = 0; d < dim.size(); ++d)
+    cons += (d ? " and " : "") + std::to_string(ss.lo[d]) + " <= " + dim[d] + " < " + std::to_string(ss.hi[d]);
   if (split) {  // the block's chunk of the last (reduction) dimension
-    const std::string& r = st.dims.back();
+    const std::string& r = dim.back();
     std::string start = std::to_string(ss.lo.back()) + " + " + std::to_string(k.splitChunk) + "pf_c";
     cons += " and " + start + " <= " + r + " < " + start + " + " + std::to_string(k.splitChunk);
   }
@@ -185,13 +191,13 @@ static std::vector<PieceIR> statementAst(const CostModel& cm, const KernelPlan& 
     auto it = std::find(k.gridDims[m].begin(), k.gridDims[m].end(), d);
     if (it != k.gridDims[m].end()) {
       int t = int(it - k.gridDims[m].begin());
-      cons += " and " + originName(t) + " <= " + st.dims[d] + " < " + originName(t) + " + " + std::to_string(k.tile[t]);
+      cons += " and " + originName(t) + " <= " + dim[d] + " < " + originName(t) + " + " + std::to_string(k.tile[t]);
       if (k.tile[t] == 1) continue;
     }
     inBlock.push_back(d);
   }
   std::string out = "[";
-  for (size_t q = 0; q < inBlock.size(); ++q) out += (q ? ", " : "") + st.dims[inBlock[q]];
+  for (size_t q = 0; q < inBlock.size(); ++q) out += (q ? ", " : "") + dim[inBlock[q]];
   out += "]";
   isl::set domain(ctx, params + "{ " + tuple + " : " + cons + " }");
   isl::map sched = isl::map(ctx, params + "{ " + tuple + " -> " + out + " }").intersect_domain(domain);
@@ -206,7 +212,7 @@ static std::vector<PieceIR> statementAst(const CostModel& cm, const KernelPlan& 
   isl::set context(ctx, params + "{ : " + (ctxText.empty() ? "true" : ctxText) + " }");
   isl_ast_build* build = isl_ast_build_from_context(context.release());
   isl_id_list* iters = isl_id_list_alloc(ctx.get(), int(inBlock.size()));
-  for (int d : inBlock) iters = isl_id_list_add(iters, isl_id_alloc(ctx.get(), st.dims[d].c_str(), nullptr));
+  for (int d : inBlock) iters = isl_id_list_add(iters, isl_id_alloc(ctx.get(), cName(st.dims[d]).c_str(), nullptr));
   build = isl_ast_build_set_iterators(build, iters);
   isl_ast_node* node = isl_ast_build_node_from_schedule_map(build, isl_union_map_from_map(sched.release()));
   isl_ast_build_free(build);
@@ -223,7 +229,7 @@ std::vector<KernelIR> lowerPartition(const CostModel& cm, const Partition& p) {
   for (auto& k : p.kernels) {
     KernelIR ki;
     ki.id = k.id;
-    ki.name = prog.name + "_k" + std::to_string(k.id);
+    ki.name = cName(prog.name) + "_k" + std::to_string(k.id);
     ki.plan = k;
     for (int t = 0; t < k.gridRank(); ++t) ki.numBlocks.push_back((k.gridExtent[t] + k.tile[t] - 1) / k.tile[t]);
     std::set<int> touched, written;
@@ -312,6 +318,15 @@ std::vector<KernelIR> lowerPartition(const CostModel& cm, const Partition& p) {
         const StmtIR& prev = *std::find_if(ki.stmts.begin(), ki.stmts.end(), [&](const StmtIR& s) { return s.stmt == pd.stmt; });
         if (!sameThread(prev, ki.stmts[m], pd.tensor)) conflict = true;
       }
+      // A block reduction under a guard holds barriers inside a branch that only some
+      // blocks take. That is legal (the guard is uniform over the block), but PoCL
+      // miscompiles the code after such a branch unless a barrier closes it (bicg at
+      // N > M summed garbage); one barrier per block is cheap on every device.
+      auto guardedBarriers = [](const StmtIR& s) {
+        return s.mode == StmtMode::BlockReduce &&
+               std::any_of(s.pieces.begin(), s.pieces.end(), [](const PieceIR& p) { return !p.guard.empty(); });
+      };
+      if (m > 0 && guardedBarriers(ki.stmts[m - 1])) conflict = true;
       if (conflict) {
         ki.stmts[m - 1].barrierAfter = true;
         ++ki.barriers;

@@ -92,10 +92,18 @@ RunResult runOpenCL(const CostModel& cm, const GeneratedCode& code, const Bindin
     s.buffers.push_back(m);
     buf[int(t)] = m;
   }
+  // Every run starts from the same state: inputs uploaded, and outputs and
+  // temporaries at zero, as on every backend (an element no statement writes reads 0).
   auto upload = [&]() {
     for (auto& [t, m] : buf) {
       const Tensor& T = prog.tensors[t];
-      if (T.role != TensorRole::Input) continue;
+      if (T.role != TensorRole::Input) {
+        const cl_uint zero = 0;
+        check(clEnqueueFillBuffer(s.queue, m, &zero, sizeof zero, 0, std::max<size_t>(size_t(cm.tensorBytes(t)), 4), 0,
+                                  nullptr, nullptr),
+              "clEnqueueFillBuffer");
+        continue;
+      }
       const auto& v = inputs.tensors.at(T.name).values;
       if (T.type == ElemType::F32) {
         std::vector<float> f(v.begin(), v.end());

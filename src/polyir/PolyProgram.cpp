@@ -7,10 +7,14 @@
 namespace polyfuse {
 
 std::string islName(const std::string& name) {
+  // isl's parser keywords. Renaming appends '_', and a name that already ends in '_'
+  // or starts with 'pf_' (polyfuse's own parameters) is renamed too, which keeps the
+  // mapping injective: a kept name never ends in '_'.
   static const std::set<std::string> reserved = {"and", "or", "not", "exists", "min", "max", "mod",
                                                  "floor", "ceil", "ceild", "floord", "true", "false",
-                                                 "implies", "infty", "NaN", "rat", "domain", "range"};
-  return reserved.count(name) ? name + "_" : name;
+                                                 "implies", "infty", "infinity", "NaN", "rat", "domain", "range"};
+  bool rename = reserved.count(name) || name.rfind("pf_", 0) == 0 || (!name.empty() && name.back() == '_');
+  return rename ? name + "_" : name;
 }
 
 static std::string islAffine(const Affine& a) {
