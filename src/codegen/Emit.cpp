@@ -486,7 +486,7 @@ std::string emitReference(const CostModel& cm) {
       return cName(T.name) + "[" + (s.empty() ? "0" : s) + "]";
     };
     std::string ind = "  ";
-    if (st.init) {
+    if (st.init && ss.points > 0) {  // an empty domain executes nothing, its initialization included
       for (int d = 0; d < st.numParallel; ++d) {
         os << ind << "for (int " << cName(st.dims[d]) << " = " << ss.lo[d] << "; " << cName(st.dims[d]) << " < " << ss.hi[d] << "; ++" << cName(st.dims[d]) << ")\n";
         ind += "  ";

@@ -17,16 +17,20 @@ static isl::multi_union_pw_aff partialSchedule(const PolyProgram& pp, const std:
                                                const std::vector<std::vector<int>>& dimsOf, const isl::set& params) {
   const Program& prog = pp.program();
   isl::union_map um = isl::union_map::empty(pp.ctx());
+  isl::union_set dom = isl::union_set::empty(pp.ctx());
   const std::string prefix = pp.paramPrefix();
   for (size_t k = 0; k < members.size(); ++k) {
     const Statement& st = prog.statements[members[k]];
     std::string out = "[";
     for (size_t t = 0; t < dimsOf[k].size(); ++t) out += (t ? ", " : "") + islName(st.dims[dimsOf[k][t]]);
     out += "]";
-    isl::map m(pp.ctx(), prefix + "{ " + stmtTuple(st) + " -> " + out + " }");
-    um = um.unite(isl::union_map(m.intersect_domain(pp.statements()[st.id].domain).intersect_params(params)));
+    um = um.unite(isl::union_map(isl::map(pp.ctx(), prefix + "{ " + stmtTuple(st) + " -> " + out + " }")));
+    dom = dom.unite(isl::union_set(pp.statements()[st.id].domain.intersect_params(params)));
   }
-  return isl::manage(isl_multi_union_pw_aff_from_union_map(um.release()));
+  // The domains are applied after the conversion: a statement whose domain is empty at
+  // these sizes would leave an empty relation, from which isl cannot take the space.
+  isl::multi_union_pw_aff mupa = isl::manage(isl_multi_union_pw_aff_from_union_map(um.release()));
+  return mupa.intersect_domain(dom);
 }
 
 isl::schedule buildSchedule(const CostModel& cm, const Partition& p) {

@@ -191,7 +191,12 @@ void interpret(const Program& prog, Bindings& b) {
       for (size_t k = 0; k < p.size(); ++k) off += w.stride[k] * p[k];
       return off;
     };
-    if (st.init) {
+    // A statement whose domain is empty at these sizes executes nothing, its '!'
+    // initialization included: the lhs keeps its start value (zero), as every backend
+    // leaves it (docs/language.md).
+    bool empty = false;
+    for (size_t k = 0; k < lo.size(); ++k) empty |= lo[k] >= hi[k];
+    if (st.init && !empty) {
       std::vector<int64_t> plo(lo.begin(), lo.begin() + st.numParallel), phi(hi.begin(), hi.begin() + st.numParallel);
       std::vector<int64_t> pp;
       double id = reduceIdentity(st.op);

@@ -125,8 +125,18 @@ void PolyProgram::checkBounds() {
       if (!image.is_subset(shape.intersect_params(context_))) {
         std::string subs;
         for (size_t i = 0; i < a.subscripts.size(); ++i) subs += (i ? ", " : "") + a.subscripts[i].str();
+        // Name where the ranges of the indices in this access came from: an inferred
+        // range is the usual surprise (Y(i) = X(i + 1) makes i start at -1).
+        std::string why;
+        for (size_t k = 0; k < st.dims.size(); ++k) {
+          bool used = std::any_of(a.subscripts.begin(), a.subscripts.end(),
+                                  [&](const Affine& s) { return s.coefficient(st.dims[k]) != 0; });
+          if (!used) continue;
+          const Range& r = st.ranges[k];
+          why += "; index '" + st.dims[k] + "' ranges over " + r.lo.str() + ":" + r.hi.str() + (r.origin.empty() ? "" : " (from " + r.origin + ")");
+        }
         throw SourceError(a.loc, "access " + T.name + "(" + subs + ") is out of bounds: '" + T.name +
-                                     "' has shape " + shapeText(T) + " (check the where clauses)");
+                                     "' has shape " + shapeText(T) + why + "; check the where clauses");
       }
     };
     check(st.write, ps.write);

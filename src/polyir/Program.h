@@ -31,7 +31,8 @@ struct ScalarParam {
 };
 
 struct Range {
-  Affine lo, hi;  // half-open [lo, hi), affine in size parameters
+  Affine lo, hi;       // half-open [lo, hi), affine in size parameters
+  std::string origin;  // what set it, for messages: "where clause" or the accesses it came from
 };
 
 struct Access {

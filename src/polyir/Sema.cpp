@@ -377,7 +377,7 @@ class Sema {
           w = &r;
         }
       if (w) {
-        Range r{toAffine(*w->lo, none), toAffine(*w->hi, none)};
+        Range r{toAffine(*w->lo, none), toAffine(*w->hi, none), "its where clause"};
         Affine len = r.hi - r.lo;
         if (len.isConstant() && len.constant < 1)
           throw SourceError(w->loc, "empty range " + r.lo.str() + ":" + r.hi.str() + " for index '" + v + "'");
@@ -396,6 +396,10 @@ class Sema {
           if (rest.dependsOnAny(st.dims)) continue;  // mixes index variables: no interval of its own
           Range r = c == 1 ? Range{rest.scaled(-1), T.shape[p] - rest}
                            : Range{rest - T.shape[p] + Affine::constantOf(1), rest + Affine::constantOf(1)};
+          std::string text = T.name + "(";
+          for (size_t q = 0; q < a.subscripts.size(); ++q) text += (q ? ", " : "") + a.subscripts[q].str();
+          text += ") at " + std::to_string(a.loc.line) + ":" + std::to_string(a.loc.col);
+          r.origin = text;
           bounds.push_back({r, a.loc, T.name});
         }
       };
@@ -415,6 +419,7 @@ class Sema {
                                                "); add a where clause");
         if (dlo.constant > 0) r.lo = o.lo;
         if (dhi.constant < 0) r.hi = o.hi;
+        if (dlo.constant > 0 || dhi.constant < 0) r.origin += " and " + o.origin;
       }
       Affine len = r.hi - r.lo;
       if (len.isConstant() && len.constant < 1)

@@ -83,7 +83,7 @@ TEST_CASE("opencl: a wrong kernel is reported, not hidden") {
   Setup s(test::loadExample("softmax.tc"), {{"N", 5}, {"M", 33}});
   GeneratedCode code = generate(*s.cm, s.run("ilp"), Dialect::OpenCL);
   // Sabotage the divide: the comparison must fail.
-  size_t pos = code.kernelSource.find(" / sh_s[");
+  size_t pos = code.kernelSource.find(" / pf_sh_s[");
   REQUIRE(pos != std::string::npos);
   code.kernelSource.replace(pos, 3, " * ");
   RunResult r = runOpenCL(*s.cm, code, makeInputs(*s.lp.program, {{"N", 5}, {"M", 33}}, 1), 1, 1e-4);
