@@ -79,35 +79,58 @@ const char* opName(ReduceOp op) {
   }
 }
 
-// The right-hand side of a statement in C syntax; `access` spells tensor elements.
-std::string valueText(const Statement& st, const Expr& e, const Spelling& sp, const Sizes& sizes,
-                      const std::function<std::string(const Access&)>& access) {
-  auto sub = [&](int i) { return valueText(st, *e.args[i], sp, sizes, access); };
+// A C expression and how tightly it binds: operands are parenthesized only where C's
+// precedence and left associativity would regroup them, so a flat chain of 1,000
+// additions stays flat (one pair of parentheses per level hit clang's bracket limit).
+struct CExpr {
+  std::string text;
+  int prec;  // 1: + -, 2: * /, 3: primary (names, calls, casts, parenthesized)
+};
+
+CExpr valueExpr(const Statement& st, const Expr& e, const Spelling& sp, const Sizes& sizes,
+                const std::function<std::string(const Access&)>& access) {
+  auto sub = [&](int i) { return valueExpr(st, *e.args[i], sp, sizes, access); };
+  auto wrap = [](const CExpr& c, int need) { return c.prec >= need ? c.text : "(" + c.text + ")"; };
+  // Left operands of the same precedence need no parentheses; right operands do, so
+  // that a - (b - c) and a + (b + c) keep their order of evaluation.
+  auto binary = [&](const char* op, int prec) {
+    return CExpr{wrap(sub(0), prec) + " " + op + " " + wrap(sub(1), prec + 1), prec};
+  };
+  auto primary = [](std::string t) { return CExpr{std::move(t), 3}; };
   switch (e.kind) {
-    case ExprKind::Number: return sp.literal(e.name.empty() ? std::to_string(e.number) : e.name);
-    case ExprKind::Size: return sp.literal(std::to_string(sizes.at(e.name)));
-    case ExprKind::Scalar: return cName(e.name);
-    case ExprKind::Index: return "(" + sp.real + ")" + cName(e.name);
-    case ExprKind::Access: return access(st.reads[e.ref]);
-    case ExprKind::Neg: return "(-" + sub(0) + ")";
-    case ExprKind::Add: return "(" + sub(0) + " + " + sub(1) + ")";
-    case ExprKind::Sub: return "(" + sub(0) + " - " + sub(1) + ")";
-    case ExprKind::Mul: return "(" + sub(0) + " * " + sub(1) + ")";
-    case ExprKind::Div: return "(" + sub(0) + " / " + sub(1) + ")";
+    case ExprKind::Number: return primary(sp.literal(e.name.empty() ? std::to_string(e.number) : e.name));
+    case ExprKind::Size: return primary(sp.literal(std::to_string(sizes.at(e.name))));
+    case ExprKind::Scalar: return primary(cName(e.name));
+    case ExprKind::Index: return primary("(" + sp.real + ")" + cName(e.name));
+    case ExprKind::Access: return primary(access(st.reads[e.ref]));
+    case ExprKind::Neg: return primary("(-" + wrap(sub(0), 3) + ")");
+    case ExprKind::Add: return binary("+", 1);
+    case ExprKind::Sub: return binary("-", 1);
+    case ExprKind::Mul: return binary("*", 2);
+    case ExprKind::Div: return binary("/", 2);
     case ExprKind::Call:
       switch (e.fn) {
         case Intrinsic::Sigmoid:
-          return "(" + sp.literal("1") + " / (" + sp.literal("1") + " + " + sp.fn("exp") + "(-" + sub(0) + ")))";
+          return primary("(" + sp.literal("1") + " / (" + sp.literal("1") + " + " + sp.fn("exp") + "(-" + wrap(sub(0), 3) +
+                         ")))");
         case Intrinsic::Rsqrt:
           // C's math library has no rsqrt; CUDA and OpenCL do.
-          if (sp.d == Dialect::C) return "(1.0 / sqrt(" + sub(0) + "))";
-          return sp.fn("rsqrt") + "(" + sub(0) + ")";
+          if (sp.d == Dialect::C) return primary("(1.0 / sqrt(" + sub(0).text + "))");
+          return primary(sp.fn("rsqrt") + "(" + sub(0).text + ")");
         case Intrinsic::Fmax: case Intrinsic::Fmin: case Intrinsic::Pow:
-          return sp.fn(intrinsicName(e.fn)) + "(" + sub(0) + ", " + sub(1) + ")";
-        default: return sp.fn(intrinsicName(e.fn)) + "(" + sub(0) + ")";
+          return primary(sp.fn(intrinsicName(e.fn)) + "(" + sub(0).text + ", " + sub(1).text + ")");
+        default: return primary(sp.fn(intrinsicName(e.fn)) + "(" + sub(0).text + ")");
       }
     default: throw InternalError("unresolved expression in code generation");
   }
+}
+
+// The right-hand side of a statement in C syntax, parenthesized unless primary, so that
+// callers may place it beside any operator; `access` spells tensor elements.
+std::string valueText(const Statement& st, const Expr& e, const Spelling& sp, const Sizes& sizes,
+                      const std::function<std::string(const Access&)>& access) {
+  CExpr c = valueExpr(st, e, sp, sizes, access);
+  return c.prec >= 3 ? c.text : "(" + c.text + ")";
 }
 
 class KernelPrinter {

@@ -36,6 +36,7 @@ struct Expr {
   int ref = -1;             // tensor id (Access) or scalar id (Scalar)
   Intrinsic fn = Intrinsic::Exp;
   std::vector<ExprPtr> args;  // operands, subscripts or call arguments
+  int height = 1;             // of the tree below: every walk over it recurses this deep
 
   Expr(ExprKind k, SourceLoc l) : kind(k), loc(l) {}
 };

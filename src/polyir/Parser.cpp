@@ -1,5 +1,6 @@
 #include "polyir/Parser.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "polyir/Lexer.h"
@@ -154,6 +155,17 @@ class Parser {
     auto e = std::make_unique<Expr>(k, loc);
     e->args.push_back(std::move(a));
     e->args.push_back(std::move(b));
+    return measured(std::move(e));
+  }
+
+  // A long flat chain (a + b + c + ...) nests as deeply as parentheses do: every later
+  // walk (Sema, the interpreter, the printers) recurses once per level, so the tree's
+  // height is bounded, not just the parser's own recursion.
+  static ExprPtr measured(ExprPtr e) {
+    for (auto& a : e->args) e->height = std::max(e->height, a->height + 1);
+    if (e->height > kMaxExprHeight)
+      throw SourceError(e->loc, "expression nested too deeply (more than " + std::to_string(kMaxExprHeight) +
+                                    " levels of operations); split it into several statements");
     return e;
   }
 
@@ -182,7 +194,7 @@ class Parser {
       Token op = next();
       auto e = std::make_unique<Expr>(ExprKind::Neg, op.loc);
       e->args.push_back(unary());
-      return e;
+      return measured(std::move(e));
     }
     if (peek().kind == Tok::Plus) { next(); return unary(); }
     return primary();
@@ -206,7 +218,7 @@ class Parser {
           do e->args.push_back(expr()); while (accept(Tok::Comma));
         }
         expect(Tok::RParen);
-        return e;
+        return measured(std::move(e));
       }
       auto e = std::make_unique<Expr>(ExprKind::Name, t.loc);
       e->name = t.text;

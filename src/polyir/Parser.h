@@ -9,6 +9,8 @@
 namespace polyfuse {
 
 constexpr int kMaxExprDepth = 256;
+// The height of an expression tree: 1,024 levels of operations, parenthesized or not.
+constexpr int kMaxExprHeight = 1024;
 
 std::vector<DefDecl> parseFile(const std::string& source);
 
