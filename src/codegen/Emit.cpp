@@ -449,8 +449,26 @@ std::string helpers(const Spelling& sp, const std::set<ReduceOp>& used) {
 
 }  // namespace
 
+// The kernels index with 32-bit int arithmetic. Refuse what would wrap: a tensor
+// offset, or a loop's linear index over a statement's points, of 2^31 or more.
+static void check32BitIndexing(const CostModel& cm) {
+  const Program& prog = cm.graph().program();
+  const int64_t limit = int64_t(1) << 31;
+  for (auto& t : prog.tensors)
+    if (t.elements(cm.sizes()) >= limit)
+      throw UsageError("tensor '" + t.name + "' has " + std::to_string(t.elements(cm.sizes())) +
+                       " elements, 2^31 or more: the generated kernels use 32-bit index arithmetic; "
+                       "fuse models these sizes, but codegen and exec refuse them");
+  for (auto& st : prog.statements)
+    if (cm.sized(st.id).points >= limit)
+      throw UsageError(st.label() + " (line " + std::to_string(st.loc.line) + ") has " +
+                       std::to_string(cm.sized(st.id).points) +
+                       " points, 2^31 or more: the generated kernels use 32-bit index arithmetic");
+}
+
 GeneratedCode generate(const CostModel& cm, const Partition& p, Dialect d) {
   const Program& prog = cm.graph().program();
+  check32BitIndexing(cm);
   isl::schedule sched = buildSchedule(cm, p);
   verifySchedule(cm, p, sched);
   GeneratedCode out;

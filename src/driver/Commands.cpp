@@ -361,6 +361,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
               throw UsageError("bad --scalar '" + kv + "': the value is not a number");
             }
           }
+          checkMemoryFits(prog, sizes, c->backend);
           Bindings b = makeInputs(prog, sizes, c->seed, scalars);
           for (auto& kv : c->inputs) {
             size_t eq = kv.find('=');

@@ -38,6 +38,37 @@ std::vector<std::string> writeCode(const CostModel& cm, const Partition& p, cons
   return files;
 }
 
+// MemAvailable from /proc/meminfo, in bytes; 0 when unknown.
+static int64_t availableMemory() {
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  int64_t kb = 0;
+  std::string unit;
+  while (in >> key >> kb >> unit)
+    if (key == "MemAvailable:") return kb * 1024;
+  return 0;
+}
+
+void checkMemoryFits(const Program& prog, const Sizes& sizes, const std::string& backend) {
+  prog.checkSizes(sizes);
+  double doubles = 0, device = 0;
+  for (auto& t : prog.tensors) {
+    double n = double(t.elements(sizes));
+    doubles += n * 8;
+    device += n * (t.type == ElemType::F64 ? 8 : 4);
+  }
+  // The interpreter's bindings; a second copy and the device buffers when a backend is checked.
+  double need = backend == "ref" ? doubles : 2 * doubles + 2 * device;
+  int64_t avail = availableMemory();
+  if (avail > 0 && need > 0.9 * double(avail)) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "exec needs about %.1f GiB at these sizes (every tensor in double for the reference "
+                  "interpreter%s) but %.1f GiB are available; use smaller --size values",
+                  need / double(1 << 30), backend == "ref" ? "" : ", plus the backend's buffers", double(avail) / double(1 << 30));
+    throw UsageError(buf);
+  }
+}
+
 ExecOutcome executePartition(const CostModel& cm, const Partition& p, const std::string& backend,
                              const Bindings& inputs, uint64_t seed, int repeat) {
   const Program& prog = cm.graph().program();

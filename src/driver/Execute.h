@@ -19,6 +19,12 @@ struct ExecOutcome {
   double totalMs = 0;
 };
 
+// Refuses (UsageError, exit 2) to run a program whose tensors at these sizes would not
+// fit in the memory available now: the interpreter holds every tensor in double, twice
+// when it checks a backend, and the OpenCL runner adds the device buffers. Better a clear
+// message at once than the OOM killer after minutes.
+void checkMemoryFits(const Program& prog, const Sizes& sizes, const std::string& backend);
+
 // Throws std::runtime_error when the backend has no device here (no GPU for cuda).
 ExecOutcome executePartition(const CostModel& cm, const Partition& p, const std::string& backend,
                              const Bindings& inputs, uint64_t seed, int repeat);

@@ -149,6 +149,7 @@ json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& 
       std::vector<StmtSet> groups;
       for (auto& k : p.kernels) groups.push_back(StmtSet::of(fg.size(), k.statements));
       Partition ep = ecm.assemble(p.strategy, groups);
+      checkMemoryFits(*lp.program, es, cfg.execute.backend);
       Bindings in = makeInputs(*lp.program, es, 1);
       ExecOutcome x = executePartition(ecm, ep, cfg.execute.backend, in, 1, cfg.execute.repeat);
       r["exec_backend"] = cfg.execute.backend;

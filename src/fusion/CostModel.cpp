@@ -7,6 +7,7 @@
 #include <numeric>
 #include <set>
 
+#include "polyir/Checked.h"
 #include "polyir/Diagnostic.h"
 
 namespace polyfuse {
@@ -26,7 +27,7 @@ void Box::hull(const Box& o) {
 int64_t Box::volume() const {
   if (empty) return 0;
   int64_t v = 1;
-  for (size_t p = 0; p < lo.size(); ++p) v *= hi[p] - lo[p] + 1;
+  for (size_t p = 0; p < lo.size(); ++p) v = checkedMul(v, hi[p] - lo[p] + 1, "a footprint volume");
   return v;
 }
 
@@ -70,7 +71,7 @@ CostModel::CostModel(const FusionGraph& fg, const Sizes& sizes, const Device& de
     for (auto& r : st.ranges) {
       s.lo.push_back(r.lo.eval(sizes));
       s.hi.push_back(r.hi.eval(sizes));
-      s.points *= std::max<int64_t>(0, s.hi.back() - s.lo.back());
+      s.points = checkedMul(s.points, std::max<int64_t>(0, s.hi.back() - s.lo.back()), "a statement's point count");
     }
     s.flopsPerPoint = countOps(*st.rhs) + (st.isReduction() ? 1 : 0);
     s.write = sizeAccess(st.write, st, sizes);
@@ -117,8 +118,14 @@ Box CostModel::accessBox(const SizedAccess& a, const std::vector<int64_t>& lo, c
     int64_t mn = a.constant[p], mx = a.constant[p];
     for (size_t k = 0; k < lo.size(); ++k) {
       int64_t c = a.coef[p][k];
-      if (c > 0) { mn += c * lo[k]; mx += c * (hi[k] - 1); }
-      else if (c < 0) { mn += c * (hi[k] - 1); mx += c * lo[k]; }
+      const char* what = "an access's footprint bound";
+      if (c > 0) {
+        mn = checkedAdd(mn, checkedMul(c, lo[k], what), what);
+        mx = checkedAdd(mx, checkedMul(c, hi[k] - 1, what), what);
+      } else if (c < 0) {
+        mn = checkedAdd(mn, checkedMul(c, hi[k] - 1, what), what);
+        mx = checkedAdd(mx, checkedMul(c, lo[k], what), what);
+      }
     }
     b.lo.push_back(mn);
     b.hi.push_back(mx);
@@ -290,7 +297,7 @@ KernelPlan CostModel::evaluate(const std::vector<int>& members, const std::vecto
       kp.blocks *= kp.splitChunks;
     }
     work = std::max(work, w * tileProduct);
-    kp.flops += s.points * s.flopsPerPoint;
+    kp.flops = checkedAdd(kp.flops, checkedMul(s.points, s.flopsPerPoint, "a kernel's flops"), "a kernel's flops");
   }
   kp.threadsPerBlock = int(std::min<int64_t>(dev_.threadsPerBlock, (work + 31) / 32 * 32));
 
@@ -385,7 +392,7 @@ KernelPlan CostModel::evaluate(const std::vector<int>& members, const std::vecto
     if (!u.extReadFull.empty) {
       int64_t first = u.extReadFull.volume();
       dram(t, first * eb);
-      reread(t, (kp.blocks * u.extReadBlock.volume() - first) * eb);
+      reread(t, (checkedMul(kp.blocks, u.extReadBlock.volume(), "a kernel's re-read bytes") - first) * eb);
       kp.globalReads.push_back(t);
     }
     if (!u.written) continue;
@@ -393,7 +400,7 @@ KernelPlan CostModel::evaluate(const std::vector<int>& members, const std::vecto
     for (int c : consumers_[t]) escapes |= !group.contains(c);
     if (escapes) {
       dram(t, u.writeFull.volume() * eb);
-      reread(t, kp.blocks * u.intReadBlock.volume() * eb);
+      reread(t, checkedMul(kp.blocks, u.intReadBlock.volume(), "a kernel's re-read bytes") * eb);
       kp.globalWrites.push_back(t);
     } else {
       Box fp = u.writeBlock;
@@ -413,7 +420,7 @@ KernelPlan CostModel::evaluate(const std::vector<int>& members, const std::vecto
       const Use& u = uses[c.tensor];
       kp.scratch.push_back(c.tensor);
       dram(c.tensor, u.writeFull.volume() * elemBytes_[c.tensor]);
-      reread(c.tensor, kp.blocks * u.intReadBlock.volume() * elemBytes_[c.tensor]);
+      reread(c.tensor, checkedMul(kp.blocks, u.intReadBlock.volume(), "a kernel's re-read bytes") * elemBytes_[c.tensor]);
     } else {
       kp.onChip.push_back(c.tensor);
     }

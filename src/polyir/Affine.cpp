@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "polyir/Diagnostic.h"
+#include "polyir/Checked.h"
 
 namespace polyfuse {
 
@@ -14,9 +14,9 @@ bool Affine::dependsOnAny(const std::vector<std::string>& names) const {
 
 Affine Affine::operator+(const Affine& o) const {
   Affine r = *this;
-  r.constant += o.constant;
+  r.constant = checkedAdd(r.constant, o.constant, "an affine constant");
   for (auto& [n, c] : o.coef) {
-    r.coef[n] += c;
+    r.coef[n] = checkedAdd(r.coef[n], c, "an affine coefficient");
     if (r.coef[n] == 0) r.coef.erase(n);
   }
   return r;
@@ -27,8 +27,8 @@ Affine Affine::operator-(const Affine& o) const { return *this + o.scaled(-1); }
 Affine Affine::scaled(int64_t k) const {
   Affine r;
   if (k == 0) return r;
-  r.constant = constant * k;
-  for (auto& [n, c] : coef) r.coef[n] = c * k;
+  r.constant = checkedMul(constant, k, "an affine constant");
+  for (auto& [n, c] : coef) r.coef[n] = checkedMul(c, k, "an affine coefficient");
   return r;
 }
 
@@ -37,7 +37,7 @@ int64_t Affine::eval(const Sizes& values) const {
   for (auto& [n, c] : coef) {
     auto it = values.find(n);
     if (it == values.end()) throw UsageError("no value given for size '" + n + "'");
-    v += c * it->second;
+    v = checkedAdd(v, checkedMul(c, it->second, "an affine value"), "an affine value");
   }
   return v;
 }

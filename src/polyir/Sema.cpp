@@ -5,13 +5,14 @@
 #include <map>
 #include <set>
 
+#include "polyir/Checked.h"
 #include "polyir/Program.h"
 
 namespace polyfuse {
 
 int64_t Tensor::elements(const Sizes& sizes) const {
   int64_t n = 1;
-  for (auto& d : shape) n *= d.eval(sizes);
+  for (auto& d : shape) n = checkedMul(n, d.eval(sizes), "an element count");
   return n;
 }
 
@@ -33,11 +34,42 @@ void Program::checkSizes(const Sizes& sizes) const {
     auto it = sizes.find(p);
     if (it == sizes.end()) throw UsageError("missing size '" + p + "' (use --size " + p + "=VALUE)");
     if (it->second < 1) throw UsageError("size '" + p + "' must be at least 1");
+    if (it->second > kMaxExtent) throw UsageError("size '" + p + "' is larger than 2^40, the most polyfuse models");
   }
   for (auto& [k, v] : sizes)
     if (std::find(sizeParams.begin(), sizeParams.end(), k) == sizeParams.end())
       throw UsageError("unknown size '" + k + "' (program '" + name + "' has: " +
                        [&] { std::string s; for (auto& p : sizeParams) s += (s.empty() ? "" : ", ") + p; return s.empty() ? std::string("none") : s; }() + ")");
+  // Bounds under which the cost model's products fit in 64 bits (polyir/Checked.h).
+  auto sizesText = [&] {
+    std::string s;
+    for (auto& [k, v] : sizes) s += (s.empty() ? "" : ",") + k + "=" + std::to_string(v);
+    return s;
+  };
+  for (auto& t : tensors) {
+    int64_t n = 0;
+    try {
+      n = t.elements(sizes);
+    } catch (const OverflowError&) {
+      n = -1;
+    }
+    if (n < 0 || n > kMaxExtent)
+      throw UsageError("tensor '" + t.name + "' has more than 2^40 elements at " + sizesText() +
+                       ", more than polyfuse models");
+  }
+  for (auto& st : statements) {
+    int64_t points = 1;
+    for (auto& r : st.ranges) {
+      int64_t lo = r.lo.eval(sizes), hi = r.hi.eval(sizes);
+      if (lo < -kMaxExtent || hi > kMaxExtent)
+        throw UsageError(st.label() + " (line " + std::to_string(st.loc.line) + ") ranges beyond 2^40 at " + sizesText());
+      int64_t extent = std::max<int64_t>(0, hi - lo);
+      points = extent != 0 && points > kMaxStatementPoints / extent ? kMaxStatementPoints + 1 : points * extent;
+    }
+    if (points > kMaxStatementPoints)
+      throw UsageError(st.label() + " (line " + std::to_string(st.loc.line) + ") has more than 2^50 points at " +
+                       sizesText() + ", more than polyfuse models");
+  }
 }
 
 const char* reduceOpText(ReduceOp op, bool init) {
@@ -94,6 +126,7 @@ Sizes parseSizes(const std::string& text) {
     if (out.count(name)) throw UsageError("size '" + name + "' given twice");
     int64_t v = std::stoll(value);
     if (v < 1) throw UsageError("bad size '" + item + "': the value must be at least 1");
+    if (v > kMaxExtent) throw UsageError("bad size '" + item + "': polyfuse models sizes up to 2^40");
     out[name] = v;
     i = end + 1;
   }
@@ -208,10 +241,20 @@ class Sema {
   }
 
   Affine toAffine(const Expr& e, const std::set<std::string>& indices) {
+    try {
+      return toAffineAt(e, indices);
+    } catch (const OverflowError& o) {  // the innermost operator that overflowed
+      throw SourceError(e.loc, std::string(o.what()) + " in this subscript");
+    }
+  }
+
+  Affine toAffineAt(const Expr& e, const std::set<std::string>& indices) {
     switch (e.kind) {
       case ExprKind::Number:
-        if (e.number != double(int64_t(e.number)) || e.name.find_first_of(".eEfF") != std::string::npos)
+        if (e.name.find_first_of(".eEfF") != std::string::npos)
           throw SourceError(e.loc, "subscripts must be integers; '" + e.name + "' is not");
+        if (!(e.number <= double(kMaxExtent)))  // also before the conversion: a double beyond int64 is UB
+          throw SourceError(e.loc, "integer constant '" + e.name + "' is too large (at most 2^40)");
         return Affine::constantOf(int64_t(e.number));
       case ExprKind::Name:
         if (isSize(e.name) || indices.count(e.name)) return Affine::var(e.name);
