@@ -1,6 +1,6 @@
 #include "codegen/Names.h"
 
-#include <regex>
+#include <cctype>
 #include <set>
 
 namespace polyfuse {
@@ -38,12 +38,22 @@ bool reserved(const std::string& n) {
   if (words.count(n)) return true;
   // Float spellings of the math functions (CUDA's expf, ...).
   if (n.size() > 1 && n.back() == 'f' && words.count(n.substr(0, n.size() - 1))) return true;
-  // Reserved for the implementation in C; typedef names (size_t, uint64_t, image2d_t);
-  // OpenCL and CUDA vector types (float4, uchar16); builtins (get_local_id, __syncthreads).
-  static const std::regex pattern(
-      "_[A-Z_].*|.*_t|(u?char|u?short|u?int|u?long|half|float|double|longlong|ulonglong)[0-9]+|get_.*|atomic_.*|"
-      "cuda.*|mem_fence|native_.*|half_.*|convert_.*|as_.*");
-  return std::regex_match(n, pattern);
+  // Reserved for the implementation in C (_X, __x); typedef names (size_t, uint64_t,
+  // image2d_t); builtin families (get_local_id, atomic_add, native_exp, convert_float,
+  // as_int, cudaMalloc); OpenCL and CUDA vector types (float4, uchar16, longlong2).
+  auto startsWith = [&](const char* p) { return n.rfind(p, 0) == 0; };
+  if (n.size() > 1 && n[0] == '_' && (n[1] == '_' || std::isupper(static_cast<unsigned char>(n[1])))) return true;
+  if (n.size() > 2 && n.compare(n.size() - 2, 2, "_t") == 0) return true;
+  for (const char* p : {"get_", "atomic_", "native_", "half_", "convert_", "as_", "cuda", "mem_fence"})
+    if (startsWith(p)) return true;
+  size_t digits = n.find_first_of("0123456789");
+  if (digits != std::string::npos && digits > 0 &&
+      n.find_first_not_of("0123456789", digits) == std::string::npos) {
+    static const std::set<std::string> vectorBases = {"char", "uchar", "short", "ushort", "int", "uint", "long",
+                                                      "ulong", "half", "float", "double", "longlong", "ulonglong"};
+    if (vectorBases.count(n.substr(0, digits))) return true;
+  }
+  return false;
 }
 
 }  // namespace

@@ -10,9 +10,11 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
 
 #include "codegen/Calibrate.h"
 #include "driver/Execute.h"
+#include "driver/FileIO.h"
 #include "driver/Experiment.h"
 #include "driver/Inspect.h"
 #include "fusion/PlanOutput.h"
@@ -203,9 +205,9 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
           std::vector<Decision> ds;
           if (c->explainFlag) ds = explain(cm, p, opt);
           if (!c->dot.empty()) {
-            std::ofstream out(c->dot);
-            if (!out) throw UsageError("cannot write '" + c->dot + "'");
-            writeDot(out, cm, p);
+            std::ostringstream dot;
+            writeDot(dot, cm, p);
+            writeAtomically(c->dot, dot.str());
           }
           if (c->json) {
             nlohmann::ordered_json j = partitionJson(cm, p);
@@ -275,9 +277,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
           if (c->out.empty()) {
             std::cout << text;
           } else {
-            std::ofstream out(c->out);
-            if (!out) throw UsageError("cannot write '" + c->out + "'");
-            out << text;
+            writeAtomically(c->out, text);
             std::cerr << "wrote " << c->out << " (use it with --device " << c->out << ")\n";
           }
           return 0;

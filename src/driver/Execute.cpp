@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "codegen/CudaTools.h"
+#include "driver/FileIO.h"
 #include "codegen/OpenCLRunner.h"
 #include "fusion/PlanOutput.h"
 #include "polyir/Diagnostic.h"
@@ -20,9 +21,7 @@ std::vector<std::string> writeCode(const CostModel& cm, const Partition& p, cons
   std::vector<std::string> files;
   auto write = [&](const std::string& name, const std::string& text) {
     std::string path = dir + "/" + name;
-    std::ofstream out(path);
-    if (!out) throw UsageError("cannot write '" + path + "'");
-    out << text;
+    writeAtomically(path, text);
     files.push_back(path);
   };
   GeneratedCode code = generate(cm, p, target == "cuda" ? Dialect::Cuda : Dialect::OpenCL);

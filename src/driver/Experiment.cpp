@@ -1,19 +1,26 @@
 #include "driver/Experiment.h"
 
+#include <fcntl.h>
 #include <nlohmann/json.hpp>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "driver/Execute.h"
 #include "driver/ExperimentConfig.h"
+#include "driver/FileIO.h"
 #include "driver/Report.h"
 #include "fusion/Explain.h"
 #include "fusion/PlanOutput.h"
@@ -61,12 +68,6 @@ json pointKey(const ExperimentConfig& cfg, const Point& pt) {
   return k;
 }
 
-void writeFile(const fs::path& p, const std::string& text) {
-  std::ofstream out(p);
-  if (!out) throw UsageError("cannot write '" + p.string() + "'");
-  out << text;
-}
-
 Sizes executionSizes(const ExperimentConfig& cfg, const Program& prog, const Point& pt) {
   if (cfg.execute.sizes.empty()) return pt.sizes;
   // Each program takes the names it has from the first execution size that binds them all.
@@ -76,7 +77,12 @@ Sizes executionSizes(const ExperimentConfig& cfg, const Program& prog, const Poi
       if (s.count(n)) mine[n] = s.at(n);
     if (mine.size() == prog.sizeParams.size()) return mine;
   }
-  throw UsageError("execute.sizes gives no value for every size of '" + prog.name + "'");
+  // Name a size that no entry gives (the first entry's gap, for a precise message).
+  for (auto& n : prog.sizeParams)
+    if (!cfg.execute.sizes.front().count(n))
+      throw UsageError(cfg.file + ": execute.sizes gives no value for size '" + n + "' of program '" + prog.name +
+                       "'");
+  throw UsageError(cfg.file + ": no entry of execute.sizes gives every size of program '" + prog.name + "'");
 }
 
 std::string sizesInOrder(const Program& prog, const Sizes& s) {
@@ -122,10 +128,11 @@ json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& 
     Partition p = search(cm, opt);
     json plan = partitionJson(cm, p);
     plan["decisions"] = decisionsJson(*lp.program, explain(cm, p, opt));
-    writeFile(dir / "plan.json", plan.dump(2) + "\n");
+    writeAtomically(dir / "plan.json", plan.dump(2) + "\n");
     {
-      std::ofstream dot(dir / "plan.dot");
+      std::ostringstream dot;
       writeDot(dot, cm, p);
+      writeAtomically(dir / "plan.dot", dot.str());
     }
     for (auto& target : cfg.emit) writeCode(cm, p, target, (dir / target).string());
     r["num_kernels"] = p.kernels.size();
@@ -165,15 +172,64 @@ json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& 
   return r;
 }
 
-void progress(size_t done, size_t total, std::chrono::steady_clock::time_point t0) {
-  if (!isatty(STDERR_FILENO) || total == 0) return;
+// Progress on stderr: a bar on a terminal; otherwise (a batch job, a pipe) one line per
+// finished point, so that a log shows how far a long sweep got.
+void progress(size_t done, size_t total, std::chrono::steady_clock::time_point t0, const std::string& id,
+              const std::string& outcome) {
+  if (total == 0) return;
   double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   double eta = done ? el / double(done) * double(total - done) : 0;
+  if (!isatty(STDERR_FILENO)) {
+    std::fprintf(stderr, "[%zu/%zu] %s: %s (elapsed %.1f s, ETA %d:%02d)\n", done, total, id.c_str(), outcome.c_str(), el,
+                 int(eta) / 60, int(eta) % 60);
+    std::fflush(stderr);
+    return;
+  }
   int width = 30, fill = int(width * double(done) / double(total));
   std::fprintf(stderr, "\r[%s%s] %zu/%zu points  ETA %d:%02d ", std::string(fill, '#').c_str(),
                std::string(width - fill, '.').c_str(), done, total, int(eta) / 60, int(eta) % 60);
   if (done == total) std::fprintf(stderr, "\n");
   std::fflush(stderr);
+}
+
+// Ctrl-C (or SIGTERM) stops launching points; running workers get the signal too.
+volatile std::sig_atomic_t interrupted = 0;
+extern "C" void onInterrupt(int) { interrupted = 1; }
+
+// One run at a time per output folder: a second run would rename points under the
+// first. The lock is an flock, so a killed run releases it.
+int lockOutput(const fs::path& out) {
+  fs::path lock = out / ".lock";
+  int fd = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) throw WriteError("cannot create '" + lock.string() + "': " + std::strerror(errno));
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0)
+    throw UsageError("another polyfuse experiment is writing into '" + out.string() +
+                     "' (it holds " + lock.string() + "); wait for it to finish or choose another -o");
+  return fd;
+}
+
+// Every point's program, sizes and execution sizes are checked before any work, so a
+// mistake in the configuration exits 2 at once instead of failing every point.
+void validatePoints(const ExperimentConfig& cfg, const std::vector<Point>& points) {
+  std::map<int, LoadedProgram> loaded;
+  for (auto& pt : points) {
+    const ProgramSpec& ps = cfg.programs[pt.program];
+    if (!loaded.count(pt.program)) {
+      SourceFile src = readSource(ps.path);
+      try {
+        loaded[pt.program] = loadProgram(src, ps.entry, std::make_shared<IslContext>());
+      } catch (const SourceError& e) {
+        throw UsageError(formatSourceError(ps.path, src.text, e));
+      }
+    }
+    const Program& prog = *loaded[pt.program].program;
+    try {
+      prog.checkSizes(pt.sizes);
+    } catch (const UsageError& e) {
+      throw UsageError(cfg.file + ": program '" + ps.path + "', sizes " + sizesText(pt.sizes) + ": " + e.what());
+    }
+    if (cfg.execute.enabled) executionSizes(cfg, prog, pt);
+  }
 }
 
 }  // namespace
@@ -183,8 +239,19 @@ int runExperiment(const ExperimentOptions& opt) {
   std::vector<Point> points = expandPoints(cfg);
   if (opt.shardCount < 1 || opt.shardIndex < 0 || opt.shardIndex >= opt.shardCount)
     throw UsageError("--shard I/N needs 0 <= I < N");
+  validatePoints(cfg, points);
   fs::path out = opt.out.empty() ? fs::path("results") / fs::path(opt.config).stem() : fs::path(opt.out);
   fs::create_directories(out / "points");
+  const int lockFd = lockOutput(out);
+  (void)lockFd;  // held until the process exits
+  // The log keeps every point's error: a failed point is recomputed on resume, and its
+  // result.json is then replaced.
+  std::ofstream log(out / "experiment.log", std::ios::app);
+  auto logLine = [&](const std::string& line) {
+    log << line << "\n";
+    log.flush();
+    if (!log) throw WriteError("cannot write '" + (out / "experiment.log").string() + "'");
+  };
   std::vector<Point> todo;
   size_t kept = 0;
   for (auto& pt : points) {
@@ -193,7 +260,8 @@ int runExperiment(const ExperimentOptions& opt) {
     if (fs::exists(res)) {
       try {
         json old = json::parse(std::ifstream(res));
-        if (old["key"] == pointKey(cfg, pt)) {
+        // Only finished points are kept: one that recorded an error is done again.
+        if (old["key"] == pointKey(cfg, pt) && !old.contains("error")) {
           ++kept;
           continue;
         }
@@ -210,46 +278,72 @@ int runExperiment(const ExperimentOptions& opt) {
     running.erase(pid);
     fs::path tmp = out / "points" / (pt.id + ".tmp");
     fs::path final = out / "points" / pt.id;
+    std::string outcome = "ok";
     if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) || !fs::exists(tmp / "result.json")) {
-      // The worker died: record it so that the sweep goes on.
+      // The worker died: record it so that the sweep goes on (and the next run redoes it).
       fs::create_directories(tmp);
       json r = pointHeader(cfg, pt);
       r["error"] = WIFSIGNALED(status) ? "worker killed by signal " + std::to_string(WTERMSIG(status))
                                        : "worker failed with status " + std::to_string(WEXITSTATUS(status));
-      writeFile(tmp / "result.json", r.dump(2) + "\n");
+      writeAtomically(tmp / "result.json", r.dump(2) + "\n");
+    }
+    try {
+      json r = json::parse(std::ifstream(tmp / "result.json"));
+      if (r.contains("error")) {
+        outcome = "error: " + r["error"].get<std::string>();
+        logLine("point " + pt.id + ": " + r["error"].get<std::string>());
+      }
+    } catch (const json::exception&) {
+      throw WriteError("the worker of point " + pt.id + " left an unreadable result.json");
     }
     fs::remove_all(final);
     fs::rename(tmp, final);  // the point appears whole or not at all
-    progress(++done, todo.size(), t0);
+    progress(++done, todo.size(), t0, pt.id, outcome);
   };
   std::cout.flush();
+  interrupted = 0;
+  struct sigaction sa = {}, oldInt = {}, oldTerm = {};
+  sa.sa_handler = onInterrupt;
+  sigaction(SIGINT, &sa, &oldInt);
+  sigaction(SIGTERM, &sa, &oldTerm);
+  auto reap = [&] {
+    int status = 0;
+    pid_t pid = waitpid(-1, &status, 0);
+    if (pid > 0 && running.count(pid)) finish(pid, status);
+  };
   for (auto& pt : todo) {
-    while (int(running.size()) >= std::max(1, opt.jobs)) {
-      int status = 0;
-      pid_t pid = waitpid(-1, &status, 0);
-      if (pid > 0 && running.count(pid)) finish(pid, status);
-    }
+    while (int(running.size()) >= std::max(1, opt.jobs)) reap();
+    if (interrupted) break;
     fs::path tmp = out / "points" / (pt.id + ".tmp");
     fs::remove_all(tmp);
     fs::create_directories(tmp);
     pid_t pid = fork();
     if (pid < 0) throw std::runtime_error("fork failed");
     if (pid == 0) {
+      sigaction(SIGINT, &oldInt, nullptr);
+      sigaction(SIGTERM, &oldTerm, nullptr);
       json r = computePoint(cfg, pt, tmp);
-      {
-        std::ofstream f(tmp / "result.json.part");
-        f << r.dump(2) << "\n";
+      try {
+        writeAtomically(tmp / "result.json", r.dump(2) + "\n");
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "polyfuse: error: point %s: %s\n", pt.id.c_str(), e.what());
+        _exit(3);
       }
-      fs::rename(tmp / "result.json.part", tmp / "result.json");
       std::fflush(nullptr);
       _exit(0);
     }
     running[pid] = pt;
   }
-  while (!running.empty()) {
-    int status = 0;
-    pid_t pid = waitpid(-1, &status, 0);
-    if (pid > 0 && running.count(pid)) finish(pid, status);
+  while (!running.empty()) reap();
+  sigaction(SIGINT, &oldInt, nullptr);
+  sigaction(SIGTERM, &oldTerm, nullptr);
+  if (interrupted) {
+    size_t finished = 0;
+    for (auto& pt : points)
+      if (fs::exists(out / "points" / pt.id / "result.json")) ++finished;
+    std::cerr << "\npolyfuse: interrupted: " << finished << " of " << points.size() << " points are in '" << out.string()
+              << "'; run the same command again to resume (finished points are kept)\n";
+    return 130;
   }
   // Gather every finished point of the configuration (all shards) and report.
   std::vector<json> results;
@@ -260,7 +354,12 @@ int runExperiment(const ExperimentOptions& opt) {
       missing.push_back(pt.id);
       continue;
     }
-    results.push_back(json::parse(std::ifstream(res)));
+    try {
+      results.push_back(json::parse(std::ifstream(res)));
+    } catch (const json::exception&) {
+      missing.push_back(pt.id);  // damaged (by hand, or a disk that filled): redone on the next run
+      logLine("point " + pt.id + ": unreadable result.json, left for the next run");
+    }
   }
   writeResults(cfg, results, out);
   int failed = 0, errors = 0;
@@ -272,7 +371,7 @@ int runExperiment(const ExperimentOptions& opt) {
             << " kept from an earlier run";
   if (!missing.empty()) std::cout << ", " << missing.size() << " not yet computed (other shards)";
   std::cout << "\n";
-  if (errors) std::cout << errors << " point(s) recorded an error (see results.csv)\n";
+  if (errors) std::cout << errors << " point(s) recorded an error (see results.csv and experiment.log)\n";
   if (failed) std::cout << failed << " executed point(s) failed verification\n";
   std::cout << "results: " << (out / "results.csv").string() << ", " << (out / "results.jsonl").string() << "\n";
   std::cout << "report: " << (out / "report.html").string() << " and " << (out / "report.md").string() << "\n";

@@ -7,22 +7,13 @@
 #include <map>
 #include <sstream>
 
+#include "driver/FileIO.h"
 #include "polyir/Diagnostic.h"
 
 namespace fs = std::filesystem;
 using json = nlohmann::ordered_json;
 
 namespace polyfuse {
-
-void writeAtomically(const fs::path& path, const std::string& text) {
-  fs::path tmp = path.string() + ".part";
-  {
-    std::ofstream out(tmp);
-    if (!out) throw UsageError("cannot write '" + tmp.string() + "'");
-    out << text;
-  }
-  fs::rename(tmp, path);
-}
 
 namespace {
 

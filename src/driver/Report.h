@@ -12,7 +12,4 @@ namespace polyfuse {
 void writeResults(const ExperimentConfig& cfg, const std::vector<nlohmann::ordered_json>& results,
                   const std::filesystem::path& out);
 
-// Writes `text` to `path` through a temporary file and a rename.
-void writeAtomically(const std::filesystem::path& path, const std::string& text);
-
 }  // namespace polyfuse

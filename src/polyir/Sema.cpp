@@ -437,8 +437,8 @@ class Sema {
           if (c != 1 && c != -1) continue;
           Affine rest = s - Affine::var(v).scaled(c);
           if (rest.dependsOnAny(st.dims)) continue;  // mixes index variables: no interval of its own
-          Range r = c == 1 ? Range{rest.scaled(-1), T.shape[p] - rest}
-                           : Range{rest - T.shape[p] + Affine::constantOf(1), rest + Affine::constantOf(1)};
+          Range r = c == 1 ? Range{rest.scaled(-1), T.shape[p] - rest, ""}
+                           : Range{rest - T.shape[p] + Affine::constantOf(1), rest + Affine::constantOf(1), ""};
           std::string text = T.name + "(";
           for (size_t q = 0; q < a.subscripts.size(); ++q) text += (q ? ", " : "") + a.subscripts[q].str();
           text += ") at " + std::to_string(a.loc.line) + ":" + std::to_string(a.loc.col);

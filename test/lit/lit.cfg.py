@@ -23,3 +23,12 @@ try:
         config.available_features.add("gpu")
 except OSError:
     pass
+# A small tmpfs stands in for a full disk (root in a sandbox that allows mounts).
+import tempfile
+try:
+    with tempfile.TemporaryDirectory() as d:
+        if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", d], capture_output=True).returncode == 0:
+            subprocess.run(["umount", d], capture_output=True)
+            config.available_features.add("tmpfs")
+except OSError:
+    pass
