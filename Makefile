@@ -9,7 +9,7 @@ DEB_PACKAGES := build-essential cmake pkg-config libisl-dev libboost-graph-dev \
   ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd llvm-14-tools python3 \
   python3-matplotlib python3-numpy
 
-.PHONY: deps build test demo clean
+.PHONY: deps build test demo clean check-sanitize fuzz
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
@@ -27,5 +27,36 @@ test: build
 demo: build
 	./tools/demo.sh
 
+# AddressSanitizer (leaks included) + UndefinedBehaviorSanitizer, every finding fatal:
+# the unit tests, the fast lit tests (not the per-example sweeps or nvcc) and a short
+# fuzz run of each parser. Leaks inside PoCL/LLVM are suppressed (test/sanitizer/lsan.supp).
+SAN_BUILD ?= build-asan
+SAN_ENV := LSAN_OPTIONS=suppressions=$(CURDIR)/test/sanitizer/lsan.supp:print_suppressions=0 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ASAN_OPTIONS=detect_leaks=1 \
+  POCL_CACHE_DIR=$(CURDIR)/$(SAN_BUILD)/pocl-cache
+SLOW_UNIT := fusion: ilp equals exhaustive on 300 random programs
+FUZZ_SECONDS ?= 60
+check-sanitize: deps
+	cmake -S . -B $(SAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
+	  -DPOLYFUSE_SANITIZE=ON >/dev/null
+	cmake --build $(SAN_BUILD) -j $(JOBS) -- --no-print-directory
+	@echo "== sanitizers: unit tests (two halves in parallel)"
+	$(SAN_ENV) $(SAN_BUILD)/bin/unit_tests "$(SLOW_UNIT)" > $(SAN_BUILD)/unit-slow.log 2>&1 & slow=$$!; \
+	  $(SAN_ENV) $(SAN_BUILD)/bin/unit_tests "~$(SLOW_UNIT)"; rest=$$?; \
+	  wait $$slow; s=$$?; cat $(SAN_BUILD)/unit-slow.log; test $$rest -eq 0 -a $$s -eq 0
+	@echo "== sanitizers: fast lit tests"
+	$(SAN_ENV) python3 $$(ls /usr/lib/llvm-14/build/utils/lit/lit.py) -sv $(SAN_BUILD)/test/lit \
+	  --filter 'errors/|check/|fuse/|exec/|codegen/|experiment/'
+	@echo "== sanitizers: fuzzing, $(FUZZ_SECONDS) s per parser"
+	$(MAKE) --no-print-directory fuzz BUILD=$(SAN_BUILD)
+
+# A fuzz run of each parser (polyfuse-fuzz: TC front end and later stages, experiment
+# YAML, device YAML). A crash saves its input under $(BUILD)/fuzz-crashes and fails.
+fuzz:
+	$(SAN_ENV) $(BUILD)/bin/polyfuse-fuzz tc --seconds $(FUZZ_SECONDS) --crashes $(BUILD)/fuzz-crashes examples
+	$(SAN_ENV) $(BUILD)/bin/polyfuse-fuzz config --seconds $(FUZZ_SECONDS) --crashes $(BUILD)/fuzz-crashes test/fuzz/corpus/config
+	$(SAN_ENV) $(BUILD)/bin/polyfuse-fuzz device --seconds $(FUZZ_SECONDS) --crashes $(BUILD)/fuzz-crashes \
+	  test/fuzz/corpus/device examples/devices
+
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(SAN_BUILD)

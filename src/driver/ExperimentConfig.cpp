@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cmath>
 #include <filesystem>
 #include <set>
 
@@ -29,13 +30,18 @@ struct Reader {
   void keys(const YAML::Node& n, const std::set<std::string>& allowed, const std::string& what) const {
     if (!n.IsMap()) fail(n, what + " must be a mapping");
     for (auto it = n.begin(); it != n.end(); ++it) {
-      std::string k = it->first.as<std::string>();
+      std::string k = key(it->first);
       if (!allowed.count(k)) {
         std::string list;
         for (auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
         fail(it->first, "unknown key '" + k + "' in " + what + " (expected one of: " + list + ")");
       }
     }
+  }
+  // A mapping's key: a plain name, not a list or a mapping.
+  std::string key(const YAML::Node& n) const {
+    if (!n.IsScalar()) fail(n, "a key must be a name");
+    return n.as<std::string>();
   }
   std::string str(const YAML::Node& n, const std::string& what) const {
     if (!n.IsScalar()) fail(n, what + " must be a string");
@@ -62,7 +68,7 @@ struct Reader {
     for (auto m : n) {
       if (!m.IsMap() || m.size() == 0) fail(m, "each size must be a mapping like {N: 4096, M: 4096}");
       Sizes s;
-      for (auto it = m.begin(); it != m.end(); ++it) s[it->first.as<std::string>()] = integer(it->second, "size '" + it->first.as<std::string>() + "'", 1);
+      for (auto it = m.begin(); it != m.end(); ++it) s[key(it->first)] = integer(it->second, "size '" + key(it->first) + "'", 1);
       out.push_back(s);
     }
     return out;
@@ -71,7 +77,17 @@ struct Reader {
 
 }  // namespace
 
+static ExperimentConfig parseConfig(const std::string& path);
+
 ExperimentConfig loadExperimentConfig(const std::string& path) {
+  try {
+    return parseConfig(path);
+  } catch (const YAML::Exception& e) {  // a shape no check above foresaw: still the file's fault
+    throw UsageError(path + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) + ": " + e.msg);
+  }
+}
+
+static ExperimentConfig parseConfig(const std::string& path) {
   if (!std::filesystem::is_regular_file(path)) throw UsageError("cannot read '" + path + "': no such file");
   Reader r{path};
   YAML::Node root;
@@ -125,14 +141,17 @@ ExperimentConfig loadExperimentConfig(const std::string& path) {
       r.keys(x, keys, "a weights entry");
       Weights wt;
       for (auto it = x.begin(); it != x.end(); ++it) {
-        std::string k = it->first.as<std::string>();
+        std::string k = r.key(it->first);
         if (k == "name") { wt.name = r.str(it->second, "name"); continue; }
         try {
           wt.values[k] = it->second.as<double>();
         } catch (const YAML::Exception&) {
           r.fail(it->second, "'" + k + "' must be a number");
         }
-        if (!(wt.values[k] > 0)) r.fail(it->second, "'" + k + "' must be positive");
+        double v = wt.values[k];
+        if (!(v > 0) || !(v <= 1e18)) r.fail(it->second, "'" + k + "' must be a finite positive number");
+        if ((k == "sm_count" || k == "blocks_to_saturate") && (v != std::floor(v) || v > 1e9))
+          r.fail(it->second, "'" + k + "' must be a whole number up to 10^9");
       }
       cfg.weights.push_back(wt);
     }

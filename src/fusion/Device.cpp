@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cmath>
 #include <filesystem>
 #include <set>
 
@@ -58,31 +59,50 @@ Device loadDevice(const std::string& nameOrPath) {
                      ": " + e.msg);
   }
   if (!y.IsMap()) throw UsageError(nameOrPath + ": a device file is a mapping of keys to numbers");
+  auto at = [&](const YAML::Node& n) {
+    return nameOrPath + ":" + std::to_string(n.Mark().line + 1) + ":" + std::to_string(n.Mark().column + 1) + ": ";
+  };
+  auto text = [&](const YAML::Node& n, const std::string& what) {
+    if (!n.IsScalar()) throw UsageError(at(n) + what + " must be a name");
+    return n.as<std::string>();
+  };
+  // A finite number, positive where a rate or a count is meant.
+  auto number = [&](const YAML::Node& n, const std::string& k, bool mayBeZero) {
+    double v = 0;
+    try {
+      if (!n.IsScalar()) throw YAML::Exception(n.Mark(), "not a scalar");
+      v = n.as<double>();
+    } catch (const YAML::Exception&) {
+      throw UsageError(at(n) + "'" + k + "' must be a number");
+    }
+    if (!std::isfinite(v) || v < 0 || (v == 0 && !mayBeZero) || v > 1e18)
+      throw UsageError(at(n) + "'" + k + "' must be a finite positive number");
+    return v;
+  };
+  auto count = [&](const YAML::Node& n, const std::string& k) {
+    double v = number(n, k, false);
+    if (v != std::floor(v) || v > 1e9) throw UsageError(at(n) + "'" + k + "' must be a whole number up to 10^9");
+    return int(v);
+  };
   Device d;
   d.name = std::filesystem::path(nameOrPath).stem().string();
-  if (y["base"]) d = preset(y["base"].as<std::string>());
+  if (y["base"]) d = preset(text(y["base"], "base"));
   static const std::set<std::string> keys = {"name", "base", "dram_gbps", "l2_gbps", "tflops", "launch_us", "sm_count",
                                              "blocks_to_saturate", "l2_mb", "onchip_kb_per_block", "threads_per_block"};
   for (auto it = y.begin(); it != y.end(); ++it) {
-    std::string k = it->first.as<std::string>();
-    if (!keys.count(k))
-      throw UsageError(nameOrPath + ":" + std::to_string(it->first.Mark().line + 1) + ":" +
-                       std::to_string(it->first.Mark().column + 1) + ": unknown key '" + k + "'");
-    try {
-      if (k == "name") d.name = it->second.as<std::string>();
-      else if (k == "dram_gbps") d.dramBytesPerSec = it->second.as<double>() * 1e9;
-      else if (k == "l2_gbps") d.l2BytesPerSec = it->second.as<double>() * 1e9;
-      else if (k == "tflops") d.flopsPerSec = it->second.as<double>() * 1e12;
-      else if (k == "launch_us") d.launchUs = it->second.as<double>();
-      else if (k == "sm_count") d.smCount = it->second.as<int>();
-      else if (k == "blocks_to_saturate") d.blocksToSaturate = it->second.as<int>();
-      else if (k == "l2_mb") d.l2Bytes = it->second.as<double>() * 1e6;
-      else if (k == "onchip_kb_per_block") d.onchipBytesPerBlock = it->second.as<double>() * 1024;
-      else if (k == "threads_per_block") d.threadsPerBlock = it->second.as<int>();
-    } catch (const YAML::Exception&) {
-      throw UsageError(nameOrPath + ":" + std::to_string(it->second.Mark().line + 1) + ":" +
-                       std::to_string(it->second.Mark().column + 1) + ": '" + k + "' must be a number");
-    }
+    std::string k = text(it->first, "a key");
+    if (!keys.count(k)) throw UsageError(at(it->first) + "unknown key '" + k + "'");
+    const YAML::Node v = it->second;  // a handle: it->second belongs to a temporary
+    if (k == "name") d.name = text(v, "name");
+    else if (k == "dram_gbps") d.dramBytesPerSec = number(v, k, false) * 1e9;
+    else if (k == "l2_gbps") d.l2BytesPerSec = number(v, k, false) * 1e9;
+    else if (k == "tflops") d.flopsPerSec = number(v, k, false) * 1e12;
+    else if (k == "launch_us") d.launchUs = number(v, k, true);
+    else if (k == "sm_count") d.smCount = count(v, k);
+    else if (k == "blocks_to_saturate") d.blocksToSaturate = count(v, k);
+    else if (k == "l2_mb") d.l2Bytes = number(v, k, true) * 1e6;
+    else if (k == "onchip_kb_per_block") d.onchipBytesPerBlock = number(v, k, true) * 1024;
+    else if (k == "threads_per_block") d.threadsPerBlock = count(v, k);
   }
   if (d.blocksToSaturate <= 0) d.blocksToSaturate = 2 * d.smCount;
   if (d.dramBytesPerSec <= 0 || d.l2BytesPerSec <= 0 || d.flopsPerSec <= 0 || d.smCount <= 0 || d.threadsPerBlock <= 0)
