@@ -104,7 +104,9 @@ IlpResult solvePartitionIlp(const CostModel& cm, const std::vector<StmtSet>& can
     bool optimal = Cbc_isProvenOptimal(m);
     Cbc_deleteModel(m);
     if (chosen.empty()) {
-      res.status = infeasible ? "infeasible" : "time_limit";
+      // CBC stopped by the clock may call an unexplored problem infeasible: only a
+      // search that ran to its end may say so.
+      res.status = infeasible && !limit ? "infeasible" : "time_limit";
       break;
     }
     std::vector<StmtSet> groups;

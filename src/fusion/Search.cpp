@@ -203,10 +203,13 @@ std::vector<StmtSet> exhaustive(const CostModel& cm, const SearchOptions& opt, s
 }  // namespace
 
 std::vector<StmtSet> enumerateCandidates(const CostModel& cm, int maxSize, size_t maxCount, bool noParallelismLoss,
-                                         bool& truncated) {
+                                         bool& truncated, double secondsBudget, bool* outOfTime) {
   const FusionGraph& fg = cm.graph();
   const int n = fg.size();
   truncated = false;
+  if (outOfTime) *outOfTime = false;
+  const auto t0 = Clock::now();
+  size_t costed = 0;
   std::unordered_set<StmtSet, StmtSetHash> seen;
   std::vector<StmtSet> frontier, out;
   for (int s = 0; s < n; ++s) {
@@ -218,6 +221,13 @@ std::vector<StmtSet> enumerateCandidates(const CostModel& cm, int maxSize, size_
   for (int size = 1; !frontier.empty(); ++size) {
     std::vector<StmtSet> next;
     for (auto& g : frontier) {
+      // The size-1 groups always go in (every partition needs them); past them the
+      // clock is read every 64 costed groups.
+      if (size > 1 && ++costed % 64 == 0 && since(t0) > secondsBudget) {
+        truncated = true;
+        if (outOfTime) *outOfTime = true;
+        return out;
+      }
       if (cm.plan(g, noParallelismLoss)) out.push_back(g);
       if (size >= maxSize) {
         continue;
@@ -293,7 +303,10 @@ Partition search(const CostModel& cm, const SearchOptions& opt) {
   bool typed = opt.strategy == "typed";
   int maxSize = opt.candidateMaxSize > 0 ? opt.candidateMaxSize : (n <= 16 ? n : 8);
   bool truncated = false;
-  std::vector<StmtSet> cands = enumerateCandidates(cm, maxSize, 400000, typed, truncated);
+  // The time limit bounds the whole search: enumeration and costing first, then CBC
+  // with what is left. The baselines are always computed: they are the floor.
+  bool outOfTime = false;
+  std::vector<StmtSet> cands = enumerateCandidates(cm, maxSize, 400000, typed, truncated, opt.timeLimitSeconds, &outOfTime);
   std::vector<StmtSet> filtered;
   for (auto& c : cands)
     if (satisfiesConstraints(c, opt)) filtered.push_back(c);
@@ -329,26 +342,38 @@ Partition search(const CostModel& cm, const SearchOptions& opt) {
     if (ok && total < startCost) { startCost = total; start = idx; }
   }
   std::string note = std::to_string(filtered.size()) + " candidate kernels";
-  if (truncated) note += " (enumeration capped at " + std::to_string(maxSize) + " statements per kernel)";
+  if (outOfTime) note += " (enumeration stopped at the time limit)";
+  else if (truncated) note += " (enumeration capped at " + std::to_string(maxSize) + " statements per kernel)";
+  const double left = opt.timeLimitSeconds - since(t0);
   IlpResult r;
   if (opt.strategy == "maxfuse" || typed) {
     // Fewest kernels first, then the cheapest among those.
     std::vector<double> unit(filtered.size(), 1.0);
-    IlpResult count = solvePartitionIlp(cm, filtered, unit, 0, opt.timeLimitSeconds, {});
+    IlpResult count = solvePartitionIlp(cm, filtered, unit, 0, left, {});
     if (count.chosen.empty()) throw UsageError("no partition found for " + opt.strategy + ": " + count.status);
-    r = solvePartitionIlp(cm, filtered, cost, int(count.chosen.size()), opt.timeLimitSeconds, count.chosen);
+    r = solvePartitionIlp(cm, filtered, cost, int(count.chosen.size()), left - count.seconds, count.chosen);
     if (r.chosen.empty()) r.chosen = count.chosen;
     r.seconds += count.seconds;
     if (count.status != "optimal") r.status = count.status;
   } else {
-    r = solvePartitionIlp(cm, filtered, cost, opt.maxKernels, opt.timeLimitSeconds, start);
+    r = solvePartitionIlp(cm, filtered, cost, opt.maxKernels, left, start);
   }
   std::vector<StmtSet> groups;
   std::string status = r.status;
+  if (outOfTime) status = "time_limit";
   if (r.chosen.empty()) {
     if (start.empty()) throw UsageError("no partition satisfies the fusion constraints (" + r.status + ")");
     r.chosen = start;
     if (r.status == "time_limit") note += "; no solution within the time limit: the best baseline is returned";
+  } else if (!typed && opt.strategy != "maxfuse" && !start.empty()) {
+    // An incumbent found under a time limit may be worse than the MIP start CBC was
+    // given: never answer worse than a baseline.
+    double chosenCost = 0;
+    for (int c : r.chosen) chosenCost += cost[c];
+    if (chosenCost > startCost) {
+      r.chosen = start;
+      note += "; the solver's incumbent at the time limit was worse than the best baseline, which is returned";
+    }
   }
   for (int c : r.chosen) groups.push_back(filtered[c]);
   p = cm.assemble(opt.strategy, groups, typed);

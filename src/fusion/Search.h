@@ -25,9 +25,10 @@ const std::vector<std::string>& strategyNames();
 Partition search(const CostModel& cm, const SearchOptions& opt);
 
 // Connected, convex groups that are legal kernels, smallest first; sets `truncated`
-// when the size or count cap cut the enumeration short.
+// when the size or count cap cut the enumeration short, and `outOfTime` (when given)
+// when `secondsBudget` ran out first (the groups found so far are returned).
 std::vector<StmtSet> enumerateCandidates(const CostModel& cm, int maxSize, size_t maxCount, bool noParallelismLoss,
-                                         bool& truncated);
+                                         bool& truncated, double secondsBudget = 1e300, bool* outOfTime = nullptr);
 
 // Set partitioning over candidates with CBC; cycles between kernels are cut lazily.
 struct IlpResult {
