@@ -24,6 +24,31 @@ std::string host(const std::string& name) { return "h_" + cName(name); }
 std::string dev(const std::string& name) { return "d_" + cName(name); }
 
 // Host arrays h_<tensor> in double; inputs and scalars drawn as the interpreter draws them.
+// write_npy(DIR, NAME, SHAPE, VALUES, N): a .npy file (format 1.0) of doubles: magic,
+// header length, a dict padded to 64 bytes, the data. Used by the reference and the
+// harness to hand outputs back element by element.
+const char* kNpyWriter =
+    "static void write_npy(const char* dir, const char* name, const char* shape, const double* v, long n) {\n"
+    "  char path[4096], head[256];\n"
+    "  snprintf(path, sizeof path, \"%s/%s.npy\", dir, name);\n"
+    "  int len = snprintf(head, sizeof head, \"{'descr': '<f8', 'fortran_order': False, 'shape': %s, }\", shape);\n"
+    "  while ((10 + len + 1) % 64) head[len++] = ' ';\n"
+    "  head[len++] = '\\n';\n"
+    "  FILE* f = fopen(path, \"wb\");\n"
+    "  if (!f) { perror(path); exit(1); }\n"
+    "  unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(len & 255), (unsigned char)(len >> 8)};\n"
+    "  if (fwrite(pre, 1, 10, f) != 10 || fwrite(head, 1, len, f) != (size_t)len || fwrite(v, sizeof(double), n, f) != (size_t)n"
+    " || fclose(f) != 0) { perror(path); exit(1); }\n"
+    "}\n\n";
+
+// The shape of a tensor as a Python tuple: "(33, 129)", "(7,)".
+std::string npyShape(const Tensor& T, const Sizes& sizes) {
+  std::string shape = "(";
+  for (auto& d : T.shape) shape += std::to_string(d.eval(sizes)) + ", ";
+  if (T.shape.size() > 1) shape.resize(shape.size() - 2);
+  return shape + ")";
+}
+
 void emitHostInputs(std::ostream& os, const CostModel& cm) {
   const Program& prog = cm.graph().program();
   for (auto& t : prog.tensors) {
@@ -57,20 +82,7 @@ std::string emitReferenceMain(const CostModel& cm) {
      << "// Build: cc -O2 reference_main.c -o reference -lm    Run: ./reference [seed] [DIR]\n"
      << "#include <math.h>\n#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\n"
      << "#include \"reference.h\"\n\n"
-     << kGenerator
-     << "// A .npy file (format 1.0): magic, header length, a dict padded to 64 bytes, the data.\n"
-     << "static void write_npy(const char* dir, const char* name, const char* shape, const double* v, long n) {\n"
-     << "  char path[4096], head[256];\n"
-     << "  snprintf(path, sizeof path, \"%s/%s.npy\", dir, name);\n"
-     << "  int len = snprintf(head, sizeof head, \"{'descr': '<f8', 'fortran_order': False, 'shape': %s, }\", shape);\n"
-     << "  while ((10 + len + 1) % 64) head[len++] = ' ';\n"
-     << "  head[len++] = '\\n';\n"
-     << "  FILE* f = fopen(path, \"wb\");\n"
-     << "  if (!f) { perror(path); exit(1); }\n"
-     << "  unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(len & 255), (unsigned char)(len >> 8)};\n"
-     << "  if (fwrite(pre, 1, 10, f) != 10 || fwrite(head, 1, len, f) != (size_t)len || fwrite(v, sizeof(double), n, f) != (size_t)n"
-        " || fclose(f) != 0) { perror(path); exit(1); }\n"
-     << "}\n\n"
+     << kGenerator << kNpyWriter
      << "int main(int argc, char** argv) {\n"
      << "  const uint64_t seed = argc > 1 ? strtoull(argv[1], 0, 10) : 1;\n";
   emitHostInputs(os, cm);
@@ -78,10 +90,7 @@ std::string emitReferenceMain(const CostModel& cm) {
   for (int t : prog.tensorsWithRole(TensorRole::Output)) {
     const Tensor& T = prog.tensors[t];
     const int64_t n = T.elements(cm.sizes());
-    std::string shape = "(";
-    for (auto& d : T.shape) shape += std::to_string(d.eval(cm.sizes())) + ", ";
-    if (T.shape.size() > 1) shape.resize(shape.size() - 2);
-    shape += ")";
+    const std::string shape = npyShape(T, cm.sizes());
     os << "  { double s = 0; for (long i = 0; i < " << n << "; ++i) s += " << host(T.name) << "[i]; printf(\"" << T.name
        << " %.17g\\n\", s);\n"
        << "    if (argc > 2) write_npy(argv[2], \"" << T.name << "\", \"" << shape << "\", " << host(T.name) << ", " << n
@@ -97,12 +106,14 @@ std::string emitCudaHarness(const CostModel& cm, const Partition& p, const Gener
   std::vector<int> globals = globalTensors(cm, p);
   std::ostringstream os;
   os << "// Standalone harness for program '" << prog.name << "' (strategy " << p.strategy << ").\n"
-     << "// Build: nvcc -O3 -arch=sm_90 harness.cu -o harness    Run: ./harness [seed] [repeat]\n"
+     << "// Build: nvcc -O3 -arch=sm_90 harness.cu -o harness    Run: ./harness [seed] [repeat] [DIR]\n"
      << "#include <cuda_runtime.h>\n#include <math.h>\n#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n"
      << "#include <string.h>\n\n#include \"kernels.cu\"\n#include \"reference.h\"\n\n"
      << "#define CHECK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { fprintf(stderr, \"CUDA error %s at %s:%d\\n\", "
         "cudaGetErrorString(e_), __FILE__, __LINE__); exit(2); } } while (0)\n\n"
-     << kGenerator;
+     << kGenerator << kNpyWriter;
+  os << "// Run: ./harness [seed] [repeat] [DIR]: with DIR, every output as the device computed it\n"
+     << "// goes to DIR/NAME.npy (float64).\n";
   os << "int main(int argc, char** argv) {\n"
      << "  const uint64_t seed = argc > 1 ? strtoull(argv[1], 0, 10) : 1;\n"
      << "  const int repeat = argc > 2 ? atoi(argv[2]) : 20;\n"
@@ -188,7 +199,11 @@ std::string emitCudaHarness(const CostModel& cm, const Partition& p, const Gener
        << ", " << n << " * sizeof(" << ty << "), cudaMemcpyDeviceToHost));\n"
        << "    double scale = 0; for (long i = 0; i < " << n << "; ++i) scale = fmax(scale, fabs(" << host(T.name) << "[i]));\n"
        << "    for (long i = 0; i < " << n << "; ++i) { double e = fabs(got[i] - " << host(T.name) << "[i]) / (scale > 0 ? scale : 1.0);"
-       << " if (!(e <= worst)) worst = e; }\n    free(got); }\n";
+       << " if (!(e <= worst)) worst = e; }\n"
+       << "    if (argc > 3) { double* d = (double*)malloc(" << n << " * sizeof(double)); for (long i = 0; i < " << n
+       << "; ++i) d[i] = got[i]; write_npy(argv[3], \"" << T.name << "\", \"" << npyShape(T, cm.sizes()) << "\", d, " << n
+       << "); free(d); }\n"
+       << "    free(got); }\n";
   }
   os << "  const double tol = " << (real == "float" ? "1e-4" : "1e-10") << ";\n"
      << "  printf(\"verified: %s (max_rel_error %.3g)\\n\", worst <= tol ? \"yes\" : \"NO\", worst);\n"

@@ -201,6 +201,7 @@ RunResult runOpenCL(const CostModel& cm, const GeneratedCode& code, const Bindin
       check(clEnqueueReadBuffer(s.queue, buf[t], CL_TRUE, 0, got.size() * 8, got.data(), 0, nullptr, nullptr), "read");
     }
     double e = maxRelativeError(got, ref.tensors.at(T.name).values);
+    res.outputs[T.name] = TensorData{ref.tensors.at(T.name).shape, got};
     if (!(e <= res.maxRelError)) {
       res.maxRelError = e;
       res.worst = T.name;

@@ -1,6 +1,7 @@
 // Runs generated OpenCL C on the first OpenCL device (PoCL on a CPU, or a GPU) and
 // compares every output with the reference interpreter.
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@ struct RunResult {
   std::string worst;                  // output with the largest error
   std::vector<double> kernelMs;       // median per kernel over the repeats
   double totalMs = 0;                 // median wall time of one full run
+  std::map<std::string, TensorData> outputs;  // what the device computed, in double
 };
 
 // Normwise relative error: max |y - r| / max |r| (the infinity norm). An elementwise

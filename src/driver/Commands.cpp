@@ -106,7 +106,8 @@ struct FusionCli {
     cmd->add_option("--device", device, "a100 | h100 | h200 | FILE.yaml");
     cmd->add_option("--never-fuse", neverFuse, "S1,S3: never put these two statements in one kernel");
     cmd->add_option("--fuse", fuse, "S0,S1: put these two statements in one kernel");
-    cmd->add_option("--max-kernels", maxKernels, "at most this many kernels");
+    cmd->add_option("--max-kernels", maxKernels, "at most this many kernels (0: no limit; a given value must be at least 1)")
+        ->check(CLI::Range(1, 1 << 30));
     cmd->add_option("--time-limit", timeLimit, "solver time limit in seconds (best solution found is kept)");
   }
   SearchOptions options(int n) const {
@@ -124,12 +125,12 @@ struct FusionCli {
 
 // Runs the generated code of the chosen partition and verifies it against the reference.
 int execGenerated(LoadedProgram& lp, const std::string& backend, const FusionCli& fusion, int repeat, bool json,
-                  const Sizes& sizes, const Bindings& b, uint64_t seed) {
+                  const Sizes& sizes, const Bindings& b, uint64_t seed, const std::string& dump) {
   const Program& prog = *lp.program;
   FusionGraph fg(*lp.poly);
   CostModel cm(fg, sizes, loadDevice(fusion.device));
   Partition p = search(cm, fusion.options(fg.size()));
-  ExecOutcome r = executePartition(cm, p, backend, b, seed, repeat);
+  ExecOutcome r = executePartition(cm, p, backend, b, seed, repeat, dump);
   nlohmann::ordered_json j;
   j["program"] = prog.name;
   j["backend"] = backend;
@@ -234,7 +235,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
     cmd->add_option("config", c->config, "experiment configuration (YAML)")->required();
     cmd->add_option("-o,--output", c->out, "output directory (default: results/<config name>)");
     cmd->add_option("--jobs", c->jobs, "points computed in parallel")->check(CLI::Range(1, 256));
-    cmd->add_option("--shard", c->shard, "I/N: compute only points with index % N == I (a Slurm array task)");
+    cmd->add_option("--shard", c->shard, "I/N, 0-based (0 <= I < N): compute only points with index % N == I (a Slurm array task, I = $SLURM_ARRAY_TASK_ID)");
     cmd->add_flag("--merge", c->merge, "compute nothing: gather the points of all shards into results and report");
     cmd->callback([c, &reg] {
       reg.chosen = [c] {
@@ -342,7 +343,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
     cmd->add_option("--seed", c->seed, "seed of the random inputs (uniform in [-1, 1])");
     cmd->add_option("--input", c->inputs, "NAME=FILE.npy: read an input from a .npy file");
     cmd->add_option("--scalar", c->scalars, "NAME=VALUE: a scalar parameter (default: random in [0.5, 1.5])");
-    cmd->add_option("--dump", c->dump, "write every output to DIR/NAME.npy");
+    cmd->add_option("--dump", c->dump, "write every output, as the backend computed it, to DIR/NAME.npy");
     cmd->add_flag("--json", c->json, "print a JSON object");
     c->fusion.add(cmd);
     cmd->add_option("--repeat", c->repeat, "timed runs (the median is reported)");
@@ -373,7 +374,8 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
             if (d.shape != b.tensors[name].shape) throw UsageError("--input: '" + kv.substr(eq + 1) + "' has the wrong shape for '" + name + "'");
             b.tensors[name] = std::move(d);
           }
-          if (c->backend != "ref") return execGenerated(lp, c->backend, c->fusion, c->repeat, c->json, sizes, b, c->seed);
+          if (c->backend != "ref")
+            return execGenerated(lp, c->backend, c->fusion, c->repeat, c->json, sizes, b, c->seed, c->dump);
           interpret(prog, b);
           if (!c->dump.empty()) {
             std::filesystem::create_directories(c->dump);

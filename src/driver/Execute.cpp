@@ -8,9 +8,11 @@
 #include <fstream>
 
 #include "codegen/CudaTools.h"
+#include "codegen/Names.h"
 #include "driver/FileIO.h"
 #include "codegen/OpenCLRunner.h"
 #include "fusion/PlanOutput.h"
+#include "polyir/Npy.h"
 #include "polyir/Diagnostic.h"
 
 namespace polyfuse {
@@ -69,7 +71,7 @@ void checkMemoryFits(const Program& prog, const Sizes& sizes, const std::string&
 }
 
 ExecOutcome executePartition(const CostModel& cm, const Partition& p, const std::string& backend,
-                             const Bindings& inputs, uint64_t seed, int repeat) {
+                             const Bindings& inputs, uint64_t seed, int repeat, const std::string& dumpDir) {
   const Program& prog = cm.graph().program();
   const double tolerance = realType(prog) == "float" ? 1e-4 : 1e-10;
   ExecOutcome out;
@@ -84,6 +86,11 @@ ExecOutcome executePartition(const CostModel& cm, const Partition& p, const std:
     for (auto& k : code.kernels) out.kernelNames.push_back(k.name);
     out.kernelMs = r.kernelMs;
     out.totalMs = r.totalMs;
+    out.outputs = r.outputs;
+    if (!dumpDir.empty()) {
+      std::filesystem::create_directories(dumpDir);
+      for (auto& [name, t] : out.outputs) writeNpy(dumpDir + "/" + name + ".npy", t);
+    }
     return out;
   }
   if (!hasCudaGpu())
@@ -95,8 +102,10 @@ ExecOutcome executePartition(const CostModel& cm, const Partition& p, const std:
   if (nvcc.empty()) throw std::runtime_error("nvcc not found: the cuda backend needs the CUDA toolkit");
   if (std::system((nvcc + " -O3 -arch=native -o " + dir + "/harness " + dir + "/harness.cu > " + dir + "/nvcc.log 2>&1").c_str()) != 0)
     throw InternalError("nvcc failed on the generated code; see " + dir + "/nvcc.log");
-  std::system((dir + "/harness " + std::to_string(seed) + " " + std::to_string(std::max(1, repeat)) + " > " + dir +
-               "/run.log 2>&1").c_str());
+  if (!dumpDir.empty()) std::filesystem::create_directories(dumpDir);
+  std::system((dir + "/harness " + std::to_string(seed) + " " + std::to_string(std::max(1, repeat)) +
+               (dumpDir.empty() ? "" : " '" + dumpDir + "'") + " > " + dir + "/run.log 2>&1")
+                  .c_str());
   std::ifstream log(dir + "/run.log");
   std::string line;
   out.device = "cuda";
@@ -106,7 +115,7 @@ ExecOutcome executePartition(const CostModel& cm, const Partition& p, const std:
       out.verified = j["verified"];
       out.maxRelError = j["max_rel_error"];
       out.totalMs = j["total_ms"];
-    } else if (line.find("_k") != std::string::npos && line.find(prog.name) == 0) {
+    } else if (line.rfind(cName(prog.name) + "_k", 0) == 0) {
       char name[256];
       double ms = 0, gbs = 0;
       if (std::sscanf(line.c_str(), "%255s %lf %lf", name, &ms, &gbs) == 3) {

@@ -1,6 +1,7 @@
 // Running a partition's generated code: OpenCL through the in-process runner, CUDA
 // through the generated harness compiled with nvcc. Shared by `exec` and experiments.
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@ struct ExecOutcome {
   std::vector<std::string> kernelNames;
   std::vector<double> kernelMs;
   double totalMs = 0;
+  std::map<std::string, TensorData> outputs;  // as the backend computed them (when it hands them back)
 };
 
 // Refuses (UsageError, exit 2) to run a program whose tensors at these sizes would not
@@ -26,8 +28,9 @@ struct ExecOutcome {
 void checkMemoryFits(const Program& prog, const Sizes& sizes, const std::string& backend);
 
 // Throws std::runtime_error when the backend has no device here (no GPU for cuda).
+// With `dumpDir`, the backend's outputs are also written there as NAME.npy.
 ExecOutcome executePartition(const CostModel& cm, const Partition& p, const std::string& backend,
-                             const Bindings& inputs, uint64_t seed, int repeat);
+                             const Bindings& inputs, uint64_t seed, int repeat, const std::string& dumpDir = "");
 
 // Writes the generated sources of a partition into `dir` (kernels, reference, harness
 // for cuda; kernels for opencl; plan.json); returns the paths.

@@ -373,9 +373,17 @@ int runExperiment(const ExperimentOptions& opt) {
   std::cout << "\n";
   if (errors) std::cout << errors << " point(s) recorded an error (see results.csv and experiment.log)\n";
   if (failed) std::cout << failed << " executed point(s) failed verification\n";
+  if (opt.mergeOnly && !missing.empty()) {
+    // A merge is meant to be complete: say which points no shard has produced yet.
+    std::string names;
+    for (size_t i = 0; i < missing.size() && i < 20; ++i) names += (i ? ", " : "") + missing[i];
+    if (missing.size() > 20) names += " and " + std::to_string(missing.size() - 20) + " more";
+    std::cerr << "polyfuse: error: --merge: " << missing.size() << " point(s) missing, their shards have not run: "
+              << names << "\n";
+  }
   std::cout << "results: " << (out / "results.csv").string() << ", " << (out / "results.jsonl").string() << "\n";
   std::cout << "report: " << (out / "report.html").string() << " and " << (out / "report.md").string() << "\n";
-  return failed || errors ? 1 : 0;
+  return failed || errors || (opt.mergeOnly && !missing.empty()) ? 1 : 0;
 }
 
 }  // namespace polyfuse

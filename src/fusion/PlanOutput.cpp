@@ -104,13 +104,26 @@ void printPartitionTable(std::ostream& os, const CostModel& cm, const Partition&
   std::string sizes;
   for (auto& n : prog.sizeParams) sizes += (sizes.empty() ? "" : ",") + n + "=" + std::to_string(cm.sizes().at(n));
   os << fmt::format("program {}  strategy {}  device {}  sizes {}\n", prog.name, p.strategy, cm.device().name, sizes);
-  os << fmt::format("{:<6} {:<20} {:<10} {:>6} {:>9} {:>8} {:>14} {:>14} {:>12} {:>14} {:>11}\n", "kernel", "statements",
-                    "grid", "tile", "blocks", "threads", "dram_bytes", "l2_bytes", "onchip/blk", "flops", "modeled_us");
+  // Columns as wide as their longest entry, so long statement lists stay aligned.
+  std::vector<std::string> stmts, grids, tiles;
+  size_t ws = 10, wg = 4, wt = 4;
   for (auto& k : p.kernels) {
     std::string st;
     for (int s : k.statements) st += (st.empty() ? "" : " ") + std::string("S") + std::to_string(s);
-    os << fmt::format("{:<6} {:<20} {:<10} {:>6} {:>9} {:>8} {:>14} {:>14} {:>12} {:>14} {:>11.3f}\n",
-                      "K" + std::to_string(k.id), st, gridText(prog, k), tileText(k), k.blocks, k.threadsPerBlock,
+    stmts.push_back(st);
+    grids.push_back(gridText(prog, k));
+    tiles.push_back(tileText(k));
+    ws = std::max(ws, st.size());
+    wg = std::max(wg, grids.back().size());
+    wt = std::max(wt, tiles.back().size());
+  }
+  os << fmt::format("{:<6} {:<{}} {:<{}} {:>{}} {:>9} {:>8} {:>14} {:>14} {:>12} {:>14} {:>11}\n", "kernel", "statements",
+                    ws, "grid", wg, "tile", wt, "blocks", "threads", "dram_bytes", "l2_bytes", "onchip/blk", "flops",
+                    "modeled_us");
+  for (size_t i = 0; i < p.kernels.size(); ++i) {
+    const KernelPlan& k = p.kernels[i];
+    os << fmt::format("{:<6} {:<{}} {:<{}} {:>{}} {:>9} {:>8} {:>14} {:>14} {:>12} {:>14} {:>11.3f}\n",
+                      "K" + std::to_string(k.id), stmts[i], ws, grids[i], wg, tiles[i], wt, k.blocks, k.threadsPerBlock,
                       k.dramBytes, k.l2Bytes, k.onchipBytesPerBlock, k.flops, k.modeledUs);
     if (k.splitChunks > 1)
       os << fmt::format("       split reduction: {} chunks of {} along {}, combined by a second launch\n", k.splitChunks,
@@ -126,6 +139,9 @@ void printPartitionTable(std::ostream& os, const CostModel& cm, const Partition&
                     p.kernels.size(), p.dramBytes, lb, lb ? double(p.dramBytes) / double(lb) : 0.0, p.l2Bytes,
                     p.modeledUs);
   os << "solver: " << p.solver.name << " " << p.solver.status;
+  // maxfuse and typed solve for the fewest kernels: optimal for their rule, not for time.
+  if (p.strategy == "maxfuse" || p.strategy == "typed")
+    os << " for " << p.strategy << "'s rule (fewest kernels, then the cheapest; not the fastest partition)";
   if (timing) os << fmt::format(" in {:.3f} s", p.solver.seconds);
   if (!p.solver.note.empty()) os << " (" << p.solver.note << ")";
   os << "\n";
