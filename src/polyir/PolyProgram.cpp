@@ -101,6 +101,12 @@ void PolyProgram::buildStatements() {
     stmts_.push_back(std::move(ps));
   }
   schedule_ = sched;
+  std::string in, neg;
+  for (size_t k = 0; k <= maxDims; ++k) {
+    in += (k ? ", " : "") + std::string("t") + std::to_string(k);
+    neg += (k ? ", " : "") + std::string("-t") + std::to_string(k);
+  }
+  reversedTime_ = isl::union_map(isl::map(ctx_->get(), "{ [" + in + "] -> [" + neg + "] }"));
 }
 
 static std::string shapeText(const Tensor& T) {
@@ -221,10 +227,20 @@ void PolyProgram::computeDependences() {
     // several statements: a read before a later write of the same element (anti) and
     // two writes of one element (output). With one writer that never reads the
     // tensor, every read comes after the write (Sema rejects reads before writes).
+    //
+    // Only the direct ones are kept (the transitive reduction): a write depends on the
+    // last earlier write of its element, a read on the first later write. Every other
+    // memory-based dependence is a composition of these and of flow dependences, so
+    // kernel order and grid legality are unchanged; all pairs made 300 in-place
+    // updates of one tensor cost 45,000 relations (83 s, 1.4 GB in `check`).
     if (writers > 1 || inPlace) {
-      isl::union_map before = isl::manage(isl_union_map_lex_lt_union_map(sched.copy(), sched.copy()));
-      add(DepKind::Anti, allReads.apply_range(writes.reverse()).intersect(before));
-      add(DepKind::Output, writes.apply_range(writes.reverse()).intersect(before));
+      isl::union_access_info out(writes);
+      out = out.set_must_source(writes).set_schedule_map(sched);
+      add(DepKind::Output, out.compute_flow().must_dependence());
+      // The first write after a read is the last source before the sink in reversed time.
+      isl::union_access_info anti(allReads);
+      anti = anti.set_must_source(writes).set_schedule_map(sched.apply_range(reversedTime_));
+      add(DepKind::Anti, anti.compute_flow().must_dependence().reverse());
     }
   }
   std::stable_sort(deps_.begin(), deps_.end(), [](const Dependence& a, const Dependence& b) {

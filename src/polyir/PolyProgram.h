@@ -56,6 +56,7 @@ class PolyProgram {
   std::vector<PolyStatement> stmts_;
   std::vector<Dependence> deps_;
   isl::union_map schedule_;
+  isl::union_map reversedTime_;  // [t] -> [-t] on schedule coordinates
 
   void buildStatements();
   void checkBounds();
