@@ -84,7 +84,7 @@ const char* opName(ReduceOp op) {
 // additions stays flat (one pair of parentheses per level hit clang's bracket limit).
 struct CExpr {
   std::string text;
-  int prec;  // 1: + -, 2: * /, 3: primary (names, calls, casts, parenthesized)
+  int prec;  // 0: comparisons, 1: + -, 2: * /, 3: primary (names, calls, casts, parenthesized)
 };
 
 CExpr valueExpr(const Statement& st, const Expr& e, const Spelling& sp, const Sizes& sizes,
@@ -108,6 +108,15 @@ CExpr valueExpr(const Statement& st, const Expr& e, const Spelling& sp, const Si
     case ExprKind::Sub: return binary("-", 1);
     case ExprKind::Mul: return binary("*", 2);
     case ExprKind::Div: return binary("/", 2);
+    // Comparisons bind looser than arithmetic; they stand only as a conditional's test.
+    case ExprKind::Lt: return binary("<", 0);
+    case ExprKind::Le: return binary("<=", 0);
+    case ExprKind::Gt: return binary(">", 0);
+    case ExprKind::Ge: return binary(">=", 0);
+    case ExprKind::Eq: return binary("==", 0);
+    case ExprKind::Ne: return binary("!=", 0);
+    case ExprKind::Select:
+      return primary("(" + sub(0).text + " ? " + sub(1).text + " : " + sub(2).text + ")");
     case ExprKind::Call:
       switch (e.fn) {
         case Intrinsic::Sigmoid:

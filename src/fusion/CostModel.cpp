@@ -35,7 +35,8 @@ static int64_t countOps(const Expr& e) {
   int64_t n = 0;
   switch (e.kind) {
     case ExprKind::Neg: case ExprKind::Add: case ExprKind::Sub: case ExprKind::Mul: case ExprKind::Div:
-    case ExprKind::Call: n = 1; break;
+    case ExprKind::Call: case ExprKind::Lt: case ExprKind::Le: case ExprKind::Gt: case ExprKind::Ge:
+    case ExprKind::Eq: case ExprKind::Ne: case ExprKind::Select: n = 1; break;
     default: break;
   }
   for (auto& a : e.args) n += countOps(*a);

@@ -20,7 +20,9 @@ enum class ExprKind {
   Index,      // index variable used as a value
   Access,     // tensor element
   Call,       // intrinsic (or, before Sema, a tensor access in call syntax)
-  Neg, Add, Sub, Mul, Div
+  Neg, Add, Sub, Mul, Div,
+  Lt, Le, Gt, Ge, Eq, Ne,  // comparisons: only as the condition of a Select
+  Select                   // args: condition, value if true, value if false
 };
 
 enum class Intrinsic { Exp, Log, Sqrt, Rsqrt, Tanh, Erf, Fabs, Fmax, Fmin, Pow, Sigmoid };

@@ -96,6 +96,13 @@ class Evaluator {
       case ExprKind::Sub: return eval(*e.args[0]) - eval(*e.args[1]);
       case ExprKind::Mul: return eval(*e.args[0]) * eval(*e.args[1]);
       case ExprKind::Div: return eval(*e.args[0]) / eval(*e.args[1]);
+      case ExprKind::Lt: return eval(*e.args[0]) < eval(*e.args[1]);
+      case ExprKind::Le: return eval(*e.args[0]) <= eval(*e.args[1]);
+      case ExprKind::Gt: return eval(*e.args[0]) > eval(*e.args[1]);
+      case ExprKind::Ge: return eval(*e.args[0]) >= eval(*e.args[1]);
+      case ExprKind::Eq: return eval(*e.args[0]) == eval(*e.args[1]);
+      case ExprKind::Ne: return eval(*e.args[0]) != eval(*e.args[1]);
+      case ExprKind::Select: return eval(*e.args[0]) != 0 ? eval(*e.args[1]) : eval(*e.args[2]);
       case ExprKind::Call: {
         double x = eval(*e.args[0]);
         switch (e.fn) {

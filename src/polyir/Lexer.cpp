@@ -19,6 +19,13 @@ const char* tokName(Tok t) {
     case Tok::Minus: return "'-'";
     case Tok::Star: return "'*'";
     case Tok::Slash: return "'/'";
+    case Tok::Lt: return "'<'";
+    case Tok::Le: return "'<='";
+    case Tok::Gt: return "'>'";
+    case Tok::Ge: return "'>='";
+    case Tok::EqEq: return "'=='";
+    case Tok::NotEq: return "'!='";
+    case Tok::Question: return "'?'";
     case Tok::Assign: return "'='";
     case Tok::PlusAssign: return "'+='";
     case Tok::StarAssign: return "'*='";
@@ -113,9 +120,12 @@ std::vector<Token> lex(const std::string& src) {
       case '}': push(Tok::RBrace, 1); continue;
       case ',': push(Tok::Comma, 1); continue;
       case ':': push(Tok::Colon, 1); continue;
-      case '!': push(Tok::Bang, 1); continue;
+      case '!': if (at(i + 1) == '=') push(Tok::NotEq, 2); else push(Tok::Bang, 1); continue;
       case '/': push(Tok::Slash, 1); continue;
-      case '=': push(Tok::Assign, 1); continue;
+      case '=': if (at(i + 1) == '=') push(Tok::EqEq, 2); else push(Tok::Assign, 1); continue;
+      case '<': if (at(i + 1) == '=') push(Tok::Le, 2); else push(Tok::Lt, 1); continue;
+      case '>': if (at(i + 1) == '=') push(Tok::Ge, 2); else push(Tok::Gt, 1); continue;
+      case '?': push(Tok::Question, 1); continue;
       case '-': if (at(i + 1) == '>') push(Tok::Arrow, 2); else push(Tok::Minus, 1); continue;
       case '+': if (at(i + 1) == '=') push(Tok::PlusAssign, 2); else push(Tok::Plus, 1); continue;
       case '*': if (at(i + 1) == '=') push(Tok::StarAssign, 2); else push(Tok::Star, 1); continue;

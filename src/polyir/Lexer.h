@@ -10,6 +10,8 @@ namespace polyfuse {
 enum class Tok {
   Ident, Number, LParen, RParen, LBrace, RBrace, Comma, Colon, Arrow,
   Plus, Minus, Star, Slash,
+  // Comparisons and the conditional (`c ? a : b`; Colon doubles as its separator).
+  Lt, Le, Gt, Ge, EqEq, NotEq, Question,
   // Statement operators; Bang forms carry `init` in the parser.
   Assign, PlusAssign, StarAssign, MaxAssign, MinAssign, Bang,
   KwDef, KwWhere, KwIn, End

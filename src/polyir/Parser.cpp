@@ -169,8 +169,36 @@ class Parser {
     return e;
   }
 
+  // expr := sum [cmp sum '?' expr ':' expr]. A comparison is only ever the condition of
+  // a conditional: TC values are reals, never booleans.
   ExprPtr expr() {
     DepthGuard g(*this);
+    ExprPtr e = sum();
+    static const std::pair<Tok, ExprKind> cmps[] = {{Tok::Lt, ExprKind::Lt}, {Tok::Le, ExprKind::Le},
+                                                    {Tok::Gt, ExprKind::Gt}, {Tok::Ge, ExprKind::Ge},
+                                                    {Tok::EqEq, ExprKind::Eq}, {Tok::NotEq, ExprKind::Ne}};
+    for (auto [tok, kind] : cmps) {
+      if (peek().kind != tok) continue;
+      Token op = next();
+      ExprPtr cond = binary(kind, op.loc, std::move(e), sum());
+      Token q = peek();
+      if (q.kind != Tok::Question)
+        throw SourceError(q.loc, "a comparison is the condition of a conditional: expected '?' after it, as in "
+                                 "'X(i) > 0 ? X(i) : 0'");
+      next();
+      auto sel = std::make_unique<Expr>(ExprKind::Select, q.loc);
+      sel->args.push_back(std::move(cond));
+      sel->args.push_back(expr());
+      expect(Tok::Colon);
+      sel->args.push_back(expr());
+      return measured(std::move(sel));
+    }
+    if (peek().kind == Tok::Question)
+      throw SourceError(peek().loc, "the condition of '?:' must be a comparison (<, <=, >, >=, ==, !=)");
+    return e;
+  }
+
+  ExprPtr sum() {
     ExprPtr e = term();
     while (peek().kind == Tok::Plus || peek().kind == Tok::Minus) {
       Token op = next();

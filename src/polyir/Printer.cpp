@@ -10,6 +10,8 @@ static int precedence(ExprKind k) {
     case ExprKind::Add: case ExprKind::Sub: return 1;
     case ExprKind::Mul: case ExprKind::Div: return 2;
     case ExprKind::Neg: return 3;
+    case ExprKind::Lt: case ExprKind::Le: case ExprKind::Gt: case ExprKind::Ge: case ExprKind::Eq: case ExprKind::Ne:
+    case ExprKind::Select: return 0;
     default: return 4;
   }
 }
@@ -32,6 +34,14 @@ std::string exprText(const Program& prog, const Statement& st, const Expr& e) {
     case ExprKind::Size: case ExprKind::Scalar: case ExprKind::Index: case ExprKind::Name: return e.name;
     case ExprKind::Access: return accessText(prog, st.reads[e.ref]);
     case ExprKind::Neg: return "-" + sub(*e.args[0], 3);
+    case ExprKind::Lt: return sub(*e.args[0], 1) + " < " + sub(*e.args[1], 1);
+    case ExprKind::Le: return sub(*e.args[0], 1) + " <= " + sub(*e.args[1], 1);
+    case ExprKind::Gt: return sub(*e.args[0], 1) + " > " + sub(*e.args[1], 1);
+    case ExprKind::Ge: return sub(*e.args[0], 1) + " >= " + sub(*e.args[1], 1);
+    case ExprKind::Eq: return sub(*e.args[0], 1) + " == " + sub(*e.args[1], 1);
+    case ExprKind::Ne: return sub(*e.args[0], 1) + " != " + sub(*e.args[1], 1);
+    case ExprKind::Select:  // a nested conditional is parenthesized, to read unambiguously
+      return exprText(prog, st, *e.args[0]) + " ? " + sub(*e.args[1], 1) + " : " + sub(*e.args[2], 1);
     case ExprKind::Add: return sub(*e.args[0], 1) + " + " + sub(*e.args[1], 1);
     case ExprKind::Sub: return sub(*e.args[0], 1) + " - " + sub(*e.args[1], 2);
     case ExprKind::Mul: return sub(*e.args[0], 2) + " * " + sub(*e.args[1], 2);

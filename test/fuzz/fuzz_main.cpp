@@ -42,7 +42,8 @@ const std::vector<std::string> kTcTokens = {
     "def ", "(", ")", "{", "}", ",", " -> ", "float", "double", "(N)", "(N, M)", " X", " Y", "(i)", "(i, j)", " = ",
     " +=! ", " += ", " max=! ", " min= ", " *=! ", " where ", " in ", "0:N", "1:N-1", "M:0", " + ", " - ", " * ", " / ",
     "exp(", "rsqrt(", "fmax(", "pow(", "sigmoid(", "#", "\n", "-", "2147483648", "4294967296", "0", "1", "j", "k",
-    "int", "tid", "floor", "min", "exists", "pf_b0", "\t", "1e30", ".5"};
+    "int", "tid", "floor", "min", "exists", "pf_b0", "\t", "1e30", ".5", " ? ", " : ", " > ", " <= ", " == ",
+    " != "};
 const std::vector<std::string> kYamlTokens = {
     "name: ", "programs:", "  - path: ", "    sizes: ", "[{N: 4, M: 4}]", "strategies: ", "[ilp, nofuse]", "devices: ",
     "[h100]", "execute:", "  backend: opencl", "  sizes: ", "  repeat: ", "emit: [cuda]", "weights:", "time_limit: ",
