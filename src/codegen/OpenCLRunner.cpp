@@ -186,6 +186,8 @@ RunResult runOpenCL(const CostModel& cm, const GeneratedCode& code, const Bindin
   };
   for (auto& v : kernelMs) res.kernelMs.push_back(median(v));
   res.totalMs = median(totals);
+  res.totalMinMs = totals.empty() ? 0 : *std::min_element(totals.begin(), totals.end());
+  res.totalMaxMs = totals.empty() ? 0 : *std::max_element(totals.begin(), totals.end());
   // Compare every output with the interpreter.
   Bindings ref = inputs;
   interpret(prog, ref);

@@ -17,6 +17,7 @@ struct RunResult {
   std::string worst;                  // output with the largest error
   std::vector<double> kernelMs;       // median per kernel over the repeats
   double totalMs = 0;                 // median wall time of one full run
+  double totalMinMs = 0, totalMaxMs = 0;  // its spread over the repeats
   std::map<std::string, TensorData> outputs;  // what the device computed, in double
 };
 

@@ -334,7 +334,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
       std::vector<std::string> inputs, scalars;
       bool json = false;
       FusionCli fusion;
-      int repeat = 3;
+      int repeat = 5;
     };
     auto c = std::make_shared<ExecOpts>();
     auto* cmd = app.add_subcommand("exec", "Run the program and verify it against the reference interpreter");

@@ -86,6 +86,8 @@ ExecOutcome executePartition(const CostModel& cm, const Partition& p, const std:
     for (auto& k : code.kernels) out.kernelNames.push_back(k.name);
     out.kernelMs = r.kernelMs;
     out.totalMs = r.totalMs;
+    out.totalMinMs = r.totalMinMs;
+    out.totalMaxMs = r.totalMaxMs;
     out.outputs = r.outputs;
     if (!dumpDir.empty()) {
       std::filesystem::create_directories(dumpDir);
@@ -115,6 +117,7 @@ ExecOutcome executePartition(const CostModel& cm, const Partition& p, const std:
       out.verified = j["verified"];
       out.maxRelError = j["max_rel_error"];
       out.totalMs = j["total_ms"];
+      out.totalMinMs = out.totalMaxMs = out.totalMs;
     } else if (line.rfind(cName(prog.name) + "_k", 0) == 0) {
       char name[256];
       double ms = 0, gbs = 0;

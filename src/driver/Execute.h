@@ -17,7 +17,8 @@ struct ExecOutcome {
   std::string worst;
   std::vector<std::string> kernelNames;
   std::vector<double> kernelMs;
-  double totalMs = 0;
+  double totalMs = 0;                      // median over the repeats
+  double totalMinMs = 0, totalMaxMs = 0;   // spread over the repeats (OpenCL; the harness reports the mean)
   std::map<std::string, TensorData> outputs;  // as the backend computed them (when it hands them back)
 };
 

@@ -161,7 +161,10 @@ json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& 
       ExecOutcome x = executePartition(ecm, ep, cfg.execute.backend, in, 1, cfg.execute.repeat);
       r["exec_backend"] = cfg.execute.backend;
       r["exec_sizes"] = sizesInOrder(*lp.program, es);
+      r["exec_repeat"] = cfg.execute.repeat;
       r["measured_ms"] = x.totalMs;
+      r["measured_min_ms"] = x.totalMinMs;
+      r["measured_max_ms"] = x.totalMaxMs;
       r["kernel_ms"] = x.kernelMs;
       r["verified"] = cfg.execute.verify ? json(x.verified) : json();
       r["max_rel_error"] = x.maxRelError;

@@ -19,7 +19,7 @@ struct ExecuteSpec {
   bool enabled = false;
   std::string backend = "opencl";
   std::vector<Sizes> sizes;  // empty: the modeled sizes
-  int repeat = 3;
+  int repeat = 5;  // timed runs per point; the median and the spread are reported
   bool verify = true;
 };
 

@@ -3,10 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <ctime>
 #include <fstream>
 #include <map>
 #include <sstream>
 
+#include "driver/BuildInfo.h"
 #include "driver/FileIO.h"
 #include "polyir/Diagnostic.h"
 
@@ -19,8 +22,8 @@ namespace {
 
 const std::vector<std::string> kColumns = {
     "point", "program", "sizes", "strategy", "device", "weights", "num_kernels", "dram_bytes", "lower_bound_bytes",
-    "l2_bytes", "modeled_us", "solve_seconds", "solver_status", "exec_backend", "exec_sizes", "measured_ms",
-    "kernel_ms", "verified", "max_rel_error", "error"};
+    "l2_bytes", "modeled_us", "solve_seconds", "solver_status", "exec_backend", "exec_sizes", "exec_repeat",
+    "measured_ms", "measured_min_ms", "measured_max_ms", "kernel_ms", "verified", "max_rel_error", "error"};
 
 std::string cell(const json& r, const std::string& c) {
   if (!r.contains(c) || r[c].is_null()) return "";
@@ -49,37 +52,6 @@ std::string esc(const std::string& s) {
     else r += c;
   }
   return r;
-}
-
-// A horizontal bar chart; `reference` > 0 draws a dashed line at that value.
-std::string svgBars(const std::string& title, const std::vector<std::string>& labels, const std::vector<double>& values,
-                    const std::string& unit, double reference = 0) {
-  const int rowH = 22, left = 110, width = 360, top = 28;
-  double mx = reference;
-  for (double v : values) mx = std::max(mx, v);
-  if (mx <= 0) mx = 1;
-  int h = top + rowH * int(values.size()) + 10;
-  std::ostringstream os;
-  os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << left + width + 110 << "\" height=\"" << h
-     << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
-  os << "<text x=\"4\" y=\"16\" font-weight=\"bold\">" << esc(title) << "</text>\n";
-  for (size_t i = 0; i < values.size(); ++i) {
-    int y = top + rowH * int(i);
-    int w = int(width * values[i] / mx);
-    os << "<text x=\"4\" y=\"" << y + 14 << "\">" << esc(labels[i]) << "</text>\n";
-    os << "<rect x=\"" << left << "\" y=\"" << y + 3 << "\" width=\"" << std::max(w, 1) << "\" height=\"" << rowH - 6
-       << "\" fill=\"" << (labels[i] == "ilp" ? "#2b7bb9" : "#9bbbd4") << "\"/>\n";
-    os << "<text x=\"" << left + w + 4 << "\" y=\"" << y + 14 << "\">" << fmt::format("{:.4g}", values[i]) << " " << unit
-       << "</text>\n";
-  }
-  if (reference > 0) {
-    int x = left + int(width * reference / mx);
-    os << "<line x1=\"" << x << "\" y1=\"" << top - 4 << "\" x2=\"" << x << "\" y2=\"" << h - 6
-       << "\" stroke=\"#c0392b\" stroke-dasharray=\"4,3\"/>\n";
-    os << "<text x=\"" << x + 3 << "\" y=\"" << top - 6 << "\" fill=\"#c0392b\">lower bound</text>\n";
-  }
-  os << "</svg>\n";
-  return os.str();
 }
 
 // The chosen partition: statements in launch order, kernels as boxes, dependences as arcs.
@@ -138,6 +110,26 @@ std::string fmtBytes(double b) {
   return fmt::format("{:.3g} {}", b, u[i]);
 }
 
+// Device, sizes, commit and date: what a figure needs to be cited.
+std::string reportCaption(const ExperimentConfig& cfg, const std::vector<json>& results) {
+  std::vector<std::string> devices, sizes;
+  for (auto& r : results) {
+    std::string d = r.value("device", ""), z = r.value("program", "") + " " + r.value("sizes", "");
+    if (std::find(devices.begin(), devices.end(), d) == devices.end()) devices.push_back(d);
+    if (std::find(sizes.begin(), sizes.end(), z) == sizes.end()) sizes.push_back(z);
+  }
+  auto join = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (auto& x : v) s += (s.empty() ? "" : "; ") + x;
+    return s;
+  };
+  std::time_t now = std::time(nullptr);
+  char date[16];
+  std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+  return "Device model: " + join(devices) + ". Programs and modeled sizes: " + join(sizes) + ". polyfuse " +
+         kSourceCommit + ", " + date + (cfg.execute.enabled ? ", executed on " + cfg.execute.backend : "") + ".";
+}
+
 }  // namespace
 
 void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results, const fs::path& out) {
@@ -168,16 +160,38 @@ void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results,
     if (it == groups.end()) groups.push_back({key, {&r}});
     else it->second.push_back(&r);
   }
+  // What "measured" means, said once at the top of the report.
+  std::string measuredMeaning =
+      cfg.execute.enabled
+          ? fmt::format("Measured times: the generated code on the {} backend at the execution sizes named in each "
+                        "table, {} timed run(s) after one untimed warm-up; the table gives the median wall time of a "
+                        "whole run (every kernel, in order) and, in brackets, the fastest and slowest run.",
+                        cfg.execute.backend, cfg.execute.repeat)
+          : std::string("Nothing was executed (the configuration has no `execute` section).");
+  const std::string caption = reportCaption(cfg, results);
   std::ostringstream md, html;
   md << "# " << cfg.name << "\n\nGenerated by `polyfuse experiment " << fs::path(cfg.file).filename().string()
-     << "`. Modeled times come from the cost model (docs/cost-model.md); measured times from the "
-     << (cfg.execute.enabled ? cfg.execute.backend + " backend at the execution sizes" : "(no execution)") << ".\n\n";
+     << "`. Modeled times come from the cost model (docs/cost-model.md). " << measuredMeaning << "\n\n"
+     << caption << "\n\n";
   html << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" << esc(cfg.name) << "</title>\n<style>"
        << "body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}table{border-collapse:collapse;margin:1em 0}"
        << "td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}th{background:#f0f0f0}td:first-child{text-align:left}"
        << ".fig{display:inline-block;vertical-align:top;margin:0 1em 1em 0}.bad{color:#c0392b;font-weight:bold}</style></head><body>\n"
-       << "<h1>" << esc(cfg.name) << "</h1>\n<p>Modeled times come from the cost model; measured times from the "
-       << (cfg.execute.enabled ? esc(cfg.execute.backend) + " backend at the execution sizes" : "(no execution)") << ".</p>\n";
+       << "<h1>" << esc(cfg.name) << "</h1>\n<p>Modeled times come from the cost model. " << esc(measuredMeaning)
+       << "</p>\n<p>" << esc(caption) << "</p>\n";
+  json figData;
+  figData["caption"] = caption;
+  figData["groups"] = json::array();
+  std::vector<std::string> otherStrategies;  // for the summary, in configuration order
+  for (auto& st : cfg.strategies)
+    if (st != "ilp") otherStrategies.push_back(st);
+  json summary = {{"programs", json::array()}, {"strategies", otherStrategies}, {"speedup", json::array()}};
+  struct Figures { std::string modeled, bytes, measured, partition; };
+  std::vector<Figures> figures;  // per drawn group
+  std::vector<std::string> tablesMd, tablesHtml;  // per drawn group, with any undrawn tables before it
+  const std::string headMd = md.str(), headHtml = html.str();
+  md.str("");
+  html.str("");
   int fig = 0;
   for (auto& [key, rows] : groups) {
     // Measured times come from the execution sizes, which the header states.
@@ -192,7 +206,8 @@ void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results,
     html << "<h2>" << esc(key) << "</h2>\n<table><tr><th>strategy</th><th>kernels</th><th>DRAM bytes</th><th>× lower bound</th>"
          << "<th>modeled µs</th><th>" << esc(measuredHead) << "</th><th>verified</th></tr>\n";
     std::vector<std::string> labels;
-    std::vector<double> modeled, ratio;
+    std::vector<double> modeled, ratio, measuredMs, measuredMin, measuredMax;
+    std::string measuredLabel;
     const json* best = nullptr;
     double lb = 0;
     for (const json* r : rows) {
@@ -206,7 +221,12 @@ void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results,
       }
       lb = x["lower_bound_bytes"].get<double>();
       double dram = x["dram_bytes"].get<double>(), us = x["modeled_us"].get<double>();
-      std::string measured = x.contains("measured_ms") ? fmt::format("{:.3f}", x["measured_ms"].get<double>()) : "–";
+      std::string measured = "–";
+      if (x.contains("measured_ms") && x["measured_ms"].is_number()) {
+        measured = fmt::format("{:.3f}", x["measured_ms"].get<double>());
+        if (x.contains("measured_min_ms"))
+          measured += fmt::format(" [{:.3f}–{:.3f}]", x["measured_min_ms"].get<double>(), x["measured_max_ms"].get<double>());
+      }
       std::string verified = !x.contains("verified") || x["verified"].is_null() ? "–" : x["verified"].get<bool>() ? "yes" : "NO";
       md << fmt::format("| {} | {} | {} | {:.2f} | {:.2f} | {} | {} |\n", strategy, x["num_kernels"].get<int>(),
                         fmtBytes(dram), dram / lb, us, measured, verified);
@@ -216,32 +236,105 @@ void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results,
       labels.push_back(strategy);
       modeled.push_back(us);
       ratio.push_back(dram / lb);
+      if (x.contains("measured_ms") && x["measured_ms"].is_number()) {
+        measuredMs.push_back(x["measured_ms"].get<double>());
+        measuredMin.push_back(x.value("measured_min_ms", measuredMs.back()));
+        measuredMax.push_back(x.value("measured_max_ms", measuredMs.back()));
+        measuredLabel = x["exec_backend"].get<std::string>() + " at " + x["exec_sizes"].get<std::string>() + ", " +
+                        std::to_string(x.value("exec_repeat", 1)) + " runs";
+      }
       if (!best || strategy == "ilp" || (best->at("strategy") != "ilp" && us < best->at("modeled_us").get<double>())) best = r;
     }
     html << "</table>\n";
     md << "\n";
     if (labels.empty()) continue;
-    std::string f1 = fmt::format("fig{}_modeled.svg", fig), f2 = fmt::format("fig{}_bytes.svg", fig),
-                f3 = fmt::format("fig{}_partition.svg", fig);
-    std::string s1 = svgBars("modeled time per strategy", labels, modeled, "us");
-    std::string s2 = svgBars("DRAM bytes / lower bound", labels, ratio, "x", 1.0);
-    writeAtomically(out / "figures" / f1, s1);
-    writeAtomically(out / "figures" / f2, s2);
-    md << "![modeled time](figures/" << f1 << ") ![bytes](figures/" << f2 << ")";
-    html << "<div class=\"fig\">" << s1 << "</div><div class=\"fig\">" << s2 << "</div>";
+    json g = {{"title", key}, {"strategies", labels}, {"modeled_us", modeled}, {"dram_ratio", ratio}};
+    if (measuredMs.size() == labels.size()) {
+      g["measured_ms"] = measuredMs;
+      g["measured_min_ms"] = measuredMin;
+      g["measured_max_ms"] = measuredMax;
+      g["measured_label"] = measuredLabel;
+    }
+    figData["groups"].push_back(g);
+    // The summary: modeled speedup of ilp over every other strategy.
+    auto ilp = std::find(labels.begin(), labels.end(), "ilp");
+    if (ilp != labels.end()) {
+      json row = json::array();
+      for (auto& st : otherStrategies) {
+        auto it = std::find(labels.begin(), labels.end(), st);
+        row.push_back(it == labels.end() ? json() : json(modeled[it - labels.begin()] / modeled[ilp - labels.begin()]));
+      }
+      summary["programs"].push_back(key.substr(0, key.find(" on ")));
+      summary["speedup"].push_back(row);
+    }
+    Figures f{fmt::format("fig{}_modeled", fig), fmt::format("fig{}_bytes", fig),
+              measuredMs.size() == labels.size() ? fmt::format("fig{}_measured", fig) : "", ""};
     fs::path planPath = out / "points" / best->at("point").get<std::string>() / "plan.json";
     if (fs::exists(planPath)) {
       json plan = json::parse(std::ifstream(planPath));
-      std::string s3 = svgPartition(plan);
-      writeAtomically(out / "figures" / f3, s3);
-      md << " ![partition](figures/" << f3 << ")";
-      html << "<div class=\"fig\">" << s3 << "</div>";
+      f.partition = fmt::format("fig{}_partition.svg", fig);
+      writeAtomically(out / "figures" / f.partition, svgPartition(plan));
+    }
+    figures.push_back(f);
+    tablesMd.push_back(md.str());
+    tablesHtml.push_back(html.str());
+    md.str("");
+    html.str("");
+    ++fig;
+  }
+  figData["summary"] = summary;
+  // The charts, drawn by matplotlib (tools/figures.py, embedded): SVG for the report,
+  // PDF beside it for a paper. Without python3 and matplotlib the report says so.
+  writeAtomically(out / "figures" / "data.json", figData.dump(1) + "\n");
+  writeAtomically(out / "figures" / "figures.py", kFiguresScript);
+  // Debian's python3 has python3-matplotlib (make deps); a python3 earlier on PATH may not.
+  const std::string python = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+  std::string cmd = "cd '" + (out / "figures").string() + "' && " + python + " figures.py . > figures.log 2>&1";
+  const bool drawn = std::system(cmd.c_str()) == 0;
+  auto svgInline = [&](const std::string& name) {
+    std::ifstream in(out / "figures" / (name + ".svg"));
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string t = ss.str();
+    size_t at = t.find("<svg");  // drop the XML prologue and doctype
+    return at == std::string::npos ? std::string() : t.substr(at);
+  };
+  const std::string tailMd = md.str(), tailHtml = html.str();  // tables of trailing groups that had only errors
+  md.str("");
+  html.str("");
+  md << headMd;
+  html << headHtml;
+  if (!drawn) {
+    md << "*Charts not drawn: python3 with matplotlib failed (see figures/figures.log).*\n\n";
+    html << "<p class=\"bad\">Charts not drawn: python3 with matplotlib failed (see figures/figures.log).</p>\n";
+  } else if (!summary["speedup"].empty() && !otherStrategies.empty()) {
+    md << "![speedup of ilp](figures/summary_speedup.svg) ([PDF](figures/summary_speedup.pdf))\n\n";
+    html << "<div class=\"fig\">" << svgInline("summary_speedup") << "</div>\n";
+  }
+  for (size_t i = 0; i < figures.size(); ++i) {
+    const Figures& f = figures[i];
+    md << tablesMd[i];
+    html << tablesHtml[i];
+    if (drawn) {
+      md << "![modeled time](figures/" << f.modeled << ".svg) ![bytes](figures/" << f.bytes << ".svg)";
+      html << "<div class=\"fig\">" << svgInline(f.modeled) << "</div><div class=\"fig\">" << svgInline(f.bytes) << "</div>";
+      if (!f.measured.empty()) {
+        md << " ![measured time](figures/" << f.measured << ".svg)";
+        html << "<div class=\"fig\">" << svgInline(f.measured) << "</div>";
+      }
+    }
+    if (!f.partition.empty()) {
+      md << " ![partition](figures/" << f.partition << ")";
+      std::ifstream in(out / "figures" / f.partition);
+      std::stringstream ss;
+      ss << in.rdbuf();
+      html << "<div class=\"fig\">" << ss.str() << "</div>";
     }
     md << "\n\n";
     html << "\n";
-    ++fig;
   }
-  html << "</body></html>\n";
+  md << tailMd;
+  html << tailHtml << "</body></html>\n";
   writeAtomically(out / "report.md", md.str());
   writeAtomically(out / "report.html", html.str());
 }

@@ -32,3 +32,8 @@ try:
             config.available_features.add("tmpfs")
 except OSError:
     pass
+# Headless Chromium renders reports for the screenshot test (make deps installs it).
+import shutil
+if shutil.which("chromium"):
+    config.available_features.add("chromium")
+    config.substitutions.append(("%chromium", shutil.which("chromium")))
