@@ -12,7 +12,7 @@ run = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "..", "resu
 rows = list(csv.DictReader(open(os.path.join(run, "results.csv"))))
 figdir = os.path.join(here, "figures")
 shutil.rmtree(figdir, ignore_errors=True)
-shutil.copytree(os.path.join(run, "figures"), figdir)
+shutil.copytree(os.path.join(run, "figures"), figdir, ignore=shutil.ignore_patterns("*.log"))
 
 groups = {}
 for r in rows:
@@ -66,8 +66,11 @@ for (prog, sizes), g in groups.items():
         out.append(f"| {s} | {r['num_kernels']} | {f(r, 'dram_bytes') / f(r, 'lower_bound_bytes'):.2f} | "
                    f"{f(r, 'modeled_us'):.1f} | {r.get('verified', '')} |")
     out.append("")
-out += ["## Figures", ""]
-for name in sorted(os.listdir(figdir)):
+out += ["## Figures", "",
+        "Drawn by matplotlib (`figures/figures.py` from `figures/data.json`); each chart is also in",
+        "`figures/` as a PDF. The summary first: ilp's modeled speedup over every other strategy.", ""]
+svgs = sorted(n for n in os.listdir(figdir) if n.endswith(".svg"))
+for name in sorted(svgs, key=lambda n: (not n.startswith("summary"), n)):
     out.append(f"![{name}](figures/{name})")
 out.append("")
 open(os.path.join(here, "README.md"), "w").write("\n".join(out))

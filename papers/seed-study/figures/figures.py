@@ -1,0 +1,107 @@
+"""Figures of an experiment report, drawn with matplotlib (SVG and PDF, fit for a paper).
+
+polyfuse embeds this script and runs it as `python3 figures.py FIGURES_DIR` after an
+experiment; FIGURES_DIR/data.json holds what to draw (written by src/driver/Report.cpp):
+
+  {"caption": "...", "groups": [{"title", "strategies", "modeled_us", "dram_ratio",
+   "measured_ms", "measured_min_ms", "measured_max_ms", "measured_label"}, ...],
+   "summary": {"programs": [...], "strategies": [...], "speedup": [[...], ...]}}
+
+For group i it writes fig{i}_modeled, fig{i}_bytes (and fig{i}_measured when measured)
+and, across groups, summary_speedup, each as .svg and .pdf. The output is deterministic:
+no timestamps in the files, fixed SVG ids.
+"""
+import json
+import os
+import sys
+import textwrap
+
+import matplotlib
+
+matplotlib.use("Agg")
+matplotlib.rcParams["svg.hashsalt"] = "polyfuse"
+matplotlib.rcParams["svg.fonttype"] = "none"  # text stays text: searchable, smaller
+matplotlib.rcParams["font.size"] = 9
+import matplotlib.pyplot as plt  # noqa: E402
+
+ILP = "#2b7bb9"
+OTHER = "#9bbbd4"
+
+
+def save(fig, out, name):
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, name + ".svg"), metadata={"Date": None})
+    fig.savefig(os.path.join(out, name + ".pdf"), metadata={"CreationDate": None})
+    plt.close(fig)
+
+
+def bars(ax, labels, values, xlabel):
+    colors = [ILP if s == "ilp" else OTHER for s in labels]
+    y = range(len(labels))
+    ax.barh(y, values, color=colors, height=0.6)
+    ax.set_yticks(list(y), labels)
+    ax.invert_yaxis()
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("strategy")
+    for i, v in enumerate(values):
+        ax.annotate(f"{v:.3g}", (v, i), xytext=(3, 0), textcoords="offset points", va="center", fontsize=8)
+    ax.margins(x=0.18)
+
+
+def main():
+    out = sys.argv[1]
+    with open(os.path.join(out, "data.json")) as f:
+        data = json.load(f)
+    caption = data["caption"]
+    for i, g in enumerate(data["groups"]):
+        n = len(g["strategies"])
+        height = 1.0 + 0.32 * n
+
+        fig, ax = plt.subplots(figsize=(5.2, height))
+        bars(ax, g["strategies"], g["modeled_us"], "modeled time (µs)")
+        ax.set_title(g["title"], fontsize=9)
+        save(fig, out, f"fig{i}_modeled")
+
+        fig, ax = plt.subplots(figsize=(5.2, height))
+        bars(ax, g["strategies"], g["dram_ratio"], "DRAM bytes / lower bound (×)")
+        ax.axvline(1.0, color="#c0392b", linestyle="--", linewidth=1, label="lower bound")
+        ax.legend(loc="lower right", fontsize=8)
+        ax.set_title(g["title"], fontsize=9)
+        save(fig, out, f"fig{i}_bytes")
+
+        if g.get("measured_ms"):
+            med, lo, hi = g["measured_ms"], g["measured_min_ms"], g["measured_max_ms"]
+            fig, ax = plt.subplots(figsize=(5.2, height))
+            bars(ax, g["strategies"], med, "measured time (ms), median; whiskers: min to max")
+            ax.errorbar(med, range(n), xerr=[[m - a for m, a in zip(med, lo)], [b - m for m, b in zip(med, hi)]],
+                        fmt="none", ecolor="#333", capsize=3, linewidth=1)
+            ax.set_title(g["title"] + "\n" + g["measured_label"], fontsize=9)
+            save(fig, out, f"fig{i}_measured")
+
+    s = data.get("summary")
+    if s and s["programs"] and s["strategies"]:
+        programs, strategies, speedup = s["programs"], s["strategies"], s["speedup"]
+        fig, ax = plt.subplots(figsize=(max(5.2, 0.9 * len(programs) + 2), 3.4))
+        width = 0.8 / len(strategies)
+        palette = plt.get_cmap("tab10")
+        for k, st in enumerate(strategies):
+            xs = [p + (k - (len(strategies) - 1) / 2) * width for p in range(len(programs))]
+            ys = [row[k] if row[k] is not None else 0 for row in speedup]
+            ax.bar(xs, ys, width=width, label=st, color=palette(k))
+        ax.axhline(1.0, color="#333", linewidth=0.8)
+        ax.set_xticks(range(len(programs)), programs, rotation=30, ha="right")
+        ax.set_ylabel("speedup of ilp (modeled, ×)")
+        ax.set_xlabel("program at sizes")
+        ax.legend(title="over", fontsize=8, title_fontsize=8, ncol=min(len(strategies), 3))
+        ax.set_title("ilp against each strategy (modeled time ratio, higher is better for ilp)", fontsize=9)
+        lines = textwrap.wrap(caption, int(fig.get_figwidth() * 16))  # about 16 characters an inch at 6.5 pt
+        fig.set_figheight(3.4 + 0.12 * len(lines))
+        fig.tight_layout(rect=(0, 0.04 * len(lines), 1, 1))
+        fig.text(0.01, 0.01, "\n".join(lines), fontsize=6.5, color="#555", va="bottom")
+        fig.savefig(os.path.join(out, "summary_speedup.svg"), metadata={"Date": None})
+        fig.savefig(os.path.join(out, "summary_speedup.pdf"), metadata={"CreationDate": None})
+        plt.close(fig)
+
+
+if __name__ == "__main__":
+    main()
