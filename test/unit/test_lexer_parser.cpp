@@ -61,6 +61,10 @@ TEST_CASE("parser: deep nesting is an error, not a stack overflow") {
 TEST_CASE("parser: syntax errors are located") {
   auto f = test::failure("def f(float(N) X) -> (Y) {\n  Y(i) == X(i)\n}");
   CHECK(f.line == 2);
-  CHECK(f.col == 9);
-  CHECK(f.message.find("expected an expression") != std::string::npos);
+  CHECK(f.col == 8);  // '==' is one token: a comparison, not an assignment
+  CHECK(f.message.find("expected an assignment operator") != std::string::npos);
+  auto g = test::failure("def f(float(N) X) -> (Y) {\n  Y(i) = * X(i)\n}");
+  CHECK(g.line == 2);
+  CHECK(g.col == 10);
+  CHECK(g.message.find("expected an expression") != std::string::npos);
 }
