@@ -28,6 +28,19 @@ std::string Calibration::yaml(const std::string& name) const {
      << "blocks_to_saturate: " << 2 * computeUnits << "\n"
      << fmt::format("l2_mb: {:.2f}\nonchip_kb_per_block: {:.0f}\n", cacheMB, localKB)
      << "threads_per_block: " << threadsPerBlock << "\n";
+  // The spread, as comments: the model takes the medians.
+  auto line = [&](const char* what, const Spread& s, const char* unit) {
+    if (s.runs > 0)
+      os << fmt::format("# {}: median {:.4g} {}, min {:.4g}, max {:.4g} over {} runs\n", what, s.median, unit, s.min, s.max,
+                        s.runs);
+  };
+  if (dram.runs)
+    os << fmt::format("# DRAM: a copy of {:.0f} MiB (beyond the cache); L2: a copy of {:.0f} KiB (within it)\n",
+                      double(dramWorkingSet) / (1 << 20), double(l2WorkingSet) / 1024);
+  line("dram_gbps", dram, "GB/s");
+  line("l2_gbps", l2, "GB/s");
+  line("tflops", flops, "TFLOP/s");
+  line("launch_us", launch, "us");
   return os.str();
 }
 
@@ -95,7 +108,12 @@ Calibration calibrateOpenCL() {
       t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
     std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
+    return t;  // sorted seconds per run
+  };
+  // A rate `work / seconds` over the runs: median, and the spread (the slowest run gives
+  // the lowest rate).
+  auto rate = [](double work, const std::vector<double>& t) {
+    return Spread{work / t[t.size() / 2], work / t.back(), work / t.front(), int(t.size())};
   };
   // DRAM: a copy far larger than the cache; L2: a copy that fits in a quarter of it.
   auto copyRate = [&](size_t bytes, int inner) {
@@ -107,29 +125,35 @@ Calibration calibrateOpenCL() {
     clSetKernelArg(copy, 0, sizeof a, &a);
     clSetKernelArg(copy, 1, sizeof b, &b);
     size_t global = bytes / 16;
-    double s = seconds([&] {
+    auto t = seconds([&] {
       for (int i = 0; i < inner; ++i) clEnqueueNDRangeKernel(q, copy, 1, nullptr, &global, nullptr, 0, nullptr, nullptr);
-    }, 5);
+    }, 7);
     clReleaseMemObject(a);
     clReleaseMemObject(b);
-    return 2.0 * double(bytes) * inner / s / 1e9;
+    return rate(2.0 * double(bytes) * inner / 1e9, t);
   };
   size_t big = size_t(std::min<cl_ulong>(maxAlloc / 2, 256ull << 20));
   big = std::max<size_t>(big, std::min<size_t>(size_t(cache) * 8, size_t(maxAlloc / 2)));
-  c.dramGBps = copyRate(big, 1);
-  c.l2GBps = std::max(c.dramGBps, copyRate(std::max<size_t>(size_t(cache) / 4, 64 << 10), 20));
+  // Separate working sets: DRAM beyond the cache, L2 within a quarter of it.
+  c.dramWorkingSet = 2 * (big / 16 * 16);
+  c.l2WorkingSet = 2 * (std::max<size_t>(size_t(cache) / 4, 64 << 10) / 16 * 16);
+  c.dram = copyRate(big, 1);
+  c.l2 = copyRate(c.l2WorkingSet / 2, 20);
+  c.dramGBps = c.dram.median;
+  c.l2GBps = std::max(c.dramGBps, c.l2.median);  // the model needs L2 at least as fast
   {
     cl_mem dummy = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64, nullptr, &e);
     clSetKernelArg(empty, 0, sizeof dummy, &dummy);
     size_t one = 1;
     const int n = 100;
-    double s = seconds([&] {
+    auto t = seconds([&] {
       for (int i = 0; i < n; ++i) {
         clEnqueueNDRangeKernel(q, empty, 1, nullptr, &one, nullptr, 0, nullptr, nullptr);
         clFinish(q);
       }
-    }, 3);
-    c.launchUs = s / n * 1e6;
+    }, 5);
+    c.launch = {t[t.size() / 2] / n * 1e6, t.front() / n * 1e6, t.back() / n * 1e6, int(t.size())};
+    c.launchUs = c.launch.median;
     clReleaseMemObject(dummy);
   }
   {
@@ -138,8 +162,9 @@ Calibration calibrateOpenCL() {
     int iters = 4096;
     clSetKernelArg(fma, 0, sizeof out, &out);
     clSetKernelArg(fma, 1, sizeof iters, &iters);
-    double s = seconds([&] { clEnqueueNDRangeKernel(q, fma, 1, nullptr, &global, nullptr, 0, nullptr, nullptr); }, 3);
-    c.tflops = double(global) * iters * 4 * 2 / s / 1e12;
+    auto t = seconds([&] { clEnqueueNDRangeKernel(q, fma, 1, nullptr, &global, nullptr, 0, nullptr, nullptr); }, 5);
+    c.flops = rate(double(global) * iters * 4 * 2 / 1e12, t);
+    c.tflops = c.flops.median;
     clReleaseMemObject(out);
   }
   clReleaseKernel(copy);

@@ -8,9 +8,17 @@
 
 namespace polyfuse {
 
+// A measured rate: the median over the repeats, with the slowest and fastest.
+struct Spread {
+  double median = 0, min = 0, max = 0;
+  int runs = 0;
+};
+
 struct Calibration {
   std::string deviceName;
-  double dramGBps = 0, l2GBps = 0, tflops = 0, launchUs = 0;
+  double dramGBps = 0, l2GBps = 0, tflops = 0, launchUs = 0;  // the medians
+  Spread dram, l2, flops, launch;                               // in GB/s, GB/s, TFLOP/s, us
+  size_t dramWorkingSet = 0, l2WorkingSet = 0;                  // bytes each copy touches
   int computeUnits = 0, threadsPerBlock = 256;
   double cacheMB = 0, localKB = 0;
   std::string yaml(const std::string& name) const;
