@@ -341,11 +341,16 @@ int runExperiment(const ExperimentOptions& opt) {
   sigaction(SIGINT, &oldInt, nullptr);
   sigaction(SIGTERM, &oldTerm, nullptr);
   if (interrupted) {
-    size_t finished = 0;
-    for (auto& pt : points)
-      if (fs::exists(out / "points" / pt.id / "result.json")) ++finished;
-    std::cerr << "\npolyfuse: interrupted: " << finished << " of " << points.size() << " points are in '" << out.string()
-              << "'; run the same command again to resume (finished points are kept)\n";
+    size_t finished = 0;  // what a resume keeps: results without an error
+    for (auto& pt : points) {
+      try {
+        json r = json::parse(std::ifstream(out / "points" / pt.id / "result.json"));
+        finished += !r.contains("error");
+      } catch (const std::exception&) {
+      }
+    }
+    std::cerr << "\npolyfuse: interrupted: " << finished << " of " << points.size() << " points are finished in '"
+              << out.string() << "'; run the same command again to resume (finished points are kept)\n";
     return 130;
   }
   // Gather every finished point of the configuration (all shards) and report.

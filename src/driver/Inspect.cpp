@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <regex>
 #include <sstream>
@@ -35,6 +36,8 @@ std::map<std::string, PtxasInfo> ptxas(const fs::path& cudaDir, const std::strin
       note = "nvcc not found: no register or spill counts";
       return out;
     }
+    // ptxas takes seconds a point: say what runs (stderr, so the report on stdout stays clean).
+    std::cerr << "inspect: ptxas -arch=" << arch << " on " << (cudaDir / "kernels.cu").string() << "\n";
     std::string cmd = nvcc + " -arch=" + arch + " -Xptxas -v -c " + (cudaDir / "kernels.cu").string() + " -o " +
                       (cudaDir / "kernels.o").string() + " > " + cache.string() + ".part 2>&1";
     if (std::system(cmd.c_str()) != 0) {
