@@ -12,7 +12,7 @@ run = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "..", "resu
 rows = list(csv.DictReader(open(os.path.join(run, "results.csv"))))
 figdir = os.path.join(here, "figures")
 shutil.rmtree(figdir, ignore_errors=True)
-shutil.copytree(os.path.join(run, "figures"), figdir, ignore=shutil.ignore_patterns("*.log"))
+shutil.copytree(os.path.join(run, "figures"), figdir, ignore=shutil.ignore_patterns("*.log", "*.py"))
 
 groups = {}
 for r in rows:
@@ -67,7 +67,7 @@ for (prog, sizes), g in groups.items():
                    f"{f(r, 'modeled_us'):.1f} | {r.get('verified', '')} |")
     out.append("")
 out += ["## Figures", "",
-        "Drawn by matplotlib (`figures/figures.py` from `figures/data.json`); each chart is also in",
+        "Drawn by matplotlib (`tools/figures.py figures`, from `figures/data.json`); each chart is also in",
         "`figures/` as a PDF. The summary first: ilp's modeled speedup over every other strategy.", ""]
 svgs = sorted(n for n in os.listdir(figdir) if n.endswith(".svg"))
 for name in sorted(svgs, key=lambda n: (not n.startswith("summary"), n)):
