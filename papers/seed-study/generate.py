@@ -67,7 +67,8 @@ for (prog, sizes), g in groups.items():
                    f"{f(r, 'modeled_us'):.1f} | {r.get('verified', '')} |")
     out.append("")
 out += ["## Figures", "",
-        "Drawn by matplotlib (`tools/figures.py figures`, from `figures/data.json`); each chart is also in",
+        "Drawn by matplotlib; `python3 tools/figures.py papers/seed-study/figures` redraws them from",
+        "`figures/data.json`. Each chart is also in",
         "`figures/` as a PDF. The summary first: ilp's modeled speedup over every other strategy.", ""]
 svgs = sorted(n for n in os.listdir(figdir) if n.endswith(".svg"))
 for name in sorted(svgs, key=lambda n: (not n.startswith("summary"), n)):
