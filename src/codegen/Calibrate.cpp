@@ -191,25 +191,52 @@ __global__ void fmaloop(float* out, int iters) {
   for (int i = 0; i < iters; ++i) { x = fmaf(x, y, 0.5f); y = fmaf(y, z, -0.25f); z = fmaf(z, w, 0.125f); w = fmaf(w, x, -0.0625f); }
   out[blockIdx.x * blockDim.x + threadIdx.x] = x + y + z + w;
 }
+#include <algorithm>
+#include <vector>
+// Each rate over 7 runs: prints median, min and max.
+static void spread(std::vector<double> v, double* out) {
+  std::sort(v.begin(), v.end()); out[0] = v[v.size() / 2]; out[1] = v.front(); out[2] = v.back();
+}
 int main() {
   cudaDeviceProp p; cudaGetDeviceProperties(&p, 0);
   cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b); float ms;
-  auto rate = [&](size_t bytes, int inner) {
+  const int runs = 7;
+  // DRAM: a copy far beyond L2; L2: a copy within a quarter of it (separate working sets).
+  auto rate = [&](size_t bytes, int inner, double* out) {
     float4 *x, *y; cudaMalloc(&x, bytes); cudaMalloc(&y, bytes); size_t n = bytes / 16;
-    copy<<<(n + 255) / 256, 256>>>(x, y, n); cudaEventRecord(a);
-    for (int i = 0; i < inner; ++i) copy<<<(n + 255) / 256, 256>>>(x, y, n);
-    cudaEventRecord(b); cudaEventSynchronize(b); cudaEventElapsedTime(&ms, a, b); cudaFree(x); cudaFree(y);
-    return 2.0 * bytes * inner / (ms * 1e-3) / 1e9; };
-  double dram = rate(1ull << 30, 10), l2 = rate(p.l2CacheSize / 4, 200);
-  empty<<<1, 1>>>(); cudaDeviceSynchronize(); cudaEventRecord(a);
-  for (int i = 0; i < 1000; ++i) empty<<<1, 1>>>();
-  cudaEventRecord(b); cudaEventSynchronize(b); cudaEventElapsedTime(&ms, a, b); double launch = ms * 1e3 / 1000;
+    copy<<<(n + 255) / 256, 256>>>(x, y, n);
+    std::vector<double> r;
+    for (int k = 0; k < runs; ++k) {
+      cudaEventRecord(a);
+      for (int i = 0; i < inner; ++i) copy<<<(n + 255) / 256, 256>>>(x, y, n);
+      cudaEventRecord(b); cudaEventSynchronize(b); cudaEventElapsedTime(&ms, a, b);
+      r.push_back(2.0 * bytes * inner / (ms * 1e-3) / 1e9);
+    }
+    cudaFree(x); cudaFree(y); spread(r, out); };
+  double dram[3], l2[3], launch[3], tflops[3];
+  rate(1ull << 30, 10, dram);
+  rate(p.l2CacheSize / 4, 200, l2);
+  empty<<<1, 1>>>(); cudaDeviceSynchronize();
+  std::vector<double> r;
+  for (int k = 0; k < runs; ++k) {
+    cudaEventRecord(a);
+    for (int i = 0; i < 1000; ++i) empty<<<1, 1>>>();
+    cudaEventRecord(b); cudaEventSynchronize(b); cudaEventElapsedTime(&ms, a, b); r.push_back(ms * 1e3 / 1000);
+  }
+  spread(r, launch);
   float* o; int blocks = p.multiProcessorCount * 8, iters = 8192; cudaMalloc(&o, blocks * 256 * 4);
-  fmaloop<<<blocks, 256>>>(o, iters); cudaEventRecord(a); fmaloop<<<blocks, 256>>>(o, iters);
-  cudaEventRecord(b); cudaEventSynchronize(b); cudaEventElapsedTime(&ms, a, b);
-  double tflops = (double)blocks * 256 * iters * 8 / (ms * 1e-3) / 1e12;
-  printf("%s\n%f %f %f %f %d %f %f\n", p.name, dram, l2, tflops, launch, p.multiProcessorCount,
+  fmaloop<<<blocks, 256>>>(o, iters);
+  r.clear();
+  for (int k = 0; k < runs; ++k) {
+    cudaEventRecord(a); fmaloop<<<blocks, 256>>>(o, iters);
+    cudaEventRecord(b); cudaEventSynchronize(b); cudaEventElapsedTime(&ms, a, b);
+    r.push_back((double)blocks * 256 * iters * 8 / (ms * 1e-3) / 1e12);
+  }
+  spread(r, tflops);
+  printf("%s\n%f %f %f %f %d %f %f\n", p.name, dram[0], l2[0], tflops[0], launch[0], p.multiProcessorCount,
          p.l2CacheSize / 1e6, p.sharedMemPerBlockOptin / 1024.0);
+  printf("%f %f %f %f %f %f %f %f %d %zu %zu\n", dram[1], dram[2], l2[1], l2[2], tflops[1], tflops[2], launch[1],
+         launch[2], runs, (size_t)2 << 30, (size_t)p.l2CacheSize / 2);
   return 0;
 }
 )";
@@ -222,6 +249,12 @@ int main() {
   Calibration c;
   std::getline(in, c.deviceName);
   in >> c.dramGBps >> c.l2GBps >> c.tflops >> c.launchUs >> c.computeUnits >> c.cacheMB >> c.localKB;
+  int runs = 0;
+  in >> c.dram.min >> c.dram.max >> c.l2.min >> c.l2.max >> c.flops.min >> c.flops.max >> c.launch.min >> c.launch.max >>
+      runs >> c.dramWorkingSet >> c.l2WorkingSet;
+  if (!in) throw InternalError("the calibration program printed no spread");
+  c.dram.median = c.dramGBps, c.l2.median = c.l2GBps, c.flops.median = c.tflops, c.launch.median = c.launchUs;
+  c.dram.runs = c.l2.runs = c.flops.runs = c.launch.runs = runs;
   return c;
 }
 
