@@ -138,10 +138,13 @@ void printPartitionTable(std::ostream& os, const CostModel& cm, const Partition&
   os << fmt::format("total: {} kernel(s), dram_bytes {} (lower bound {}, {:.2f}x), l2_bytes {}, modeled {:.3f} us\n",
                     p.kernels.size(), p.dramBytes, lb, lb ? double(p.dramBytes) / double(lb) : 0.0, p.l2Bytes,
                     p.modeledUs);
-  os << "solver: " << p.solver.name << " " << p.solver.status;
-  // maxfuse and typed solve for the fewest kernels: optimal for their rule, not for time.
+  // maxfuse and typed solve for the fewest kernels: exact for their rule, not for time,
+  // so the table never calls their plan optimal.
   if (p.strategy == "maxfuse" || p.strategy == "typed")
-    os << " for " << p.strategy << "'s rule (fewest kernels, then the cheapest; not the fastest partition)";
+    os << "solver: " << p.solver.name << ", " << (p.solver.status == "optimal" ? "exact" : p.solver.status) << " for "
+       << p.strategy << "'s rule (fewest kernels, then the cheapest; not the fastest partition)";
+  else
+    os << "solver: " << p.solver.name << " " << p.solver.status;
   if (timing) os << fmt::format(" in {:.3f} s", p.solver.seconds);
   if (!p.solver.note.empty()) os << " (" << p.solver.note << ")";
   os << "\n";
