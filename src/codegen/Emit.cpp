@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <functional>
 #include <set>
 #include <sstream>
@@ -9,6 +10,7 @@
 #include "codegen/Lower.h"
 #include "codegen/Names.h"
 #include "codegen/Schedule.h"
+#include "polyir/Reduction.h"
 #include "fusion/PlanOutput.h"
 #include "polyir/Diagnostic.h"
 #include "polyir/Printer.h"
@@ -50,33 +52,18 @@ struct Spelling {
   }
 };
 
+// The identity and the combine of a statement operator, spelled for the dialect, from
+// the one table of operators (polyir/Reduction.h).
 std::string identity(ReduceOp op, const Spelling& sp) {
-  switch (op) {
-    case ReduceOp::Mul: return sp.literal("1");
-    case ReduceOp::Max: return "-INFINITY";
-    case ReduceOp::Min: return "INFINITY";
-    default: return sp.literal("0");
-  }
+  const ReduceKind& k = reduceKind(op);
+  return std::isdigit(static_cast<unsigned char>(k.identityC[0])) ? sp.literal(k.identityC) : k.identityC;
 }
 
 std::string combine(ReduceOp op, const std::string& a, const std::string& b, const Spelling& sp) {
-  switch (op) {
-    case ReduceOp::Add: return a + " + " + b;
-    case ReduceOp::Mul: return a + " * " + b;
-    case ReduceOp::Max: return sp.fn("fmax") + "(" + a + ", " + b + ")";
-    case ReduceOp::Min: return sp.fn("fmin") + "(" + a + ", " + b + ")";
-    default: return b;
-  }
-}
-
-const char* opName(ReduceOp op) {
-  switch (op) {
-    case ReduceOp::Add: return "add";
-    case ReduceOp::Mul: return "mul";
-    case ReduceOp::Max: return "max";
-    case ReduceOp::Min: return "min";
-    default: return "assign";
-  }
+  const ReduceKind& k = reduceKind(op);
+  if (k.infix) return a + " " + k.infix + " " + b;
+  if (k.function) return sp.fn(k.function) + "(" + a + ", " + b + ")";
+  return b;  // assignment
 }
 
 // A C expression and how tightly it binds: operands are parenthesized only where C's
@@ -383,7 +370,7 @@ class KernelPrinter {
         decompose(os, red, "pf_r", "        ");
         os << "        pf_part = " << combine(st.op, "pf_part", value, sp_) << ";\n";
         os << "      }\n";
-        os << "      pf_part = pf_block_reduce_" << opName(st.op) << "(pf_part, pf_red);\n";
+        os << "      pf_part = pf_block_reduce_" << reduceKind(st.op).name << "(pf_part, pf_red);\n";
         os << "      if (pf_tid == 0) " << lhs << " = " << (st.init || split ? "pf_part" : combine(st.op, lhs, "pf_part", sp_)) << ";\n";
         os << "    }\n";
       } else {
@@ -417,20 +404,18 @@ std::string helpers(const Spelling& sp, const std::set<ReduceOp>& used) {
   std::ostringstream os;
   if (sp.d == Dialect::OpenCL && !sp.f32) os << "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
   os << "#define pf_floord(a, b) ((a) < 0 ? -((-(a) + (b) - 1) / (b)) : (a) / (b))\n";
-  const char* ops[] = {"add", "mul", "max", "min"};
-  const ReduceOp rops[] = {ReduceOp::Add, ReduceOp::Mul, ReduceOp::Max, ReduceOp::Min};
-  for (int i = 0; i < 4; ++i) {
-    if (!used.count(rops[i])) continue;
-    std::string c = combine(rops[i], "v", "o", sp);
+  for (const ReduceKind* k = reductionsBegin(); k != reductionsEnd(); ++k) {
+    if (!used.count(k->op)) continue;
+    std::string c = combine(k->op, "v", "o", sp);
     if (sp.d == Dialect::Cuda) {
       // Warp shuffles within each warp, then the warps' results through shared memory.
-      os << "__device__ __forceinline__ " << sp.real << " pf_block_reduce_" << ops[i] << "(" << sp.real << " v, "
+      os << "__device__ __forceinline__ " << sp.real << " pf_block_reduce_" << k->name << "(" << sp.real << " v, "
          << sp.real << "* scratch) {\n"
          << "  for (int d = 16; d > 0; d >>= 1) { " << sp.real << " o = __shfl_down_sync(0xffffffffu, v, d); v = " << c << "; }\n"
          << "  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = (blockDim.x + 31) >> 5;\n"
          << "  if (lane == 0) scratch[warp] = v;\n"
          << "  __syncthreads();\n"
-         << "  v = threadIdx.x < warps ? scratch[threadIdx.x] : " << identity(rops[i], sp) << ";\n"
+         << "  v = threadIdx.x < warps ? scratch[threadIdx.x] : " << identity(k->op, sp) << ";\n"
          << "  if (warp == 0)\n"
          << "    for (int d = 16; d > 0; d >>= 1) { " << sp.real << " o = __shfl_down_sync(0xffffffffu, v, d); v = " << c << "; }\n"
          << "  if (threadIdx.x == 0) scratch[0] = v;\n"
@@ -440,7 +425,7 @@ std::string helpers(const Spelling& sp, const std::set<ReduceOp>& used) {
          << "  return v;\n}\n";
     } else {
       // A tree over local memory; the work-group size need not be a power of two.
-      os << sp.real << " pf_block_reduce_" << ops[i] << "(" << sp.real << " v, __local " << sp.real << "* scratch) {\n"
+      os << sp.real << " pf_block_reduce_" << k->name << "(" << sp.real << " v, __local " << sp.real << "* scratch) {\n"
          << "  const int t = get_local_id(0), n = get_local_size(0);\n"
          << "  scratch[t] = v;\n"
          << "  barrier(CLK_LOCAL_MEM_FENCE);\n"
@@ -541,7 +526,7 @@ std::string emitReference(const CostModel& cm) {
         os << ind << "for (int " << cName(st.dims[d]) << " = " << ss.lo[d] << "; " << cName(st.dims[d]) << " < " << ss.hi[d] << "; ++" << cName(st.dims[d]) << ")\n";
         ind += "  ";
       }
-      os << ind << idx(st.write) << " = " << (st.op == ReduceOp::Max ? "-INFINITY" : st.op == ReduceOp::Min ? "INFINITY" : st.op == ReduceOp::Mul ? "1.0" : "0.0") << ";\n";
+      os << ind << idx(st.write) << " = " << identity(st.op, sp) << ";\n";
       ind = "  ";
     }
     for (size_t d = 0; d < st.dims.size(); ++d) {
@@ -549,9 +534,7 @@ std::string emitReference(const CostModel& cm) {
       ind += "  ";
     }
     std::string lhs = idx(st.write), v = valueText(st, *st.rhs, sp, cm.sizes(), idx);
-    std::string rhs = st.op == ReduceOp::Assign ? v : st.op == ReduceOp::Add ? lhs + " + " + v
-                      : st.op == ReduceOp::Mul ? lhs + " * " + v : st.op == ReduceOp::Max ? "fmax(" + lhs + ", " + v + ")"
-                                                                                            : "fmin(" + lhs + ", " + v + ")";
+    std::string rhs = combine(st.op, lhs, v, sp);
     os << ind << lhs << " = " << rhs << ";\n";
   }
   os << "}\n";

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "polyir/Reduction.h"
+
 namespace polyfuse {
 
 static uint64_t nameHash(const std::string& s) {
@@ -131,17 +133,6 @@ class Evaluator {
   const std::vector<int64_t>& point_;
 };
 
-double combine(ReduceOp op, double acc, double v) {
-  switch (op) {
-    case ReduceOp::Assign: return v;
-    case ReduceOp::Add: return acc + v;
-    case ReduceOp::Mul: return acc * v;
-    case ReduceOp::Max: return std::fmax(acc, v);
-    case ReduceOp::Min: return std::fmin(acc, v);
-  }
-  return v;
-}
-
 // Calls f(point) for every point of the box lo <= p < hi, last dimension fastest.
 template <class F>
 void forBox(const std::vector<int64_t>& lo, const std::vector<int64_t>& hi, std::vector<int64_t>& p, F&& f) {
@@ -206,7 +197,7 @@ void interpret(const Program& prog, Bindings& b) {
     if (st.init && !empty) {
       std::vector<int64_t> plo(lo.begin(), lo.begin() + st.numParallel), phi(hi.begin(), hi.begin() + st.numParallel);
       std::vector<int64_t> pp;
-      double id = reduceIdentity(st.op);
+      double id = reduceKind(st.op).identity;
       forBox(plo, phi, pp, [&] {
         std::vector<int64_t> full = pp;
         full.resize(st.dims.size(), 0);
@@ -217,7 +208,7 @@ void interpret(const Program& prog, Bindings& b) {
     forBox(lo, hi, point, [&] {
       double v = ev.eval(*st.rhs);
       double& dst = w.data[offset(point)];
-      dst = combine(st.op, dst, v);
+      dst = combineValues(st.op, dst, v);
     });
   }
 }

@@ -74,8 +74,7 @@ struct Program {
   void checkSizes(const Sizes& sizes) const;
 };
 
-const char* reduceOpText(ReduceOp op, bool init);
-double reduceIdentity(ReduceOp op);
+std::string reduceOpText(ReduceOp op, bool init);  // "+=!": see polyir/Reduction.h
 const char* intrinsicName(Intrinsic f);
 
 // Sema: resolves names, infers ranges, checks the program. Throws SourceError.

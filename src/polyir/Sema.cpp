@@ -7,6 +7,7 @@
 
 #include "polyir/Checked.h"
 #include "polyir/Program.h"
+#include "polyir/Reduction.h"
 
 namespace polyfuse {
 
@@ -72,24 +73,8 @@ void Program::checkSizes(const Sizes& sizes) const {
   }
 }
 
-const char* reduceOpText(ReduceOp op, bool init) {
-  switch (op) {
-    case ReduceOp::Assign: return "=";
-    case ReduceOp::Add: return init ? "+=!" : "+=";
-    case ReduceOp::Mul: return init ? "*=!" : "*=";
-    case ReduceOp::Max: return init ? "max=!" : "max=";
-    case ReduceOp::Min: return init ? "min=!" : "min=";
-  }
-  return "?";
-}
-
-double reduceIdentity(ReduceOp op) {
-  switch (op) {
-    case ReduceOp::Mul: return 1.0;
-    case ReduceOp::Max: return -1.0 / 0.0;
-    case ReduceOp::Min: return 1.0 / 0.0;
-    default: return 0.0;
-  }
+std::string reduceOpText(ReduceOp op, bool init) {
+  return std::string(reduceKind(op).text) + (init && op != ReduceOp::Assign ? "!" : "");
 }
 
 static const std::map<std::string, std::pair<Intrinsic, int>>& intrinsics() {

@@ -1,0 +1,31 @@
+// The statement operators as one table: how each is written, its identity, and how it
+// combines two values, in the interpreter and in generated C. Sema, the interpreter,
+// the C reference and the CUDA/OpenCL printers all read it, so a new operator is one
+// row here.
+#pragma once
+#include <string>
+
+#include "polyir/Ast.h"
+
+namespace polyfuse {
+
+struct ReduceKind {
+  ReduceOp op;
+  const char* name;      // in generated helper names: pf_block_reduce_<name>
+  const char* text;      // the TC operator; the '!' form appends '!'
+  double identity;       // what a '!' reduction starts from
+  const char* identityC; // the identity in C: a number, or a macro (INFINITY)
+  const char* infix;     // C operator combining two values ("+", "*"), or null
+  const char* function;  // else the C function ("fmax", "fmin"); null for Assign
+};
+
+const ReduceKind& reduceKind(ReduceOp op);
+
+// The reductions (every operator but Assign), in table order.
+const ReduceKind* reductionsBegin();
+const ReduceKind* reductionsEnd();
+
+// acc OP v, in double, as the interpreter computes it.
+double combineValues(ReduceOp op, double acc, double v);
+
+}  // namespace polyfuse
