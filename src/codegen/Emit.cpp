@@ -33,6 +33,10 @@ struct Spelling {
   Dialect d;
   bool f32;
   std::string real;
+  // The type of indices and offsets: int while every tensor and every statement's
+  // points stay below 2^31, else a 64-bit type (wide offsets, e.g. a 16384 x 151936
+  // softmax); 32-bit arithmetic is what GPUs run fastest.
+  std::string index = "int";
   std::string tid() const { return d == Dialect::Cuda ? "threadIdx.x" : "get_local_id(0)"; }
   std::string nthreads() const { return d == Dialect::Cuda ? "blockDim.x" : "get_local_size(0)"; }
   std::string bid() const { return d == Dialect::Cuda ? "blockIdx.x" : "get_group_id(0)"; }
@@ -186,7 +190,7 @@ class KernelPrinter {
         os << "  const int pf_c = pf_bid % " << kp.splitChunks << "; pf_bid /= " << kp.splitChunks
            << ";  // chunk of the split reduction\n";
       for (int t = kp.gridRank() - 1; t >= 0; --t) {
-        os << "  const int pf_b" << t << " = " << kp.gridLo[t] << " + (pf_bid % " << k_.numBlocks[t] << ") * " << kp.tile[t]
+        os << "  const " << sp_.index << " pf_b" << t << " = " << kp.gridLo[t] << " + (pf_bid % " << k_.numBlocks[t] << ") * " << kp.tile[t]
            << ";";
         if (t > 0) os << " pf_bid /= " << k_.numBlocks[t] << ";";
         os << "  // origin of " << gridDimName(t) << "\n";
@@ -303,7 +307,7 @@ class KernelPrinter {
     for (int d = st.numParallel - 1; d >= 0; --d) {
       int64_t ext = ss.hi[d] - ss.lo[d];
       points *= ext;
-      os << "    const int " << cName(st.dims[d]) << " = " << ss.lo[d] << " + (int)(" << rem << (d > 0 ? " % " + std::to_string(ext) : "") << ");\n";
+      os << "    const " << sp_.index << " " << cName(st.dims[d]) << " = " << ss.lo[d] << " + (" << sp_.index << ")(" << rem << (d > 0 ? " % " + std::to_string(ext) : "") << ");\n";
       rem = "(" + rem + " / " + std::to_string(ext) + ")";
     }
     std::string lhs = cName(T.name) + "[" + globalIndex(st.write) + "]";
@@ -325,12 +329,12 @@ class KernelPrinter {
 
   // Declares loop extents and decomposes a linear index into the loops' variables.
   static void decompose(std::ostream& os, const std::vector<const LoopIR*>& loops, const std::string& linear,
-                        const std::string& indent) {
+                        const std::string& indent, const std::string& index) {
     std::string rem = linear;
     for (int q = int(loops.size()) - 1; q >= 0; --q) {
       const LoopIR& l = *loops[q];
-      if (q == 0) os << indent << "const int " << l.var << " = " << l.lo << " + " << rem << ";\n";
-      else os << indent << "const int " << l.var << " = " << l.lo << " + " << rem << " % pf_ext_" << l.var << ";\n";
+      if (q == 0) os << indent << "const " << index << " " << l.var << " = " << l.lo << " + " << rem << ";\n";
+      else os << indent << "const " << index << " " << l.var << " = " << l.lo << " + " << rem << " % pf_ext_" << l.var << ";\n";
       if (q > 0) rem = "(" + rem + " / pf_ext_" + l.var + ")";
     }
   }
@@ -343,7 +347,7 @@ class KernelPrinter {
       os << "  " << (piece.guard.empty() ? "" : "if " + piece.guard + " ") << "{\n";
       std::vector<const LoopIR*> par, red;
       for (auto& l : piece.loops) (l.reduction ? red : par).push_back(&l);
-      for (auto& l : piece.loops) os << "    const int pf_ext_" << l.var << " = " << l.hi << " - " << l.lo << ";\n";
+      for (auto& l : piece.loops) os << "    const " << sp_.index << " pf_ext_" << l.var << " = " << l.hi << " - " << l.lo << ";\n";
       std::string P = "1", R = "1";
       for (auto* l : par) P += " * pf_ext_" + l->var;
       for (auto* l : red) R += " * pf_ext_" + l->var;
@@ -352,7 +356,7 @@ class KernelPrinter {
       // Dimensions without a loop are fixed by the block origin or a constant.
       std::string fixed;
       for (size_t d = 0; d < st.dims.size(); ++d)
-        if (piece.dimValue[d] != cName(st.dims[d])) fixed += "const int " + cName(st.dims[d]) + " = " + piece.dimValue[d] + "; ";
+        if (piece.dimValue[d] != cName(st.dims[d])) fixed += "const " + sp_.index + " " + cName(st.dims[d]) + " = " + piece.dimValue[d] + "; ";
       std::string value = valueC(st, *st.rhs);
       std::string init = st.init ? identity(st.op, sp_) : lhs;
       const bool split = k_.plan.splitChunks > 1;
@@ -362,20 +366,20 @@ class KernelPrinter {
         init = identity(st.op, sp_);
       }
       if (s.mode == StmtMode::BlockReduce) {
-        os << "    for (int pf_p = 0; pf_p < " << P << "; ++pf_p) {\n";
-        decompose(os, par, "pf_p", "      ");
+        os << "    for (" << sp_.index << " pf_p = 0; pf_p < " << P << "; ++pf_p) {\n";
+        decompose(os, par, "pf_p", "      ", sp_.index);
         if (!fixed.empty()) os << "      " << fixed << "\n";
         os << "      " << sp_.real << " pf_part = " << identity(st.op, sp_) << ";\n";
-        os << "      for (int pf_r = pf_tid; pf_r < " << R << "; pf_r += pf_nthreads) {\n";
-        decompose(os, red, "pf_r", "        ");
+        os << "      for (" << sp_.index << " pf_r = pf_tid; pf_r < " << R << "; pf_r += pf_nthreads) {\n";
+        decompose(os, red, "pf_r", "        ", sp_.index);
         os << "        pf_part = " << combine(st.op, "pf_part", value, sp_) << ";\n";
         os << "      }\n";
         os << "      pf_part = pf_block_reduce_" << reduceKind(st.op).name << "(pf_part, pf_red);\n";
         os << "      if (pf_tid == 0) " << lhs << " = " << (st.init || split ? "pf_part" : combine(st.op, lhs, "pf_part", sp_)) << ";\n";
         os << "    }\n";
       } else {
-        os << "    for (int pf_p = pf_tid; pf_p < " << P << "; pf_p += pf_nthreads) {\n";
-        decompose(os, par, "pf_p", "      ");
+        os << "    for (" << sp_.index << " pf_p = pf_tid; pf_p < " << P << "; pf_p += pf_nthreads) {\n";
+        decompose(os, par, "pf_p", "      ", sp_.index);
         if (!fixed.empty()) os << "      " << fixed << "\n";
         if (s.mode == StmtMode::Pointwise) {
           os << "      " << lhs << " = " << (st.op == ReduceOp::Assign ? value : combine(st.op, init, value, sp_)) << ";\n";
@@ -383,7 +387,7 @@ class KernelPrinter {
           os << "      " << sp_.real << " pf_acc = " << init << ";\n";
           std::string ind = "      ";
           for (auto* l : red) {
-            os << ind << "for (int " << l->var << " = " << l->lo << "; " << l->var << " < " << l->hi << "; ++" << l->var << ") {\n";
+            os << ind << "for (" << sp_.index << " " << l->var << " = " << l->lo << "; " << l->var << " < " << l->hi << "; ++" << l->var << ") {\n";
             ind += "  ";
           }
           os << ind << "pf_acc = " << combine(st.op, "pf_acc", value, sp_) << ";\n";
@@ -443,31 +447,30 @@ std::string helpers(const Spelling& sp, const std::set<ReduceOp>& used) {
 
 }  // namespace
 
-// The kernels index with 32-bit int arithmetic. Refuse what would wrap: a tensor
-// offset, or a loop's linear index over a statement's points, of 2^31 or more.
-static void check32BitIndexing(const CostModel& cm) {
+// Whether 32-bit index arithmetic could wrap: a tensor offset, or a loop's linear index
+// over a statement's points, of 2^31 or more.
+static bool needsWideIndices(const CostModel& cm) {
   const Program& prog = cm.graph().program();
   const int64_t limit = int64_t(1) << 31;
   for (auto& t : prog.tensors)
-    if (t.elements(cm.sizes()) >= limit)
-      throw UsageError("tensor '" + t.name + "' has " + std::to_string(t.elements(cm.sizes())) +
-                       " elements, 2^31 or more: the generated kernels use 32-bit index arithmetic; "
-                       "fuse models these sizes, but codegen and exec refuse them");
+    if (t.elements(cm.sizes()) >= limit) return true;
   for (auto& st : prog.statements)
-    if (cm.sized(st.id).points >= limit)
-      throw UsageError(st.label() + " (line " + std::to_string(st.loc.line) + ") has " +
-                       std::to_string(cm.sized(st.id).points) +
-                       " points, 2^31 or more: the generated kernels use 32-bit index arithmetic");
+    if (cm.sized(st.id).points >= limit) return true;
+  return false;
+}
+
+static std::string indexType(const CostModel& cm, Dialect d) {
+  if (!needsWideIndices(cm)) return "int";
+  return d == Dialect::Cuda ? "long long" : "long";  // OpenCL's long and C's long are 64-bit here
 }
 
 GeneratedCode generate(const CostModel& cm, const Partition& p, Dialect d) {
   const Program& prog = cm.graph().program();
-  check32BitIndexing(cm);
   isl::schedule sched = buildSchedule(cm, p);
   verifySchedule(cm, p, sched);
   GeneratedCode out;
   out.kernels = lowerPartition(cm, p);
-  Spelling sp{d, realType(prog) == "float", realType(prog)};
+  Spelling sp{d, realType(prog) == "float", realType(prog), indexType(cm, d)};
   std::ostringstream os;
   std::string sizes;
   for (auto& n : prog.sizeParams) sizes += (sizes.empty() ? "" : ", ") + n + "=" + std::to_string(cm.sizes().at(n));
@@ -499,7 +502,7 @@ std::string emitReference(const CostModel& cm) {
   for (auto& s : prog.scalars) args.push_back("double " + cName(s.name));
   for (size_t i = 0; i < args.size(); ++i) os << (i ? ", " : "") << args[i];
   os << ") {\n";
-  Spelling sp{Dialect::C, false, "double"};
+  Spelling sp{Dialect::C, false, "double", indexType(cm, Dialect::C)};
   for (auto& st : prog.statements) {
     const SizedStatement& ss = cm.sized(st.id);
     os << "  // " << st.label() << " (line " << st.loc.line << "): " << statementText(prog, st) << "\n";
@@ -523,14 +526,14 @@ std::string emitReference(const CostModel& cm) {
     std::string ind = "  ";
     if (st.init && ss.points > 0) {  // an empty domain executes nothing, its initialization included
       for (int d = 0; d < st.numParallel; ++d) {
-        os << ind << "for (int " << cName(st.dims[d]) << " = " << ss.lo[d] << "; " << cName(st.dims[d]) << " < " << ss.hi[d] << "; ++" << cName(st.dims[d]) << ")\n";
+        os << ind << "for (" << sp.index << " " << cName(st.dims[d]) << " = " << ss.lo[d] << "; " << cName(st.dims[d]) << " < " << ss.hi[d] << "; ++" << cName(st.dims[d]) << ")\n";
         ind += "  ";
       }
       os << ind << idx(st.write) << " = " << identity(st.op, sp) << ";\n";
       ind = "  ";
     }
     for (size_t d = 0; d < st.dims.size(); ++d) {
-      os << ind << "for (int " << cName(st.dims[d]) << " = " << ss.lo[d] << "; " << cName(st.dims[d]) << " < " << ss.hi[d] << "; ++" << cName(st.dims[d]) << ")\n";
+      os << ind << "for (" << sp.index << " " << cName(st.dims[d]) << " = " << ss.lo[d] << "; " << cName(st.dims[d]) << " < " << ss.hi[d] << "; ++" << cName(st.dims[d]) << ")\n";
       ind += "  ";
     }
     std::string lhs = idx(st.write), v = valueText(st, *st.rhs, sp, cm.sizes(), idx);
