@@ -27,26 +27,32 @@ test: build
 demo: build
 	./tools/demo.sh
 
-# AddressSanitizer (leaks included) + UndefinedBehaviorSanitizer, every finding fatal:
-# the unit tests, the fast lit tests (not the per-example sweeps or nvcc) and a short
-# fuzz run of each parser. Leaks inside PoCL/LLVM are suppressed (test/sanitizer/lsan.supp).
+# AddressSanitizer + UndefinedBehaviorSanitizer, every finding fatal: the unit tests, the
+# fast lit tests (not the per-example sweeps or nvcc) and a short fuzz run of each parser.
+# Leak checking is on wherever no OpenCL runs. Where PoCL runs, its worker threads make
+# LeakSanitizer's exit-time tracer crash now and then ("Tracer caught signal 11"), so
+# those processes run with ASan and UBSan but without the leak check; leaks inside
+# PoCL/LLVM are suppressed anyway (test/sanitizer/lsan.supp).
 SAN_BUILD ?= build-asan
-SAN_ENV := LSAN_OPTIONS=suppressions=$(CURDIR)/test/sanitizer/lsan.supp:print_suppressions=0 \
-  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ASAN_OPTIONS=detect_leaks=1 \
-  POCL_CACHE_DIR=$(CURDIR)/$(SAN_BUILD)/pocl-cache
+SAN_BASE := UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 POCL_CACHE_DIR=$(CURDIR)/$(SAN_BUILD)/pocl-cache
+SAN_ENV := $(SAN_BASE) ASAN_OPTIONS=detect_leaks=1 \
+  LSAN_OPTIONS=suppressions=$(CURDIR)/test/sanitizer/lsan.supp:print_suppressions=0
+SAN_ENV_OPENCL := $(SAN_BASE) ASAN_OPTIONS=detect_leaks=0
 SLOW_UNIT := fusion: ilp equals exhaustive on 300 random programs
+LIT := python3 /usr/lib/llvm-14/build/utils/lit/lit.py -sv $(SAN_BUILD)/test/lit
 FUZZ_SECONDS ?= 60
 check-sanitize: deps
 	cmake -S . -B $(SAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
 	  -DPOLYFUSE_SANITIZE=ON >/dev/null
 	cmake --build $(SAN_BUILD) -j $(JOBS) -- --no-print-directory
-	@echo "== sanitizers: unit tests (two halves in parallel)"
+	@echo "== sanitizers: unit tests (the slow one beside the others)"
 	$(SAN_ENV) $(SAN_BUILD)/bin/unit_tests "$(SLOW_UNIT)" > $(SAN_BUILD)/unit-slow.log 2>&1 & slow=$$!; \
-	  $(SAN_ENV) $(SAN_BUILD)/bin/unit_tests "~$(SLOW_UNIT)"; rest=$$?; \
+	  $(SAN_ENV) $(SAN_BUILD)/bin/unit_tests "~$(SLOW_UNIT)" "~opencl:*" && \
+	  $(SAN_ENV_OPENCL) $(SAN_BUILD)/bin/unit_tests "opencl:*"; rest=$$?; \
 	  wait $$slow; s=$$?; cat $(SAN_BUILD)/unit-slow.log; test $$rest -eq 0 -a $$s -eq 0
-	@echo "== sanitizers: fast lit tests"
-	$(SAN_ENV) python3 $$(ls /usr/lib/llvm-14/build/utils/lit/lit.py) -sv $(SAN_BUILD)/test/lit \
-	  --filter 'errors/|check/|fuse/|exec/|codegen/|experiment/'
+	@echo "== sanitizers: fast lit tests (leaks checked where no OpenCL runs)"
+	$(SAN_ENV) $(LIT) --filter '^polyfuse :: (errors|check|fuse)/'
+	$(SAN_ENV_OPENCL) $(LIT) --filter '^polyfuse :: (exec|codegen|experiment)/'
 	@echo "== sanitizers: fuzzing, $(FUZZ_SECONDS) s per parser"
 	$(MAKE) --no-print-directory fuzz BUILD=$(SAN_BUILD)
 
