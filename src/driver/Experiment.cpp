@@ -199,16 +199,23 @@ void progress(size_t done, size_t total, std::chrono::steady_clock::time_point t
 volatile std::sig_atomic_t interrupted = 0;
 extern "C" void onInterrupt(int) { interrupted = 1; }
 
-// One run at a time per output folder: a second run would rename points under the
-// first. The lock is an flock, so a killed run releases it.
-int lockOutput(const fs::path& out) {
-  fs::path lock = out / ".lock";
-  int fd = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) throw WriteError("cannot create '" + lock.string() + "': " + std::strerror(errno));
-  if (::flock(fd, LOCK_EX | LOCK_NB) != 0)
-    throw UsageError("another polyfuse experiment is writing into '" + out.string() +
-                     "' (it holds " + lock.string() + "); wait for it to finish or choose another -o");
-  return fd;
+// Runs that would compute the same points never share an output folder: a whole run
+// holds `.lock` exclusively; a shard holds it shared (shards compute disjoint points, so
+// a Slurm array may run them at once) and its own `.lock-shard-I-of-N` exclusively; a
+// merge holds `.lock` shared. The locks are flocks, so a killed run releases them.
+void lockOutput(const fs::path& out, const ExperimentOptions& opt) {
+  auto take = [&](const fs::path& lock, int how) {
+    int fd = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) throw WriteError("cannot create '" + lock.string() + "': " + std::strerror(errno));
+    if (::flock(fd, how | LOCK_NB) != 0)
+      throw UsageError("another polyfuse experiment is writing into '" + out.string() + "' (it holds " + lock.string() +
+                       "); wait for it to finish or choose another -o");
+    // The descriptor stays open until the process exits: that is the lock.
+  };
+  const bool shard = opt.shardCount > 1 && !opt.mergeOnly;
+  take(out / ".lock", shard || opt.mergeOnly ? LOCK_SH : LOCK_EX);
+  if (shard)
+    take(out / (".lock-shard-" + std::to_string(opt.shardIndex) + "-of-" + std::to_string(opt.shardCount)), LOCK_EX);
 }
 
 // Every point's program, sizes and execution sizes are checked before any work, so a
@@ -245,8 +252,7 @@ int runExperiment(const ExperimentOptions& opt) {
   validatePoints(cfg, points);
   fs::path out = opt.out.empty() ? fs::path("results") / fs::path(opt.config).stem() : fs::path(opt.out);
   fs::create_directories(out / "points");
-  const int lockFd = lockOutput(out);
-  (void)lockFd;  // held until the process exits
+  lockOutput(out, opt);
   // The log keeps every point's error: a failed point is recomputed on resume, and its
   // result.json is then replaced.
   std::ofstream log(out / "experiment.log", std::ios::app);

@@ -9,7 +9,8 @@
 namespace polyfuse {
 
 void writeAtomically(const std::filesystem::path& path, const std::string& text) {
-  const std::string tmp = path.string() + ".part";
+  // A name of this process's own: shards of one sweep may write the same report at once.
+  const std::string tmp = path.string() + ".part-" + std::to_string(::getpid());
   auto fail = [&](const char* what, int fd) {
     int err = errno;
     if (fd >= 0) ::close(fd);

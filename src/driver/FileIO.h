@@ -14,7 +14,7 @@ class WriteError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Writes `text` to a temporary name beside `path`, checks every write, fsyncs, then
+// Writes `text` to a temporary name beside `path` (unique to the process), checks every write, fsyncs, then
 // renames over `path`. On any failure the temporary is removed, `path` is untouched,
 // and WriteError says what failed.
 void writeAtomically(const std::filesystem::path& path, const std::string& text);
