@@ -100,6 +100,7 @@ struct FusionCli {
   std::vector<std::string> neverFuse, fuse;
   int maxKernels = 0;
   double timeLimit = 60;
+  int top = 1;  // fuse --top K
 
   void add(CLI::App* cmd) {
     cmd->add_option("--strategy", strategy, "nofuse | greedy | bytes-greedy | maxfuse | typed | ilp | exhaustive");
@@ -119,6 +120,7 @@ struct FusionCli {
     o.maxKernels = maxKernels;
     if (!(timeLimit > 0)) throw UsageError("--time-limit must be positive");
     o.timeLimitSeconds = timeLimit;
+    o.topK = top;
     return o;
   }
 };
@@ -194,6 +196,8 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
     cmd->add_flag("--explain", c->explainFlag, "say why each dependence edge and sibling pair is fused or not");
     cmd->add_option("--dot", c->dot, "write the graph with kernels as clusters to this file");
     cmd->add_flag("--timing", c->timing, "show solver seconds in the table (JSON always has them)");
+    cmd->add_option("--top", c->fusion.top, "ilp: also list the K best distinct partitions (JSON: alternatives)")
+        ->check(CLI::Range(1, 1000));
     cmd->callback([c, &reg] {
       reg.chosen = [c] {
         return withProgram(*c, [&](LoadedProgram& lp) {

@@ -43,11 +43,13 @@ std::vector<int> findKernelCycle(const FusionGraph& fg, const std::vector<StmtSe
 }
 
 IlpResult solvePartitionIlp(const CostModel& cm, const std::vector<StmtSet>& cands, const std::vector<double>& cost,
-                            int maxKernels, double timeLimitSeconds, const std::vector<int>& start) {
+                            int maxKernels, double timeLimitSeconds, const std::vector<int>& start,
+                            const std::vector<std::vector<int>>& exclude) {
   auto t0 = std::chrono::steady_clock::now();
   const int n = cm.graph().size();
   IlpResult res;
-  std::vector<std::vector<int>> cuts;
+  // Cycle cuts and no-good cuts have one form: not all of these candidates at once.
+  std::vector<std::vector<int>> cuts = exclude;
   // Microseconds as they are; every gap tolerance is zero so that near-ties between
   // partitions are resolved exactly, as the exhaustive oracle resolves them.
   const double scale = 1.0;

@@ -43,12 +43,19 @@ struct SolverInfo {
   std::string note;
 };
 
+// One of the K best partitions (`fuse --top K`): its kernels' statements and cost.
+struct Alternative {
+  std::vector<std::vector<int>> kernels;  // statement ids per kernel, in launch order
+  double modeledUs = 0;
+};
+
 struct Partition {
   std::string strategy;
   std::vector<KernelPlan> kernels;  // in launch order
   SolverInfo solver;
   double modeledUs = 0;
   int64_t dramBytes = 0, l2Bytes = 0, flops = 0;
+  std::vector<Alternative> alternatives;  // with --top K: the K best, sorted; the first is this one
 };
 
 }  // namespace polyfuse

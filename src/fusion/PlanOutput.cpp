@@ -76,6 +76,18 @@ nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p) {
   j["lower_bound_bytes"] = cm.lowerBoundBytes();
   j["flops"] = p.flops;
   j["modeled_us"] = p.modeledUs;
+  if (!p.alternatives.empty()) {
+    auto& alts = j["alternatives"] = nlohmann::ordered_json::array();
+    for (auto& a : p.alternatives) {
+      nlohmann::ordered_json ks = nlohmann::ordered_json::array();
+      for (auto& k : a.kernels) {
+        nlohmann::ordered_json sts = nlohmann::ordered_json::array();
+        for (int s : k) sts.push_back("S" + std::to_string(s));
+        ks.push_back(sts);
+      }
+      alts.push_back({{"kernels", ks}, {"modeled_us", a.modeledUs}});
+    }
+  }
   j["solver"] = {{"name", p.solver.name}, {"status", p.solver.status}, {"seconds", p.solver.seconds},
                  {"note", p.solver.note}};
   return j;
@@ -145,9 +157,25 @@ void printPartitionTable(std::ostream& os, const CostModel& cm, const Partition&
        << p.strategy << "'s rule (fewest kernels, then the cheapest; not the fastest partition)";
   else
     os << "solver: " << p.solver.name << " " << p.solver.status;
+
   if (timing) os << fmt::format(" in {:.3f} s", p.solver.seconds);
   if (!p.solver.note.empty()) os << " (" << p.solver.note << ")";
   os << "\n";
+  if (!p.alternatives.empty()) {
+    os << fmt::format("the {} best partitions (modeled):\n", p.alternatives.size());
+    const double best = p.alternatives.front().modeledUs;
+    for (size_t i = 0; i < p.alternatives.size(); ++i) {
+      const Alternative& a = p.alternatives[i];
+      std::string ks;
+      for (auto& k : a.kernels) {
+        std::string st;
+        for (int s : k) st += (st.empty() ? "" : " ") + std::string("S") + std::to_string(s);
+        ks += (ks.empty() ? "" : " | ") + st;
+      }
+      os << fmt::format("  #{} {:>11.3f} us  {:>6.3f}x  {} kernel(s): {}\n", i + 1, a.modeledUs, best > 0 ? a.modeledUs / best : 1.0,
+                        a.kernels.size(), ks);
+    }
+  }
 }
 
 void printDecisions(std::ostream& os, const std::vector<Decision>& ds) {

@@ -264,6 +264,8 @@ Partition search(const CostModel& cm, const SearchOptions& opt) {
   if (std::find(names.begin(), names.end(), opt.strategy) == names.end())
     throw UsageError("unknown strategy '" + opt.strategy + "' (nofuse, greedy, bytes-greedy, maxfuse, typed, ilp, exhaustive)");
   bool constrained = !opt.neverFuse.empty() || !opt.mustFuse.empty() || opt.maxKernels > 0;
+  if (opt.topK < 1) throw UsageError("--top must be at least 1");
+  if (opt.topK > 1 && opt.strategy != "ilp") throw UsageError("--top applies to the ilp strategy");
   if (constrained && opt.strategy != "ilp" && opt.strategy != "exhaustive")
     throw UsageError("--never-fuse, --fuse and --max-kernels apply to the ilp and exhaustive strategies");
   for (auto& [a, b] : opt.neverFuse)
@@ -378,6 +380,37 @@ Partition search(const CostModel& cm, const SearchOptions& opt) {
   for (int c : r.chosen) groups.push_back(filtered[c]);
   p = cm.assemble(opt.strategy, groups, typed);
   if (r.cycleCuts) note += ", " + std::to_string(r.cycleCuts) + " cycle cuts";
+  if (opt.topK > 1) {
+    // The K best distinct partitions: each found partition becomes a no-good cut (its
+    // candidates may not all be chosen again) and CBC solves again.
+    auto alternative = [](const Partition& q) {
+      Alternative a;
+      for (auto& k : q.kernels) a.kernels.push_back(k.statements);
+      a.modeledUs = q.modeledUs;
+      return a;
+    };
+    p.alternatives.push_back(alternative(p));
+    std::vector<std::vector<int>> found = {r.chosen};
+    while (int(p.alternatives.size()) < opt.topK) {
+      IlpResult next = solvePartitionIlp(cm, filtered, cost, opt.maxKernels, opt.timeLimitSeconds - since(t0), {}, found);
+      if (next.chosen.empty()) {
+        note += next.status == "infeasible" ? "; only " + std::to_string(p.alternatives.size()) + " partitions exist"
+                                            : "; the time limit stopped the alternatives at " +
+                                                  std::to_string(p.alternatives.size());
+        break;
+      }
+      std::vector<StmtSet> g;
+      for (int c : next.chosen) g.push_back(filtered[c]);
+      p.alternatives.push_back(alternative(cm.assemble(opt.strategy, g)));
+      found.push_back(next.chosen);
+      if (next.status != "optimal") {
+        note += "; the last alternative is the best found at the time limit, not proven";
+        break;
+      }
+    }
+    std::stable_sort(p.alternatives.begin() + 1, p.alternatives.end(),
+                     [](const Alternative& a, const Alternative& b) { return a.modeledUs < b.modeledUs; });
+  }
   p.solver = {"cbc", status, since(t0), note};
   return p;
 }

@@ -16,6 +16,7 @@ struct SearchOptions {
   double timeLimitSeconds = 60;
   int exhaustiveLimit = 10;                              // statements
   int candidateMaxSize = 0;                              // 0: automatic
+  int topK = 1;                                          // ilp: also find the K best distinct partitions
 };
 
 const std::vector<std::string>& strategyNames();
@@ -37,8 +38,11 @@ struct IlpResult {
   double seconds = 0;
   int cycleCuts = 0;
 };
+// `exclude`: candidate sets that may not be chosen together again (no-good cuts: the
+// partitions already found, for the K best).
 IlpResult solvePartitionIlp(const CostModel& cm, const std::vector<StmtSet>& cands, const std::vector<double>& cost,
-                            int maxKernels, double timeLimitSeconds, const std::vector<int>& start);
+                            int maxKernels, double timeLimitSeconds, const std::vector<int>& start,
+                            const std::vector<std::vector<int>>& exclude = {});
 
 // Kernel index of each statement's group in a cyclic quotient, or empty when acyclic.
 std::vector<int> findKernelCycle(const FusionGraph& fg, const std::vector<StmtSet>& groups);

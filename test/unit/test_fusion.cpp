@@ -2,6 +2,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <set>
 
 #include "FusionSetup.h"
 #include "Helpers.h"
@@ -272,4 +274,62 @@ TEST_CASE("device: presets and YAML files") {
     CHECK(std::string(e.what()).find(":2:1: unknown key 'dram_gbs'") != std::string::npos);
   }
   std::filesystem::remove(path);
+}
+
+// Every legal partition of a small program with its modeled time, by brute force over
+// set partitions: the oracle for --top K.
+static std::vector<double> allPartitionCosts(const CostModel& cm) {
+  const int n = cm.graph().size();
+  std::vector<double> costs;
+  std::vector<int> block(n, 0);
+  std::function<void(int, int)> assign = [&](int s, int blocks) {
+    if (s == n) {
+      std::vector<StmtSet> groups;
+      for (int b = 0; b < blocks; ++b) {
+        std::vector<int> members;
+        for (int t = 0; t < n; ++t)
+          if (block[t] == b) members.push_back(t);
+        groups.push_back(StmtSet::of(n, members));
+      }
+      double total = 0;
+      for (auto& g : groups) {
+        auto kp = cm.plan(g);
+        if (!kp) return;
+        total += kp->modeledUs;
+      }
+      if (!findKernelCycle(cm.graph(), groups).empty()) return;
+      costs.push_back(total);
+      return;
+    }
+    for (int b = 0; b <= blocks; ++b) {
+      block[s] = b;
+      assign(s + 1, std::max(blocks, b + 1));
+    }
+  };
+  assign(0, 0);
+  std::sort(costs.begin(), costs.end());
+  return costs;
+}
+
+TEST_CASE("fusion: --top K lists the K best partitions of a brute force") {
+  int compared = 0;
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    std::string text = test::randomProgram(seed, 3, 6);
+    INFO(text);
+    Setup s(test::load(text), {{"N", seed % 2 ? 37 : 4096}});
+    std::vector<double> want = allPartitionCosts(*s.cm);
+    SearchOptions o;
+    o.topK = 6;
+    Partition p = search(*s.cm, o);
+    REQUIRE(p.alternatives.size() == std::min<size_t>(6, want.size()));
+    std::set<std::vector<std::vector<int>>> distinct;
+    for (size_t i = 0; i < p.alternatives.size(); ++i) {
+      CHECK(p.alternatives[i].modeledUs == Approx(want[i]).epsilon(1e-9));
+      distinct.insert(p.alternatives[i].kernels);
+    }
+    CHECK(distinct.size() == p.alternatives.size());
+    CHECK(p.alternatives.front().modeledUs == Approx(p.modeledUs).epsilon(1e-12));
+    compared += int(p.alternatives.size());
+  }
+  CHECK(compared > 100);
 }
