@@ -186,7 +186,7 @@ void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results,
   for (auto& st : cfg.strategies)
     if (st != "ilp") otherStrategies.push_back(st);
   json summary = {{"programs", json::array()}, {"strategies", otherStrategies}, {"speedup", json::array()}};
-  struct Figures { std::string modeled, bytes, measured, partition; };
+  struct Figures { std::string modeled, bytes, measured, partition, partitionSvg; };
   std::vector<Figures> figures;  // per drawn group
   std::vector<std::string> tablesMd, tablesHtml;  // per drawn group, with any undrawn tables before it
   const std::string headMd = md.str(), headHtml = html.str();
@@ -223,9 +223,13 @@ void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results,
       double dram = x["dram_bytes"].get<double>(), us = x["modeled_us"].get<double>();
       std::string measured = "–";
       if (x.contains("measured_ms") && x["measured_ms"].is_number()) {
-        measured = fmt::format("{:.3f}", x["measured_ms"].get<double>());
-        if (x.contains("measured_min_ms"))
-          measured += fmt::format(" [{:.3f}–{:.3f}]", x["measured_min_ms"].get<double>(), x["measured_max_ms"].get<double>());
+        measuredMs.push_back(x["measured_ms"].get<double>());
+        measuredMin.push_back(x.value("measured_min_ms", measuredMs.back()));
+        measuredMax.push_back(x.value("measured_max_ms", measuredMs.back()));
+        measuredLabel = x["exec_backend"].get<std::string>() + " at " + x["exec_sizes"].get<std::string>() + ", " +
+                        std::to_string(x.value("exec_repeat", 1)) + " runs";
+        measured = fmt::format("{:.3f}", measuredMs.back());
+        if (x.contains("measured_min_ms")) measured += fmt::format(" [{:.3f}–{:.3f}]", measuredMin.back(), measuredMax.back());
       }
       std::string verified = !x.contains("verified") || x["verified"].is_null() ? "–" : x["verified"].get<bool>() ? "yes" : "NO";
       md << fmt::format("| {} | {} | {} | {:.2f} | {:.2f} | {} | {} |\n", strategy, x["num_kernels"].get<int>(),
@@ -236,13 +240,6 @@ void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results,
       labels.push_back(strategy);
       modeled.push_back(us);
       ratio.push_back(dram / lb);
-      if (x.contains("measured_ms") && x["measured_ms"].is_number()) {
-        measuredMs.push_back(x["measured_ms"].get<double>());
-        measuredMin.push_back(x.value("measured_min_ms", measuredMs.back()));
-        measuredMax.push_back(x.value("measured_max_ms", measuredMs.back()));
-        measuredLabel = x["exec_backend"].get<std::string>() + " at " + x["exec_sizes"].get<std::string>() + ", " +
-                        std::to_string(x.value("exec_repeat", 1)) + " runs";
-      }
       if (!best || strategy == "ilp" || (best->at("strategy") != "ilp" && us < best->at("modeled_us").get<double>())) best = r;
     }
     html << "</table>\n";
@@ -268,12 +265,13 @@ void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results,
       summary["speedup"].push_back(row);
     }
     Figures f{fmt::format("fig{}_modeled", fig), fmt::format("fig{}_bytes", fig),
-              measuredMs.size() == labels.size() ? fmt::format("fig{}_measured", fig) : "", ""};
+              measuredMs.size() == labels.size() ? fmt::format("fig{}_measured", fig) : "", "", ""};
     fs::path planPath = out / "points" / best->at("point").get<std::string>() / "plan.json";
     if (fs::exists(planPath)) {
       json plan = json::parse(std::ifstream(planPath));
       f.partition = fmt::format("fig{}_partition.svg", fig);
-      writeAtomically(out / "figures" / f.partition, svgPartition(plan));
+      f.partitionSvg = svgPartition(plan);
+      writeAtomically(out / "figures" / f.partition, f.partitionSvg);
     }
     figures.push_back(f);
     tablesMd.push_back(md.str());
@@ -325,10 +323,7 @@ void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results,
     }
     if (!f.partition.empty()) {
       md << " ![partition](figures/" << f.partition << ")";
-      std::ifstream in(out / "figures" / f.partition);
-      std::stringstream ss;
-      ss << in.rdbuf();
-      html << "<div class=\"fig\">" << ss.str() << "</div>";
+      html << "<div class=\"fig\">" << f.partitionSvg << "</div>";
     }
     md << "\n\n";
     html << "\n";
