@@ -56,7 +56,7 @@ void checkMemoryFits(const Program& prog, const Sizes& sizes, const std::string&
   for (auto& t : prog.tensors) {
     double n = double(t.elements(sizes));
     doubles += n * 8;
-    device += n * (t.type == ElemType::F64 ? 8 : 4);
+    device += n * elemBytes(t.type);
   }
   // The interpreter's bindings; a second copy and the device buffers when a backend is checked.
   double need = backend == "ref" ? doubles : 2 * doubles + 2 * device;
