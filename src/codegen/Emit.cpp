@@ -19,13 +19,9 @@ namespace polyfuse {
 
 std::string referenceName(const Program& prog) { return "pf_" + cName(prog.name) + "_reference"; }
 
-std::string realType(const Program& prog) {
-  for (auto& t : prog.tensors)
-    if (t.type == ElemType::F64) return "double";
-  for (auto& s : prog.scalars)
-    if (s.type == ElemType::F64) return "double";
-  return "float";
-}
+std::string realType(const Program& prog) { return elemTypeName(prog.computeType()); }
+
+double verificationTolerance(const Program& prog) { return prog.computeType() == ElemType::F32 ? 1e-4 : 1e-10; }
 
 namespace {
 
@@ -135,7 +131,7 @@ std::string valueText(const Statement& st, const Expr& e, const Spelling& sp, co
 
 class KernelPrinter {
  public:
-  KernelPrinter(const CostModel& cm, const KernelIR& k, const Spelling& sp) : cm_(cm), prog_(cm.graph().program()), k_(k), sp_(sp) {}
+  KernelPrinter(const SizedProgram& at, const KernelIR& k, const Spelling& sp) : at_(at), prog_(at.program()), k_(k), sp_(sp) {}
 
   std::string print() {
     const KernelPlan& kp = k_.plan;
@@ -150,7 +146,7 @@ class KernelPrinter {
                       tileText(kp), kp.blocks, kp.threadsPerBlock, k_.barriers, kp.modeledUs);
     if (!kp.onChip.empty()) {
       std::string names;
-      for (int t : kp.onChip) names += (names.empty() ? "" : ", ") + prog_.tensors[t].name;
+      for (auto& a : kp.onChip) names += (names.empty() ? "" : ", ") + prog_.tensors[a.tensor].name;
       os << "// on chip: " << names << "\n";
     }
     if (sp_.d == Dialect::Cuda)
@@ -169,7 +165,7 @@ class KernelPrinter {
     for (size_t i = 0; i < args.size(); ++i) os << (i ? ",\n    " : "") << args[i];
     os << ") {\n";
     int64_t offset = 0;
-    for (auto& la : k_.locals) {
+    for (auto& la : kp.onChip) {
       const Tensor& T = prog_.tensors[la.tensor];
       if (sp_.d == Dialect::Cuda) {
         if (offset == 0) os << "  extern __shared__ __align__(16) unsigned char pf_smem[];\n";
@@ -180,7 +176,7 @@ class KernelPrinter {
         os << "  __local " << sp_.real << " " << localName(T) << "[" << la.elements() << "];\n";
       }
     }
-    if (k_.usesBlockReduce)
+    if (kp.usesBlockReduce())
       os << "  " << (sp_.d == Dialect::Cuda ? "__shared__ " : "__local ") << sp_.real << " pf_red["
          << (sp_.d == Dialect::Cuda ? 32 : kp.threadsPerBlock) << "];\n";
     os << "  const int pf_tid = " << sp_.tid() << ", pf_nthreads = " << sp_.nthreads() << ";\n";
@@ -206,7 +202,7 @@ class KernelPrinter {
   }
 
  private:
-  const CostModel& cm_;
+  const SizedProgram& at_;
   const Program& prog_;
   const KernelIR& k_;
   const Spelling& sp_;
@@ -216,8 +212,8 @@ class KernelPrinter {
     return prog_.statements[kp.statements.front()].dims[kp.gridDims.front()[t]];
   }
   static std::string localName(const Tensor& T) { return "pf_sh_" + cName(T.name); }
-  const LocalArray* local(int tensor) const {
-    for (auto& la : k_.locals)
+  const OnChipArray* local(int tensor) const {
+    for (auto& la : k_.plan.onChip)
       if (la.tensor == tensor) return &la;
     return nullptr;
   }
@@ -227,9 +223,9 @@ class KernelPrinter {
     std::string s;
     for (auto& [n, c] : a.coef) {
       std::string term;
-      auto sz = cm_.sizes().find(n);
+      auto sz = at_.sizes().find(n);
       int64_t coef = c;
-      if (sz != cm_.sizes().end()) {
+      if (sz != at_.sizes().end()) {
         int64_t v = c * sz->second;
         term = std::to_string(v < 0 ? -v : v);
         coef = v < 0 ? -1 : 1;
@@ -250,10 +246,11 @@ class KernelPrinter {
     std::vector<std::string> subs;
     for (auto& s : a.subscripts) subs.push_back(affineC(s));
     std::string idx;
-    if (const LocalArray* la = local(a.tensor)) {
+    if (const OnChipArray* la = local(a.tensor)) {
       int64_t stride = 1;
       for (int p = int(subs.size()) - 1; p >= 0; --p) {
-        std::string term = "(" + subs[p] + " - " + la->base[p] + ")";
+        std::string base = la->gridCoord[p] >= 0 ? "pf_b" + std::to_string(la->gridCoord[p]) : std::to_string(la->lo[p]);
+        std::string term = "(" + subs[p] + " - " + base + ")";
         if (stride != 1) term += " * " + std::to_string(stride);
         idx = idx.empty() ? term : term + " + " + idx;
         stride *= la->extent[p];
@@ -273,14 +270,14 @@ class KernelPrinter {
       std::string term = sub.find_first_of(" ") == std::string::npos ? sub : "(" + sub + ")";
       if (stride != 1) term += " * " + std::to_string(stride);
       idx = idx.empty() ? term : term + " + " + idx;
-      stride *= T.shape[p].eval(cm_.sizes());
+      stride *= T.shape[p].eval(at_.sizes());
     }
     return idx.empty() ? "0" : idx;
   }
 
   // Where a split reduction's chunk leaves its partial result.
   std::string partialC(const Statement& st) const {
-    return "pf_partial[pf_c * " + std::to_string(prog_.tensors[st.write.tensor].elements(cm_.sizes())) + " + " +
+    return "pf_partial[pf_c * " + std::to_string(prog_.tensors[st.write.tensor].elements(at_.sizes())) + " + " +
            globalIndex(st.write) + "]";
   }
 
@@ -289,7 +286,7 @@ class KernelPrinter {
   std::string printCombine() const {
     const KernelPlan& kp = k_.plan;
     const Statement& st = prog_.statements[kp.statements[0]];
-    const SizedStatement& ss = cm_.sized(st.id);
+    const SizedStatement& ss = at_.statement(st.id);
     const Tensor& T = prog_.tensors[st.write.tensor];
     std::ostringstream os;
     os << "// Combines the " << kp.splitChunks << " partial results of " << st.label() << " (K" << k_.id << ") in chunk order.\n";
@@ -324,7 +321,7 @@ class KernelPrinter {
  private:
 
   std::string valueC(const Statement& st, const Expr& e) const {
-    return valueText(st, e, sp_, cm_.sizes(), [&](const Access& a) { return accessC(a); });
+    return valueText(st, e, sp_, at_.sizes(), [&](const Access& a) { return accessC(a); });
   }
 
   // Declares loop extents and decomposes a linear index into the loops' variables.
@@ -359,13 +356,13 @@ class KernelPrinter {
         if (piece.dimValue[d] != cName(st.dims[d])) fixed += "const " + sp_.index + " " + cName(st.dims[d]) + " = " + piece.dimValue[d] + "; ";
       std::string value = valueC(st, *st.rhs);
       std::string init = st.init ? identity(st.op, sp_) : lhs;
-      const bool split = k_.plan.splitChunks > 1;
+      const bool split = s.mode == StmtMode::SplitReduce;
       if (split) {
         // Each chunk starts from the identity; the combining launch applies the rest.
         lhs = partialC(st);
         init = identity(st.op, sp_);
       }
-      if (s.mode == StmtMode::BlockReduce) {
+      if (s.mode == StmtMode::BlockReduce || split) {
         os << "    for (" << sp_.index << " pf_p = 0; pf_p < " << P << "; ++pf_p) {\n";
         decompose(os, par, "pf_p", "      ", sp_.index);
         if (!fixed.empty()) os << "      " << fixed << "\n";
@@ -447,43 +444,32 @@ std::string helpers(const Spelling& sp, const std::set<ReduceOp>& used) {
 
 }  // namespace
 
-// Whether 32-bit index arithmetic could wrap: a tensor offset, or a loop's linear index
-// over a statement's points, of 2^31 or more.
-static bool needsWideIndices(const CostModel& cm) {
-  const Program& prog = cm.graph().program();
-  const int64_t limit = int64_t(1) << 31;
-  for (auto& t : prog.tensors)
-    if (t.elements(cm.sizes()) >= limit) return true;
-  for (auto& st : prog.statements)
-    if (cm.sized(st.id).points >= limit) return true;
-  return false;
-}
-
-static std::string indexType(const CostModel& cm, Dialect d) {
-  if (!needsWideIndices(cm)) return "int";
+static std::string indexType(const SizedProgram& at, Dialect d) {
+  if (!at.needsWideIndices()) return "int";
   return d == Dialect::Cuda ? "long long" : "long";  // OpenCL's long and C's long are 64-bit here
 }
 
-GeneratedCode generate(const CostModel& cm, const Partition& p, Dialect d) {
-  const Program& prog = cm.graph().program();
-  isl::schedule sched = buildSchedule(cm, p);
-  verifySchedule(cm, p, sched);
+GeneratedCode generate(const PolyProgram& pp, const Partition& p, Dialect d) {
+  const Program& prog = pp.program();
+  SizedProgram at(prog, p.sizes);
+  PlanSchedule sched = buildSchedule(pp, p);
+  verifySchedule(pp, p, sched);
   GeneratedCode out;
-  out.kernels = lowerPartition(cm, p);
-  Spelling sp{d, realType(prog) == "float", realType(prog), indexType(cm, d)};
+  out.kernels = lowerPartition(pp, p, sched);
+  Spelling sp{d, realType(prog) == "float", realType(prog), indexType(at, d)};
   std::ostringstream os;
   std::string sizes;
-  for (auto& n : prog.sizeParams) sizes += (sizes.empty() ? "" : ", ") + n + "=" + std::to_string(cm.sizes().at(n));
+  for (auto& n : prog.sizeParams) sizes += (sizes.empty() ? "" : ", ") + n + "=" + std::to_string(p.sizes.at(n));
   os << "// Generated by polyfuse from program '" << prog.name << "' (strategy " << p.strategy << ", device "
-     << cm.device().name << ", sizes " << sizes << ").\n";
+     << p.device << ", sizes " << sizes << ").\n";
   os << "// " << p.kernels.size() << " kernel(s); every kernel's schedule was verified by isl against all dependences.\n";
   std::set<ReduceOp> used;  // block combines the kernels need
   for (auto& k : out.kernels)
     for (auto& s : k.stmts)
-      if (s.mode == StmtMode::BlockReduce) used.insert(prog.statements[s.stmt].op);
+      if (s.mode == StmtMode::BlockReduce || s.mode == StmtMode::SplitReduce) used.insert(prog.statements[s.stmt].op);
   os << helpers(sp, used) << "\n";
   for (auto& k : out.kernels) {
-    KernelPrinter kp(cm, k, sp);
+    KernelPrinter kp(at, k, sp);
     os << kp.print() << "\n";
     if (k.plan.splitChunks > 1) os << kp.printCombine() << "\n";
   }
@@ -491,8 +477,8 @@ GeneratedCode generate(const CostModel& cm, const Partition& p, Dialect d) {
   return out;
 }
 
-std::string emitReference(const CostModel& cm) {
-  const Program& prog = cm.graph().program();
+std::string emitReference(const SizedProgram& at) {
+  const Program& prog = at.program();
   std::ostringstream os;
   os << "// The program as plain C loops in double precision: the harness's oracle.\n";
   os << "#include <math.h>\n";
@@ -502,9 +488,9 @@ std::string emitReference(const CostModel& cm) {
   for (auto& s : prog.scalars) args.push_back("double " + cName(s.name));
   for (size_t i = 0; i < args.size(); ++i) os << (i ? ", " : "") << args[i];
   os << ") {\n";
-  Spelling sp{Dialect::C, false, "double", indexType(cm, Dialect::C)};
+  Spelling sp{Dialect::C, false, "double", indexType(at, Dialect::C)};
   for (auto& st : prog.statements) {
-    const SizedStatement& ss = cm.sized(st.id);
+    const SizedStatement& ss = at.statement(st.id);
     os << "  // " << st.label() << " (line " << st.loc.line << "): " << statementText(prog, st) << "\n";
     auto idx = [&](const Access& a) {
       const Tensor& T = prog.tensors[a.tensor];
@@ -514,12 +500,12 @@ std::string emitReference(const CostModel& cm) {
         s = "(" + std::to_string(a.subscripts[p].constant) + [&] {
           std::string r;
           for (auto& [n, c] : a.subscripts[p].coef) {
-            auto sz = cm.sizes().find(n);
-            r += " + " + std::to_string(c) + " * " + (sz != cm.sizes().end() ? std::to_string(sz->second) : cName(n));
+            auto sz = at.sizes().find(n);
+            r += " + " + std::to_string(c) + " * " + (sz != at.sizes().end() ? std::to_string(sz->second) : cName(n));
           }
           return r;
         }() + ") * " + std::to_string(stride) + (s.empty() ? "" : " + " + s);
-        stride *= T.shape[p].eval(cm.sizes());
+        stride *= T.shape[p].eval(at.sizes());
       }
       return cName(T.name) + "[" + (s.empty() ? "0" : s) + "]";
     };
@@ -536,7 +522,7 @@ std::string emitReference(const CostModel& cm) {
       os << ind << "for (" << sp.index << " " << cName(st.dims[d]) << " = " << ss.lo[d] << "; " << cName(st.dims[d]) << " < " << ss.hi[d] << "; ++" << cName(st.dims[d]) << ")\n";
       ind += "  ";
     }
-    std::string lhs = idx(st.write), v = valueText(st, *st.rhs, sp, cm.sizes(), idx);
+    std::string lhs = idx(st.write), v = valueText(st, *st.rhs, sp, at.sizes(), idx);
     std::string rhs = combine(st.op, lhs, v, sp);
     os << ind << lhs << " = " << rhs << ";\n";
   }

@@ -6,7 +6,9 @@
 #include <vector>
 
 #include "codegen/KernelIR.h"
-#include "fusion/CostModel.h"
+#include "fusion/KernelPlan.h"
+#include "polyir/PolyProgram.h"
+#include "polyir/Sized.h"
 
 namespace polyfuse {
 
@@ -18,20 +20,24 @@ struct GeneratedCode {
 };
 
 // Lowers, verifies the schedule against every dependence, and prints the kernels.
-GeneratedCode generate(const CostModel& cm, const Partition& p, Dialect d);
+GeneratedCode generate(const PolyProgram& pp, const Partition& p, Dialect d);
 
 // harness.cu: allocation, launches in order, CUDA-event timing, GB/s, verification
 // against the C reference. Includes kernels.cu and reference.h.
-std::string emitCudaHarness(const CostModel& cm, const Partition& p, const GeneratedCode& code);
+std::string emitCudaHarness(const Program& prog, const Partition& p, const GeneratedCode& code);
 // reference.h: the program as plain C loops in double precision.
-std::string emitReference(const CostModel& cm);
+std::string emitReference(const SizedProgram& at);
 // reference_main.c: runs reference.h on the interpreter's inputs; prints output sums.
-std::string emitReferenceMain(const CostModel& cm);
+std::string emitReferenceMain(const SizedProgram& at);
 
 // The C function reference.h defines.
 std::string referenceName(const Program& prog);
 
 // The element type the kernels compute in ("float" or "double").
 std::string realType(const Program& prog);
+
+// The largest normwise relative error against the reference that still verifies: every
+// backend (OpenCL runner, CUDA harness, exec) checks against this one number.
+double verificationTolerance(const Program& prog);
 
 }  // namespace polyfuse

@@ -49,10 +49,9 @@ std::string npyShape(const Tensor& T, const Sizes& sizes) {
   return shape + ")";
 }
 
-void emitHostInputs(std::ostream& os, const CostModel& cm) {
-  const Program& prog = cm.graph().program();
+void emitHostInputs(std::ostream& os, const Program& prog, const Sizes& sizes) {
   for (auto& t : prog.tensors) {
-    int64_t n = t.elements(cm.sizes());
+    int64_t n = t.elements(sizes);
     os << "  double* " << host(t.name) << " = (double*)calloc(" << n << ", sizeof(double));\n";
     if (t.role == TensorRole::Input)
       os << "  { uint64_t st = seed ^ fnv(\"" << t.name << "\"); for (long i = 0; i < " << n << "; ++i) " << host(t.name)
@@ -74,8 +73,8 @@ void emitReferenceCall(std::ostream& os, const Program& prog) {
 
 }  // namespace
 
-std::string emitReferenceMain(const CostModel& cm) {
-  const Program& prog = cm.graph().program();
+std::string emitReferenceMain(const SizedProgram& at) {
+  const Program& prog = at.program();
   std::ostringstream os;
   os << "// Runs reference.h on the interpreter's inputs and prints each output's sum; with a\n"
      << "// folder, also writes every output there as NAME.npy (float64), element by element.\n"
@@ -85,12 +84,13 @@ std::string emitReferenceMain(const CostModel& cm) {
      << kGenerator << kNpyWriter
      << "int main(int argc, char** argv) {\n"
      << "  const uint64_t seed = argc > 1 ? strtoull(argv[1], 0, 10) : 1;\n";
-  emitHostInputs(os, cm);
+  const Sizes& sizes = at.sizes();
+  emitHostInputs(os, prog, sizes);
   emitReferenceCall(os, prog);
   for (int t : prog.tensorsWithRole(TensorRole::Output)) {
     const Tensor& T = prog.tensors[t];
-    const int64_t n = T.elements(cm.sizes());
-    const std::string shape = npyShape(T, cm.sizes());
+    const int64_t n = T.elements(sizes);
+    const std::string shape = npyShape(T, sizes);
     os << "  { double s = 0; for (long i = 0; i < " << n << "; ++i) s += " << host(T.name) << "[i]; printf(\"" << T.name
        << " %.17g\\n\", s);\n"
        << "    if (argc > 2) write_npy(argv[2], \"" << T.name << "\", \"" << shape << "\", " << host(T.name) << ", " << n
@@ -100,10 +100,11 @@ std::string emitReferenceMain(const CostModel& cm) {
   return os.str();
 }
 
-std::string emitCudaHarness(const CostModel& cm, const Partition& p, const GeneratedCode& code) {
-  const Program& prog = cm.graph().program();
+std::string emitCudaHarness(const Program& prog, const Partition& p, const GeneratedCode& code) {
+  const SizedProgram at(prog, p.sizes);
+  const Sizes& sizes = p.sizes;
   const std::string real = realType(prog);
-  std::vector<int> globals = globalTensors(cm, p);
+  std::vector<int> globals = globalTensors(prog, p);
   std::ostringstream os;
   os << "// Standalone harness for program '" << prog.name << "' (strategy " << p.strategy << ").\n"
      << "// Build: nvcc -O3 -arch=sm_90 harness.cu -o harness    Run: ./harness [seed] [repeat] [DIR]\n"
@@ -119,10 +120,10 @@ std::string emitCudaHarness(const CostModel& cm, const Partition& p, const Gener
      << "  const int repeat = argc > 2 ? atoi(argv[2]) : 20;\n"
      << "  int ndev = 0;\n"
      << "  if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) { fprintf(stderr, \"no CUDA device\\n\"); return 2; }\n";
-  emitHostInputs(os, cm);
+  emitHostInputs(os, prog, sizes);
   for (int t : globals) {
     const Tensor& T = prog.tensors[t];
-    int64_t n = T.elements(cm.sizes());
+    int64_t n = T.elements(sizes);
     std::string ty = elemTypeName(T.type);
     // Outputs and temporaries start at zero, as on every backend (docs/codegen.md).
     os << "  " << ty << "* " << dev(T.name) << "; CHECK(cudaMalloc(&" << dev(T.name) << ", " << n << " * sizeof(" << ty
@@ -134,11 +135,9 @@ std::string emitCudaHarness(const CostModel& cm, const Partition& p, const Gener
   }
   // Partial results of split reductions.
   for (auto& k : code.kernels)
-    if (k.plan.splitChunks > 1) {
-      int64_t n = k.plan.splitChunks * prog.tensors[prog.statements[k.plan.statements[0]].write.tensor].elements(cm.sizes());
-      os << "  " << real << "* d_pf_partial_k" << k.id << "; CHECK(cudaMalloc(&d_pf_partial_k" << k.id << ", " << n
-         << " * sizeof(" << real << ")));\n";
-    }
+    if (k.plan.partialElements > 0)
+      os << "  " << real << "* d_pf_partial_k" << k.id << "; CHECK(cudaMalloc(&d_pf_partial_k" << k.id << ", "
+         << k.plan.partialElements << " * sizeof(" << real << ")));\n";
   // Launches, each between events.
   os << "  const int nk = " << code.kernels.size() << ";\n"
      << "  cudaEvent_t ev[" << code.kernels.size() + 1 << "];\n"
@@ -149,27 +148,31 @@ std::string emitCudaHarness(const CostModel& cm, const Partition& p, const Gener
   os << "};\n  const double dram[" << code.kernels.size() << "] = {";
   for (size_t i = 0; i < code.kernels.size(); ++i) os << (i ? ", " : "") << code.kernels[i].plan.dramBytes << ".0";
   os << "};\n";
-  for (auto& k : code.kernels) {
-    int64_t smem = k.sharedBytes(real == "float" ? 4 : 8);
-    if (smem > 48 * 1024)
-      os << "  CHECK(cudaFuncSetAttribute(" << k.name << ", cudaFuncAttributeMaxDynamicSharedMemorySize, " << smem << "));\n";
-  }
+  for (auto& k : code.kernels)
+    if (k.plan.sharedBytes > 48 * 1024)
+      os << "  CHECK(cudaFuncSetAttribute(" << k.name << ", cudaFuncAttributeMaxDynamicSharedMemorySize, " << k.plan.sharedBytes
+         << "));\n";
+  // The plan's launches in order; a kernel's time runs from its first launch to the next kernel's.
   os << "  for (int r = -1; r < repeat; ++r) {\n";
-  for (size_t i = 0; i < code.kernels.size(); ++i) {
-    const KernelIR& k = code.kernels[i];
-    int64_t smem = k.sharedBytes(real == "float" ? 4 : 8);
-    os << "    CHECK(cudaEventRecord(ev[" << i << "]));\n";
-    os << "    " << k.name << "<<<" << k.plan.blocks << ", " << k.plan.threadsPerBlock << ", " << smem << ">>>(";
+  for (const Launch& l : p.launches) {
+    const KernelIR& k = code.kernels[l.kernel];
+    const Statement& st = prog.statements[k.plan.statements[0]];
     std::vector<std::string> args;
-    for (int t : k.params) args.push_back(dev(prog.tensors[t].name));
-    if (k.plan.splitChunks > 1) args.push_back("d_pf_partial_k" + std::to_string(k.id));
-    for (auto& s : prog.scalars) args.push_back("(" + real + ")" + host(s.name));
+    if (l.kind == LaunchKind::Kernel) {
+      os << "    CHECK(cudaEventRecord(ev[" << l.kernel << "]));\n";
+      os << "    " << k.name;
+      for (int t : k.params) args.push_back(dev(prog.tensors[t].name));
+      if (k.plan.partialElements > 0) args.push_back("d_pf_partial_k" + std::to_string(k.id));
+      for (auto& s : prog.scalars) args.push_back("(" + real + ")" + host(s.name));
+    } else {
+      os << "    " << combineFunction(prog, k.id);
+      args = {dev(prog.tensors[st.write.tensor].name), "d_pf_partial_k" + std::to_string(k.id)};
+    }
+    os << "<<<" << l.blocks << ", " << l.threads;
+    if (l.kind == LaunchKind::Kernel) os << ", " << l.sharedBytes;
+    os << ">>>(";
     for (size_t a = 0; a < args.size(); ++a) os << (a ? ", " : "") << args[a];
     os << ");\n";
-    if (k.plan.splitChunks > 1) {
-      const Tensor& lhs = prog.tensors[prog.statements[k.plan.statements[0]].write.tensor];
-      os << "    " << k.name << "_combine<<<64, 256>>>(" << dev(lhs.name) << ", d_pf_partial_k" << k.id << ");\n";
-    }
   }
   os << "    CHECK(cudaEventRecord(ev[nk]));\n"
      << "    CHECK(cudaEventSynchronize(ev[nk]));\n"
@@ -177,7 +180,7 @@ std::string emitCudaHarness(const CostModel& cm, const Partition& p, const Gener
      << "    if (r >= 0) for (int i = 0; i < nk; ++i) { float t; CHECK(cudaEventElapsedTime(&t, ev[i], ev[i + 1])); ms[i] += t / repeat; }\n"
      << "  }\n";
   // Device-to-device copy of the lower bound's bytes: the achievable bandwidth.
-  int64_t lb = cm.lowerBoundBytes();
+  int64_t lb = at.lowerBoundBytes();
   os << "  double copy_ms = 0; { void *a, *b; size_t n = " << lb / 2 << "; CHECK(cudaMalloc(&a, n)); CHECK(cudaMalloc(&b, n));\n"
      << "    for (int r = -1; r < repeat; ++r) { CHECK(cudaEventRecord(ev[0])); CHECK(cudaMemcpy(b, a, n, cudaMemcpyDeviceToDevice));\n"
      << "      CHECK(cudaEventRecord(ev[1])); CHECK(cudaEventSynchronize(ev[1])); float t; CHECK(cudaEventElapsedTime(&t, ev[0], ev[1])); if (r >= 0) copy_ms += t / repeat; }\n"
@@ -193,7 +196,7 @@ std::string emitCudaHarness(const CostModel& cm, const Partition& p, const Gener
   os << "  double worst = 0;\n";
   for (int t : prog.tensorsWithRole(TensorRole::Output)) {
     const Tensor& T = prog.tensors[t];
-    int64_t n = T.elements(cm.sizes());
+    int64_t n = T.elements(sizes);
     std::string ty = elemTypeName(T.type);
     os << "  { " << ty << "* got = (" << ty << "*)malloc(" << n << " * sizeof(" << ty << ")); CHECK(cudaMemcpy(got, " << dev(T.name)
        << ", " << n << " * sizeof(" << ty << "), cudaMemcpyDeviceToHost));\n"
@@ -201,11 +204,11 @@ std::string emitCudaHarness(const CostModel& cm, const Partition& p, const Gener
        << "    for (long i = 0; i < " << n << "; ++i) { double e = fabs(got[i] - " << host(T.name) << "[i]) / (scale > 0 ? scale : 1.0);"
        << " if (!(e <= worst)) worst = e; }\n"
        << "    if (argc > 3) { double* d = (double*)malloc(" << n << " * sizeof(double)); for (long i = 0; i < " << n
-       << "; ++i) d[i] = got[i]; write_npy(argv[3], \"" << T.name << "\", \"" << npyShape(T, cm.sizes()) << "\", d, " << n
+       << "; ++i) d[i] = got[i]; write_npy(argv[3], \"" << T.name << "\", \"" << npyShape(T, sizes) << "\", d, " << n
        << "); free(d); }\n"
        << "    free(got); }\n";
   }
-  os << "  const double tol = " << (real == "float" ? "1e-4" : "1e-10") << ";\n"
+  os << "  const double tol = " << verificationTolerance(prog) << ";\n"
      << "  printf(\"verified: %s (max_rel_error %.3g)\\n\", worst <= tol ? \"yes\" : \"NO\", worst);\n"
      << "  printf(\"JSON {\\\"program\\\": \\\"" << prog.name << "\\\", \\\"strategy\\\": \\\"" << p.strategy
      << "\\\", \\\"total_ms\\\": %.6f, \\\"copy_ms\\\": %.6f, \\\"lower_bound_bytes\\\": %.0f, \\\"verified\\\": %s, \\\"max_rel_error\\\": %.3g}\\n\",\n"

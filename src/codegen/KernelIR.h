@@ -24,30 +24,11 @@ struct PieceIR {
   std::vector<std::string> dimValue;  // per statement dimension: a C expression
 };
 
-enum class StmtMode {
-  Pointwise,     // threads over parallel points, no reduction
-  SerialReduce,  // threads over parallel points, each reduces serially
-  BlockReduce    // threads split the reduction of each parallel point; block combine
-};
-
 struct StmtIR {
   int stmt = 0;
-  StmtMode mode = StmtMode::Pointwise;
+  StmtMode mode = StmtMode::Pointwise;  // the plan's
   std::vector<PieceIR> pieces;
   bool barrierAfter = false;
-};
-
-struct LocalArray {  // an on-chip temporary: shared (CUDA) or local (OpenCL) memory
-  int tensor = -1;
-  std::vector<int64_t> extent;
-  std::vector<std::string> base;  // tensor coordinate of element 0, per dimension
-  int64_t elements() const {
-    int64_t n = 1;
-    for (auto e : extent) n *= e;
-    return n;
-  }
-  // Bytes it takes in dynamic shared memory: 16-byte aligned, so arrays pack in order.
-  int64_t alignedBytes(int elemBytes) const { return (elements() * elemBytes + 15) / 16 * 16; }
 };
 
 struct KernelIR {
@@ -57,16 +38,8 @@ struct KernelIR {
   std::vector<int64_t> numBlocks;  // per grid coordinate
   std::vector<int> params;         // global tensors, in tensor order
   std::vector<bool> paramWritten;
-  std::vector<LocalArray> locals;
   std::vector<StmtIR> stmts;
-  bool usesBlockReduce = false;
   int barriers = 0;
-
-  int64_t sharedBytes(int elemBytes) const {
-    int64_t n = 0;
-    for (auto& la : locals) n += la.alignedBytes(elemBytes);
-    return n;
-  }
 };
 
 }  // namespace polyfuse

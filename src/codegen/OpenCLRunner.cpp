@@ -46,11 +46,20 @@ struct ClState {
   }
 };
 
+// The events of one run, released however the run ends.
+struct Events {
+  std::vector<cl_event> list;
+  ~Events() {
+    for (auto e : list)
+      if (e) clReleaseEvent(e);
+  }
+};
+
 }  // namespace
 
-RunResult runOpenCL(const CostModel& cm, const GeneratedCode& code, const Bindings& inputs, int repeat,
-                    double tolerance) {
-  const Program& prog = cm.graph().program();
+RunResult runOpenCL(const Program& prog, const Partition& p, const GeneratedCode& code, const Bindings& inputs,
+                    int repeat, double tolerance) {
+  const SizedProgram at(prog, p.sizes);
   RunResult res;
   cl_uint np = 0;
   if (clGetPlatformIDs(0, nullptr, &np) != CL_SUCCESS || np == 0)
@@ -86,7 +95,7 @@ RunResult runOpenCL(const CostModel& cm, const GeneratedCode& code, const Bindin
     bool used = false;
     for (auto& k : code.kernels) used |= std::count(k.params.begin(), k.params.end(), int(t)) > 0;
     if (!used) continue;
-    size_t bytes = size_t(cm.tensorBytes(int(t)));
+    size_t bytes = size_t(at.tensorBytes(int(t)));
     cl_mem m = clCreateBuffer(s.ctx, CL_MEM_READ_WRITE, std::max<size_t>(bytes, 4), nullptr, &err);
     check(err, "clCreateBuffer");
     s.buffers.push_back(m);
@@ -99,7 +108,7 @@ RunResult runOpenCL(const CostModel& cm, const GeneratedCode& code, const Bindin
       const Tensor& T = prog.tensors[t];
       if (T.role != TensorRole::Input) {
         const cl_uint zero = 0;
-        check(clEnqueueFillBuffer(s.queue, m, &zero, sizeof zero, 0, std::max<size_t>(size_t(cm.tensorBytes(t)), 4), 0,
+        check(clEnqueueFillBuffer(s.queue, m, &zero, sizeof zero, 0, std::max<size_t>(size_t(at.tensorBytes(t)), 4), 0,
                                   nullptr, nullptr),
               "clEnqueueFillBuffer");
         continue;
@@ -113,34 +122,36 @@ RunResult runOpenCL(const CostModel& cm, const GeneratedCode& code, const Bindin
       }
     }
   };
-  bool f32 = realType(prog) == "float";
-  // A split reduction launches twice: its chunks, then the combine; both are its time.
-  std::vector<cl_kernel> combines(code.kernels.size(), nullptr);
-  for (size_t i = 0; i < code.kernels.size(); ++i) {
-    const KernelIR& k = code.kernels[i];
-    cl_kernel kk = clCreateKernel(s.program, k.name.c_str(), &err);
+  const size_t realBytes = size_t(elemBytes(prog.computeType()));
+  // One OpenCL kernel object per launch, its arguments bound once.
+  std::vector<cl_kernel> launchKernel;
+  std::vector<cl_mem> partial(code.kernels.size(), nullptr);
+  for (const Launch& l : p.launches) {
+    const KernelIR& k = code.kernels[l.kernel];
+    if (k.plan.partialElements > 0 && !partial[l.kernel]) {
+      partial[l.kernel] = clCreateBuffer(s.ctx, CL_MEM_READ_WRITE, size_t(k.plan.partialElements) * realBytes, nullptr, &err);
+      check(err, "clCreateBuffer");
+      s.buffers.push_back(partial[l.kernel]);
+    }
+    const std::string fn = l.kind == LaunchKind::Kernel ? k.name : combineFunction(prog, k.id);
+    cl_kernel kk = clCreateKernel(s.program, fn.c_str(), &err);
     check(err, "clCreateKernel");
     s.kernels.push_back(kk);
+    launchKernel.push_back(kk);
     cl_uint arg = 0;
-    for (int t : k.params) check(clSetKernelArg(kk, arg++, sizeof(cl_mem), &buf[t]), "clSetKernelArg");
-    if (k.plan.splitChunks > 1) {
+    if (l.kind == LaunchKind::Combine) {
       int lhs = prog.statements[k.plan.statements[0]].write.tensor;
-      size_t bytes = size_t(k.plan.splitChunks) * size_t(prog.tensors[lhs].elements(cm.sizes())) * (f32 ? 4 : 8);
-      cl_mem partial = clCreateBuffer(s.ctx, CL_MEM_READ_WRITE, bytes, nullptr, &err);
-      check(err, "clCreateBuffer");
-      s.buffers.push_back(partial);
-      check(clSetKernelArg(kk, arg++, sizeof(cl_mem), &partial), "clSetKernelArg");
-      cl_kernel comb = clCreateKernel(s.program, (k.name + "_combine").c_str(), &err);
-      check(err, "clCreateKernel");
-      s.kernels.push_back(comb);
-      check(clSetKernelArg(comb, 0, sizeof(cl_mem), &buf[lhs]), "clSetKernelArg");
-      check(clSetKernelArg(comb, 1, sizeof(cl_mem), &partial), "clSetKernelArg");
-      combines[i] = comb;
+      check(clSetKernelArg(kk, arg++, sizeof(cl_mem), &buf[lhs]), "clSetKernelArg");
+      check(clSetKernelArg(kk, arg++, sizeof(cl_mem), &partial[l.kernel]), "clSetKernelArg");
+      continue;
     }
+    for (int t : k.params) check(clSetKernelArg(kk, arg++, sizeof(cl_mem), &buf[t]), "clSetKernelArg");
+    if (partial[l.kernel]) check(clSetKernelArg(kk, arg++, sizeof(cl_mem), &partial[l.kernel]), "clSetKernelArg");
     for (auto& sc : prog.scalars) {
       double v = inputs.scalars.at(sc.name);
       float f = float(v);
-      check(f32 ? clSetKernelArg(kk, arg++, sizeof f, &f) : clSetKernelArg(kk, arg++, sizeof v, &v), "clSetKernelArg");
+      check(realBytes == 4 ? clSetKernelArg(kk, arg++, sizeof f, &f) : clSetKernelArg(kk, arg++, sizeof v, &v),
+            "clSetKernelArg");
     }
   }
   std::vector<std::vector<double>> kernelMs(code.kernels.size());
@@ -149,36 +160,29 @@ RunResult runOpenCL(const CostModel& cm, const GeneratedCode& code, const Bindin
   for (int r = -1; r < std::max(1, repeat); ++r) {
     upload();
     auto t0 = std::chrono::steady_clock::now();
-    std::vector<cl_event> events;  // per kernel: its first and last launch
-    size_t next = 0;
-    for (size_t i = 0; i < code.kernels.size(); ++i) {
-      const KernelPlan& kp = code.kernels[i].plan;
-      size_t local = size_t(kp.threadsPerBlock), global = size_t(kp.blocks) * local;
-      cl_event ev;
-      check(clEnqueueNDRangeKernel(s.queue, s.kernels[next++], 1, nullptr, &global, &local, 0, nullptr, &ev), "launch");
-      events.push_back(ev);
-      if (combines[i]) {
-        ++next;
-        size_t cl = 256, cg = 256 * 64;
-        check(clEnqueueNDRangeKernel(s.queue, combines[i], 1, nullptr, &cg, &cl, 0, nullptr, &ev), "launch");
-      } else {
-        clRetainEvent(ev);
-      }
-      events.push_back(ev);
+    Events events;  // per launch, in order
+    for (size_t i = 0; i < p.launches.size(); ++i) {
+      const Launch& l = p.launches[i];
+      size_t local = size_t(l.threads), global = size_t(l.blocks) * local;
+      cl_event ev = nullptr;
+      check(clEnqueueNDRangeKernel(s.queue, launchKernel[i], 1, nullptr, &global, &local, 0, nullptr, &ev), "launch");
+      events.list.push_back(ev);
     }
     check(clFinish(s.queue), "clFinish");
-    if (r < 0) {
-      for (auto e : events) clReleaseEvent(e);
-      continue;
-    }
+    if (r < 0) continue;
     totals.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-    for (size_t i = 0; i < code.kernels.size(); ++i) {
+    std::vector<cl_ulong> start(code.kernels.size(), 0), end(code.kernels.size(), 0);
+    std::vector<bool> seen(code.kernels.size(), false);
+    for (size_t i = 0; i < p.launches.size(); ++i) {
+      const int k = p.launches[i].kernel;
       cl_ulong a = 0, b = 0;
-      clGetEventProfilingInfo(events[2 * i], CL_PROFILING_COMMAND_START, sizeof a, &a, nullptr);
-      clGetEventProfilingInfo(events[2 * i + 1], CL_PROFILING_COMMAND_END, sizeof b, &b, nullptr);
-      kernelMs[i].push_back(double(b - a) * 1e-6);
+      clGetEventProfilingInfo(events.list[i], CL_PROFILING_COMMAND_START, sizeof a, &a, nullptr);
+      clGetEventProfilingInfo(events.list[i], CL_PROFILING_COMMAND_END, sizeof b, &b, nullptr);
+      if (!seen[k]) start[k] = a;
+      seen[k] = true;
+      end[k] = b;
     }
-    for (auto e : events) clReleaseEvent(e);
+    for (size_t k = 0; k < code.kernels.size(); ++k) kernelMs[k].push_back(double(end[k] - start[k]) * 1e-6);
   }
   auto median = [](std::vector<double> v) {
     std::sort(v.begin(), v.end());
@@ -194,7 +198,7 @@ RunResult runOpenCL(const CostModel& cm, const GeneratedCode& code, const Bindin
   res.verified = true;
   for (int t : prog.tensorsWithRole(TensorRole::Output)) {
     const Tensor& T = prog.tensors[t];
-    std::vector<double> got(size_t(T.elements(cm.sizes())));
+    std::vector<double> got(size_t(at.tensorElements(t)));
     if (T.type == ElemType::F32) {
       std::vector<float> f(got.size());
       check(clEnqueueReadBuffer(s.queue, buf[t], CL_TRUE, 0, f.size() * 4, f.data(), 0, nullptr, nullptr), "read");

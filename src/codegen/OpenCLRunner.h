@@ -26,7 +26,9 @@ struct RunResult {
 double maxRelativeError(const std::vector<double>& got, const std::vector<double>& ref);
 
 // Throws UsageError when no OpenCL device exists, InternalError when the build fails.
-RunResult runOpenCL(const CostModel& cm, const GeneratedCode& code, const Bindings& inputs, int repeat,
-                    double tolerance);
+// Launches follow the plan's `launches`; a kernel's time runs from the start of its
+// first launch to the end of its last (a split reduction's combine included).
+RunResult runOpenCL(const Program& prog, const Partition& p, const GeneratedCode& code, const Bindings& inputs,
+                    int repeat, double tolerance);
 
 }  // namespace polyfuse

@@ -1,81 +1,138 @@
 #include "codegen/Schedule.h"
 
+#include <isl/constraint.h>
 #include <isl/schedule_node.h>
 
+#include <algorithm>
+
 #include "polyir/Diagnostic.h"
+#include "polyir/Sized.h"
 
 namespace polyfuse {
 
-static std::string stmtTuple(const Statement& st) {
-  std::string s = st.label() + "[";
-  for (size_t k = 0; k < st.dims.size(); ++k) s += (k ? ", " : "") + islName(st.dims[k]);
-  return s + "]";
+std::string blockOriginName(int t) { return "pf_b" + std::to_string(t); }
+
+namespace {
+
+// The statement's domain at the plan's sizes, with the size parameters projected out:
+// every bound the AST generator sees is a number.
+isl::set domainAt(const PolyProgram& pp, int s, const isl::set& params) {
+  return pp.statements()[s].domain.intersect_params(params).project_out_all_params();
 }
 
-// S[dims] -> [selected dims] for each member, as a multi union piecewise affine.
-static isl::multi_union_pw_aff partialSchedule(const PolyProgram& pp, const std::vector<int>& members,
-                                               const std::vector<std::vector<int>>& dimsOf, const isl::set& params) {
-  const Program& prog = pp.program();
-  isl::union_map um = isl::union_map::empty(pp.ctx());
-  isl::union_set dom = isl::union_set::empty(pp.ctx());
-  const std::string prefix = pp.paramPrefix();
-  for (size_t k = 0; k < members.size(); ++k) {
-    const Statement& st = prog.statements[members[k]];
-    std::string out = "[";
-    for (size_t t = 0; t < dimsOf[k].size(); ++t) out += (t ? ", " : "") + islName(st.dims[dimsOf[k][t]]);
-    out += "]";
-    um = um.unite(isl::union_map(isl::map(pp.ctx(), prefix + "{ " + stmtTuple(st) + " -> " + out + " }")));
-    dom = dom.unite(isl::union_set(pp.statements()[st.id].domain.intersect_params(params)));
+// One member of a band for a statement: floor((dim - lo) / step), or the plain
+// dimension when step is 1 and lo 0.
+struct Member {
+  int dim;
+  int64_t lo = 0, step = 1;
+};
+
+// S[dims] -> [members] over the given statements, as a multi union piecewise affine.
+isl::multi_union_pw_aff bandSchedule(const std::vector<isl::set>& domains,
+                                     const std::vector<std::vector<Member>>& members) {
+  isl_ctx* ctx = domains.front().ctx().get();
+  const int n = int(members.front().size());
+  isl_union_pw_multi_aff* upma = isl_union_pw_multi_aff_empty(isl_space_params_alloc(ctx, 0));
+  isl::union_set all = isl::union_set::empty(domains.front().ctx());
+  for (size_t k = 0; k < domains.size(); ++k) {
+    isl_space* sp = isl_set_get_space(domains[k].get());
+    isl_local_space* ls = isl_local_space_from_space(isl_space_copy(sp));
+    isl_aff_list* list = isl_aff_list_alloc(ctx, n);
+    for (const Member& m : members[k]) {
+      isl_aff* a = isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, m.dim);
+      if (m.lo != 0) a = isl_aff_add_constant_val(a, isl_val_int_from_si(ctx, -m.lo));
+      if (m.step != 1) a = isl_aff_floor(isl_aff_scale_down_ui(a, unsigned(m.step)));
+      list = isl_aff_list_add(list, a);
+    }
+    isl_local_space_free(ls);
+    isl_space* range = isl_space_add_dims(isl_space_from_domain(sp), isl_dim_out, n);
+    isl_multi_aff* ma = isl_multi_aff_from_aff_list(range, list);
+    upma = isl_union_pw_multi_aff_add_pw_multi_aff(upma, isl_pw_multi_aff_from_multi_aff(ma));
+    all = all.unite(isl::union_set(domains[k]));
   }
   // The domains are applied after the conversion: a statement whose domain is empty at
   // these sizes would leave an empty relation, from which isl cannot take the space.
-  isl::multi_union_pw_aff mupa = isl::manage(isl_multi_union_pw_aff_from_union_map(um.release()));
-  return mupa.intersect_domain(dom);
+  return isl::manage(isl_multi_union_pw_aff_from_union_pw_multi_aff(upma)).intersect_domain(all);
 }
 
-isl::schedule buildSchedule(const CostModel& cm, const Partition& p) {
-  const PolyProgram& pp = cm.graph().poly();
+isl::union_set unionOf(const std::vector<isl::set>& sets) {
+  isl::union_set u = isl::union_set::empty(sets.front().ctx());
+  for (auto& s : sets) u = u.unite(isl::union_set(s));
+  return u;
+}
+
+isl::schedule kernelTree(const PolyProgram& pp, const SizedProgram& at, const KernelPlan& k, const isl::set& params) {
   const Program& prog = pp.program();
-  isl::set params = pp.paramsAt(cm.sizes());
-  auto domainOf = [&](int s) { return isl::union_set(pp.statements()[s].domain.intersect_params(params)); };
-  isl::schedule total;
-  for (const KernelPlan& k : p.kernels) {
-    isl::union_set dom = isl::union_set::empty(pp.ctx());
-    isl::union_set_list filters(pp.ctx(), int(k.statements.size()));
-    for (int s : k.statements) {
-      dom = dom.unite(domainOf(s));
-      filters = filters.add(domainOf(s));
+  isl::ctx ctx = pp.ctx();
+  std::vector<isl::set> domains;
+  for (int s : k.statements) domains.push_back(domainAt(pp, s, params));
+  isl::schedule_node n = isl::schedule::from_domain(unionOf(domains)).root().child(0);
+  // Block coordinates: the grid's, then the chunk of a split reduction.
+  std::vector<std::vector<Member>> block(k.statements.size());
+  for (size_t m = 0; m < k.statements.size(); ++m) {
+    for (int t = 0; t < k.gridRank(); ++t) block[m].push_back({k.gridDims[m][t], k.gridLo[t], k.tile[t]});
+    if (k.modes[m] == StmtMode::SplitReduce) {
+      const int last = int(prog.statements[k.statements[m]].dims.size()) - 1;
+      block[m].push_back({last, at.statement(k.statements[m]).lo[last], k.splitChunk});
     }
-    isl::schedule_node n = isl::schedule::from_domain(dom).root().child(0);
-    if (k.gridRank() > 0) {
-      n = n.insert_partial_schedule(partialSchedule(pp, k.statements, k.gridDims, params));
-      for (int t = 0; t < k.gridRank(); ++t) n = n.as<isl::schedule_node_band>().member_set_coincident(t, true);
-      n = n.insert_mark(isl::id(pp.ctx(), "grid")).child(0).child(0);
-    }
-    n = n.insert_sequence(filters);
-    for (size_t m = 0; m < k.statements.size(); ++m) {
-      const Statement& st = prog.statements[k.statements[m]];
-      std::vector<int> rest;
-      for (int d = 0; d < int(st.dims.size()); ++d)
-        if (std::find(k.gridDims[m].begin(), k.gridDims[m].end(), d) == k.gridDims[m].end()) rest.push_back(d);
-      if (rest.empty()) continue;
-      isl::schedule_node c = n.child(int(m)).child(0);
-      c = c.insert_partial_schedule(partialSchedule(pp, {st.id}, {rest}, params));
-      c = c.insert_mark(isl::id(pp.ctx(), st.numReduction() > 0 ? "reduction" : "thread"));
-      n = c.parent().parent();
-    }
-    n = n.root().child(0).insert_mark(isl::id(pp.ctx(), "kernel K" + std::to_string(k.id)));
-    isl::schedule ks = n.schedule();
-    total = total.is_null() ? ks : isl::manage(isl_schedule_sequence(total.release(), ks.release()));
   }
-  return total;
+  if (!block.front().empty()) {
+    n = n.insert_partial_schedule(bandSchedule(domains, block));
+    for (int t = 0; t < k.gridRank(); ++t) n = n.as<isl::schedule_node_band>().member_set_coincident(t, true);
+    n = n.insert_mark(isl::id(ctx, "grid")).child(0).child(0);
+  }
+  isl::union_set_list filters(ctx, int(domains.size()));
+  for (auto& d : domains) filters = filters.add(isl::union_set(d));
+  n = n.insert_sequence(filters);
+  for (size_t m = 0; m < k.statements.size(); ++m) {
+    const Statement& st = prog.statements[k.statements[m]];
+    std::vector<Member> par, red;
+    for (int d = 0; d < int(st.dims.size()); ++d) {
+      auto it = std::find(k.gridDims[m].begin(), k.gridDims[m].end(), d);
+      if (it != k.gridDims[m].end() && k.tile[it - k.gridDims[m].begin()] == 1) continue;  // fixed by the block
+      (d < st.numParallel ? par : red).push_back({d});
+    }
+    isl::schedule_node c = n.child(int(m)).child(0);  // each insertion returns the node just below the filter
+    if (!red.empty()) {
+      c = c.insert_partial_schedule(bandSchedule({domains[m]}, {red})).insert_mark(isl::id(ctx, "reduction"));
+    }
+    if (!par.empty()) {
+      c = c.insert_partial_schedule(bandSchedule({domains[m]}, {par}));
+      for (size_t q = 0; q < par.size(); ++q) c = c.as<isl::schedule_node_band>().member_set_coincident(int(q), true);
+      c = c.insert_mark(isl::id(ctx, "thread"));
+    }
+    n = c.parent().parent();
+  }
+  n = n.root().child(0).insert_mark(isl::id(ctx, "kernel K" + std::to_string(k.id)));
+  return n.schedule();
 }
 
-void verifySchedule(const CostModel& cm, const Partition& p, const isl::schedule& s) {
-  const PolyProgram& pp = cm.graph().poly();
+// The kernel's band below the "grid" mark; null when the kernel is one block.
+isl::schedule_node blockBand(const isl::schedule& ks) {
+  isl::schedule_node n = ks.root().child(0).child(0);  // below the kernel mark
+  if (n.isa<isl::schedule_node_mark>() && isl::manage(isl_schedule_node_mark_get_id(n.get())).name() == "grid")
+    return n.child(0);
+  return {};
+}
+
+}  // namespace
+
+PlanSchedule buildSchedule(const PolyProgram& pp, const Partition& p) {
+  isl::set params = pp.paramsAt(p.sizes);
+  SizedProgram at(pp.program(), p.sizes);
+  PlanSchedule out;
+  for (const KernelPlan& k : p.kernels) {
+    isl::schedule ks = kernelTree(pp, at, k, params);
+    out.kernels.push_back(ks);
+    out.tree = out.tree.is_null() ? ks : isl::manage(isl_schedule_sequence(out.tree.copy(), ks.copy()));
+  }
+  return out;
+}
+
+void verifySchedule(const PolyProgram& pp, const Partition& p, const PlanSchedule& s) {
   const Program& prog = pp.program();
-  isl::set params = pp.paramsAt(cm.sizes());
-  isl::union_map order = s.map();
+  isl::set params = pp.paramsAt(p.sizes);
+  isl::union_map order = s.tree.map();
   isl::union_map before = isl::manage(isl_union_map_lex_lt_union_map(order.copy(), order.copy()));
   std::vector<int> kernelOf(prog.statements.size(), -1);
   for (auto& k : p.kernels)
@@ -85,8 +142,13 @@ void verifySchedule(const CostModel& cm, const Partition& p, const isl::schedule
            std::to_string(prog.statements[d.src].loc.line) + ") -> " + prog.statements[d.dst].label() + " (line " +
            std::to_string(prog.statements[d.dst].loc.line) + ") on '" + prog.tensors[d.tensor].name + "'";
   };
+  // Relates instances that a map sends to different points.
+  auto separates = [](const isl::union_map& rel, const isl::union_map& to) {
+    isl::union_map mapped = rel.apply_domain(to).apply_range(to);
+    return !mapped.is_subset(isl::union_set(mapped.domain().unite(mapped.range())).identity());
+  };
   for (auto& d : pp.dependences()) {
-    isl::union_map rel(d.relation.intersect_params(params));
+    isl::union_map rel(d.relation.intersect_params(params).project_out_all_params());
     if (rel.is_empty()) continue;
     if (!rel.is_subset(before))
       throw InternalError("illegal schedule: the " + name(d) + " is not ordered source before sink");
@@ -95,12 +157,82 @@ void verifySchedule(const CostModel& cm, const Partition& p, const isl::schedule
     if (k != kernelOf[d.dst]) continue;  // kernels run in order
     const KernelPlan& kp = p.kernels[k];
     if (kp.gridRank() == 0) continue;
-    isl::union_map grid = isl::manage(isl_union_map_from_multi_union_pw_aff(partialSchedule(pp, kp.statements, kp.gridDims, params).release()));
-    isl::union_map mapped = rel.apply_domain(grid).apply_range(grid);
-    isl::union_map identity = isl::union_set(mapped.domain().unite(mapped.range())).identity();
-    if (!mapped.is_subset(identity))
+    // The tree's block band: instances in different blocks run in parallel.
+    isl::schedule_node band = blockBand(s.kernels[k]);
+    if (!band.is_null() && separates(rel, isl::union_map::from(band.as<isl::schedule_node_band>().partial_schedule())))
+      throw InternalError("illegal schedule: the " + name(d) + " crosses blocks of kernel K" + std::to_string(k));
+    // The plan's promise, which its costs assume: a dependence stays at one grid point.
+    std::vector<isl::set> domains;
+    std::vector<std::vector<Member>> grid;
+    for (size_t m = 0; m < kp.statements.size(); ++m) {
+      domains.push_back(domainAt(pp, kp.statements[m], params));
+      grid.emplace_back();
+      for (int t = 0; t < kp.gridRank(); ++t) grid.back().push_back({kp.gridDims[m][t]});
+    }
+    if (separates(rel, isl::union_map::from(bandSchedule(domains, grid))))
       throw InternalError("illegal schedule: the " + name(d) + " crosses grid points of kernel K" + std::to_string(k));
   }
+}
+
+// The launched blocks in band coordinates, one set dimension per member of the block
+// band: grid coordinate t at block index e_t, whose origin pf_b<t> = lo_t + tile_t e_t,
+// and the chunk c = pf_c of a split reduction.
+static isl::set launchedBlocks(isl::ctx ctx, const KernelPlan& k, bool chunk) {
+  const int g = k.gridRank(), n = g + (chunk ? 1 : 0);
+  isl_space* sp = isl_space_set_alloc(ctx.get(), n, n);
+  for (int t = 0; t < n; ++t) {
+    std::string name = t < g ? blockOriginName(t) : kChunkName;
+    sp = isl_space_set_dim_id(sp, isl_dim_param, t, isl_id_alloc(ctx.get(), name.c_str(), nullptr));
+  }
+  isl_local_space* ls = isl_local_space_from_space(isl_space_copy(sp));
+  isl_basic_set* bs = isl_basic_set_universe(sp);
+  auto add = [&](bool equality, std::initializer_list<std::pair<int, int64_t>> params,
+                 std::initializer_list<std::pair<int, int64_t>> dims, int64_t constant) {
+    isl_constraint* c = equality ? isl_constraint_alloc_equality(isl_local_space_copy(ls))
+                                 : isl_constraint_alloc_inequality(isl_local_space_copy(ls));
+    for (auto [i, v] : params) c = isl_constraint_set_coefficient_si(c, isl_dim_param, i, int(v));
+    for (auto [i, v] : dims) c = isl_constraint_set_coefficient_si(c, isl_dim_set, i, int(v));
+    c = isl_constraint_set_constant_si(c, int(constant));
+    bs = isl_basic_set_add_constraint(bs, c);
+  };
+  for (int t = 0; t < g; ++t) {
+    const int64_t blocks = (k.gridExtent[t] + k.tile[t] - 1) / k.tile[t];
+    add(true, {{t, 1}}, {{t, -k.tile[t]}}, -k.gridLo[t]);  // pf_b<t> = lo + tile e_t
+    add(false, {}, {{t, 1}}, 0);                            // e_t >= 0
+    add(false, {}, {{t, -1}}, blocks - 1);                  // e_t < blocks
+  }
+  if (chunk) {
+    add(true, {{g, 1}}, {{g, -1}}, 0);
+    add(false, {}, {{g, 1}}, 0);
+    add(false, {}, {{g, -1}}, k.splitChunks - 1);
+  }
+  isl_local_space_free(ls);
+  return isl::manage(isl_set_from_basic_set(bs));
+}
+
+isl::schedule blockSchedule(const PlanSchedule& s, const KernelPlan& k, int stmt, isl::set& context) {
+  isl::schedule ks = s.kernels[k.id];
+  isl::ctx ctx = ks.ctx();
+  isl::set sdom;
+  ks.domain().foreach_set([&](isl::set x) {
+    if (isl_set_get_tuple_name(x.get()) == "S" + std::to_string(stmt)) sdom = x;
+  });
+  if (sdom.is_null()) return {};  // no instances at these sizes
+  ks = isl::manage(isl_schedule_intersect_domain(ks.release(), isl_union_set_from_set(sdom.copy())));
+  isl::schedule_node band = blockBand(ks);
+  if (band.is_null()) {
+    context = isl::set::universe(isl::manage(isl_space_params_alloc(ctx.get(), 0)));
+    return ks;
+  }
+  isl::multi_union_pw_aff mupa = band.as<isl::schedule_node_band>().partial_schedule();
+  const bool chunk = int(mupa.size()) > k.gridRank();
+  isl::set blocks = launchedBlocks(ctx, k, chunk);
+  // The statement's instances in the block whose parameters these are: the band's
+  // coordinates, read from the verified tree, equal to the block's.
+  isl::union_set filter = isl::union_map::from(mupa).intersect_range(isl::union_set(blocks)).domain();
+  context = blocks.params();
+  isl::schedule_node n = band.insert_filter(filter).child(0);
+  return isl::manage(isl_schedule_node_delete(n.release())).schedule();
 }
 
 }  // namespace polyfuse

@@ -6,9 +6,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "codegen/CudaTools.h"
-#include "codegen/Names.h"
+#include "codegen/Lower.h"
 #include "driver/FileIO.h"
 #include "codegen/OpenCLRunner.h"
 #include "fusion/PlanOutput.h"
@@ -26,12 +27,12 @@ std::vector<std::string> writeCode(const CostModel& cm, const Partition& p, cons
     writeAtomically(path, text);
     files.push_back(path);
   };
-  GeneratedCode code = generate(cm, p, target == "cuda" ? Dialect::Cuda : Dialect::OpenCL);
+  GeneratedCode code = generate(cm.graph().poly(), p, target == "cuda" ? Dialect::Cuda : Dialect::OpenCL);
   if (target == "cuda") {
     write("kernels.cu", code.kernelSource);
-    write("reference.h", emitReference(cm));
-    write("reference_main.c", emitReferenceMain(cm));
-    write("harness.cu", emitCudaHarness(cm, p, code));
+    write("reference.h", emitReference(cm.at()));
+    write("reference_main.c", emitReferenceMain(cm.at()));
+    write("harness.cu", emitCudaHarness(cm.graph().program(), p, code));
   } else {
     write("kernels.cl", code.kernelSource);
   }
@@ -73,12 +74,12 @@ void checkMemoryFits(const Program& prog, const Sizes& sizes, const std::string&
 ExecOutcome executePartition(const CostModel& cm, const Partition& p, const std::string& backend,
                              const Bindings& inputs, uint64_t seed, int repeat, const std::string& dumpDir) {
   const Program& prog = cm.graph().program();
-  const double tolerance = realType(prog) == "float" ? 1e-4 : 1e-10;
+  const double tolerance = verificationTolerance(prog);
   ExecOutcome out;
   out.backend = backend;
   if (backend == "opencl") {
-    GeneratedCode code = generate(cm, p, Dialect::OpenCL);
-    RunResult r = runOpenCL(cm, code, inputs, repeat, tolerance);
+    GeneratedCode code = generate(cm.graph().poly(), p, Dialect::OpenCL);
+    RunResult r = runOpenCL(prog, p, code, inputs, repeat, tolerance);
     out.device = r.device;
     out.verified = r.verified;
     out.maxRelError = r.maxRelError;
@@ -118,13 +119,17 @@ ExecOutcome executePartition(const CostModel& cm, const Partition& p, const std:
       out.maxRelError = j["max_rel_error"];
       out.totalMs = j["total_ms"];
       out.totalMinMs = out.totalMaxMs = out.totalMs;
-    } else if (line.rfind(cName(prog.name) + "_k", 0) == 0) {
-      char name[256];
+    } else {
+      // The harness prints one row per kernel of the plan: "NAME ms GB/s".
+      std::istringstream row(line);
+      std::string name;
       double ms = 0, gbs = 0;
-      if (std::sscanf(line.c_str(), "%255s %lf %lf", name, &ms, &gbs) == 3) {
-        out.kernelNames.push_back(name);
-        out.kernelMs.push_back(ms);
-      }
+      if (!(row >> name >> ms >> gbs)) continue;
+      for (auto& k : p.kernels)
+        if (name == kernelFunction(prog, k.id)) {
+          out.kernelNames.push_back(name);
+          out.kernelMs.push_back(ms);
+        }
     }
   }
   return out;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "codegen/Emit.h"
+#include "fusion/CostModel.h"
 #include "polyir/Interpreter.h"
 
 namespace polyfuse {

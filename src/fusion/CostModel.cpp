@@ -31,83 +31,16 @@ int64_t Box::volume() const {
   return v;
 }
 
-static int64_t countOps(const Expr& e) {
-  int64_t n = 0;
-  switch (e.kind) {
-    case ExprKind::Neg: case ExprKind::Add: case ExprKind::Sub: case ExprKind::Mul: case ExprKind::Div:
-    case ExprKind::Call: case ExprKind::Lt: case ExprKind::Le: case ExprKind::Gt: case ExprKind::Ge:
-    case ExprKind::Eq: case ExprKind::Ne: case ExprKind::Select: n = 1; break;
-    default: break;
-  }
-  for (auto& a : e.args) n += countOps(*a);
-  return n;
-}
-
-static SizedAccess sizeAccess(const Access& a, const Statement& st, const Sizes& sizes) {
-  SizedAccess s;
-  s.tensor = a.tensor;
-  for (auto& sub : a.subscripts) {
-    std::vector<int64_t> row;
-    Affine rest = sub;
-    for (auto& d : st.dims) {
-      row.push_back(sub.coefficient(d));
-      rest = rest - Affine::var(d).scaled(sub.coefficient(d));
-    }
-    s.coef.push_back(row);
-    s.constant.push_back(rest.eval(sizes));
-  }
-  return s;
-}
-
-CostModel::CostModel(const FusionGraph& fg, const Sizes& sizes, const Device& dev) : fg_(fg), sizes_(sizes), dev_(dev) {
+CostModel::CostModel(const FusionGraph& fg, const Sizes& sizes, const Device& dev) : fg_(fg), at_(fg.program(), sizes), dev_(dev) {
   const Program& prog = fg.program();
-  prog.checkSizes(sizes);
-  for (auto& t : prog.tensors) {
-    tensorElems_.push_back(t.elements(sizes));
-    elemBytes_.push_back(elemBytes(t.type));
-  }
-  for (auto& st : prog.statements) {
-    SizedStatement s;
-    s.points = 1;
-    for (auto& r : st.ranges) {
-      s.lo.push_back(r.lo.eval(sizes));
-      s.hi.push_back(r.hi.eval(sizes));
-      s.points = checkedMul(s.points, std::max<int64_t>(0, s.hi.back() - s.lo.back()), "a statement's point count");
-    }
-    s.flopsPerPoint = countOps(*st.rhs) + (st.isReduction() ? 1 : 0);
-    s.write = sizeAccess(st.write, st, sizes);
-    for (auto& r : st.reads) s.reads.push_back(sizeAccess(r, st, sizes));
-    stmts_.push_back(std::move(s));
-  }
+  for (auto& t : prog.tensors) elemBytes_.push_back(elemBytes(t.type));
   flowSources_.assign(prog.statements.size(), {});
   consumers_.assign(prog.tensors.size(), {});
-  const auto& deps = fg.poly().dependences();
-  for (size_t d = 0; d < deps.size(); ++d) {
-    const Dependence& dep = deps[d];
+  for (const Dependence& dep : fg.poly().dependences())
     if (dep.kind == DepKind::Flow && dep.src != dep.dst) {
       flowSources_[dep.dst][dep.tensor].push_back(dep.src);
       consumers_[dep.tensor].push_back(dep.dst);
     }
-    // A recurrence along a parallel dimension cannot run on parallel hardware.
-    if (dep.src == dep.dst && !dep.reduction) {
-      const Statement& st = prog.statements[dep.src];
-      for (int a = 0; a < st.numParallel; ++a)
-        if (!fg.aligned(int(d), a, a))
-          throw SourceError(st.loc, "statement " + st.label() + " carries a " + depKindName(dep.kind) +
-                                        " dependence along its parallel dimension '" + st.dims[a] +
-                                        "' (a recurrence); polyfuse runs every parallel dimension in parallel");
-    }
-  }
-}
-
-int64_t CostModel::tensorBytes(int t) const { return tensorElems_[t] * elemBytes_[t]; }
-
-int64_t CostModel::lowerBoundBytes() const {
-  int64_t b = 0;
-  const Program& prog = fg_.program();
-  for (size_t t = 0; t < prog.tensors.size(); ++t)
-    if (prog.tensors[t].role != TensorRole::Temporary) b += tensorBytes(int(t));
-  return b;
 }
 
 Box CostModel::accessBox(const SizedAccess& a, const std::vector<int64_t>& lo, const std::vector<int64_t>& hi) const {
@@ -203,7 +136,7 @@ std::optional<KernelPlan> CostModel::plan(const StmtSet& group, bool noParalleli
     std::vector<int64_t> splitMenu{1};
     if (members.size() == 1) {
       const Statement& st = prog.statements[members[0]];
-      const SizedStatement& ss = stmts_[members[0]];
+      const SizedStatement& ss = sized(members[0]);
       bool escapes = prog.tensors[st.write.tensor].role == TensorRole::Output || !consumers_[st.write.tensor].empty();
       if (st.numReduction() > 0 && escapes) {
         int64_t extent = ss.hi.back() - ss.lo.back();
@@ -217,8 +150,8 @@ std::optional<KernelPlan> CostModel::plan(const StmtSet& group, bool noParalleli
         for (int t = 0; t < g; ++t) {
           int64_t lo = INT64_MAX, hi = INT64_MIN;
           for (size_t k = 0; k < members.size(); ++k) {
-            lo = std::min(lo, stmts_[members[k]].lo[dims[k][t]]);
-            hi = std::max(hi, stmts_[members[k]].hi[dims[k][t]]);
+            lo = std::min(lo, sized(members[k]).lo[dims[k][t]]);
+            hi = std::max(hi, sized(members[k]).hi[dims[k][t]]);
           }
           extent[t] = std::max<int64_t>(1, hi - lo);
         }
@@ -249,6 +182,32 @@ std::optional<KernelPlan> CostModel::plan(const StmtSet& group, bool noParalleli
   return best;
 }
 
+// The block's slice of temporary t, as its producer in the kernel writes it: the tile
+// along grid coordinates, the statement's whole range along the others.
+OnChipArray CostModel::onChipSlice(const std::vector<int>& members, const KernelPlan& kp, int t) const {
+  const Program& prog = fg_.program();
+  size_t m = 0;
+  while (prog.statements[members[m]].write.tensor != t) ++m;
+  const Statement& st = prog.statements[members[m]];
+  const SizedStatement& ss = sized(st.id);
+  OnChipArray a;
+  a.tensor = t;
+  for (int d = 0; d < st.numParallel; ++d) {
+    auto it = std::find(kp.gridDims[m].begin(), kp.gridDims[m].end(), d);
+    if (it != kp.gridDims[m].end()) {
+      int g = int(it - kp.gridDims[m].begin());
+      a.gridCoord.push_back(g);
+      a.lo.push_back(0);
+      a.extent.push_back(kp.tile[g]);
+    } else {
+      a.gridCoord.push_back(-1);
+      a.lo.push_back(ss.lo[d]);
+      a.extent.push_back(ss.hi[d] - ss.lo[d]);
+    }
+  }
+  return a;
+}
+
 KernelPlan CostModel::evaluate(const std::vector<int>& members, const std::vector<std::vector<int>>& dims,
                                const std::vector<int64_t>& tile, int64_t chunks) const {
   const Program& prog = fg_.program();
@@ -261,8 +220,8 @@ KernelPlan CostModel::evaluate(const std::vector<int>& members, const std::vecto
   std::vector<int64_t> gridHi(g, INT64_MIN);
   for (size_t k = 0; k < members.size(); ++k)
     for (int t = 0; t < g; ++t) {
-      kp.gridLo[t] = std::min(kp.gridLo[t], stmts_[members[k]].lo[dims[k][t]]);
-      gridHi[t] = std::max(gridHi[t], stmts_[members[k]].hi[dims[k][t]]);
+      kp.gridLo[t] = std::min(kp.gridLo[t], sized(members[k]).lo[dims[k][t]]);
+      gridHi[t] = std::max(gridHi[t], sized(members[k]).hi[dims[k][t]]);
     }
   kp.blocks = 1;
   int64_t tileProduct = 1;
@@ -276,7 +235,7 @@ KernelPlan CostModel::evaluate(const std::vector<int>& members, const std::vecto
   StmtSet group = StmtSet::of(fg_.size(), members);
   std::vector<std::vector<int64_t>> blockLo(members.size()), blockHi(members.size());
   for (size_t k = 0; k < members.size(); ++k) {
-    const SizedStatement& s = stmts_[members[k]];
+    const SizedStatement& s = sized(members[k]);
     blockLo[k] = s.lo;
     blockHi[k] = s.hi;
     int64_t w = 1;
@@ -323,10 +282,14 @@ KernelPlan CostModel::evaluate(const std::vector<int>& members, const std::vecto
     if ((parPoints < 32 || lastPar < 0) && st.numReduction() > 0) x = int(st.dims.size()) - 1;
     kp.threadDims[k] = x;
     if (x >= 0) run[k] = std::max<int64_t>(1, blockHi[k][x] - blockLo[k][x]);
+    kp.modes.push_back(st.numReduction() == 0      ? StmtMode::Pointwise
+                       : x < st.numParallel       ? StmtMode::SerialReduce
+                       : kp.splitChunks > 1       ? StmtMode::SplitReduce
+                                                  : StmtMode::BlockReduce);
   }
   // Splitting extends a block reduction across blocks; a reduction whose block already
   // has a warp's worth of outputs (a contraction's tile) gains nothing from it.
-  if (kp.splitChunks > 1 && kp.threadDims[0] < prog.statements[members[0]].numParallel) {
+  if (kp.splitChunks > 1 && kp.modes[0] != StmtMode::SplitReduce) {
     kp.modeledUs = std::numeric_limits<double>::infinity();
     return kp;
   }
@@ -352,7 +315,7 @@ KernelPlan CostModel::evaluate(const std::vector<int>& members, const std::vecto
   std::map<int, Use> uses;
   for (size_t k = 0; k < members.size(); ++k) {
     int s = members[k];
-    const SizedStatement& ss = stmts_[s];
+    const SizedStatement& ss = sized(s);
     Use& w = uses[ss.write.tensor];
     w.written = true;
     w.sector = std::max(w.sector, sectorFactor(ss.write, k));
@@ -374,7 +337,9 @@ KernelPlan CostModel::evaluate(const std::vector<int>& members, const std::vecto
       }
     }
   }
-  struct Candidate { int tensor; int64_t bytes; };
+  // On-chip arrays hold the compute type, as the kernel declares them.
+  const int computeBytes = elemBytes(prog.computeType());
+  struct Candidate { OnChipArray array; int64_t bytes; };
   std::vector<Candidate> onchip;
   // Bytes moved by uncoalesced accesses, beyond the logical bytes: a 32-byte sector
   // per element.
@@ -404,39 +369,40 @@ KernelPlan CostModel::evaluate(const std::vector<int>& members, const std::vecto
       reread(t, checkedMul(kp.blocks, u.intReadBlock.volume(), "a kernel's re-read bytes") * eb);
       kp.globalWrites.push_back(t);
     } else {
-      Box fp = u.writeBlock;
-      fp.hull(u.intReadBlock);
-      onchip.push_back({t, fp.volume() * eb});
+      OnChipArray a = onChipSlice(members, kp, t);
+      onchip.push_back({a, a.alignedBytes(computeBytes)});
     }
   }
   // Keep temporaries on chip while they fit; spill the largest first.
   std::sort(onchip.begin(), onchip.end(), [](const Candidate& a, const Candidate& b) {
-    return a.bytes != b.bytes ? a.bytes > b.bytes : a.tensor < b.tensor;
+    return a.bytes != b.bytes ? a.bytes > b.bytes : a.array.tensor < b.array.tensor;
   });
   int64_t total = 0;
   for (auto& c : onchip) total += c.bytes;
   for (auto& c : onchip) {
+    const int t = c.array.tensor;
     if (double(total) > dev_.onchipBytesPerBlock) {
       total -= c.bytes;
-      const Use& u = uses[c.tensor];
-      kp.scratch.push_back(c.tensor);
-      dram(c.tensor, u.writeFull.volume() * elemBytes_[c.tensor]);
-      reread(c.tensor, checkedMul(kp.blocks, u.intReadBlock.volume(), "a kernel's re-read bytes") * elemBytes_[c.tensor]);
+      const Use& u = uses[t];
+      kp.scratch.push_back(t);
+      dram(t, u.writeFull.volume() * elemBytes_[t]);
+      reread(t, checkedMul(kp.blocks, u.intReadBlock.volume(), "a kernel's re-read bytes") * elemBytes_[t]);
     } else {
-      kp.onChip.push_back(c.tensor);
+      kp.onChip.push_back(c.array);
     }
   }
-  std::sort(kp.onChip.begin(), kp.onChip.end());
+  std::sort(kp.onChip.begin(), kp.onChip.end(), [](const OnChipArray& a, const OnChipArray& b) { return a.tensor < b.tensor; });
   std::sort(kp.scratch.begin(), kp.scratch.end());
-  kp.onchipBytesPerBlock = total;
+  kp.onchipBytesPerBlock = kp.sharedBytes = total;
 
   kp.launchUs = dev_.launchUs;
   if (kp.splitChunks > 1) {
     // Partials: written by the blocks, read back by the combining launch.
-    const SizedStatement& s = stmts_[members[0]];
+    const SizedStatement& s = sized(members[0]);
     int64_t outputs = 1;
     for (int d = 0; d < prog.statements[members[0]].numParallel; ++d) outputs *= s.hi[d] - s.lo[d];
-    int64_t partialBytes = outputs * kp.splitChunks * elemBytes_[prog.statements[members[0]].write.tensor];
+    kp.partialElements = outputs * kp.splitChunks;
+    int64_t partialBytes = kp.partialElements * computeBytes;
     kp.dramBytes += partialBytes;
     kp.l2Bytes += partialBytes;
     kp.launchUs *= 2;
@@ -485,6 +451,8 @@ Partition CostModel::assemble(const std::string& strategy, const std::vector<Stm
                               bool noParallelismLoss) const {
   Partition p;
   p.strategy = strategy;
+  p.sizes = sizes();
+  p.device = dev_.name;
   const int n = fg_.size();
   std::vector<int> groupOf(n, -1);
   for (size_t k = 0; k < groups.size(); ++k)
@@ -515,6 +483,8 @@ Partition CostModel::assemble(const std::string& strategy, const std::vector<Stm
     if (!kp) throw InternalError("partition contains a group that is not a legal kernel: " + whyNotFusible(groups[k]));
     KernelPlan plan = *kp;
     plan.id = int(p.kernels.size());
+    p.launches.push_back({plan.id, LaunchKind::Kernel, plan.blocks, plan.threadsPerBlock, plan.sharedBytes});
+    if (plan.splitChunks > 1) p.launches.push_back({plan.id, LaunchKind::Combine, kCombineBlocks, kCombineThreads, 0});
     p.modeledUs += plan.modeledUs;
     p.dramBytes += plan.dramBytes;
     p.l2Bytes += plan.l2Bytes;

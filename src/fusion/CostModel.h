@@ -8,23 +8,9 @@
 #include "fusion/Device.h"
 #include "fusion/FusionGraph.h"
 #include "fusion/KernelPlan.h"
+#include "polyir/Sized.h"
 
 namespace polyfuse {
-
-// One access at concrete sizes: subscript p = constant[p] + sum_k coef[p][k] * dim_k.
-struct SizedAccess {
-  int tensor = -1;
-  std::vector<std::vector<int64_t>> coef;
-  std::vector<int64_t> constant;
-};
-
-struct SizedStatement {
-  std::vector<int64_t> lo, hi;  // per dim, half-open
-  int64_t points = 0;
-  int64_t flopsPerPoint = 0;
-  SizedAccess write;
-  std::vector<SizedAccess> reads;
-};
 
 // Inclusive integer box; empty when any lo > hi.
 struct Box {
@@ -40,8 +26,9 @@ class CostModel {
 
   const FusionGraph& graph() const { return fg_; }
   const Device& device() const { return dev_; }
-  const Sizes& sizes() const { return sizes_; }
-  const SizedStatement& sized(int s) const { return stmts_[s]; }
+  const Sizes& sizes() const { return at_.sizes(); }
+  const SizedProgram& at() const { return at_; }
+  const SizedStatement& sized(int s) const { return at_.statement(s); }
 
   // The cheapest plan for the group as one kernel, over legal grids and tiles; none
   // when the group is not connected, not convex, or has no legal grid. With
@@ -50,18 +37,16 @@ class CostModel {
   // Why `plan` returns none: the blocking dependence and its source lines, or shape.
   std::string whyNotFusible(const StmtSet& group) const;
 
-  int64_t lowerBoundBytes() const;
-  int64_t tensorBytes(int t) const;
+  int64_t lowerBoundBytes() const { return at_.lowerBoundBytes(); }
+  int64_t tensorBytes(int t) const { return at_.tensorBytes(t); }
   // Orders groups topologically and totals their costs.
   Partition assemble(const std::string& strategy, const std::vector<StmtSet>& groups,
                      bool noParallelismLoss = false) const;
 
  private:
   const FusionGraph& fg_;
-  Sizes sizes_;
+  SizedProgram at_;
   Device dev_;
-  std::vector<SizedStatement> stmts_;
-  std::vector<int64_t> tensorElems_;
   std::vector<int> elemBytes_;
   // flowSources_[s]: tensor -> statements whose values s reads through it
   std::vector<std::map<int, std::vector<int>>> flowSources_;
@@ -71,6 +56,7 @@ class CostModel {
   std::vector<std::vector<std::vector<int>>> gridAssignments(const std::vector<int>& members, int g) const;
   KernelPlan evaluate(const std::vector<int>& members, const std::vector<std::vector<int>>& dims,
                       const std::vector<int64_t>& tile, int64_t chunks = 1) const;
+  OnChipArray onChipSlice(const std::vector<int>& members, const KernelPlan& kp, int t) const;
   Box accessBox(const SizedAccess& a, const std::vector<int64_t>& lo, const std::vector<int64_t>& hi) const;
 };
 

@@ -1,13 +1,39 @@
-// One kernel of a partition: which statements, how they map onto the grid, how the
-// grid is tiled into blocks, where temporaries live, and what the cost model says.
-// The cost model writes it and the code generator reads it: what is costed is what
-// is generated.
+// The plan: the one record between the fusion search and code generation. Per kernel
+// it says which statements run, how they map onto the grid, how the grid is tiled into
+// blocks, how threads share each statement, which arrays live on chip and with what
+// extents, and every launch. The cost model fills it; codegen, the harness, the OpenCL
+// runner, `inspect` and the reports read it and decide nothing of their own: what is
+// costed is what is generated.
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "polyir/Program.h"
+
 namespace polyfuse {
+
+// How a kernel's threads run one statement.
+enum class StmtMode {
+  Pointwise,     // threads over the block's parallel points, no reduction
+  SerialReduce,  // threads over parallel points, each reduces its point serially
+  BlockReduce,   // the block's threads split each point's reduction, then combine
+  SplitReduce    // a block reduction over one chunk per block; a second launch combines
+};
+const char* stmtModeName(StmtMode m);
+
+// A temporary the kernel keeps on chip (shared memory in CUDA, local memory in OpenCL):
+// the block's slice of it. Tensor dimension p starts at the block origin of grid
+// coordinate gridCoord[p], or at the constant lo[p] when gridCoord[p] < 0.
+struct OnChipArray {
+  int tensor = -1;
+  std::vector<int64_t> extent;
+  std::vector<int> gridCoord;
+  std::vector<int64_t> lo;
+  int64_t elements() const;
+  // Bytes in dynamic shared memory: 16-byte aligned, so arrays pack in plan order.
+  int64_t alignedBytes(int elemBytes) const { return (elements() * elemBytes + 15) / 16 * 16; }
+};
 
 struct KernelPlan {
   int id = 0;
@@ -19,22 +45,41 @@ struct KernelPlan {
   // threadDims[k]: the dimension of statements[k] that consecutive threads run along
   // (-1: one point per block). Coalescing in the cost model assumes this mapping.
   std::vector<int> threadDims;
+  std::vector<StmtMode> modes;              // per statement
   int64_t blocks = 1;
   int threadsPerBlock = 32;
   // A split reduction (one statement alone): its last dimension, a reduction, is cut
   // into splitChunks chunks of splitChunk points; each block reduces one chunk into a
   // partial result, and a second launch combines the partials in order.
   int64_t splitChunks = 1, splitChunk = 0;
-  std::vector<int> onChip;                  // temporaries kept in shared memory
+  int64_t partialElements = 0;              // the split's scratch: chunks x output points
+  std::vector<OnChipArray> onChip;          // in tensor order
   std::vector<int> scratch;                 // temporaries spilled to global scratch
   std::vector<int> globalReads, globalWrites;
+  int64_t sharedBytes = 0;                  // dynamic shared memory per block (the on-chip arrays)
 
   int64_t dramBytes = 0, l2Bytes = 0, flops = 0, onchipBytesPerBlock = 0;
   int64_t uncoalescedBytes = 0;  // extra sector traffic of uncoalesced accesses (time only)
   double occupancy = 0, memoryUs = 0, computeUs = 0, launchUs = 0, modeledUs = 0;
 
   int gridRank() const { return int(gridExtent.size()); }
+  bool keepsOnChip(int tensor) const;
+  bool usesBlockReduce() const;
 };
+
+// What the device runs, in order: each kernel, and after a split reduction its combine.
+enum class LaunchKind { Kernel, Combine };
+struct Launch {
+  int kernel = 0;  // index into Partition::kernels
+  LaunchKind kind = LaunchKind::Kernel;
+  int64_t blocks = 1;
+  int threads = 32;
+  int64_t sharedBytes = 0;
+};
+
+// The combine launch of a split reduction: a grid-stride loop over the outputs.
+constexpr int64_t kCombineBlocks = 64;
+constexpr int kCombineThreads = 256;
 
 struct SolverInfo {
   std::string name = "none";
@@ -51,7 +96,10 @@ struct Alternative {
 
 struct Partition {
   std::string strategy;
+  Sizes sizes;          // what the plan was made for
+  std::string device;   // the device preset's name
   std::vector<KernelPlan> kernels;  // in launch order
+  std::vector<Launch> launches;     // in order
   SolverInfo solver;
   double modeledUs = 0;
   int64_t dramBytes = 0, l2Bytes = 0, flops = 0;

@@ -59,7 +59,11 @@ nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p) {
     kj["onchip_bytes_per_block"] = k.onchipBytesPerBlock;
     kj["flops"] = k.flops;
     kj["occupancy"] = k.occupancy;
-    kj["on_chip"] = tensorNames(prog, k.onChip);
+    kj["modes"] = nlohmann::ordered_json::array();
+    for (StmtMode m : k.modes) kj["modes"].push_back(stmtModeName(m));
+    std::vector<int> onChip;
+    for (auto& a : k.onChip) onChip.push_back(a.tensor);
+    kj["on_chip"] = tensorNames(prog, onChip);
     kj["scratch"] = tensorNames(prog, k.scratch);
     kj["modeled_us"] = k.modeledUs;
     j["kernels"].push_back(kj);

@@ -246,6 +246,19 @@ void PolyProgram::computeDependences() {
   std::stable_sort(deps_.begin(), deps_.end(), [](const Dependence& a, const Dependence& b) {
     return std::make_tuple(a.src, a.dst, int(a.kind), a.tensor) < std::make_tuple(b.src, b.dst, int(b.kind), b.tensor);
   });
+  // A recurrence along a parallel dimension cannot run on parallel hardware. This is a
+  // property of the program, so `check` rejects it as `fuse` and `codegen` do.
+  for (const Dependence& d : deps_) {
+    if (d.src != d.dst || d.reduction) continue;
+    const Statement& st = prog_.statements[d.src];
+    for (int a = 0; a < st.numParallel; ++a) {
+      isl::map same = isl::manage(isl_map_equate(isl_map_universe(d.relation.space().release()), isl_dim_in, a, isl_dim_out, a));
+      if (!d.relation.is_subset(same))
+        throw SourceError(st.loc, "statement " + st.label() + " carries a " + depKindName(d.kind) +
+                                      " dependence along its parallel dimension '" + st.dims[a] +
+                                      "' (a recurrence); polyfuse runs every parallel dimension in parallel");
+    }
+  }
 }
 
 }  // namespace polyfuse

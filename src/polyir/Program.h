@@ -72,6 +72,8 @@ struct Program {
   std::vector<int> tensorsWithRole(TensorRole r) const;
   // Every size parameter bound, every value >= 1.
   void checkSizes(const Sizes& sizes) const;
+  // The type generated kernels compute in: double when any tensor or scalar is double.
+  ElemType computeType() const;
 };
 
 std::string reduceOpText(ReduceOp op, bool init);  // "+=!": see polyir/Reduction.h

@@ -30,6 +30,14 @@ std::vector<int> Program::tensorsWithRole(TensorRole r) const {
   return out;
 }
 
+ElemType Program::computeType() const {
+  for (auto& t : tensors)
+    if (t.type == ElemType::F64) return ElemType::F64;
+  for (auto& s : scalars)
+    if (s.type == ElemType::F64) return ElemType::F64;
+  return ElemType::F32;
+}
+
 void Program::checkSizes(const Sizes& sizes) const {
   for (auto& p : sizeParams) {
     auto it = sizes.find(p);

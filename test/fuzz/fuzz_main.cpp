@@ -111,8 +111,8 @@ void runTc(const std::string& text, const std::string& path) {
   SearchOptions opt;
   opt.strategy = "ilp";
   Partition p = search(cm, opt);
-  generate(cm, p, Dialect::OpenCL);
-  generate(cm, p, Dialect::Cuda);
+  generate(*lp.poly, p, Dialect::OpenCL);
+  generate(*lp.poly, p, Dialect::Cuda);
 }
 
 void runTarget(const std::string& target, const std::string& text, const fs::path& scratch) {

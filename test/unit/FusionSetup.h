@@ -15,6 +15,7 @@ struct Setup {
     fg = std::make_unique<FusionGraph>(*lp.poly);
     cm = std::make_unique<CostModel>(*fg, sizes, loadDevice(device));
   }
+  const PolyProgram& poly() const { return *lp.poly; }
   Partition run(const std::string& strategy) const {
     SearchOptions o;
     o.strategy = strategy;

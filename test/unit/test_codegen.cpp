@@ -18,12 +18,12 @@ using test::Setup;
 TEST_CASE("schedule: legal plans verify, illegal plans are caught naming the dependence") {
   Setup s(test::loadExample("softmax.tc"), {{"N", 33}, {"M", 129}});
   Partition good = s.run("ilp");
-  CHECK_NOTHROW(verifySchedule(*s.cm, good, buildSchedule(*s.cm, good)));
+  CHECK_NOTHROW(verifySchedule(s.poly(), good, buildSchedule(s.poly(), good)));
   // Kernels launched in the wrong order.
   Partition reversed = s.run("nofuse");
   std::swap(reversed.kernels[0], reversed.kernels[1]);
   try {
-    verifySchedule(*s.cm, reversed, buildSchedule(*s.cm, reversed));
+    verifySchedule(s.poly(), reversed, buildSchedule(s.poly(), reversed));
     FAIL("no error");
   } catch (const InternalError& e) {
     CHECK(std::string(e.what()).find("flow dependence S0 (line 4) -> S1 (line 5) on 'mx' is not ordered") !=
@@ -36,22 +36,23 @@ TEST_CASE("schedule: legal plans verify, illegal plans are caught naming the dep
   fused.statements = {0, 1};
   fused.gridDims = {{0}, {0}};
   fused.threadDims = {1, 1};
+  fused.modes = {StmtMode::BlockReduce, StmtMode::BlockReduce};
   Partition bad = split;
   bad.kernels = {fused};
   try {
-    verifySchedule(*a.cm, bad, buildSchedule(*a.cm, bad));
+    verifySchedule(a.poly(), bad, buildSchedule(a.poly(), bad));
     FAIL("no error");
   } catch (const InternalError& e) {
     std::string msg = e.what();
     CHECK(msg.find("S0 (line 3) -> S1 (line 4) on 'tmp'") != std::string::npos);
     CHECK(msg.find("illegal schedule") != std::string::npos);
   }
-  CHECK_THROWS_AS(generate(*a.cm, bad, Dialect::Cuda), InternalError);
+  CHECK_THROWS_AS(generate(a.poly(), bad, Dialect::Cuda), InternalError);
 }
 
 TEST_CASE("codegen: kernels name their statements and use the program's names") {
   Setup s(test::loadExample("rmsnorm.tc"), {{"N", 33}, {"M", 129}});
-  GeneratedCode code = generate(*s.cm, s.run("ilp"), Dialect::Cuda);
+  GeneratedCode code = generate(s.poly(), s.run("ilp"), Dialect::Cuda);
   CHECK(code.kernels.size() == 1);
   CHECK(code.kernelSource.find("// S0 (line 3): ms(i) +=! X(i, j) * X(i, j) / M") != std::string::npos);
   CHECK(code.kernelSource.find("rsqrtf(") != std::string::npos);
@@ -68,8 +69,9 @@ TEST_CASE("opencl: random programs under ilp and nofuse match the reference on P
     Setup s(test::load(text), {{"N", 37}});
     Bindings in = makeInputs(*s.lp.program, {{"N", 37}}, seed);
     for (const char* strategy : {"ilp", "nofuse"}) {
-      GeneratedCode code = generate(*s.cm, s.run(strategy), Dialect::OpenCL);
-      RunResult r = runOpenCL(*s.cm, code, in, 1, 1e-4);
+      Partition p = s.run(strategy);
+      GeneratedCode code = generate(s.poly(), p, Dialect::OpenCL);
+      RunResult r = runOpenCL(*s.lp.program, p, code, in, 1, 1e-4);
       INFO(strategy << " max_rel_error " << r.maxRelError);
       CHECK(r.verified);
       verified += r.verified;
@@ -81,12 +83,13 @@ TEST_CASE("opencl: random programs under ilp and nofuse match the reference on P
 TEST_CASE("opencl: a wrong kernel is reported, not hidden") {
   setenv("POCL_CACHE_DIR", (std::filesystem::temp_directory_path() / "polyfuse-pocl-unit").c_str(), 0);
   Setup s(test::loadExample("softmax.tc"), {{"N", 5}, {"M", 33}});
-  GeneratedCode code = generate(*s.cm, s.run("ilp"), Dialect::OpenCL);
+  Partition p = s.run("ilp");
+  GeneratedCode code = generate(s.poly(), p, Dialect::OpenCL);
   // Sabotage the divide: the comparison must fail.
   size_t pos = code.kernelSource.find(" / pf_sh_s[");
   REQUIRE(pos != std::string::npos);
   code.kernelSource.replace(pos, 3, " * ");
-  RunResult r = runOpenCL(*s.cm, code, makeInputs(*s.lp.program, {{"N", 5}, {"M", 33}}, 1), 1, 1e-4);
+  RunResult r = runOpenCL(*s.lp.program, p, code, makeInputs(*s.lp.program, {{"N", 5}, {"M", 33}}, 1), 1, 1e-4);
   CHECK_FALSE(r.verified);
   CHECK(r.maxRelError > 1e-2);
 }

@@ -108,8 +108,7 @@ TEST_CASE("fusion: a consumer may run on its producer's smaller grid") {
   CHECK(p.kernels[0].gridRank() == 1);
   // e(i, j) runs inside the row's block and stays on chip.
   const Program& prog = *s.lp.program;
-  CHECK(std::find(p.kernels[0].onChip.begin(), p.kernels[0].onChip.end(), prog.findTensor("e")) !=
-        p.kernels[0].onChip.end());
+  CHECK(p.kernels[0].keepsOnChip(prog.findTensor("e")));
 }
 
 TEST_CASE("fusion: ilp equals exhaustive on every example and beats every baseline") {

@@ -1,0 +1,50 @@
+// A program at concrete sizes: each statement's iteration box and its accesses as
+// integer matrices. The cost model prices these; the code generator bounds its
+// loops and arrays with them. Both read the same numbers.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "polyir/Program.h"
+
+namespace polyfuse {
+
+// One access at concrete sizes: subscript p = constant[p] + sum_k coef[p][k] * dim_k.
+struct SizedAccess {
+  int tensor = -1;
+  std::vector<std::vector<int64_t>> coef;
+  std::vector<int64_t> constant;
+};
+
+struct SizedStatement {
+  std::vector<int64_t> lo, hi;  // per dim, half-open
+  int64_t points = 0;
+  int64_t flopsPerPoint = 0;
+  SizedAccess write;
+  std::vector<SizedAccess> reads;
+};
+
+class SizedProgram {
+ public:
+  // Throws UsageError when a size is missing or out of range.
+  SizedProgram(const Program& prog, const Sizes& sizes);
+
+  const Program& program() const { return *prog_; }
+  const Sizes& sizes() const { return sizes_; }
+  const SizedStatement& statement(int s) const { return stmts_[s]; }
+  int64_t tensorElements(int t) const { return elems_[t]; }
+  int64_t tensorBytes(int t) const { return elems_[t] * elemBytes(prog_->tensors[t].type); }
+  // Bytes every execution must move: each input read once, each output written once.
+  int64_t lowerBoundBytes() const;
+  // Whether 32-bit index arithmetic could wrap: a tensor offset, or a linear index
+  // over a statement's points, of 2^31 or more.
+  bool needsWideIndices() const;
+
+ private:
+  const Program* prog_;
+  Sizes sizes_;
+  std::vector<SizedStatement> stmts_;
+  std::vector<int64_t> elems_;
+};
+
+}  // namespace polyfuse
