@@ -106,7 +106,7 @@ std::string emitCudaHarness(const Program& prog, const Partition& p, const Gener
   const std::string real = realType(prog);
   std::vector<int> globals = globalTensors(prog, p);
   std::ostringstream os;
-  os << "// Standalone harness for program '" << prog.name << "' (strategy " << p.strategy << ").\n"
+  os << "// Standalone harness for program '" << prog.name << "' (strategy " << strategyName(p.strategy) << ").\n"
      << "// Build: nvcc -O3 -arch=sm_90 harness.cu -o harness    Run: ./harness [seed] [repeat] [DIR]\n"
      << "#include <cuda_runtime.h>\n#include <math.h>\n#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n"
      << "#include <string.h>\n\n#include \"kernels.cu\"\n#include \"reference.h\"\n\n"
@@ -210,7 +210,7 @@ std::string emitCudaHarness(const Program& prog, const Partition& p, const Gener
   }
   os << "  const double tol = " << verificationTolerance(prog) << ";\n"
      << "  printf(\"verified: %s (max_rel_error %.3g)\\n\", worst <= tol ? \"yes\" : \"NO\", worst);\n"
-     << "  printf(\"JSON {\\\"program\\\": \\\"" << prog.name << "\\\", \\\"strategy\\\": \\\"" << p.strategy
+     << "  printf(\"JSON {\\\"program\\\": \\\"" << prog.name << "\\\", \\\"strategy\\\": \\\"" << strategyName(p.strategy)
      << "\\\", \\\"total_ms\\\": %.6f, \\\"copy_ms\\\": %.6f, \\\"lower_bound_bytes\\\": %.0f, \\\"verified\\\": %s, \\\"max_rel_error\\\": %.3g}\\n\",\n"
      << "         total, copy_ms, lb, worst <= tol ? \"true\" : \"false\", worst);\n"
      << "  return worst <= tol ? 0 : 1;\n}\n";

@@ -103,7 +103,7 @@ struct FusionCli {
   int top = 1;  // fuse --top K
 
   void add(CLI::App* cmd) {
-    cmd->add_option("--strategy", strategy, "nofuse | greedy | bytes-greedy | maxfuse | typed | ilp | exhaustive");
+    cmd->add_option("--strategy", strategy, namesIn(kStrategyNames, " | "));
     cmd->add_option("--device", device, "a100 | h100 | h200 | FILE.yaml");
     cmd->add_option("--never-fuse", neverFuse, "S1,S3: never put these two statements in one kernel");
     cmd->add_option("--fuse", fuse, "S0,S1: put these two statements in one kernel");
@@ -113,7 +113,7 @@ struct FusionCli {
   }
   SearchOptions options(int n) const {
     SearchOptions o;
-    o.strategy = strategy;
+    o.strategy = parseStrategy(strategy);
     for (auto& t : neverFuse) o.neverFuse.push_back(parsePair(t, n, "--never-fuse"));
     for (auto& t : fuse) o.mustFuse.push_back(parsePair(t, n, "--fuse"));
     if (maxKernels < 0) throw UsageError("--max-kernels must be positive");
@@ -137,7 +137,7 @@ int execGenerated(LoadedProgram& lp, const std::string& backend, const FusionCli
   j["program"] = prog.name;
   j["backend"] = backend;
   j["device"] = r.device;
-  j["strategy"] = p.strategy;
+  j["strategy"] = strategyName(p.strategy);
   j["sizes"] = sizes;
   j["seed"] = seed;
   j["verified"] = r.verified;
@@ -150,7 +150,7 @@ int execGenerated(LoadedProgram& lp, const std::string& backend, const FusionCli
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << fmt::format("program {}  backend {} ({})  strategy {}  {} kernel(s)\n", prog.name, backend, r.device,
-                             p.strategy, r.kernelMs.size());
+                             strategyName(p.strategy), r.kernelMs.size());
     for (size_t i = 0; i < r.kernelMs.size(); ++i)
       std::cout << fmt::format("  {:<28} {:10.4f} ms\n", r.kernelNames[i], r.kernelMs[i]);
     std::cout << fmt::format("  {:<28} {:10.4f} ms\n", "total (wall)", r.totalMs);

@@ -123,7 +123,7 @@ json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& 
     FusionGraph fg(*lp.poly);
     CostModel cm(fg, pt.sizes, dev);
     SearchOptions opt;
-    opt.strategy = pt.strategy;
+    opt.strategy = parseStrategy(pt.strategy);
     opt.timeLimitSeconds = cfg.timeLimitSeconds;
     Partition p = search(cm, opt);
     json plan = partitionJson(cm, p);
@@ -141,7 +141,7 @@ json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& 
     r["l2_bytes"] = p.l2Bytes;
     r["modeled_us"] = p.modeledUs;
     r["solve_seconds"] = p.solver.seconds;
-    r["solver_status"] = p.solver.status;
+    r["solver_status"] = solverStatusName(p.solver.status);
     json kernels = json::array();
     for (auto& k : p.kernels) {
       json sts = json::array();

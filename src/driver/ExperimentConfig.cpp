@@ -119,9 +119,8 @@ static ExperimentConfig parseConfig(const std::string& path) {
   }
   cfg.strategies = r.strings(root["strategies"], "strategies");
   for (size_t i = 0; i < cfg.strategies.size(); ++i) {
-    auto& names = strategyNames();
-    if (std::find(names.begin(), names.end(), cfg.strategies[i]) == names.end())
-      r.fail(root["strategies"][i], "unknown strategy '" + cfg.strategies[i] + "'");
+    if (!parseIn(kStrategyNames, cfg.strategies[i]))
+      r.fail(root["strategies"][i], "unknown strategy '" + cfg.strategies[i] + "' (" + namesIn(kStrategyNames) + ")");
   }
   cfg.devices = r.strings(root["devices"], "devices");
   for (size_t i = 0; i < cfg.devices.size(); ++i) {

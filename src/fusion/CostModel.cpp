@@ -415,10 +415,10 @@ KernelPlan CostModel::evaluate(const std::vector<int>& members, const std::vecto
   return kp;
 }
 
-std::string CostModel::whyNotFusible(const StmtSet& group) const {
+CostModel::Refusal CostModel::whyNotFusible(const StmtSet& group) const {
   const Program& prog = fg_.program();
   auto line = [&](int s) { return prog.statements[s].label() + " (line " + std::to_string(prog.statements[s].loc.line) + ")"; };
-  if (!fg_.isConnected(group)) return "the statements share no dependence and no tensor";
+  if (!fg_.isConnected(group)) return {true, "the statements share no dependence and no tensor"};
   if (!fg_.isConvex(group)) {
     std::vector<int> m = group.members();
     for (int w = 0; w < fg_.size(); ++w) {
@@ -426,9 +426,9 @@ std::string CostModel::whyNotFusible(const StmtSet& group) const {
       for (int u : m)
         for (int v : m)
           if (fg_.reaches(u, w) && fg_.reaches(w, v))
-            return "not convex: a path " + line(u) + " -> " + line(w) + " -> " + line(v) + " leaves the group and comes back";
+            return {false, "a path " + line(u) + " -> " + line(w) + " -> " + line(v) + " leaves the group and comes back"};
     }
-    return "not convex";
+    return {false, "a path leaves the group and comes back"};
   }
   // No grid of rank >= 1: name the first dependence that forbids rank 1 for every choice.
   std::vector<int> members = group.members();
@@ -440,14 +440,14 @@ std::string CostModel::whyNotFusible(const StmtSet& group) const {
     for (int a = 0; a < prog.statements[dep.src].numParallel && !any; ++a)
       for (int b = 0; b < prog.statements[dep.dst].numParallel && !any; ++b) any = fg_.aligned(d, a, b);
     if (!any)
-      return std::string("illegal: the ") + depKindName(dep.kind) + " dependence " + line(dep.src) + " -> " +
+      return {true, std::string("the ") + depKindName(dep.kind) + " dependence " + line(dep.src) + " -> " +
              line(dep.dst) + " on '" + prog.tensors[dep.tensor].name +
-             "' relates different grid points for every choice of grid (no parallel dimension stays equal)";
+             "' relates different grid points for every choice of grid (no parallel dimension stays equal)"};
   }
-  return "illegal: no grid keeps every internal dependence at one grid point";
+  return {true, "no grid keeps every internal dependence at one grid point"};
 }
 
-Partition CostModel::assemble(const std::string& strategy, const std::vector<StmtSet>& groups,
+Partition CostModel::assemble(Strategy strategy, const std::vector<StmtSet>& groups,
                               bool noParallelismLoss) const {
   Partition p;
   p.strategy = strategy;
@@ -480,7 +480,7 @@ Partition CostModel::assemble(const std::string& strategy, const std::vector<Stm
   if (order.size() != groups.size()) throw InternalError("partition has a cycle between kernels");
   for (int k : order) {
     auto kp = plan(groups[k], noParallelismLoss);
-    if (!kp) throw InternalError("partition contains a group that is not a legal kernel: " + whyNotFusible(groups[k]));
+    if (!kp) throw InternalError("partition contains a group that is not a legal kernel: " + whyNotFusible(groups[k]).reason);
     KernelPlan plan = *kp;
     plan.id = int(p.kernels.size());
     p.launches.push_back({plan.id, LaunchKind::Kernel, plan.blocks, plan.threadsPerBlock, plan.sharedBytes});

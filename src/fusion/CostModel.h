@@ -35,12 +35,16 @@ class CostModel {
   // `noParallelismLoss`, every statement must keep all its parallel dims on the grid.
   std::optional<KernelPlan> plan(const StmtSet& group, bool noParallelismLoss = false) const;
   // Why `plan` returns none: the blocking dependence and its source lines, or shape.
-  std::string whyNotFusible(const StmtSet& group) const;
+  struct Refusal {
+    bool convex = true;  // false: a path leaves the group and comes back
+    std::string reason;
+  };
+  Refusal whyNotFusible(const StmtSet& group) const;
 
   int64_t lowerBoundBytes() const { return at_.lowerBoundBytes(); }
   int64_t tensorBytes(int t) const { return at_.tensorBytes(t); }
   // Orders groups topologically and totals their costs.
-  Partition assemble(const std::string& strategy, const std::vector<StmtSet>& groups,
+  Partition assemble(Strategy strategy, const std::vector<StmtSet>& groups,
                      bool noParallelismLoss = false) const;
 
  private:

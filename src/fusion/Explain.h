@@ -7,17 +7,38 @@
 
 namespace polyfuse {
 
+// What connects a pair of statements: a dependence, or only an input both read.
+enum class PairKind { Dependence, Sibling };
+inline constexpr EnumName<PairKind> kPairKindNames[] = {{PairKind::Dependence, "dependence"},
+                                                        {PairKind::Sibling, "sibling"}};
+inline const char* pairKindName(PairKind k) { return nameIn(kPairKindNames, k); }
+
+// Why a pair is fused or kept apart (docs/cost-model.md, "Explanations").
+enum class Verdict {
+  Fused,         // one kernel
+  Illegal,       // no legal kernel holds both (a dependence forbids every grid)
+  NotConvex,     // every kernel holding both would contain a path that leaves it
+  OverCapacity,  // fused, the temporaries spill to global scratch and cost more
+  Costlier,      // the best plan that fuses them models a longer time
+  Rule           // the strategy's rule keeps them apart although fusing is not costlier
+};
+inline constexpr EnumName<Verdict> kVerdictNames[] = {
+    {Verdict::Fused, "fused"},         {Verdict::Illegal, "illegal"},   {Verdict::NotConvex, "not-convex"},
+    {Verdict::OverCapacity, "over-capacity"}, {Verdict::Costlier, "costlier"}, {Verdict::Rule, "rule"}};
+inline const char* verdictName(Verdict v) { return nameIn(kVerdictNames, v); }
+
 struct Decision {
-  std::string kind;       // "dependence" or "sibling"
+  PairKind kind = PairKind::Dependence;
   int a = 0, b = 0;       // statements
   std::string tensors;    // the tensors that connect them
   bool fused = false;
-  std::string verdict;    // fused | illegal | not-convex | over-capacity | costlier | rule
+  Verdict verdict = Verdict::Fused;
   std::string reason;     // one sentence
   double fusedUs = -1, chosenUs = -1;  // modeled time with the pair fused (best such plan) and as chosen
 };
 
-// `opt` is the search that produced `chosen`; alternatives are found with ilp.
+// `opt` is the search that produced `chosen`. The best partition that fuses each pair is
+// found by the exact search over one candidate space, enumerated and costed once.
 std::vector<Decision> explain(const CostModel& cm, const Partition& chosen, const SearchOptions& opt);
 
 }  // namespace polyfuse

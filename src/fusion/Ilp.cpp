@@ -6,6 +6,7 @@
 #include <coin/Cbc_C_Interface.h>
 
 #include <algorithm>
+#include <memory>
 #include <chrono>
 #include <functional>
 #include <set>
@@ -57,8 +58,10 @@ IlpResult solvePartitionIlp(const CostModel& cm, const std::vector<StmtSet>& can
   for (int round = 0; round < 500; ++round) {
     double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     double left = timeLimitSeconds - elapsed;
-    if (left <= 0) { res.status = "time_limit"; break; }
-    Cbc_Model* m = Cbc_newModel();
+    if (left <= 0) { res.status = SolverStatus::TimeLimit; break; }
+    // Owned for the round: freed on every path, an exception's included.
+    std::unique_ptr<Cbc_Model, void (*)(Cbc_Model*)> model(Cbc_newModel(), Cbc_deleteModel);
+    Cbc_Model* m = model.get();
     Cbc_setLogLevel(m, 0);
     Cbc_setParameter(m, "log", "0");
     Cbc_setParameter(m, "slog", "0");
@@ -104,11 +107,10 @@ IlpResult solvePartitionIlp(const CostModel& cm, const std::vector<StmtSet>& can
     }
     bool infeasible = Cbc_isProvenInfeasible(m);
     bool optimal = Cbc_isProvenOptimal(m);
-    Cbc_deleteModel(m);
     if (chosen.empty()) {
       // CBC stopped by the clock may call an unexplored problem infeasible: only a
       // search that ran to its end may say so.
-      res.status = infeasible && !limit ? "infeasible" : "time_limit";
+      res.status = infeasible && !limit ? SolverStatus::Infeasible : SolverStatus::TimeLimit;
       break;
     }
     std::vector<StmtSet> groups;
@@ -116,7 +118,7 @@ IlpResult solvePartitionIlp(const CostModel& cm, const std::vector<StmtSet>& can
     std::vector<int> cycle = findKernelCycle(cm.graph(), groups);
     if (cycle.empty()) {
       res.chosen = chosen;
-      res.status = optimal && !limit ? "optimal" : "time_limit";
+      res.status = optimal && !limit ? SolverStatus::Optimal : SolverStatus::TimeLimit;
       break;
     }
     std::vector<int> cut;
@@ -124,9 +126,8 @@ IlpResult solvePartitionIlp(const CostModel& cm, const std::vector<StmtSet>& can
     std::sort(cut.begin(), cut.end());
     cuts.push_back(cut);
     ++res.cycleCuts;
-    if (limit) { res.status = "time_limit"; break; }
+    if (limit) { res.status = SolverStatus::TimeLimit; break; }
   }
-  if (res.status.empty()) res.status = "time_limit";
   res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return res;
 }

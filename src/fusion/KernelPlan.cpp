@@ -2,16 +2,13 @@
 
 #include <algorithm>
 
+#include "polyir/Diagnostic.h"
+
 namespace polyfuse {
 
-const char* stmtModeName(StmtMode m) {
-  switch (m) {
-    case StmtMode::Pointwise: return "pointwise";
-    case StmtMode::SerialReduce: return "serial-reduce";
-    case StmtMode::BlockReduce: return "block-reduce";
-    case StmtMode::SplitReduce: return "split-reduce";
-  }
-  return "?";
+Strategy parseStrategy(std::string_view name) {
+  if (auto s = parseIn(kStrategyNames, name)) return *s;
+  throw UsageError("unknown strategy '" + std::string(name) + "' (" + namesIn(kStrategyNames) + ")");
 }
 
 int64_t OnChipArray::elements() const {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "polyir/EnumNames.h"
 #include "polyir/Program.h"
 
 namespace polyfuse {
@@ -20,7 +21,11 @@ enum class StmtMode {
   BlockReduce,   // the block's threads split each point's reduction, then combine
   SplitReduce    // a block reduction over one chunk per block; a second launch combines
 };
-const char* stmtModeName(StmtMode m);
+inline constexpr EnumName<StmtMode> kStmtModeNames[] = {{StmtMode::Pointwise, "pointwise"},
+                                                       {StmtMode::SerialReduce, "serial-reduce"},
+                                                       {StmtMode::BlockReduce, "block-reduce"},
+                                                       {StmtMode::SplitReduce, "split-reduce"}};
+inline const char* stmtModeName(StmtMode m) { return nameIn(kStmtModeNames, m); }
 
 // A temporary the kernel keeps on chip (shared memory in CUDA, local memory in OpenCL):
 // the block's slice of it. Tensor dimension p starts at the block origin of grid
@@ -81,9 +86,32 @@ struct Launch {
 constexpr int64_t kCombineBlocks = 64;
 constexpr int kCombineThreads = 256;
 
+// The partition strategies (docs/strategies.md).
+enum class Strategy { Nofuse, Greedy, BytesGreedy, Maxfuse, Typed, Ilp, Exhaustive };
+inline constexpr EnumName<Strategy> kStrategyNames[] = {
+    {Strategy::Nofuse, "nofuse"}, {Strategy::Greedy, "greedy"}, {Strategy::BytesGreedy, "bytes-greedy"},
+    {Strategy::Maxfuse, "maxfuse"}, {Strategy::Typed, "typed"}, {Strategy::Ilp, "ilp"},
+    {Strategy::Exhaustive, "exhaustive"}};
+inline const char* strategyName(Strategy s) { return nameIn(kStrategyNames, s); }
+// Throws UsageError naming the strategies for an unknown name.
+Strategy parseStrategy(std::string_view name);
+
+// What the search can say of the partition it returns.
+enum class SolverStatus {
+  None,        // no solver ran
+  Optimal,     // proven optimal over the candidate set (see the note for its bounds)
+  TimeLimit,   // the best found when the time limit stopped the search
+  Heuristic,   // a rule's answer, nothing proven
+  Infeasible   // no partition satisfies the constraints
+};
+inline constexpr EnumName<SolverStatus> kSolverStatusNames[] = {
+    {SolverStatus::None, "n/a"}, {SolverStatus::Optimal, "optimal"}, {SolverStatus::TimeLimit, "time_limit"},
+    {SolverStatus::Heuristic, "heuristic"}, {SolverStatus::Infeasible, "infeasible"}};
+inline const char* solverStatusName(SolverStatus s) { return nameIn(kSolverStatusNames, s); }
+
 struct SolverInfo {
   std::string name = "none";
-  std::string status = "n/a";  // optimal | time_limit | heuristic
+  SolverStatus status = SolverStatus::None;
   double seconds = 0;
   std::string note;
 };
@@ -95,7 +123,7 @@ struct Alternative {
 };
 
 struct Partition {
-  std::string strategy;
+  Strategy strategy = Strategy::Ilp;
   Sizes sizes;          // what the plan was made for
   std::string device;   // the device preset's name
   std::vector<KernelPlan> kernels;  // in launch order

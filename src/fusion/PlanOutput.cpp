@@ -33,7 +33,7 @@ nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p) {
   const Program& prog = cm.graph().program();
   nlohmann::ordered_json j;
   j["program"] = prog.name;
-  j["strategy"] = p.strategy;
+  j["strategy"] = strategyName(p.strategy);
   j["device"] = cm.device().name;
   j["sizes"] = nlohmann::ordered_json::object();
   for (auto& n : prog.sizeParams) j["sizes"][n] = cm.sizes().at(n);
@@ -92,7 +92,7 @@ nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p) {
       alts.push_back({{"kernels", ks}, {"modeled_us", a.modeledUs}});
     }
   }
-  j["solver"] = {{"name", p.solver.name}, {"status", p.solver.status}, {"seconds", p.solver.seconds},
+  j["solver"] = {{"name", p.solver.name}, {"status", solverStatusName(p.solver.status)}, {"seconds", p.solver.seconds},
                  {"note", p.solver.note}};
   return j;
 }
@@ -101,12 +101,12 @@ nlohmann::ordered_json decisionsJson(const Program& prog, const std::vector<Deci
   nlohmann::ordered_json a = nlohmann::ordered_json::array();
   for (auto& d : ds) {
     nlohmann::ordered_json j;
-    j["kind"] = d.kind;
+    j["kind"] = pairKindName(d.kind);
     j["a"] = "S" + std::to_string(d.a);
     j["b"] = "S" + std::to_string(d.b);
     j["tensors"] = d.tensors;
     j["fused"] = d.fused;
-    j["verdict"] = d.verdict;
+    j["verdict"] = verdictName(d.verdict);
     j["reason"] = d.reason;
     if (d.fusedUs >= 0) j["fused_us"] = d.fusedUs;
     j["chosen_us"] = d.chosenUs;
@@ -119,7 +119,7 @@ void printPartitionTable(std::ostream& os, const CostModel& cm, const Partition&
   const Program& prog = cm.graph().program();
   std::string sizes;
   for (auto& n : prog.sizeParams) sizes += (sizes.empty() ? "" : ",") + n + "=" + std::to_string(cm.sizes().at(n));
-  os << fmt::format("program {}  strategy {}  device {}  sizes {}\n", prog.name, p.strategy, cm.device().name, sizes);
+  os << fmt::format("program {}  strategy {}  device {}  sizes {}\n", prog.name, strategyName(p.strategy), cm.device().name, sizes);
   // Columns as wide as their longest entry, so long statement lists stay aligned.
   std::vector<std::string> stmts, grids, tiles;
   size_t ws = 10, wg = 4, wt = 4;
@@ -156,11 +156,11 @@ void printPartitionTable(std::ostream& os, const CostModel& cm, const Partition&
                     p.modeledUs);
   // maxfuse and typed solve for the fewest kernels: exact for their rule, not for time,
   // so the table never calls their plan optimal.
-  if (p.strategy == "maxfuse" || p.strategy == "typed")
-    os << "solver: " << p.solver.name << ", " << (p.solver.status == "optimal" ? "exact" : p.solver.status) << " for "
-       << p.strategy << "'s rule (fewest kernels, then the cheapest; not the fastest partition)";
+  if (p.strategy == Strategy::Maxfuse || p.strategy == Strategy::Typed)
+    os << "solver: " << p.solver.name << ", " << (p.solver.status == SolverStatus::Optimal ? "exact" : solverStatusName(p.solver.status)) << " for "
+       << strategyName(p.strategy) << "'s rule (fewest kernels, then the cheapest; not the fastest partition)";
   else
-    os << "solver: " << p.solver.name << " " << p.solver.status;
+    os << "solver: " << p.solver.name << " " << solverStatusName(p.solver.status);
 
   if (timing) os << fmt::format(" in {:.3f} s", p.solver.seconds);
   if (!p.solver.note.empty()) os << " (" << p.solver.note << ")";
@@ -185,7 +185,7 @@ void printPartitionTable(std::ostream& os, const CostModel& cm, const Partition&
 void printDecisions(std::ostream& os, const std::vector<Decision>& ds) {
   os << "decisions:\n";
   for (auto& d : ds) {
-    os << fmt::format("  {:<10} S{} -> S{} via {}: {}: {}\n", d.kind, d.a, d.b, d.tensors, d.verdict, d.reason);
+    os << fmt::format("  {:<10} S{} -> S{} via {}: {}: {}\n", pairKindName(d.kind), d.a, d.b, d.tensors, verdictName(d.verdict), d.reason);
   }
   if (ds.empty()) os << "  (no dependence edges or sibling pairs)\n";
 }

@@ -10,12 +10,6 @@
 
 namespace polyfuse {
 
-const std::vector<std::string>& strategyNames() {
-  static const std::vector<std::string> names = {"nofuse", "greedy", "bytes-greedy", "maxfuse",
-                                                 "typed",  "ilp",    "exhaustive"};
-  return names;
-}
-
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -257,61 +251,17 @@ std::vector<StmtSet> enumerateCandidates(const CostModel& cm, int maxSize, size_
   return out;
 }
 
-Partition search(const CostModel& cm, const SearchOptions& opt) {
-  const FusionGraph& fg = cm.graph();
-  const int n = fg.size();
-  const auto& names = strategyNames();
-  if (std::find(names.begin(), names.end(), opt.strategy) == names.end())
-    throw UsageError("unknown strategy '" + opt.strategy + "' (nofuse, greedy, bytes-greedy, maxfuse, typed, ilp, exhaustive)");
-  bool constrained = !opt.neverFuse.empty() || !opt.mustFuse.empty() || opt.maxKernels > 0;
-  if (opt.topK < 1) throw UsageError("--top must be at least 1");
-  if (opt.topK > 1 && opt.strategy != "ilp") throw UsageError("--top applies to the ilp strategy");
-  if (constrained && opt.strategy != "ilp" && opt.strategy != "exhaustive")
-    throw UsageError("--never-fuse, --fuse and --max-kernels apply to the ilp and exhaustive strategies");
-  for (auto& [a, b] : opt.neverFuse)
-    for (auto& [c, d] : opt.mustFuse)
-      if ((a == c && b == d) || (a == d && b == c))
-        throw UsageError("S" + std::to_string(a) + " and S" + std::to_string(b) + " are both fused and never fused");
-  auto t0 = Clock::now();
-  Partition p;
-  if (opt.strategy == "nofuse") {
-    p = cm.assemble("nofuse", singletons(n));
-    p.solver = {"none", "heuristic", since(t0), ""};
-    return p;
-  }
-  if (opt.strategy == "greedy") {
-    p = cm.assemble("greedy", greedyIree(cm));
-    p.solver = {"none", "heuristic", since(t0), ""};
-    return p;
-  }
-  if (opt.strategy == "bytes-greedy") {
-    p = cm.assemble("bytes-greedy", bytesGreedy(cm));
-    p.solver = {"none", "heuristic", since(t0), ""};
-    return p;
-  }
-  if (opt.strategy == "exhaustive") {
-    if (n > opt.exhaustiveLimit)
-      throw UsageError("the exhaustive strategy enumerates every partition and refuses programs of more than " +
-                       std::to_string(opt.exhaustiveLimit) + " statements (this one has " + std::to_string(n) +
-                       "); use ilp");
-    size_t visited = 0;
-    auto groups = exhaustive(cm, opt, visited);
-    if (groups.empty()) throw UsageError("no partition satisfies the fusion constraints");
-    p = cm.assemble("exhaustive", groups);
-    p.solver = {"enumeration", "optimal", since(t0), std::to_string(visited) + " partitions"};
-    return p;
-  }
-  // ILP-based strategies: set partitioning over enumerated candidate kernels.
-  bool typed = opt.strategy == "typed";
+CandidateSpace candidateSpace(const CostModel& cm, const SearchOptions& opt, double secondsBudget) {
+  const int n = cm.graph().size();
+  const bool typed = opt.strategy == Strategy::Typed;
+  CandidateSpace sp;
   int maxSize = opt.candidateMaxSize > 0 ? opt.candidateMaxSize : (n <= 16 ? n : 8);
   bool truncated = false;
   // The time limit bounds the whole search: enumeration and costing first, then CBC
   // with what is left. The baselines are always computed: they are the floor.
-  bool outOfTime = false;
-  std::vector<StmtSet> cands = enumerateCandidates(cm, maxSize, 400000, typed, truncated, opt.timeLimitSeconds, &outOfTime);
-  std::vector<StmtSet> filtered;
+  std::vector<StmtSet> cands = enumerateCandidates(cm, maxSize, 400000, typed, truncated, secondsBudget, &sp.outOfTime);
   for (auto& c : cands)
-    if (satisfiesConstraints(c, opt)) filtered.push_back(c);
+    if (satisfiesConstraints(c, opt)) sp.candidates.push_back(c);
   // The baselines' kernels are always candidates, so the search never does worse.
   std::vector<std::vector<StmtSet>> baselines;
   if (!typed) {
@@ -319,17 +269,14 @@ Partition search(const CostModel& cm, const SearchOptions& opt) {
     baselines.push_back(greedyIree(cm));
     baselines.push_back(bytesGreedy(cm));
   }
-  std::unordered_set<StmtSet, StmtSetHash> index(filtered.begin(), filtered.end());
+  std::unordered_set<StmtSet, StmtSetHash> index(sp.candidates.begin(), sp.candidates.end());
   for (auto& b : baselines)
     for (auto& g : b)
-      if (satisfiesConstraints(g, opt) && cm.plan(g) && index.insert(g).second) filtered.push_back(g);
-  std::vector<double> cost;
-  for (auto& c : filtered) cost.push_back(cm.plan(c, typed)->modeledUs);
+      if (satisfiesConstraints(g, opt) && cm.plan(g) && index.insert(g).second) sp.candidates.push_back(g);
+  for (auto& c : sp.candidates) sp.cost.push_back(cm.plan(c, typed)->modeledUs);
   // Best baseline that honours the constraints: the MIP start and the fallback.
-  std::vector<int> start;
-  double startCost = 1e300;
   std::map<StmtSet, int> pos;
-  for (size_t c = 0; c < filtered.size(); ++c) pos[filtered[c]] = int(c);
+  for (size_t c = 0; c < sp.candidates.size(); ++c) pos[sp.candidates[c]] = int(c);
   for (auto& b : baselines) {
     if (opt.maxKernels > 0 && int(b.size()) > opt.maxKernels) continue;
     std::vector<int> idx;
@@ -339,35 +286,88 @@ Partition search(const CostModel& cm, const SearchOptions& opt) {
       auto it = pos.find(g);
       if (it == pos.end()) { ok = false; break; }
       idx.push_back(it->second);
-      total += cost[it->second];
+      total += sp.cost[it->second];
     }
-    if (ok && total < startCost) { startCost = total; start = idx; }
+    if (ok && total < sp.startCost) { sp.startCost = total; sp.start = idx; }
   }
-  std::string note = std::to_string(filtered.size()) + " candidate kernels";
-  if (outOfTime) note += " (enumeration stopped at the time limit)";
-  else if (truncated) note += " (enumeration capped at " + std::to_string(maxSize) + " statements per kernel)";
+  sp.note = std::to_string(sp.candidates.size()) + " candidate kernels";
+  if (sp.outOfTime) sp.note += " (enumeration stopped at the time limit)";
+  else if (truncated) sp.note += " (enumeration capped at " + std::to_string(maxSize) + " statements per kernel)";
+  return sp;
+}
+
+Partition search(const CostModel& cm, const SearchOptions& opt) {
+  const FusionGraph& fg = cm.graph();
+  const int n = fg.size();
+  bool constrained = !opt.neverFuse.empty() || !opt.mustFuse.empty() || opt.maxKernels > 0;
+  if (opt.topK < 1) throw UsageError("--top must be at least 1");
+  if (opt.topK > 1 && opt.strategy != Strategy::Ilp) throw UsageError("--top applies to the ilp strategy");
+  if (constrained && opt.strategy != Strategy::Ilp && opt.strategy != Strategy::Exhaustive)
+    throw UsageError("--never-fuse, --fuse and --max-kernels apply to the ilp and exhaustive strategies");
+  for (auto& [a, b] : opt.neverFuse)
+    for (auto& [c, d] : opt.mustFuse)
+      if ((a == c && b == d) || (a == d && b == c))
+        throw UsageError("S" + std::to_string(a) + " and S" + std::to_string(b) + " are both fused and never fused");
+  auto t0 = Clock::now();
+  Partition p;
+  if (opt.strategy == Strategy::Nofuse) {
+    p = cm.assemble(Strategy::Nofuse, singletons(n));
+    p.solver = {"none", SolverStatus::Heuristic, since(t0), ""};
+    return p;
+  }
+  if (opt.strategy == Strategy::Greedy) {
+    p = cm.assemble(Strategy::Greedy, greedyIree(cm));
+    p.solver = {"none", SolverStatus::Heuristic, since(t0), ""};
+    return p;
+  }
+  if (opt.strategy == Strategy::BytesGreedy) {
+    p = cm.assemble(Strategy::BytesGreedy, bytesGreedy(cm));
+    p.solver = {"none", SolverStatus::Heuristic, since(t0), ""};
+    return p;
+  }
+  if (opt.strategy == Strategy::Exhaustive) {
+    if (n > opt.exhaustiveLimit)
+      throw UsageError("the exhaustive strategy enumerates every partition and refuses programs of more than " +
+                       std::to_string(opt.exhaustiveLimit) + " statements (this one has " + std::to_string(n) +
+                       "); use ilp");
+    size_t visited = 0;
+    auto groups = exhaustive(cm, opt, visited);
+    if (groups.empty()) throw UsageError("no partition satisfies the fusion constraints");
+    p = cm.assemble(Strategy::Exhaustive, groups);
+    p.solver = {"enumeration", SolverStatus::Optimal, since(t0), std::to_string(visited) + " partitions"};
+    return p;
+  }
+  // ILP-based strategies: set partitioning over enumerated candidate kernels.
+  bool typed = opt.strategy == Strategy::Typed;
+  CandidateSpace space = candidateSpace(cm, opt, opt.timeLimitSeconds);
+  const std::vector<StmtSet>& filtered = space.candidates;
+  const std::vector<double>& cost = space.cost;
+  const std::vector<int>& start = space.start;
+  const double startCost = space.startCost;
+  const bool outOfTime = space.outOfTime;
+  std::string note = space.note;
   const double left = opt.timeLimitSeconds - since(t0);
   IlpResult r;
-  if (opt.strategy == "maxfuse" || typed) {
+  if (opt.strategy == Strategy::Maxfuse || typed) {
     // Fewest kernels first, then the cheapest among those.
     std::vector<double> unit(filtered.size(), 1.0);
     IlpResult count = solvePartitionIlp(cm, filtered, unit, 0, left, {});
-    if (count.chosen.empty()) throw UsageError("no partition found for " + opt.strategy + ": " + count.status);
+    if (count.chosen.empty()) throw UsageError(std::string("no partition found for ") + strategyName(opt.strategy) + ": " + solverStatusName(count.status));
     r = solvePartitionIlp(cm, filtered, cost, int(count.chosen.size()), left - count.seconds, count.chosen);
     if (r.chosen.empty()) r.chosen = count.chosen;
     r.seconds += count.seconds;
-    if (count.status != "optimal") r.status = count.status;
+    if (count.status != SolverStatus::Optimal) r.status = count.status;
   } else {
     r = solvePartitionIlp(cm, filtered, cost, opt.maxKernels, left, start);
   }
   std::vector<StmtSet> groups;
-  std::string status = r.status;
-  if (outOfTime) status = "time_limit";
+  SolverStatus status = r.status;
+  if (outOfTime) status = SolverStatus::TimeLimit;
   if (r.chosen.empty()) {
-    if (start.empty()) throw UsageError("no partition satisfies the fusion constraints (" + r.status + ")");
+    if (start.empty()) throw UsageError(std::string("no partition satisfies the fusion constraints (") + solverStatusName(r.status) + ")");
     r.chosen = start;
-    if (r.status == "time_limit") note += "; no solution within the time limit: the best baseline is returned";
-  } else if (!typed && opt.strategy != "maxfuse" && !start.empty()) {
+    if (r.status == SolverStatus::TimeLimit) note += "; no solution within the time limit: the best baseline is returned";
+  } else if (!typed && opt.strategy != Strategy::Maxfuse && !start.empty()) {
     // An incumbent found under a time limit may be worse than the MIP start CBC was
     // given: never answer worse than a baseline.
     double chosenCost = 0;
@@ -394,7 +394,7 @@ Partition search(const CostModel& cm, const SearchOptions& opt) {
     while (int(p.alternatives.size()) < opt.topK) {
       IlpResult next = solvePartitionIlp(cm, filtered, cost, opt.maxKernels, opt.timeLimitSeconds - since(t0), {}, found);
       if (next.chosen.empty()) {
-        note += next.status == "infeasible" ? "; only " + std::to_string(p.alternatives.size()) + " partitions exist"
+        note += next.status == SolverStatus::Infeasible ? "; only " + std::to_string(p.alternatives.size()) + " partitions exist"
                                             : "; the time limit stopped the alternatives at " +
                                                   std::to_string(p.alternatives.size());
         break;
@@ -403,7 +403,7 @@ Partition search(const CostModel& cm, const SearchOptions& opt) {
       for (int c : next.chosen) g.push_back(filtered[c]);
       p.alternatives.push_back(alternative(cm.assemble(opt.strategy, g)));
       found.push_back(next.chosen);
-      if (next.status != "optimal") {
+      if (next.status != SolverStatus::Optimal) {
         note += "; the last alternative is the best found at the time limit, not proven";
         break;
       }

@@ -10,7 +10,7 @@
 namespace polyfuse {
 
 struct SearchOptions {
-  std::string strategy = "ilp";
+  Strategy strategy = Strategy::Ilp;
   std::vector<std::pair<int, int>> neverFuse, mustFuse;  // statement ids
   int maxKernels = 0;                                    // 0: no limit
   double timeLimitSeconds = 60;
@@ -19,7 +19,18 @@ struct SearchOptions {
   int topK = 1;                                          // ilp: also find the K best distinct partitions
 };
 
-const std::vector<std::string>& strategyNames();
+// The ILP's search space, enumerated and costed once: the candidate kernels that honour
+// the options' constraints (the baselines' kernels always among them) with their
+// modeled times, and the best baseline as a start. `--explain` reuses it for every pair.
+struct CandidateSpace {
+  std::vector<StmtSet> candidates;
+  std::vector<double> cost;
+  std::vector<int> start;  // candidate indices of the best baseline; empty when none fits
+  double startCost = 1e300;
+  bool outOfTime = false;  // the enumeration stopped at the time budget
+  std::string note;        // "N candidate kernels" and the bound that applied, if any
+};
+CandidateSpace candidateSpace(const CostModel& cm, const SearchOptions& opt, double secondsBudget);
 
 // Throws UsageError for an unknown strategy, a program above the exhaustive limit,
 // or constraints that no partition satisfies.
@@ -34,7 +45,7 @@ std::vector<StmtSet> enumerateCandidates(const CostModel& cm, int maxSize, size_
 // Set partitioning over candidates with CBC; cycles between kernels are cut lazily.
 struct IlpResult {
   std::vector<int> chosen;   // candidate indices
-  std::string status;        // optimal | time_limit | infeasible
+  SolverStatus status = SolverStatus::TimeLimit;  // optimal | time_limit | infeasible
   double seconds = 0;
   int cycleCuts = 0;
 };

@@ -109,7 +109,7 @@ void runTc(const std::string& text, const std::string& path) {
   FusionGraph fg(*lp.poly);
   CostModel cm(fg, sizes, loadDevice("h100"));
   SearchOptions opt;
-  opt.strategy = "ilp";
+  opt.strategy = Strategy::Ilp;
   Partition p = search(cm, opt);
   generate(*lp.poly, p, Dialect::OpenCL);
   generate(*lp.poly, p, Dialect::Cuda);

@@ -18,7 +18,7 @@ struct Setup {
   const PolyProgram& poly() const { return *lp.poly; }
   Partition run(const std::string& strategy) const {
     SearchOptions o;
-    o.strategy = strategy;
+    o.strategy = parseStrategy(strategy);
     return search(*cm, o);
   }
 };

@@ -38,7 +38,7 @@ TEST_CASE("fusion: normalizations come out as one kernel at the lower bound of b
     INFO(f);
     Setup s = example(f, 4096);
     Partition ilp = s.run("ilp");
-    CHECK(ilp.solver.status == "optimal");
+    CHECK(ilp.solver.status == SolverStatus::Optimal);
     REQUIRE(ilp.kernels.size() == 1);
     CHECK(ilp.dramBytes == s.cm->lowerBoundBytes());
     CHECK(ilp.kernels[0].scratch.empty());
@@ -71,7 +71,7 @@ TEST_CASE("fusion: epilogues fuse, chained matmuls and atax do not") {
     Partition p = s.run("ilp");
     CHECK(p.kernels.size() == 2);
     CHECK_FALSE(s.cm->plan(StmtSet::of(2, {0, 1})));
-    CHECK(s.cm->whyNotFusible(StmtSet::of(2, {0, 1})).find("flow dependence S0 (line 3) -> S1 (line 4) on 'tmp'") !=
+    CHECK(s.cm->whyNotFusible(StmtSet::of(2, {0, 1})).reason.find("flow dependence S0 (line 3) -> S1 (line 4) on 'tmp'") !=
           std::string::npos);
   }
 }
@@ -168,12 +168,11 @@ TEST_CASE("fusion: user constraints and limits are honoured") {
   CHECK(together);
   CHECK(forced.modeledUs > m.run("ilp").modeledUs);
   o = {};
-  o.strategy = "greedy";
+  o.strategy = Strategy::Greedy;
   o.maxKernels = 2;
   CHECK_THROWS_AS(search(*s.cm, o), UsageError);
-  o = {};
-  o.strategy = "magic";
-  CHECK_THROWS_AS(search(*s.cm, o), UsageError);
+  CHECK_THROWS_AS(parseStrategy("magic"), UsageError);
+  CHECK(parseStrategy("bytes-greedy") == Strategy::BytesGreedy);
 }
 
 TEST_CASE("fusion: the exhaustive oracle refuses large programs") {
@@ -197,7 +196,7 @@ TEST_CASE("fusion: a time limit keeps the best known solution and says so") {
   SearchOptions o;
   o.timeLimitSeconds = 1e-6;
   Partition p = search(*s.cm, o);
-  CHECK(p.solver.status == "time_limit");
+  CHECK(p.solver.status == SolverStatus::TimeLimit);
   CHECK(p.modeledUs <= s.run("nofuse").modeledUs * (1 + 1e-9));
 }
 
@@ -218,9 +217,9 @@ TEST_CASE("fusion: under any time limit, ilp is never worse than a baseline nor 
     SearchOptions o;
     o.timeLimitSeconds = limit;
     Partition p = search(*s.cm, o);
-    INFO("time limit " << limit << " s: " << p.solver.status << ", " << p.solver.note);
+    INFO("time limit " << limit << " s: " << solverStatusName(p.solver.status) << ", " << p.solver.note);
     CHECK(p.modeledUs <= best * (1 + 1e-9));
-    CHECK((p.solver.status == "optimal" || p.solver.status == "time_limit"));
+    CHECK((p.solver.status == SolverStatus::Optimal || p.solver.status == SolverStatus::TimeLimit));
   }
 }
 
@@ -240,15 +239,15 @@ TEST_CASE("explain: every dependence edge and sibling pair gets a verdict") {
   auto ds = explain(*s.cm, p, o);
   int deps = 0;
   for (auto& d : ds) {
-    deps += d.kind == "dependence";
-    CHECK(d.verdict == "fused");
+    deps += d.kind == PairKind::Dependence;
+    CHECK(d.verdict == Verdict::Fused);
   }
   CHECK(deps == 4);
   Setup few(test::loadExample("rowbroadcast.tc"), {{"N", 4}, {"K", 1024}, {"M", 1 << 20}});
   Partition q = search(*few.cm, o);
   auto dq = explain(*few.cm, q, o);
   REQUIRE(dq.size() == 1);
-  CHECK(dq[0].verdict == "costlier");
+  CHECK(dq[0].verdict == Verdict::Costlier);
   CHECK(dq[0].fusedUs > dq[0].chosenUs);
 }
 
