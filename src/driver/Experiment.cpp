@@ -150,12 +150,14 @@ json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& 
     }
     r["kernels"] = kernels;
     if (cfg.execute.enabled) {
-      // The partition chosen at the modeled sizes runs at the execution sizes.
+      // The plan chosen at the modeled sizes runs at the execution sizes as it is:
+      // kernels, grids, tiles and thread mappings; only a tile larger than its extent
+      // there is clamped, and the row says so.
       Sizes es = executionSizes(cfg, *lp.program, pt);
       CostModel ecm(fg, es, dev);
-      std::vector<StmtSet> groups;
-      for (auto& k : p.kernels) groups.push_back(StmtSet::of(fg.size(), k.statements));
-      Partition ep = ecm.assemble(p.strategy, groups);
+      std::vector<std::string> clamps;
+      Partition ep = ecm.replan(p, clamps);
+      r["exec_plan_clamps"] = clamps;
       checkMemoryFits(*lp.program, es, cfg.execute.backend);
       Bindings in = makeInputs(*lp.program, es, 1);
       ExecOutcome x = executePartition(ecm, ep, cfg.execute.backend, in, 1, cfg.execute.repeat);

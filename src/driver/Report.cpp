@@ -22,7 +22,7 @@ namespace {
 
 const std::vector<std::string> kColumns = {
     "point", "program", "sizes", "strategy", "device", "weights", "num_kernels", "dram_bytes", "lower_bound_bytes",
-    "l2_bytes", "modeled_us", "solve_seconds", "solver_status", "exec_backend", "exec_sizes", "exec_repeat",
+    "l2_bytes", "modeled_us", "solve_seconds", "solver_status", "exec_backend", "exec_sizes", "exec_repeat", "exec_plan_clamps",
     "measured_ms", "measured_min_ms", "measured_max_ms", "kernel_ms", "verified", "max_rel_error", "error"};
 
 std::string cell(const json& r, const std::string& c) {
@@ -31,7 +31,10 @@ std::string cell(const json& r, const std::string& c) {
   std::string s;
   if (v.is_string()) s = v.get<std::string>();
   else if (v.is_array()) {
-    for (auto& x : v) s += (s.empty() ? "" : ";") + (x.is_number_float() ? fmt::format("{:.6g}", x.get<double>()) : x.dump());
+    for (auto& x : v)
+      s += (s.empty() ? "" : ";") + (x.is_number_float() ? fmt::format("{:.6g}", x.get<double>())
+                                     : x.is_string()     ? x.get<std::string>()
+                                                         : x.dump());
   } else if (v.is_number_float()) s = fmt::format("{:.9g}", v.get<double>());
   else s = v.dump();
   if (s.find_first_of(",\"\n") != std::string::npos) {

@@ -209,7 +209,8 @@ OnChipArray CostModel::onChipSlice(const std::vector<int>& members, const Kernel
 }
 
 KernelPlan CostModel::evaluate(const std::vector<int>& members, const std::vector<std::vector<int>>& dims,
-                               const std::vector<int64_t>& tile, int64_t chunks) const {
+                               const std::vector<int64_t>& tile, int64_t chunks,
+                               const std::vector<int>* threadDims) const {
   const Program& prog = fg_.program();
   const int g = int(tile.size());
   KernelPlan kp;
@@ -280,6 +281,7 @@ KernelPlan CostModel::evaluate(const std::vector<int>& members, const std::vecto
     }
     int x = lastPar;
     if ((parPoints < 32 || lastPar < 0) && st.numReduction() > 0) x = int(st.dims.size()) - 1;
+    if (threadDims) x = (*threadDims)[k];
     kp.threadDims[k] = x;
     if (x >= 0) run[k] = std::max<int64_t>(1, blockHi[k][x] - blockLo[k][x]);
     kp.modes.push_back(st.numReduction() == 0      ? StmtMode::Pointwise
@@ -447,6 +449,50 @@ CostModel::Refusal CostModel::whyNotFusible(const StmtSet& group) const {
   return {true, "no grid keeps every internal dependence at one grid point"};
 }
 
+// Appends a kernel with its launches (a split reduction's combine after it) and totals.
+static void appendKernel(Partition& p, KernelPlan k) {
+  k.id = int(p.kernels.size());
+  p.launches.push_back({k.id, LaunchKind::Kernel, k.blocks, k.threadsPerBlock, k.sharedBytes});
+  if (k.splitChunks > 1) p.launches.push_back({k.id, LaunchKind::Combine, kCombineBlocks, kCombineThreads, 0});
+  p.modeledUs += k.modeledUs;
+  p.dramBytes += k.dramBytes;
+  p.l2Bytes += k.l2Bytes;
+  p.flops += k.flops;
+  p.kernels.push_back(std::move(k));
+}
+
+Partition CostModel::replan(const Partition& modeled, std::vector<std::string>& clamps) const {
+  Partition p = modeled;
+  p.sizes = sizes();
+  p.device = dev_.name;
+  p.kernels.clear();
+  p.launches.clear();
+  p.modeledUs = 0;
+  p.dramBytes = p.l2Bytes = p.flops = 0;
+  for (const KernelPlan& m : modeled.kernels) {
+    std::vector<int64_t> tile = m.tile;
+    for (int t = 0; t < m.gridRank(); ++t) {
+      int64_t lo = INT64_MAX, hi = INT64_MIN;
+      for (size_t k = 0; k < m.statements.size(); ++k) {
+        lo = std::min(lo, sized(m.statements[k]).lo[m.gridDims[k][t]]);
+        hi = std::max(hi, sized(m.statements[k]).hi[m.gridDims[k][t]]);
+      }
+      const int64_t extent = std::max<int64_t>(1, hi - lo);
+      if (tile[t] > extent) {
+        clamps.push_back("K" + std::to_string(m.id) + ": tile " + std::to_string(tile[t]) + " on grid coordinate " +
+                         std::to_string(t) + " clamped to its extent " + std::to_string(extent));
+        tile[t] = extent;
+      }
+    }
+    KernelPlan k = evaluate(m.statements, m.gridDims, tile, m.splitChunks, &m.threadDims);
+    if (k.splitChunks != m.splitChunks)
+      clamps.push_back("K" + std::to_string(m.id) + ": split reduction of " + std::to_string(m.splitChunks) +
+                       " chunks clamped to " + std::to_string(k.splitChunks) + " (its extent)");
+    appendKernel(p, std::move(k));
+  }
+  return p;
+}
+
 Partition CostModel::assemble(Strategy strategy, const std::vector<StmtSet>& groups,
                               bool noParallelismLoss) const {
   Partition p;
@@ -481,15 +527,7 @@ Partition CostModel::assemble(Strategy strategy, const std::vector<StmtSet>& gro
   for (int k : order) {
     auto kp = plan(groups[k], noParallelismLoss);
     if (!kp) throw InternalError("partition contains a group that is not a legal kernel: " + whyNotFusible(groups[k]).reason);
-    KernelPlan plan = *kp;
-    plan.id = int(p.kernels.size());
-    p.launches.push_back({plan.id, LaunchKind::Kernel, plan.blocks, plan.threadsPerBlock, plan.sharedBytes});
-    if (plan.splitChunks > 1) p.launches.push_back({plan.id, LaunchKind::Combine, kCombineBlocks, kCombineThreads, 0});
-    p.modeledUs += plan.modeledUs;
-    p.dramBytes += plan.dramBytes;
-    p.l2Bytes += plan.l2Bytes;
-    p.flops += plan.flops;
-    p.kernels.push_back(std::move(plan));
+    appendKernel(p, *kp);
   }
   return p;
 }

@@ -41,6 +41,11 @@ class CostModel {
   };
   Refusal whyNotFusible(const StmtSet& group) const;
 
+  // `modeled`, a plan made at other sizes, at this model's sizes: the same kernels,
+  // grids, tiles, thread mappings and split chunks, costed here. A tile or chunk count
+  // larger than its extent here is clamped to it; `clamps` lists each clamp in words.
+  Partition replan(const Partition& modeled, std::vector<std::string>& clamps) const;
+
   int64_t lowerBoundBytes() const { return at_.lowerBoundBytes(); }
   int64_t tensorBytes(int t) const { return at_.tensorBytes(t); }
   // Orders groups topologically and totals their costs.
@@ -58,8 +63,10 @@ class CostModel {
   mutable std::unordered_map<StmtSet, std::optional<KernelPlan>, StmtSetHash> memo_[2];
 
   std::vector<std::vector<std::vector<int>>> gridAssignments(const std::vector<int>& members, int g) const;
+  // `threadDims`, when given, fixes the thread mapping instead of choosing it.
   KernelPlan evaluate(const std::vector<int>& members, const std::vector<std::vector<int>>& dims,
-                      const std::vector<int64_t>& tile, int64_t chunks = 1) const;
+                      const std::vector<int64_t>& tile, int64_t chunks = 1,
+                      const std::vector<int>* threadDims = nullptr) const;
   OnChipArray onChipSlice(const std::vector<int>& members, const KernelPlan& kp, int t) const;
   Box accessBox(const SizedAccess& a, const std::vector<int64_t>& lo, const std::vector<int64_t>& hi) const;
 };
