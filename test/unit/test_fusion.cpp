@@ -127,7 +127,7 @@ TEST_CASE("fusion: ilp equals exhaustive on every example and beats every baseli
 }
 
 TEST_CASE("fusion: ilp equals exhaustive on 300 random programs") {
-  int checked = 0, fusedSomething = 0;
+  int fusedSomething = 0, beatsGreedy = 0;
   for (uint64_t seed = 1; seed <= 300; ++seed) {
     std::string text = test::randomProgram(seed);
     INFO(text);
@@ -136,13 +136,16 @@ TEST_CASE("fusion: ilp equals exhaustive on 300 random programs") {
     Setup s(std::move(lp), {{"N", n}});
     Partition ilp = s.run("ilp"), ex = s.run("exhaustive");
     REQUIRE(ilp.modeledUs == Approx(ex.modeledUs).epsilon(1e-9));
-    CHECK(ilp.modeledUs <= s.run("greedy").modeledUs * (1 + 1e-9));
+    const double greedy = s.run("greedy").modeledUs;
+    CHECK(ilp.modeledUs <= greedy * (1 + 1e-9));
     CHECK(ilp.modeledUs <= s.run("bytes-greedy").modeledUs * (1 + 1e-9));
-    ++checked;
     fusedSomething += ilp.kernels.size() < s.lp.program->statements.size();
+    beatsGreedy += ilp.modeledUs < greedy * (1 - 1e-6);
   }
-  CHECK(checked == 300);
-  CHECK(fusedSomething > 100);  // the programs exercise fusion, not only nofuse
+  // The programs exercise the search: most fuse something, and on many the exact
+  // search finds what the greedy rule misses.
+  CHECK(fusedSomething > 250);  // 293 when written
+  CHECK(beatsGreedy > 150);     // 257 when written
 }
 
 TEST_CASE("fusion: user constraints and limits are honoured") {
