@@ -6,6 +6,7 @@
 #include <limits>
 #include <numeric>
 #include <set>
+#include <tuple>
 
 #include "polyir/Checked.h"
 #include "polyir/Diagnostic.h"
@@ -67,117 +68,14 @@ Box CostModel::accessBox(const SizedAccess& a, const std::vector<int64_t>& lo, c
   return b;
 }
 
-std::vector<std::vector<std::vector<int>>> CostModel::gridAssignments(const std::vector<int>& members, int g) const {
-  const Program& prog = fg_.program();
-  StmtSet group = StmtSet::of(fg_.size(), members);
-  std::vector<int> deps = fg_.internalDeps(group);
-  const auto& all = fg_.poly().dependences();
-  std::vector<std::vector<std::vector<int>>> out;
-  std::vector<std::vector<int>> current(members.size());
-  std::vector<int> pos(fg_.size(), -1);
-  for (size_t k = 0; k < members.size(); ++k) pos[members[k]] = int(k);
-  const size_t kMaxAssignments = 32;
-  // Ordered g-tuples of distinct parallel dims of a statement.
-  auto tuples = [&](int s) {
-    std::vector<std::vector<int>> res;
-    int p = prog.statements[s].numParallel;
-    std::vector<int> t;
-    std::function<void()> rec = [&] {
-      if (int(t.size()) == g) { res.push_back(t); return; }
-      for (int a = 0; a < p; ++a)
-        if (std::find(t.begin(), t.end(), a) == t.end()) {
-          t.push_back(a);
-          rec();
-          t.pop_back();
-        }
-    };
-    rec();
-    return res;
-  };
-  std::function<void(size_t)> assign = [&](size_t k) {
-    if (out.size() >= kMaxAssignments) return;
-    if (k == members.size()) { out.push_back(current); return; }
-    for (auto& t : tuples(members[k])) {
-      current[k] = t;
-      bool ok = true;
-      for (int d : deps) {
-        int ps = pos[all[d].src], pd = pos[all[d].dst];
-        if (size_t(std::max(ps, pd)) != k) continue;  // checked once both ends are placed
-        for (int c = 0; c < g && ok; ++c) ok = fg_.aligned(d, current[ps][c], current[pd][c]);
-        if (!ok) break;
-      }
-      if (ok) assign(k + 1);
-    }
-  };
-  assign(0);
-  return out;
-}
-
 std::optional<KernelPlan> CostModel::plan(const StmtSet& group, bool noParallelismLoss) const {
   auto& memo = memo_[noParallelismLoss ? 1 : 0];
   if (auto it = memo.find(group); it != memo.end()) return it->second;
   std::optional<KernelPlan> best;
   std::vector<int> members = group.members();
-  const Program& prog = fg_.program();
-  if (!members.empty() && fg_.isConnected(group) && fg_.isConvex(group)) {
-    int minP = 1 << 20, maxP = 0;
-    for (int s : members) {
-      minP = std::min(minP, prog.statements[s].numParallel);
-      maxP = std::max(maxP, prog.statements[s].numParallel);
-    }
-    // Grids use at most every member's parallel rank, and need rank >= 1 unless some
-    // statement has no parallel dimension. Without parallelism loss, every statement
-    // keeps all its parallel dimensions on the grid (so all ranks must agree).
-    const int maxG = minP;
-    int minG = minP > 0 ? 1 : 0;
-    if (noParallelismLoss) minG = maxP == minP ? maxG : maxG + 1;
-    // A reduction alone in its kernel may also split its last (reduction) dimension
-    // into chunks of at least 256 points, when its result leaves the kernel.
-    std::vector<int64_t> splitMenu{1};
-    if (members.size() == 1) {
-      const Statement& st = prog.statements[members[0]];
-      const SizedStatement& ss = sized(members[0]);
-      bool escapes = prog.tensors[st.write.tensor].role == TensorRole::Output || !consumers_[st.write.tensor].empty();
-      if (st.numReduction() > 0 && escapes) {
-        int64_t extent = ss.hi.back() - ss.lo.back();
-        for (int64_t c = 2; c <= 4096 && extent / c >= 256; c *= 2) splitMenu.push_back(c);
-      }
-    }
-    for (int g = maxG; g >= minG; --g) {
-      for (auto& dims : gridAssignments(members, g)) {
-        // Tile the innermost two grid coordinates with powers of two.
-        std::vector<int64_t> extent(g);
-        for (int t = 0; t < g; ++t) {
-          int64_t lo = INT64_MAX, hi = INT64_MIN;
-          for (size_t k = 0; k < members.size(); ++k) {
-            lo = std::min(lo, sized(members[k]).lo[dims[k][t]]);
-            hi = std::max(hi, sized(members[k]).hi[dims[k][t]]);
-          }
-          extent[t] = std::max<int64_t>(1, hi - lo);
-        }
-        std::vector<std::vector<int64_t>> menus(g, std::vector<int64_t>{1});
-        for (int t = std::max(0, g - 2); t < g; ++t)
-          for (int64_t v = 2; v <= (g == 1 ? 1024 : 64) && v < extent[t] * 2; v *= 2) menus[t].push_back(v);
-        std::vector<int64_t> tile(g, 1);
-        std::function<void(int, int64_t)> rec = [&](int t, int64_t product) {
-          if (t == g) {
-            for (int64_t chunks : splitMenu) {
-              KernelPlan p = evaluate(members, dims, tile, chunks);
-              if (!best || p.modeledUs < best->modeledUs - 1e-12) best = p;
-            }
-            return;
-          }
-          for (int64_t v : menus[t]) {
-            if (product * v > 4096) break;
-            tile[t] = v;
-            rec(t + 1, product * v);
-          }
-          tile[t] = 1;
-        };
-        rec(0, 1);
-      }
-    }
-  }
+  // The first of equal times wins: candidates come in a fixed order (docs/cost-model.md).
+  for (const GridCandidate& c : gridCandidates(group, noParallelismLoss))
+    if (auto p = evaluate(members, c); p && (!best || p->modeledUs < best->modeledUs - 1e-12)) best = std::move(p);
   memo[group] = best;
   return best;
 }
@@ -208,82 +106,91 @@ OnChipArray CostModel::onChipSlice(const std::vector<int>& members, const Kernel
   return a;
 }
 
-KernelPlan CostModel::evaluate(const std::vector<int>& members, const std::vector<std::vector<int>>& dims,
-                               const std::vector<int64_t>& tile, int64_t chunks,
-                               const std::vector<int>* threadDims) const {
-  const Program& prog = fg_.program();
-  const int g = int(tile.size());
+std::optional<KernelPlan> CostModel::evaluate(const std::vector<int>& members, const GridCandidate& c,
+                                             const std::vector<int>* threadDims) const {
   KernelPlan kp;
+  BlockShape shape = shapeGrid(members, c, kp);
+  if (!mapThreads(members, threadDims, shape, kp)) return std::nullopt;
+  double sectorWaste = placeData(members, shape, kp);
+  timeKernel(sectorWaste, kp);
+  return kp;
+}
+
+// Step 1, the grid: where it starts and ends, how many blocks, each member's box in one
+// block, and the threads a block needs for its largest member.
+CostModel::BlockShape CostModel::shapeGrid(const std::vector<int>& members, const GridCandidate& c,
+                                           KernelPlan& kp) const {
+  const int g = int(c.tile.size());
   kp.statements = members;
-  kp.gridDims = dims;
-  kp.tile = tile;
-  kp.gridLo.assign(g, INT64_MAX);
-  std::vector<int64_t> gridHi(g, INT64_MIN);
-  for (size_t k = 0; k < members.size(); ++k)
-    for (int t = 0; t < g; ++t) {
-      kp.gridLo[t] = std::min(kp.gridLo[t], sized(members[k]).lo[dims[k][t]]);
-      gridHi[t] = std::max(gridHi[t], sized(members[k]).hi[dims[k][t]]);
-    }
+  kp.gridDims = c.dims;
+  kp.tile = c.tile;
+  std::vector<int64_t> gridHi;
+  std::tie(kp.gridLo, gridHi) = gridBounds(members, c.dims);
   kp.blocks = 1;
-  int64_t tileProduct = 1;
+  int64_t tilePoints = 1;
   for (int t = 0; t < g; ++t) {
     kp.gridExtent.push_back(std::max<int64_t>(0, gridHi[t] - kp.gridLo[t]));
-    kp.blocks *= std::max<int64_t>(1, (kp.gridExtent[t] + tile[t] - 1) / tile[t]);
-    tileProduct *= tile[t];
+    kp.blocks *= std::max<int64_t>(1, (kp.gridExtent[t] + c.tile[t] - 1) / c.tile[t]);
+    tilePoints *= c.tile[t];
   }
   // Work per block: the statement's points outside the grid times the tile.
   int64_t work = 1;
-  StmtSet group = StmtSet::of(fg_.size(), members);
-  std::vector<std::vector<int64_t>> blockLo(members.size()), blockHi(members.size());
+  BlockShape shape;
+  shape.lo.resize(members.size());
+  shape.hi.resize(members.size());
   for (size_t k = 0; k < members.size(); ++k) {
     const SizedStatement& s = sized(members[k]);
-    blockLo[k] = s.lo;
-    blockHi[k] = s.hi;
+    shape.lo[k] = s.lo;
+    shape.hi[k] = s.hi;
     int64_t w = 1;
     for (size_t d = 0; d < s.lo.size(); ++d)
-      if (std::find(dims[k].begin(), dims[k].end(), int(d)) == dims[k].end()) w *= std::max<int64_t>(1, s.hi[d] - s.lo[d]);
+      if (std::find(c.dims[k].begin(), c.dims[k].end(), int(d)) == c.dims[k].end()) w *= std::max<int64_t>(1, s.hi[d] - s.lo[d]);
     for (int t = 0; t < g; ++t) {
-      int d = dims[k][t];
-      blockLo[k][d] = std::max(s.lo[d], kp.gridLo[t]);
-      blockHi[k][d] = std::min(s.hi[d], kp.gridLo[t] + tile[t]);
+      int d = c.dims[k][t];
+      shape.lo[k][d] = std::max(s.lo[d], kp.gridLo[t]);
+      shape.hi[k][d] = std::min(s.hi[d], kp.gridLo[t] + c.tile[t]);
     }
-    if (chunks > 1) {
+    if (c.chunks > 1) {
       // A split reduction: the block covers one chunk of the last dimension.
       int last = int(s.lo.size()) - 1;
       int64_t extent = s.hi[last] - s.lo[last];
-      kp.splitChunk = (extent + chunks - 1) / chunks;
+      kp.splitChunk = (extent + c.chunks - 1) / c.chunks;
       kp.splitChunks = (extent + kp.splitChunk - 1) / kp.splitChunk;
-      blockHi[k][last] = std::min(s.hi[last], s.lo[last] + kp.splitChunk);
+      shape.hi[k][last] = std::min(s.hi[last], s.lo[last] + kp.splitChunk);
       w = w / std::max<int64_t>(1, extent) * kp.splitChunk;
       kp.blocks *= kp.splitChunks;
     }
-    work = std::max(work, w * tileProduct);
+    work = std::max(work, w * tilePoints);
     kp.flops = checkedAdd(kp.flops, checkedMul(s.points, s.flopsPerPoint, "a kernel's flops"), "a kernel's flops");
   }
-  kp.threadsPerBlock = int(std::min<int64_t>(dev_.threadsPerBlock, (work + 31) / 32 * 32));
+  kp.threadsPerBlock = int(std::min<int64_t>(dev_.threadsPerBlock, (work + kWarp - 1) / kWarp * kWarp));
+  return shape;
+}
 
-  // Thread mapping, which the code generator follows: threads run along the
-  // innermost in-block parallel dimension (x) when the in-block parallel points fill
-  // a warp; otherwise they split the innermost reduction dimension. A global access
-  // is coalesced when consecutive x values touch consecutive elements (or one element);
-  // otherwise each element costs a whole 32-byte DRAM sector.
+// Step 2, the thread mapping, which the code generator follows: threads run along the
+// innermost in-block parallel dimension when the block's parallel points fill a warp;
+// otherwise they split the innermost reduction dimension. False when the candidate
+// splits a reduction that its threads would not share (nothing to gain).
+bool CostModel::mapThreads(const std::vector<int>& members, const std::vector<int>* threadDims, BlockShape& shape,
+                           KernelPlan& kp) const {
+  const Program& prog = fg_.program();
   kp.threadDims.assign(members.size(), -1);
-  std::vector<int64_t> run(members.size(), 1);
+  shape.run.assign(members.size(), 1);
   for (size_t k = 0; k < members.size(); ++k) {
     const Statement& st = prog.statements[members[k]];
     int lastPar = -1;
     int64_t parPoints = 1;
     for (int d = 0; d < st.numParallel; ++d) {
-      auto it = std::find(dims[k].begin(), dims[k].end(), d);
-      if (it != dims[k].end() && tile[it - dims[k].begin()] == 1) continue;
+      auto it = std::find(kp.gridDims[k].begin(), kp.gridDims[k].end(), d);
+      if (it != kp.gridDims[k].end() && kp.tile[it - kp.gridDims[k].begin()] == 1) continue;
       lastPar = d;
-      parPoints *= blockHi[k][d] - blockLo[k][d];
+      parPoints *= shape.hi[k][d] - shape.lo[k][d];
     }
     int x = lastPar;
-    if ((parPoints < 32 || lastPar < 0) && st.numReduction() > 0) x = int(st.dims.size()) - 1;
+    if ((parPoints < kWarp || lastPar < 0) && st.numReduction() > 0) x = int(st.dims.size()) - 1;
     if (threadDims) x = (*threadDims)[k];
     kp.threadDims[k] = x;
-    if (x >= 0) run[k] = std::max<int64_t>(1, blockHi[k][x] - blockLo[k][x]);
+    if (x >= 0) shape.run[k] = std::max<int64_t>(1, shape.hi[k][x] - shape.lo[k][x]);
     kp.modes.push_back(st.numReduction() == 0      ? StmtMode::Pointwise
                        : x < st.numParallel       ? StmtMode::SerialReduce
                        : kp.splitChunks > 1       ? StmtMode::SplitReduce
@@ -291,22 +198,28 @@ KernelPlan CostModel::evaluate(const std::vector<int>& members, const std::vecto
   }
   // Splitting extends a block reduction across blocks; a reduction whose block already
   // has a warp's worth of outputs (a contraction's tile) gains nothing from it.
-  if (kp.splitChunks > 1 && kp.modes[0] != StmtMode::SplitReduce) {
-    kp.modeledUs = std::numeric_limits<double>::infinity();
-    return kp;
-  }
-  // Bytes per element actually moved by an access: elemBytes when coalesced.
+  return kp.splitChunks == 1 || kp.modes[0] == StmtMode::SplitReduce;
+}
+
+// Step 3, footprints and placement: what each tensor costs in DRAM and L2 bytes, and
+// which temporaries stay on chip. Returns the extra bytes of uncoalesced accesses.
+double CostModel::placeData(const std::vector<int>& members, const BlockShape& shape, KernelPlan& kp) const {
+  const Program& prog = fg_.program();
+  StmtSet group = StmtSet::of(fg_.size(), members);
+  // Bytes per element an access moves, as a multiple of its element: 1 when coalesced
+  // (consecutive threads touch consecutive elements, or one element), else a whole
+  // sector per element.
   auto sectorFactor = [&](const SizedAccess& a, size_t k) {
     int x = kp.threadDims[k];
     double eb = elemBytes_[a.tensor];
     bool uses = false;
     for (auto& row : a.coef) uses |= x >= 0 && row[x] != 0;
-    if (!uses) return x >= 0 || a.coef.empty() ? 1.0 : 32.0 / eb;
+    if (!uses) return x >= 0 || a.coef.empty() ? 1.0 : kSectorBytes / eb;
     for (size_t p = 0; p + 1 < a.coef.size(); ++p)
-      if (a.coef[p][x] != 0) return 32.0 / eb;
+      if (a.coef[p][x] != 0) return kSectorBytes / eb;
     int64_t c = a.coef.back()[x];
-    if (c != 1 && c != -1) return 32.0 / eb;
-    return std::max(1.0, 32.0 / (double(run[k]) * eb));
+    if (c != 1 && c != -1) return kSectorBytes / eb;
+    return std::max(1.0, kSectorBytes / (double(shape.run[k]) * eb));
   };
   // Classify every tensor the kernel touches.
   struct Use {
@@ -322,7 +235,7 @@ KernelPlan CostModel::evaluate(const std::vector<int>& members, const std::vecto
     w.written = true;
     w.sector = std::max(w.sector, sectorFactor(ss.write, k));
     w.writeFull.hull(accessBox(ss.write, ss.lo, ss.hi));
-    w.writeBlock.hull(accessBox(ss.write, blockLo[k], blockHi[k]));
+    w.writeBlock.hull(accessBox(ss.write, shape.lo[k], shape.hi[k]));
     for (auto& r : ss.reads) {
       Use& u = uses[r.tensor];
       u.sector = std::max(u.sector, sectorFactor(r, k));
@@ -333,9 +246,9 @@ KernelPlan CostModel::evaluate(const std::vector<int>& members, const std::vecto
         for (int src : it->second) external |= !group.contains(src);
       if (external) {
         u.extReadFull.hull(accessBox(r, ss.lo, ss.hi));
-        u.extReadBlock.hull(accessBox(r, blockLo[k], blockHi[k]));
+        u.extReadBlock.hull(accessBox(r, shape.lo[k], shape.hi[k]));
       } else {
-        u.intReadBlock.hull(accessBox(r, blockLo[k], blockHi[k]));
+        u.intReadBlock.hull(accessBox(r, shape.lo[k], shape.hi[k]));
       }
     }
   }
@@ -343,8 +256,7 @@ KernelPlan CostModel::evaluate(const std::vector<int>& members, const std::vecto
   const int computeBytes = elemBytes(prog.computeType());
   struct Candidate { OnChipArray array; int64_t bytes; };
   std::vector<Candidate> onchip;
-  // Bytes moved by uncoalesced accesses, beyond the logical bytes: a 32-byte sector
-  // per element.
+  // Bytes moved by uncoalesced accesses, beyond the logical bytes.
   double sectorWaste = 0;
   auto dram = [&](int t, int64_t bytes) {
     kp.dramBytes += bytes;
@@ -397,7 +309,6 @@ KernelPlan CostModel::evaluate(const std::vector<int>& members, const std::vecto
   std::sort(kp.scratch.begin(), kp.scratch.end());
   kp.onchipBytesPerBlock = kp.sharedBytes = total;
 
-  kp.launchUs = dev_.launchUs;
   if (kp.splitChunks > 1) {
     // Partials: written by the blocks, read back by the combining launch.
     const SizedStatement& s = sized(members[0]);
@@ -407,14 +318,20 @@ KernelPlan CostModel::evaluate(const std::vector<int>& members, const std::vecto
     int64_t partialBytes = kp.partialElements * computeBytes;
     kp.dramBytes += partialBytes;
     kp.l2Bytes += partialBytes;
-    kp.launchUs *= 2;
   }
-  kp.occupancy = std::min(1.0, double(kp.blocks) / dev_.blocksToSaturate);
   kp.uncoalescedBytes = int64_t(sectorWaste);
-  kp.memoryUs = ((double(kp.dramBytes) + sectorWaste) / (dev_.dramBytesPerSec * kp.occupancy) + double(kp.l2Bytes) / dev_.l2BytesPerSec) * 1e6;
+  return sectorWaste;
+}
+
+// Step 4, time: launches, then the slower of memory and arithmetic, each at the
+// bandwidth the kernel's blocks can draw (occupancy).
+void CostModel::timeKernel(double sectorWaste, KernelPlan& kp) const {
+  kp.launchUs = dev_.launchUs * (kp.splitChunks > 1 ? 2 : 1);  // a split reduction's combine is a second launch
+  kp.occupancy = std::min(1.0, double(kp.blocks) / dev_.blocksToSaturate);
+  kp.memoryUs = ((double(kp.dramBytes) + sectorWaste) / (dev_.dramBytesPerSec * kp.occupancy) +
+                 double(kp.l2Bytes) / dev_.l2BytesPerSec) * 1e6;
   kp.computeUs = double(kp.flops) / (dev_.flopsPerSec * kp.occupancy) * 1e6;
   kp.modeledUs = kp.launchUs + std::max(kp.memoryUs, kp.computeUs);
-  return kp;
 }
 
 CostModel::Refusal CostModel::whyNotFusible(const StmtSet& group) const {
@@ -484,7 +401,9 @@ Partition CostModel::replan(const Partition& modeled, std::vector<std::string>& 
         tile[t] = extent;
       }
     }
-    KernelPlan k = evaluate(m.statements, m.gridDims, tile, m.splitChunks, &m.threadDims);
+    std::optional<KernelPlan> planned = evaluate(m.statements, {m.gridDims, tile, m.splitChunks}, &m.threadDims);
+    if (!planned) throw InternalError("K" + std::to_string(m.id) + " has no plan at the execution sizes");
+    KernelPlan k = std::move(*planned);
     if (k.splitChunks != m.splitChunks)
       clamps.push_back("K" + std::to_string(m.id) + ": split reduction of " + std::to_string(m.splitChunks) +
                        " chunks clamped to " + std::to_string(k.splitChunks) + " (its extent)");

@@ -12,6 +12,15 @@
 
 namespace polyfuse {
 
+// One element of a group's candidate set: a grid assignment (dims[k][t]: the parallel
+// dimension of member k on grid coordinate t), a tile of the grid, and the chunks of a
+// split reduction (1: none).
+struct GridCandidate {
+  std::vector<std::vector<int>> dims;
+  std::vector<int64_t> tile;
+  int64_t chunks = 1;
+};
+
 // Inclusive integer box; empty when any lo > hi.
 struct Box {
   std::vector<int64_t> lo, hi;
@@ -30,10 +39,33 @@ class CostModel {
   const SizedProgram& at() const { return at_; }
   const SizedStatement& sized(int s) const { return at_.statement(s); }
 
-  // The cheapest plan for the group as one kernel, over legal grids and tiles; none
+  // The documented constants of the grid and tile candidates (docs/cost-model.md).
+  static constexpr int kWarp = 32;                 // threads per warp: a block's thread-count unit
+  static constexpr int kTiledGridCoords = 2;       // only the innermost two grid coordinates are tiled
+  static constexpr int64_t kMaxTile1D = 1024;      // largest tile of a one-dimensional grid
+  static constexpr int64_t kMaxTileND = 64;        // largest tile per coordinate of a wider grid
+  static constexpr int64_t kMaxTilePoints = 4096;  // largest tile, in grid points
+  static constexpr int64_t kMinSplitChunk = 256;   // a split reduction's chunks hold at least this many points
+  static constexpr int64_t kMaxSplitChunks = 4096;
+  static constexpr double kSectorBytes = 32;       // DRAM moves whole 32-byte sectors
+
+  // The cheapest plan for the group as one kernel, over its whole candidate set; none
   // when the group is not connected, not convex, or has no legal grid. With
   // `noParallelismLoss`, every statement must keep all its parallel dims on the grid.
   std::optional<KernelPlan> plan(const StmtSet& group, bool noParallelismLoss = false) const;
+
+  // The group's candidate set, in the order `plan` tries it: grid ranks from the
+  // largest, every legal assignment, every tile in the menus, every split.
+  std::vector<GridCandidate> gridCandidates(const StmtSet& group, bool noParallelismLoss = false) const;
+  // One candidate costed: grid shape, thread mapping, footprints and placement, time.
+  // None when the candidate splits a reduction its threads would not share. With
+  // `threadDims`, the thread mapping is given instead of chosen.
+  std::optional<KernelPlan> evaluate(const std::vector<int>& members, const GridCandidate& c,
+                                     const std::vector<int>* threadDims = nullptr) const;
+  // Tile sizes tried on grid coordinate t of a rank-g grid of the given extent:
+  // 1, then powers of two below twice the extent, up to kMaxTile1D or kMaxTileND, on
+  // the innermost kTiledGridCoords coordinates.
+  static std::vector<int64_t> tileMenu(int g, int t, int64_t extent);
   // Why `plan` returns none: the blocking dependence and its source lines, or shape.
   struct Refusal {
     bool convex = true;  // false: a path leaves the group and comes back
@@ -62,11 +94,20 @@ class CostModel {
   std::vector<std::vector<int>> consumers_;  // per tensor: statements that read it via flow deps
   mutable std::unordered_map<StmtSet, std::optional<KernelPlan>, StmtSetHash> memo_[2];
 
+  // Each member's box in one block, and the length of its thread dimension there.
+  struct BlockShape {
+    std::vector<std::vector<int64_t>> lo, hi;
+    std::vector<int64_t> run;
+  };
   std::vector<std::vector<std::vector<int>>> gridAssignments(const std::vector<int>& members, int g) const;
-  // `threadDims`, when given, fixes the thread mapping instead of choosing it.
-  KernelPlan evaluate(const std::vector<int>& members, const std::vector<std::vector<int>>& dims,
-                      const std::vector<int64_t>& tile, int64_t chunks = 1,
-                      const std::vector<int>* threadDims = nullptr) const;
+  std::pair<std::vector<int64_t>, std::vector<int64_t>> gridBounds(const std::vector<int>& members,
+                                                                   const std::vector<std::vector<int>>& dims) const;
+  std::vector<int64_t> splitMenu(const std::vector<int>& members) const;
+  BlockShape shapeGrid(const std::vector<int>& members, const GridCandidate& c, KernelPlan& kp) const;
+  bool mapThreads(const std::vector<int>& members, const std::vector<int>* threadDims, BlockShape& shape,
+                  KernelPlan& kp) const;
+  double placeData(const std::vector<int>& members, const BlockShape& shape, KernelPlan& kp) const;
+  void timeKernel(double sectorWaste, KernelPlan& kp) const;
   OnChipArray onChipSlice(const std::vector<int>& members, const KernelPlan& kp, int t) const;
   Box accessBox(const SizedAccess& a, const std::vector<int64_t>& lo, const std::vector<int64_t>& hi) const;
 };
