@@ -181,9 +181,11 @@ class KernelPrinter {
          << (sp_.d == Dialect::Cuda ? 32 : kp.threadsPerBlock) << "];\n";
     os << "  const int pf_tid = " << sp_.tid() << ", pf_nthreads = " << sp_.nthreads() << ";\n";
     if (kp.gridRank() > 0 || kp.splitChunks > 1) {
-      os << "  int pf_bid = " << sp_.bid() << ";\n";
+      // Block and chunk indices take the index type: a chunk start (chunk * pf_c)
+      // passes 2^31 in a wide split reduction.
+      os << "  " << sp_.index << " pf_bid = " << sp_.bid() << ";\n";
       if (kp.splitChunks > 1)
-        os << "  const int pf_c = pf_bid % " << kp.splitChunks << "; pf_bid /= " << kp.splitChunks
+        os << "  const " << sp_.index << " pf_c = pf_bid % " << kp.splitChunks << "; pf_bid /= " << kp.splitChunks
            << ";  // chunk of the split reduction\n";
       for (int t = kp.gridRank() - 1; t >= 0; --t) {
         os << "  const " << sp_.index << " pf_b" << t << " = " << kp.gridLo[t] << " + (pf_bid % " << k_.numBlocks[t] << ") * " << kp.tile[t]

@@ -4,6 +4,7 @@
 #include <isl/schedule_node.h>
 
 #include <algorithm>
+#include <memory>
 
 #include "polyir/Diagnostic.h"
 #include "polyir/Sized.h"
@@ -13,6 +14,9 @@ namespace polyfuse {
 std::string blockOriginName(int t) { return "pf_b" + std::to_string(t); }
 
 namespace {
+
+// isl's C++ interface has no local space; this owns one.
+using LocalSpace = std::unique_ptr<isl_local_space, decltype(&isl_local_space_free)>;
 
 // The statement's domain at the plan's sizes, with the size parameters projected out:
 // every bound the AST generator sees is a number.
@@ -32,27 +36,25 @@ isl::multi_union_pw_aff bandSchedule(const std::vector<isl::set>& domains,
                                      const std::vector<std::vector<Member>>& members) {
   isl_ctx* ctx = domains.front().ctx().get();
   const int n = int(members.front().size());
-  isl_union_pw_multi_aff* upma = isl_union_pw_multi_aff_empty(isl_space_params_alloc(ctx, 0));
+  isl::union_pw_multi_aff upma = isl::manage(isl_union_pw_multi_aff_empty(isl_space_params_alloc(ctx, 0)));
   isl::union_set all = isl::union_set::empty(domains.front().ctx());
   for (size_t k = 0; k < domains.size(); ++k) {
-    isl_space* sp = isl_set_get_space(domains[k].get());
-    isl_local_space* ls = isl_local_space_from_space(isl_space_copy(sp));
-    isl_aff_list* list = isl_aff_list_alloc(ctx, n);
+    LocalSpace ls(isl_local_space_from_space(isl_set_get_space(domains[k].get())), isl_local_space_free);
+    isl::aff_list list = isl::manage(isl_aff_list_alloc(ctx, n));
     for (const Member& m : members[k]) {
-      isl_aff* a = isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, m.dim);
-      if (m.lo != 0) a = isl_aff_add_constant_val(a, isl_val_int_from_si(ctx, -m.lo));
-      if (m.step != 1) a = isl_aff_floor(isl_aff_scale_down_ui(a, unsigned(m.step)));
-      list = isl_aff_list_add(list, a);
+      isl::aff a = isl::manage(isl_aff_var_on_domain(isl_local_space_copy(ls.get()), isl_dim_set, m.dim));
+      if (m.lo != 0) a = isl::manage(isl_aff_add_constant_val(a.release(), isl_val_int_from_si(ctx, -m.lo)));
+      if (m.step != 1) a = isl::manage(isl_aff_floor(isl_aff_scale_down_val(a.release(), isl_val_int_from_si(ctx, m.step))));
+      list = list.add(a);
     }
-    isl_local_space_free(ls);
-    isl_space* range = isl_space_add_dims(isl_space_from_domain(sp), isl_dim_out, n);
-    isl_multi_aff* ma = isl_multi_aff_from_aff_list(range, list);
-    upma = isl_union_pw_multi_aff_add_pw_multi_aff(upma, isl_pw_multi_aff_from_multi_aff(ma));
+    isl_space* range = isl_space_add_dims(isl_space_from_domain(isl_set_get_space(domains[k].get())), isl_dim_out, n);
+    isl::multi_aff ma = isl::manage(isl_multi_aff_from_aff_list(range, list.release()));
+    upma = isl::manage(isl_union_pw_multi_aff_add_pw_multi_aff(upma.release(), isl_pw_multi_aff_from_multi_aff(ma.release())));
     all = all.unite(isl::union_set(domains[k]));
   }
   // The domains are applied after the conversion: a statement whose domain is empty at
   // these sizes would leave an empty relation, from which isl cannot take the space.
-  return isl::manage(isl_multi_union_pw_aff_from_union_pw_multi_aff(upma)).intersect_domain(all);
+  return isl::manage(isl_multi_union_pw_aff_from_union_pw_multi_aff(upma.release())).intersect_domain(all);
 }
 
 isl::union_set unionOf(const std::vector<isl::set>& sets) {
@@ -184,16 +186,17 @@ static isl::set launchedBlocks(isl::ctx ctx, const KernelPlan& k, bool chunk) {
     std::string name = t < g ? blockOriginName(t) : kChunkName;
     sp = isl_space_set_dim_id(sp, isl_dim_param, t, isl_id_alloc(ctx.get(), name.c_str(), nullptr));
   }
-  isl_local_space* ls = isl_local_space_from_space(isl_space_copy(sp));
-  isl_basic_set* bs = isl_basic_set_universe(sp);
+  LocalSpace ls(isl_local_space_from_space(isl_space_copy(sp)), isl_local_space_free);
+  isl::basic_set bs = isl::manage(isl_basic_set_universe(sp));
   auto add = [&](bool equality, std::initializer_list<std::pair<int, int64_t>> params,
                  std::initializer_list<std::pair<int, int64_t>> dims, int64_t constant) {
-    isl_constraint* c = equality ? isl_constraint_alloc_equality(isl_local_space_copy(ls))
-                                 : isl_constraint_alloc_inequality(isl_local_space_copy(ls));
-    for (auto [i, v] : params) c = isl_constraint_set_coefficient_si(c, isl_dim_param, i, int(v));
-    for (auto [i, v] : dims) c = isl_constraint_set_coefficient_si(c, isl_dim_set, i, int(v));
-    c = isl_constraint_set_constant_si(c, int(constant));
-    bs = isl_basic_set_add_constraint(bs, c);
+    isl_constraint* c = equality ? isl_constraint_alloc_equality(isl_local_space_copy(ls.get()))
+                                 : isl_constraint_alloc_inequality(isl_local_space_copy(ls.get()));
+    // Values are 64-bit (extents reach 2^40): set through isl_val, not int.
+    for (auto [i, v] : params) c = isl_constraint_set_coefficient_val(c, isl_dim_param, i, isl_val_int_from_si(ctx.get(), v));
+    for (auto [i, v] : dims) c = isl_constraint_set_coefficient_val(c, isl_dim_set, i, isl_val_int_from_si(ctx.get(), v));
+    c = isl_constraint_set_constant_val(c, isl_val_int_from_si(ctx.get(), constant));
+    bs = isl::manage(isl_basic_set_add_constraint(bs.release(), c));
   };
   for (int t = 0; t < g; ++t) {
     const int64_t blocks = (k.gridExtent[t] + k.tile[t] - 1) / k.tile[t];
@@ -206,8 +209,7 @@ static isl::set launchedBlocks(isl::ctx ctx, const KernelPlan& k, bool chunk) {
     add(false, {}, {{g, 1}}, 0);
     add(false, {}, {{g, -1}}, k.splitChunks - 1);
   }
-  isl_local_space_free(ls);
-  return isl::manage(isl_set_from_basic_set(bs));
+  return isl::set(bs);
 }
 
 isl::schedule blockSchedule(const PlanSchedule& s, const KernelPlan& k, int stmt, isl::set& context) {
