@@ -126,7 +126,7 @@ struct FusionCli {
 };
 
 // Runs the generated code of the chosen partition and verifies it against the reference.
-int execGenerated(LoadedProgram& lp, const std::string& backend, const FusionCli& fusion, int repeat, bool json,
+int execGenerated(LoadedProgram& lp, Backend backend, const FusionCli& fusion, int repeat, bool json,
                   const Sizes& sizes, const Bindings& b, uint64_t seed, const std::string& dump) {
   const Program& prog = *lp.program;
   FusionGraph fg(*lp.poly);
@@ -135,7 +135,7 @@ int execGenerated(LoadedProgram& lp, const std::string& backend, const FusionCli
   ExecOutcome r = executePartition(cm, p, backend, b, seed, repeat, dump);
   nlohmann::ordered_json j;
   j["program"] = prog.name;
-  j["backend"] = backend;
+  j["backend"] = backendName(backend);
   j["device"] = r.device;
   j["strategy"] = strategyName(p.strategy);
   j["sizes"] = sizes;
@@ -149,7 +149,7 @@ int execGenerated(LoadedProgram& lp, const std::string& backend, const FusionCli
   if (json) {
     std::cout << j.dump(2) << "\n";
   } else {
-    std::cout << fmt::format("program {}  backend {} ({})  strategy {}  {} kernel(s)\n", prog.name, backend, r.device,
+    std::cout << fmt::format("program {}  backend {} ({})  strategy {}  {} kernel(s)\n", prog.name, backendName(backend), r.device,
                              strategyName(p.strategy), r.kernelMs.size());
     for (size_t i = 0; i < r.kernelMs.size(); ++i)
       std::cout << fmt::format("  {:<28} {:10.4f} ms\n", r.kernelNames[i], r.kernelMs[i]);
@@ -343,7 +343,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
     auto c = std::make_shared<ExecOpts>();
     auto* cmd = app.add_subcommand("exec", "Run the program and verify it against the reference interpreter");
     addCommon(cmd, *c, true);
-    cmd->add_option("--backend", c->backend, "ref | opencl | cuda")->check(CLI::IsMember({"ref", "opencl", "cuda"}));
+    cmd->add_option("--backend", c->backend, namesIn(kBackendNames, " | "))->check(CLI::IsMember({"ref", "opencl", "cuda"}));
     cmd->add_option("--seed", c->seed, "seed of the random inputs (uniform in [-1, 1])");
     cmd->add_option("--input", c->inputs, "NAME=FILE.npy: read an input from a .npy file");
     cmd->add_option("--scalar", c->scalars, "NAME=VALUE: a scalar parameter (default: random in [0.5, 1.5])");
@@ -366,7 +366,8 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
               throw UsageError("bad --scalar '" + kv + "': the value is not a number");
             }
           }
-          checkMemoryFits(prog, sizes, c->backend);
+          const Backend backend = *parseIn(kBackendNames, c->backend);  // CLI checked the name
+          checkMemoryFits(prog, sizes, backend);
           Bindings b = makeInputs(prog, sizes, c->seed, scalars);
           for (auto& kv : c->inputs) {
             size_t eq = kv.find('=');
@@ -378,8 +379,8 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
             if (d.shape != b.tensors[name].shape) throw UsageError("--input: '" + kv.substr(eq + 1) + "' has the wrong shape for '" + name + "'");
             b.tensors[name] = std::move(d);
           }
-          if (c->backend != "ref")
-            return execGenerated(lp, c->backend, c->fusion, c->repeat, c->json, sizes, b, c->seed, c->dump);
+          if (backend != Backend::Ref)
+            return execGenerated(lp, backend, c->fusion, c->repeat, c->json, sizes, b, c->seed, c->dump);
           interpret(prog, b);
           if (!c->dump.empty()) {
             std::filesystem::create_directories(c->dump);

@@ -51,7 +51,7 @@ static int64_t availableMemory() {
   return 0;
 }
 
-void checkMemoryFits(const Program& prog, const Sizes& sizes, const std::string& backend) {
+void checkMemoryFits(const Program& prog, const Sizes& sizes, Backend backend) {
   prog.checkSizes(sizes);
   double doubles = 0, device = 0;
   for (auto& t : prog.tensors) {
@@ -60,24 +60,25 @@ void checkMemoryFits(const Program& prog, const Sizes& sizes, const std::string&
     device += n * elemBytes(t.type);
   }
   // The interpreter's bindings; a second copy and the device buffers when a backend is checked.
-  double need = backend == "ref" ? doubles : 2 * doubles + 2 * device;
+  double need = backend == Backend::Ref ? doubles : 2 * doubles + 2 * device;
   int64_t avail = availableMemory();
   if (avail > 0 && need > 0.9 * double(avail)) {
     char buf[256];
     std::snprintf(buf, sizeof buf, "exec needs about %.1f GiB at these sizes (every tensor in double for the reference "
                   "interpreter%s) but %.1f GiB are available; use smaller --size values",
-                  need / double(1 << 30), backend == "ref" ? "" : ", plus the backend's buffers", double(avail) / double(1 << 30));
+                  need / double(1 << 30), backend == Backend::Ref ? "" : ", plus the backend's buffers", double(avail) / double(1 << 30));
     throw UsageError(buf);
   }
 }
 
-ExecOutcome executePartition(const CostModel& cm, const Partition& p, const std::string& backend,
+ExecOutcome executePartition(const CostModel& cm, const Partition& p, Backend backend,
                              const Bindings& inputs, uint64_t seed, int repeat, const std::string& dumpDir) {
   const Program& prog = cm.graph().program();
   const double tolerance = verificationTolerance(prog);
   ExecOutcome out;
   out.backend = backend;
-  if (backend == "opencl") {
+  if (backend == Backend::Ref) throw InternalError("executePartition runs generated code, not the interpreter");
+  if (backend == Backend::OpenCL) {
     GeneratedCode code = generate(cm.graph().poly(), p, Dialect::OpenCL);
     RunResult r = runOpenCL(prog, p, code, inputs, repeat, tolerance);
     out.device = r.device;

@@ -6,13 +6,15 @@
 #include <vector>
 
 #include "codegen/Emit.h"
+#include "driver/Backend.h"
 #include "fusion/CostModel.h"
 #include "polyir/Interpreter.h"
 
 namespace polyfuse {
 
 struct ExecOutcome {
-  std::string backend, device;
+  Backend backend = Backend::OpenCL;
+  std::string device;
   bool verified = false;
   double maxRelError = 0;
   std::string worst;
@@ -27,11 +29,12 @@ struct ExecOutcome {
 // fit in the memory available now: the interpreter holds every tensor in double, twice
 // when it checks a backend, and the OpenCL runner adds the device buffers. Better a clear
 // message at once than the OOM killer after minutes.
-void checkMemoryFits(const Program& prog, const Sizes& sizes, const std::string& backend);
+void checkMemoryFits(const Program& prog, const Sizes& sizes, Backend backend);
 
-// Throws std::runtime_error when the backend has no device here (no GPU for cuda).
+// Runs the generated code (OpenCL or CUDA, not Ref). Throws std::runtime_error when
+// the backend has no device here (no GPU for cuda).
 // With `dumpDir`, the backend's outputs are also written there as NAME.npy.
-ExecOutcome executePartition(const CostModel& cm, const Partition& p, const std::string& backend,
+ExecOutcome executePartition(const CostModel& cm, const Partition& p, Backend backend,
                              const Bindings& inputs, uint64_t seed, int repeat, const std::string& dumpDir = "");
 
 // Writes the generated sources of a partition into `dir` (kernels, reference, harness

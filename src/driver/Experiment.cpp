@@ -61,7 +61,7 @@ json pointKey(const ExperimentConfig& cfg, const Point& pt) {
   k["strategy"] = pt.strategy;
   k["device"] = pt.device;
   k["weights"] = cfg.weights[pt.weights].values;
-  k["execute"] = cfg.execute.enabled ? json{{"backend", cfg.execute.backend}, {"repeat", cfg.execute.repeat},
+  k["execute"] = cfg.execute.enabled ? json{{"backend", backendName(cfg.execute.backend)}, {"repeat", cfg.execute.repeat},
                                             {"sizes", cfg.execute.sizes}, {"verify", cfg.execute.verify}}
                                      : json();
   k["emit"] = cfg.emit;
@@ -161,7 +161,7 @@ json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& 
       checkMemoryFits(*lp.program, es, cfg.execute.backend);
       Bindings in = makeInputs(*lp.program, es, 1);
       ExecOutcome x = executePartition(ecm, ep, cfg.execute.backend, in, 1, cfg.execute.repeat);
-      r["exec_backend"] = cfg.execute.backend;
+      r["exec_backend"] = backendName(cfg.execute.backend);
       r["exec_sizes"] = sizesInOrder(*lp.program, es);
       r["exec_repeat"] = cfg.execute.repeat;
       r["measured_ms"] = x.totalMs;

@@ -162,8 +162,10 @@ static ExperimentConfig parseConfig(const std::string& path) {
     r.keys(e, {"backend", "sizes", "repeat", "verify"}, "execute");
     cfg.execute.enabled = true;
     if (e["backend"]) {
-      cfg.execute.backend = r.str(e["backend"], "backend");
-      if (cfg.execute.backend != "opencl" && cfg.execute.backend != "cuda") r.fail(e["backend"], "backend must be opencl or cuda");
+      std::string name = r.str(e["backend"], "backend");
+      auto b = parseIn(kBackendNames, name);
+      if (!b || *b == Backend::Ref) r.fail(e["backend"], "backend must be opencl or cuda");
+      else cfg.execute.backend = *b;
     }
     if (e["sizes"]) cfg.execute.sizes = r.sizes(e["sizes"]);
     if (e["repeat"]) cfg.execute.repeat = int(r.integer(e["repeat"], "repeat", 1));

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "driver/Backend.h"
 #include "polyir/Affine.h"
 
 namespace polyfuse {
@@ -17,7 +18,7 @@ struct ProgramSpec {
 
 struct ExecuteSpec {
   bool enabled = false;
-  std::string backend = "opencl";
+  Backend backend = Backend::OpenCL;
   std::vector<Sizes> sizes;  // empty: the modeled sizes
   int repeat = 5;  // timed runs per point; the median and the spread are reported
   bool verify = true;

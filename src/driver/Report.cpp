@@ -130,7 +130,7 @@ std::string reportCaption(const ExperimentConfig& cfg, const std::vector<json>& 
   char date[16];
   std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
   return "Device model: " + join(devices) + ". Programs and modeled sizes: " + join(sizes) + ". polyfuse " +
-         kSourceCommit + ", " + date + (cfg.execute.enabled ? ", executed on " + cfg.execute.backend : "") + ".";
+         kSourceCommit + ", " + date + (cfg.execute.enabled ? std::string(", executed on ") + backendName(cfg.execute.backend) : "") + ".";
 }
 
 }  // namespace
@@ -169,7 +169,7 @@ void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results,
           ? fmt::format("Measured times: the generated code on the {} backend at the execution sizes named in each "
                         "table, {} timed run(s) after one untimed warm-up; the table gives the median wall time of a "
                         "whole run (every kernel, in order) and, in brackets, the fastest and slowest run.",
-                        cfg.execute.backend, cfg.execute.repeat)
+                        backendName(cfg.execute.backend), cfg.execute.repeat)
           : std::string("Nothing was executed (the configuration has no `execute` section).");
   const std::string caption = reportCaption(cfg, results);
   std::ostringstream md, html;
