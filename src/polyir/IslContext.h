@@ -26,8 +26,6 @@ class IslContext {
 
 using IslContextPtr = std::shared_ptr<IslContext>;
 
-// isl's parser reserves a few words; program names that collide get a suffix.
-std::string islName(const std::string& name);
 
 }  // namespace polyfuse
 

@@ -1,80 +1,111 @@
 #include "polyir/PolyProgram.h"
 
 #include <algorithm>
+#include <memory>
 #include <set>
 #include <sstream>
 
 namespace polyfuse {
 
-std::string islName(const std::string& name) {
-  // isl's parser keywords. Renaming appends '_', and a name that already ends in '_'
-  // or starts with 'pf_' (polyfuse's own parameters) is renamed too, which keeps the
-  // mapping injective: a kept name never ends in '_'.
-  static const std::set<std::string> reserved = {"and", "or", "not", "exists", "min", "max", "mod",
-                                                 "floor", "ceil", "ceild", "floord", "true", "false",
-                                                 "implies", "infty", "infinity", "NaN", "rat", "domain", "range"};
-  bool rename = reserved.count(name) || name.rfind("pf_", 0) == 0 || (!name.empty() && name.back() == '_');
-  return rename ? name + "_" : name;
+// isl objects are built through isl's API from the program's names, which become isl
+// ids: no text is parsed, so a name that is one of isl's keywords (floor, exists, min,
+// and, ...) is as good as any other.
+namespace {
+
+using LocalSpace = std::unique_ptr<isl_local_space, decltype(&isl_local_space_free)>;
+
+isl_val* value(isl_ctx* ctx, int64_t v) { return isl_val_int_from_si(ctx, long(v)); }
+
+}  // namespace
+
+isl::space PolyProgram::paramSpace() const {
+  isl_space* sp = isl_space_params_alloc(ctx_->get().get(), unsigned(prog_.sizeParams.size()));
+  for (size_t i = 0; i < prog_.sizeParams.size(); ++i)
+    sp = isl_space_set_dim_id(sp, isl_dim_param, unsigned(i), isl_id_alloc(ctx_->get().get(), prog_.sizeParams[i].c_str(), nullptr));
+  return isl::manage(sp);
 }
 
-static std::string islAffine(const Affine& a) {
-  Affine r;
-  r.constant = a.constant;
-  for (auto& [n, c] : a.coef) r.coef[islName(n)] = c;
-  return r.str();
+isl::space PolyProgram::tupleSpace(const std::string& name, size_t n, const std::vector<std::string>& dims) const {
+  isl_space* sp = isl_space_add_dims(paramSpace().release(), isl_dim_set, unsigned(n));
+  sp = isl_space_set_tuple_id(sp, isl_dim_set, isl_id_alloc(ctx_->get().get(), name.c_str(), nullptr));
+  for (size_t k = 0; k < dims.size(); ++k)
+    sp = isl_space_set_dim_id(sp, isl_dim_set, unsigned(k), isl_id_alloc(ctx_->get().get(), dims[k].c_str(), nullptr));
+  return isl::manage(sp);
 }
 
-std::string PolyProgram::paramPrefix() const {
-  std::string s = "[";
-  for (size_t i = 0; i < prog_.sizeParams.size(); ++i) s += (i ? ", " : "") + islName(prog_.sizeParams[i]);
-  return s + "] -> ";
+// An affine form over the set space `sp`, whose dimensions are named `dims`; other
+// names are size parameters.
+isl::aff PolyProgram::affineOn(const Affine& a, const isl::space& sp, const std::vector<std::string>& dims) const {
+  isl_ctx* ctx = ctx_->get().get();
+  LocalSpace ls(isl_local_space_from_space(sp.copy()), isl_local_space_free);
+  isl_aff* aff = isl_aff_set_constant_val(isl_aff_zero_on_domain(isl_local_space_copy(ls.get())), value(ctx, a.constant));
+  for (auto& [n, c] : a.coef) {
+    auto d = std::find(dims.begin(), dims.end(), n);
+    if (d != dims.end()) {
+      aff = isl_aff_set_coefficient_val(aff, isl_dim_in, int(d - dims.begin()), value(ctx, c));
+      continue;
+    }
+    auto p = std::find(prog_.sizeParams.begin(), prog_.sizeParams.end(), n);
+    if (p == prog_.sizeParams.end()) throw InternalError("affine form names '" + n + "', neither an index nor a size");
+    aff = isl_aff_set_coefficient_val(aff, isl_dim_param, int(p - prog_.sizeParams.begin()), value(ctx, c));
+  }
+  return isl::manage(aff);
+}
+
+// The box lo_k <= x_k < hi_k over the set space `sp`.
+isl::set PolyProgram::boxOn(const isl::space& sp, const std::vector<std::string>& dims, const std::vector<Affine>& lo,
+                            const std::vector<Affine>& hi) const {
+  isl::set box = isl::set::universe(sp);
+  LocalSpace ls(isl_local_space_from_space(sp.copy()), isl_local_space_free);
+  for (size_t k = 0; k < lo.size(); ++k) {
+    isl_aff* x = isl_aff_var_on_domain(isl_local_space_copy(ls.get()), isl_dim_set, unsigned(k));
+    box = box.intersect(isl::manage(isl_aff_le_set(affineOn(lo[k], sp, dims).release(), isl_aff_copy(x))));
+    box = box.intersect(isl::manage(isl_aff_lt_set(x, affineOn(hi[k], sp, dims).release())));
+  }
+  return box;
 }
 
 PolyProgram::PolyProgram(const Program& prog, IslContextPtr ctx) : prog_(prog), ctx_(std::move(ctx)) {
-  std::string cons;
-  for (auto& p : prog_.sizeParams) cons += (cons.empty() ? "" : " and ") + islName(p) + " >= 1";
-  context_ = isl::set(ctx_->get(), paramPrefix() + "{ : " + (cons.empty() ? "true" : cons) + " }");
+  isl_set* c = isl_set_universe(paramSpace().release());
+  for (size_t i = 0; i < prog_.sizeParams.size(); ++i) c = isl_set_lower_bound_si(c, isl_dim_param, unsigned(i), 1);
+  context_ = isl::manage(c);
   buildStatements();
   checkBounds();
   computeDependences();
 }
 
 isl::set PolyProgram::paramsAt(const Sizes& sizes) const {
-  std::string cons;
-  for (auto& p : prog_.sizeParams)
-    cons += (cons.empty() ? "" : " and ") + islName(p) + " = " + std::to_string(sizes.at(p));
-  return isl::set(ctx_->get(), paramPrefix() + "{ : " + (cons.empty() ? "true" : cons) + " }");
-}
-
-static std::string tuple(const std::string& name, const std::vector<std::string>& dims) {
-  std::string s = islName(name) + "[";
-  for (size_t i = 0; i < dims.size(); ++i) s += (i ? ", " : "") + islName(dims[i]);
-  return s + "]";
-}
-
-static std::string accessTuple(const std::string& tensor, const std::vector<Affine>& subs) {
-  std::string s = islName(tensor) + "[";
-  for (size_t i = 0; i < subs.size(); ++i) s += (i ? ", " : "") + islAffine(subs[i]);
-  return s + "]";
+  isl_set* c = isl_set_universe(paramSpace().release());
+  for (size_t i = 0; i < prog_.sizeParams.size(); ++i)
+    c = isl_set_fix_val(c, isl_dim_param, unsigned(i), value(ctx_->get().get(), sizes.at(prog_.sizeParams[i])));
+  return isl::manage(c);
 }
 
 void PolyProgram::buildStatements() {
+  isl_ctx* ctx = ctx_->get().get();
   size_t maxDims = 0;
   for (auto& st : prog_.statements) maxDims = std::max(maxDims, st.dims.size());
   isl::union_map sched = isl::union_map::empty(ctx_->get());
   for (auto& st : prog_.statements) {
     PolyStatement ps;
-    std::string t = tuple(st.label(), st.dims), cons;
-    for (size_t k = 0; k < st.dims.size(); ++k) {
-      cons += (k ? " and " : "") + islAffine(st.ranges[k].lo) + " <= " + islName(st.dims[k]) + " < " +
-              islAffine(st.ranges[k].hi);
+    const isl::space sp = tupleSpace(st.label(), st.dims.size(), st.dims);
+    std::vector<Affine> lo, hi;
+    for (auto& r : st.ranges) {
+      lo.push_back(r.lo);
+      hi.push_back(r.hi);
     }
-    ps.domain = isl::set(ctx_->get(), paramPrefix() + "{ " + t + (cons.empty() ? "" : " : " + cons) + " }")
-                    .intersect_params(context_);
+    ps.domain = boxOn(sp, st.dims, lo, hi).intersect_params(context_);
+    // S[dims] -> target[exprs], each expression affine over the statement's space.
+    auto mapTo = [&](isl_space* target, const std::vector<isl::aff>& exprs) {
+      isl_aff_list* list = isl_aff_list_alloc(ctx, int(exprs.size()));
+      for (auto& e : exprs) list = isl_aff_list_add(list, e.copy());
+      isl_space* ms = isl_space_map_from_domain_and_range(sp.copy(), target);
+      return isl::manage(isl_map_from_multi_aff(isl_multi_aff_from_aff_list(ms, list))).intersect_domain(ps.domain);
+    };
     auto accessMap = [&](const Access& a) {
-      return isl::map(ctx_->get(), paramPrefix() + "{ " + t + " -> " +
-                                       accessTuple(prog_.tensors[a.tensor].name, a.subscripts) + " }")
-          .intersect_domain(ps.domain);
+      std::vector<isl::aff> subs;
+      for (auto& e : a.subscripts) subs.push_back(affineOn(e, sp, st.dims));
+      return mapTo(tupleSpace(prog_.tensors[a.tensor].name, subs.size(), {}).release(), subs);
     };
     ps.write = accessMap(st.write);
     for (auto& r : st.reads) ps.reads.push_back(accessMap(r));
@@ -82,10 +113,13 @@ void PolyProgram::buildStatements() {
       isl::set readDomain = ps.domain;
       if (st.init && st.numReduction() > 0) {
         // The first step of a `!` reduction reads the identity, not memory.
-        std::string first;
+        isl::set first = isl::set::universe(sp);
+        LocalSpace ls(isl_local_space_from_space(sp.copy()), isl_local_space_free);
         for (size_t k = st.numParallel; k < st.dims.size(); ++k)
-          first += (first.empty() ? "" : " and ") + islName(st.dims[k]) + " = " + islAffine(st.ranges[k].lo);
-        readDomain = readDomain.subtract(isl::set(ctx_->get(), paramPrefix() + "{ " + t + " : " + first + " }"));
+          first = first.intersect(isl::manage(isl_aff_eq_set(
+              isl_aff_var_on_domain(isl_local_space_copy(ls.get()), isl_dim_set, unsigned(k)),
+              affineOn(st.ranges[k].lo, sp, st.dims).release())));
+        readDomain = readDomain.subtract(first);
       } else if (st.init) {
         readDomain = isl::set::empty(ps.domain.space());
       }
@@ -93,20 +127,20 @@ void PolyProgram::buildStatements() {
     } else {
       ps.accumulationRead = isl::map::empty(ps.write.space());
     }
-    std::string out = "[" + std::to_string(st.id);
-    for (size_t k = 0; k < maxDims; ++k) out += ", " + (k < st.dims.size() ? islName(st.dims[k]) : std::string("0"));
-    out += "]";
-    sched = sched.unite(isl::union_map(isl::map(ctx_->get(), paramPrefix() + "{ " + t + " -> " + out + " }")
-                                           .intersect_domain(ps.domain)));
+    // Program order: [statement id, its dims, zeros to the deepest statement's depth].
+    std::vector<isl::aff> order{affineOn(Affine::constantOf(st.id), sp, st.dims)};
+    for (size_t k = 0; k < maxDims; ++k)
+      order.push_back(k < st.dims.size() ? affineOn(Affine::var(st.dims[k]), sp, st.dims) : affineOn(Affine{}, sp, st.dims));
+    isl_space* time = isl_space_add_dims(paramSpace().release(), isl_dim_set, unsigned(maxDims + 1));
+    sched = sched.unite(isl::union_map(mapTo(time, order)));
     stmts_.push_back(std::move(ps));
   }
   schedule_ = sched;
-  std::string in, neg;
-  for (size_t k = 0; k <= maxDims; ++k) {
-    in += (k ? ", " : "") + std::string("t") + std::to_string(k);
-    neg += (k ? ", " : "") + std::string("-t") + std::to_string(k);
-  }
-  reversedTime_ = isl::union_map(isl::map(ctx_->get(), "{ [" + in + "] -> [" + neg + "] }"));
+  // [t] -> [-t] on schedule coordinates.
+  isl_space* ts = isl_space_set_alloc(ctx, 0, unsigned(maxDims + 1));
+  isl_multi_aff* neg = isl_multi_aff_identity(isl_space_map_from_set(ts));
+  neg = isl_multi_aff_scale_val(neg, isl_val_negone(ctx));
+  reversedTime_ = isl::union_map(isl::manage(isl_map_from_multi_aff(neg)));
 }
 
 static std::string shapeText(const Tensor& T) {
@@ -120,13 +154,8 @@ void PolyProgram::checkBounds() {
     const PolyStatement& ps = stmts_[st.id];
     auto check = [&](const Access& a, const isl::map& rel) {
       const Tensor& T = prog_.tensors[a.tensor];
-      std::string cons;
-      std::vector<std::string> names;
-      for (size_t i = 0; i < T.shape.size(); ++i) {
-        names.push_back("a" + std::to_string(i));
-        cons += (i ? " and " : "") + std::string("0 <= a") + std::to_string(i) + " < " + islAffine(T.shape[i]);
-      }
-      isl::set shape(ctx_->get(), paramPrefix() + "{ " + tuple(T.name, names) + (cons.empty() ? "" : " : " + cons) + " }");
+      const isl::space sp = tupleSpace(T.name, T.shape.size(), {});
+      isl::set shape = boxOn(sp, {}, std::vector<Affine>(T.shape.size()), T.shape);
       isl::set image = rel.range().intersect_params(context_);
       if (!image.is_subset(shape.intersect_params(context_))) {
         std::string subs;
@@ -210,13 +239,10 @@ void PolyProgram::computeDependences() {
         d.relation = m;
         if (d.src == d.dst) {
           const Statement& st = prog_.statements[d.src];
-          std::string eq;
-          for (int k = 0; k < st.numParallel; ++k) eq += (k ? " and " : "") + islName(st.dims[k]) + "' = " + islName(st.dims[k]);
-          std::vector<std::string> primed;
-          for (auto& n : st.dims) primed.push_back(islName(n) + "'");
-          isl::map same(ctx_->get(), paramPrefix() + "{ " + tuple(st.label(), st.dims) + " -> " + st.label() + "[" +
-                                         [&] { std::string s; for (size_t i = 0; i < primed.size(); ++i) s += (i ? ", " : "") + primed[i]; return s; }() +
-                                         "]" + (eq.empty() ? "" : " : " + eq) + " }");
+          // Every parallel dimension kept: the dependence runs along reductions only.
+          isl_map* eq = isl_map_universe(m.space().release());
+          for (int k = 0; k < st.numParallel; ++k) eq = isl_map_equate(eq, isl_dim_in, k, isl_dim_out, k);
+          isl::map same = isl::manage(eq);
           d.reduction = st.numReduction() > 0 && m.is_subset(same);
         }
         deps_.push_back(d);

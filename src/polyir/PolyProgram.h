@@ -46,8 +46,6 @@ class PolyProgram {
   isl::union_map originalSchedule() const { return schedule_; }
   // The parameter space bound to concrete sizes.
   isl::set paramsAt(const Sizes& sizes) const;
-  // "[N, M] -> ": the size parameters, to prefix isl set and map strings.
-  std::string paramPrefix() const;
 
  private:
   const Program& prog_;
@@ -58,6 +56,11 @@ class PolyProgram {
   isl::union_map schedule_;
   isl::union_map reversedTime_;  // [t] -> [-t] on schedule coordinates
 
+  isl::space paramSpace() const;
+  isl::space tupleSpace(const std::string& name, size_t n, const std::vector<std::string>& dims) const;
+  isl::aff affineOn(const Affine& a, const isl::space& sp, const std::vector<std::string>& dims) const;
+  isl::set boxOn(const isl::space& sp, const std::vector<std::string>& dims, const std::vector<Affine>& lo,
+                 const std::vector<Affine>& hi) const;
   void buildStatements();
   void checkBounds();
   void computeDependences();
