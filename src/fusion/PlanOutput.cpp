@@ -68,6 +68,12 @@ nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p) {
     kj["modeled_us"] = k.modeledUs;
     j["kernels"].push_back(kj);
   }
+  // What the device runs, in order: a split reduction's combine is its own launch.
+  j["launches"] = nlohmann::ordered_json::array();
+  for (const Launch& l : p.launches)
+    j["launches"].push_back({{"kernel", "K" + std::to_string(l.kernel)},
+                             {"kind", l.kind == LaunchKind::Kernel ? "kernel" : "combine"},
+                             {"blocks", l.blocks}, {"threads", l.threads}, {"shared_bytes", l.sharedBytes}});
   j["dependences"] = nlohmann::ordered_json::array();
   std::set<std::tuple<int, int, int>> seen;
   for (auto& d : cm.graph().poly().dependences())
