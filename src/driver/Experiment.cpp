@@ -125,6 +125,9 @@ json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& 
     SearchOptions opt;
     opt.strategy = parseStrategy(pt.strategy);
     opt.timeLimitSeconds = cfg.timeLimitSeconds;
+    // The exact search also finds the runner-up: how far it is says how robust the
+    // optimum is to the model's errors.
+    if (opt.strategy == Strategy::Ilp) opt.topK = 2;
     Partition p = search(cm, opt);
     json plan = partitionJson(cm, p);
     plan["decisions"] = decisionsJson(*lp.program, explain(cm, p, opt));
@@ -149,6 +152,16 @@ json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& 
       kernels.push_back(sts);
     }
     r["kernels"] = kernels;
+    if (p.alternatives.size() >= 2) {
+      json second = json::array();
+      for (auto& k : p.alternatives[1].kernels) {
+        json sts = json::array();
+        for (int s : k) sts.push_back("S" + std::to_string(s));
+        second.push_back(sts);
+      }
+      r["second_best_us"] = p.alternatives[1].modeledUs;
+      r["second_best_kernels"] = second;
+    }
     if (cfg.execute.enabled) {
       // The plan chosen at the modeled sizes runs at the execution sizes as it is:
       // kernels, grids, tiles and thread mappings; only a tile larger than its extent

@@ -7,6 +7,7 @@
 #include <ctime>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "driver/BuildInfo.h"
@@ -22,7 +23,7 @@ namespace {
 
 const std::vector<std::string> kColumns = {
     "point", "program", "sizes", "strategy", "device", "weights", "num_kernels", "dram_bytes", "lower_bound_bytes",
-    "l2_bytes", "modeled_us", "solve_seconds", "solver_status", "exec_backend", "exec_sizes", "exec_repeat", "exec_plan_clamps",
+    "l2_bytes", "modeled_us", "second_best_us", "solve_seconds", "solver_status", "exec_backend", "exec_sizes", "exec_repeat", "exec_plan_clamps",
     "measured_ms", "measured_min_ms", "measured_max_ms", "kernel_ms", "verified", "max_rel_error", "error"};
 
 std::string cell(const json& r, const std::string& c) {
@@ -43,6 +44,29 @@ std::string cell(const json& r, const std::string& c) {
     s = q + "\"";
   }
   return s;
+}
+
+// "{S0 S1}": a kernel as its statements.
+std::string kernelText(const json& k) {
+  std::string s;
+  for (auto& st : k) s += (s.empty() ? "" : " ") + st.get<std::string>();
+  return "{" + s + "}";
+}
+
+// The runner-up of the exact search against the optimum: its modeled time, and the
+// kernels of each that the other does not have.
+std::string secondBestLine(const json& r) {
+  const double best = r["modeled_us"].get<double>(), second = r["second_best_us"].get<double>();
+  std::set<std::string> mine, theirs;
+  for (auto& k : r["kernels"]) mine.insert(kernelText(k));
+  for (auto& k : r["second_best_kernels"]) theirs.insert(kernelText(k));
+  std::string only, instead;
+  for (auto& k : mine)
+    if (!theirs.count(k)) only += (only.empty() ? "" : " ") + k;
+  for (auto& k : theirs)
+    if (!mine.count(k)) instead += (instead.empty() ? "" : " ") + k;
+  return fmt::format("Second-best partition (ilp): {:.2f} µs, {:+.1f}% over the optimum; it runs {} where the optimum runs {}.",
+                     second, 100.0 * (second / best - 1.0), instead, only);
 }
 
 std::string esc(const std::string& s) {
@@ -247,6 +271,13 @@ void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results,
     }
     html << "</table>\n";
     md << "\n";
+    // How far the runner-up of the exact search is, and which kernels it changes.
+    for (const json* r : rows)
+      if (r->value("strategy", "") == "ilp" && r->contains("second_best_us")) {
+        std::string line = secondBestLine(*r);
+        md << line << "\n\n";
+        html << "<p>" << esc(line) << "</p>\n";
+      }
     if (labels.empty()) continue;
     json g = {{"title", key}, {"strategies", labels}, {"modeled_us", modeled}, {"dram_ratio", ratio}};
     if (measuredMs.size() == labels.size()) {
