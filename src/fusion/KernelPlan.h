@@ -87,9 +87,10 @@ constexpr int64_t kCombineBlocks = 64;
 constexpr int kCombineThreads = 256;
 
 // The partition strategies (docs/strategies.md).
-enum class Strategy { Nofuse, Greedy, BytesGreedy, Maxfuse, Typed, Ilp, Exhaustive };
+enum class Strategy { Nofuse, Greedy, IreeAggressive, BytesGreedy, Maxfuse, Typed, Ilp, Exhaustive };
 inline constexpr EnumName<Strategy> kStrategyNames[] = {
-    {Strategy::Nofuse, "nofuse"}, {Strategy::Greedy, "greedy"}, {Strategy::BytesGreedy, "bytes-greedy"},
+    {Strategy::Nofuse, "nofuse"}, {Strategy::Greedy, "greedy"}, {Strategy::IreeAggressive, "iree-aggressive"},
+    {Strategy::BytesGreedy, "bytes-greedy"},
     {Strategy::Maxfuse, "maxfuse"}, {Strategy::Typed, "typed"}, {Strategy::Ilp, "ilp"},
     {Strategy::Exhaustive, "exhaustive"}};
 inline const char* strategyName(Strategy s) { return nameIn(kStrategyNames, s); }

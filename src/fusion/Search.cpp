@@ -25,7 +25,16 @@ std::vector<StmtSet> singletons(int n) {
 // absorbs elementwise producers used only by it and elementwise consumers whose
 // parallel iteration space matches its own; other elementwise ops fuse with an
 // elementwise producer of the same space.
-std::vector<StmtSet> greedyIree(const CostModel& cm) {
+// IREE's later steps toward one softmax dispatch (docs/strategies.md, `iree-aggressive`).
+struct IreeSteps {
+  bool multiUseProducers = false;      // step 1: an elementwise producer joins when all its uses are in one dispatch
+  bool reductionProducers = false;     // step 2: a reduction joins the reduction it feeds when their parallel spaces match
+  bool broadcastingConsumers = false;  // step 3: a consumer joins its reduction even with more parallel dimensions
+};
+
+constexpr IreeSteps kIreeAggressive{true, true, true};
+
+std::vector<StmtSet> greedyIree(const CostModel& cm, const IreeSteps& steps = {}) {
   const FusionGraph& fg = cm.graph();
   const Program& prog = fg.program();
   const int n = fg.size();
@@ -57,9 +66,12 @@ std::vector<StmtSet> greedyIree(const CostModel& cm) {
       t.insert(p);
       if (legalFull(t, rank)) g = t;
     }
-    // Consumers: elementwise, same parallel space as the root.
+    // Consumers: elementwise, same parallel space as the root (step 3: or a larger one,
+    // which then runs inside the root's blocks: fewer blocks than it had alone).
     for (int c : flowConsumers[r]) {
-      if (!elementwise(c) || groupOf[c] >= 0 || prog.statements[c].numParallel != rank) continue;
+      if (!elementwise(c) || groupOf[c] >= 0) continue;
+      if (steps.broadcastingConsumers ? prog.statements[c].numParallel < rank : prog.statements[c].numParallel != rank)
+        continue;
       StmtSet t = g;
       t.insert(c);
       if (legalFull(t, rank)) g = t;
@@ -88,6 +100,50 @@ std::vector<StmtSet> greedyIree(const CostModel& cm) {
       joined = int(groups.size()) - 1;
     }
     groupOf[s] = joined;
+  }
+  // Steps 1 and 2 merge whole dispatches, to a fixed point; a merge stands only when the
+  // result is a legal kernel on the consumer's grid rank and the quotient stays acyclic.
+  auto root = [&](const StmtSet& g) {
+    int rk = -1;
+    for (int x : g.members())
+      if (!elementwise(x)) rk = rk < 0 ? x : rk;
+    return rk;
+  };
+  for (bool changed = steps.multiUseProducers || steps.reductionProducers; changed;) {
+    changed = false;
+    for (size_t a = 0; a < groups.size() && !changed; ++a)
+      for (size_t b = 0; b < groups.size() && !changed; ++b) {
+        if (a == b) continue;
+        // Flow consumers of group a outside it.
+        std::set<size_t> usedBy;
+        bool feedsB = false;
+        for (int x : groups[a].members())
+          for (int c : flowConsumers[x]) {
+            size_t k = 0;
+            while (!groups[k].contains(c)) ++k;
+            if (k != a) usedBy.insert(k);
+            feedsB |= k == b;
+          }
+        if (!feedsB) continue;
+        const int ra = root(groups[a]), rb = root(groups[b]);
+        bool step1 = steps.multiUseProducers && ra < 0 && usedBy.size() == 1;
+        bool step2 = steps.reductionProducers && ra >= 0 && rb >= 0 &&
+                     prog.statements[ra].numParallel == prog.statements[rb].numParallel;
+        if (!step1 && !step2) continue;
+        StmtSet t = groups[a];
+        t |= groups[b];
+        int rank = rb >= 0 ? prog.statements[rb].numParallel : space[b];
+        if (!legalFull(t, rank)) continue;
+        std::vector<StmtSet> merged = groups;
+        std::vector<int> mergedSpace = space;
+        merged[b] = t;
+        merged.erase(merged.begin() + long(a));
+        mergedSpace.erase(mergedSpace.begin() + long(a));
+        if (!findKernelCycle(fg, merged).empty()) continue;
+        groups = merged;
+        space = mergedSpace;
+        changed = true;
+      }
   }
   // A later merge can make an earlier group's quotient cyclic; split such groups.
   while (!findKernelCycle(fg, groups).empty()) {
@@ -267,6 +323,7 @@ CandidateSpace candidateSpace(const CostModel& cm, const SearchOptions& opt, dou
   if (!typed) {
     baselines.push_back(singletons(n));
     baselines.push_back(greedyIree(cm));
+    baselines.push_back(greedyIree(cm, kIreeAggressive));
     baselines.push_back(bytesGreedy(cm));
   }
   std::unordered_set<StmtSet, StmtSetHash> index(sp.candidates.begin(), sp.candidates.end());
@@ -312,6 +369,11 @@ Partition search(const CostModel& cm, const SearchOptions& opt) {
   Partition p;
   if (opt.strategy == Strategy::Nofuse) {
     p = cm.assemble(Strategy::Nofuse, singletons(n));
+    p.solver = {"none", SolverStatus::Heuristic, since(t0), ""};
+    return p;
+  }
+  if (opt.strategy == Strategy::IreeAggressive) {
+    p = cm.assemble(Strategy::IreeAggressive, greedyIree(cm, kIreeAggressive));
     p.solver = {"none", SolverStatus::Heuristic, since(t0), ""};
     return p;
   }

@@ -120,7 +120,7 @@ TEST_CASE("fusion: ilp equals exhaustive on every example and beats every baseli
       Setup s = example(f, size);
       Partition ilp = s.run("ilp"), ex = s.run("exhaustive");
       CHECK(ilp.modeledUs == Approx(ex.modeledUs).epsilon(1e-9));
-      for (const char* base : {"nofuse", "greedy", "bytes-greedy", "maxfuse", "typed"})
+      for (const char* base : {"nofuse", "greedy", "iree-aggressive", "bytes-greedy", "maxfuse", "typed"})
         CHECK(ilp.modeledUs <= s.run(base).modeledUs * (1 + 1e-9));
     }
   }
@@ -139,6 +139,7 @@ TEST_CASE("fusion: ilp equals exhaustive on 300 random programs") {
     const double greedy = s.run("greedy").modeledUs;
     CHECK(ilp.modeledUs <= greedy * (1 + 1e-9));
     CHECK(ilp.modeledUs <= s.run("bytes-greedy").modeledUs * (1 + 1e-9));
+    CHECK(ilp.modeledUs <= s.run("iree-aggressive").modeledUs * (1 + 1e-9));
     fusedSomething += ilp.kernels.size() < s.lp.program->statements.size();
     beatsGreedy += ilp.modeledUs < greedy * (1 - 1e-6);
   }
@@ -440,4 +441,20 @@ TEST_CASE("cost model: the chosen plan is the best of a brute force over the doc
     checkAgainstBruteForce(Setup(std::move(lp), sz), groups);
   }
   CHECK(groups > 500);
+}
+
+TEST_CASE("iree-aggressive: IREE's three later steps reach one dispatch, and the third falls into the parallelism trap") {
+  // Many rows: one kernel for the norm family, as the IREE discussion reached.
+  for (const char* f : {"softmax.tc", "layernorm.tc", "rmsnorm.tc", "skip_layernorm.tc"}) {
+    INFO(f);
+    Setup s = example(f, 1024);
+    CHECK(s.run("greedy").kernels.size() > 1);
+    CHECK(s.run("iree-aggressive").kernels.size() == 1);
+  }
+  // Few long rows: fusing the reduction with its consumer leaves 8 blocks for 8M points.
+  auto lp = test::loadExample("softmax.tc");
+  Setup s(std::move(lp), {{"N", 8}, {"M", 1048576}});
+  Partition aggressive = s.run("iree-aggressive"), ilp = s.run("ilp");
+  CHECK(aggressive.kernels.size() == 1);
+  CHECK(aggressive.modeledUs > 5 * ilp.modeledUs);
 }
