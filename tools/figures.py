@@ -5,10 +5,12 @@ experiment; FIGURES_DIR/data.json holds what to draw (written by src/driver/Repo
 
   {"caption": "...", "groups": [{"title", "strategies", "modeled_us", "dram_ratio",
    "measured_ms", "measured_min_ms", "measured_max_ms", "measured_label"}, ...],
-   "summary": {"programs": [...], "strategies": [...], "speedup": [[...], ...]}}
+   "summary": {"programs": [...], "strategies": [...], "speedup": [[...], ...]},
+   "sweeps": [{"title", "param", "values", "strategies", "modeled_us": [[per value] per
+   strategy], "winner": [ilp partition number per value]}, ...]}
 
 For group i it writes fig{i}_modeled, fig{i}_bytes (and fig{i}_measured when measured)
-and, across groups, summary_speedup, each as .svg and .pdf. The output is deterministic:
+and, across groups, summary_speedup, and per sweep i, sweep{i}, each as .svg and .pdf. The output is deterministic:
 no timestamps in the files, fixed SVG ids.
 """
 import json
@@ -101,6 +103,47 @@ def main():
         fig.savefig(os.path.join(out, "summary_speedup.svg"), metadata={"Date": None})
         fig.savefig(os.path.join(out, "summary_speedup.pdf"), metadata={"CreationDate": None})
         plt.close(fig)
+
+    for i, w in enumerate(data.get("sweeps", [])):
+        sweep_figure(out, i, w)
+
+
+def sweep_figure(out, i, w):
+    """Modeled time of each strategy along a swept parameter; the background shows which
+    ilp partition wins (P1, P2, ...), so the value where the conclusion flips is visible."""
+    xs = w["values"]
+    fig, ax = plt.subplots(figsize=(6.2, 3.0))
+    palette = plt.get_cmap("tab10")
+    for k, st in enumerate(w["strategies"]):
+        pts = [(x, y) for x, y in zip(xs, w["modeled_us"][k]) if y is not None]
+        if pts:
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", markersize=3, linewidth=1.2,
+                    color=ILP if st == "ilp" else palette((k + 1) % 10), label=st, zorder=3)
+    log = len(xs) > 1 and min(xs) > 0 and max(xs) / min(xs) >= 10
+    if log:
+        ax.set_xscale("log")
+
+    def mid(a, b):
+        return (a * b) ** 0.5 if log else (a + b) / 2
+
+    # Spans of equal ilp partition, bounded halfway between neighbouring values.
+    shades = ["#f2f2f2", "#dde8f3"]
+    start = 0
+    for j in range(1, len(xs) + 1):
+        if j == len(xs) or w["winner"][j] != w["winner"][start]:
+            lo = xs[start] if start == 0 else mid(xs[start - 1], xs[start])
+            hi = xs[j - 1] if j == len(xs) else mid(xs[j - 1], xs[j])
+            if w["winner"][start] is not None:
+                ax.axvspan(lo, hi, color=shades[w["winner"][start] % 2], zorder=0)
+                ax.annotate(f"P{w['winner'][start]}", (mid(lo, hi), 1.0),
+                            xycoords=("data", "axes fraction"), xytext=(0, -10), textcoords="offset points",
+                            ha="center", fontsize=8, color="#555")
+            start = j
+    ax.set_xlabel(w["param"])
+    ax.set_ylabel("modeled time (µs)")
+    ax.set_title(w["title"], fontsize=8)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    save(fig, out, f"sweep{i}")
 
 
 if __name__ == "__main__":

@@ -59,7 +59,8 @@ json pointKey(const ExperimentConfig& cfg, const Point& pt) {
   k["entry"] = cfg.programs[pt.program].entry;
   k["sizes"] = pt.sizes;
   k["strategy"] = pt.strategy;
-  k["device"] = pt.device;
+  const DeviceSpec& dev = cfg.devices[pt.device];
+  k["device"] = dev.overrides.empty() ? json(dev.base) : json{{"base", dev.base}, {"overrides", dev.overrides}};
   k["weights"] = cfg.weights[pt.weights].values;
   k["execute"] = cfg.execute.enabled ? json{{"backend", backendName(cfg.execute.backend)}, {"repeat", cfg.execute.repeat},
                                             {"sizes", cfg.execute.sizes}, {"verify", cfg.execute.verify}}
@@ -99,7 +100,12 @@ json pointHeader(const ExperimentConfig& cfg, const Point& pt) {
   r["program"] = fs::path(cfg.programs[pt.program].path).stem().string();
   r["sizes"] = sizesText(pt.sizes);
   r["strategy"] = pt.strategy;
-  r["device"] = fs::path(pt.device).stem().string();
+  const DeviceSpec& dev = cfg.devices[pt.device];
+  r["device"] = dev.label;
+  if (!dev.swept.empty()) {
+    r["swept_param"] = dev.swept;
+    r["swept_value"] = dev.sweptValue;
+  }
   r["weights"] = cfg.weights[pt.weights].name;
   return r;
 }
@@ -118,7 +124,8 @@ json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& 
     }
     r["program"] = lp.program->name;
     r["sizes"] = sizesInOrder(*lp.program, pt.sizes);
-    Device dev = loadDevice(pt.device);
+    Device dev = loadDevice(cfg.devices[pt.device].base);
+    applyDeviceOverrides(dev, cfg.devices[pt.device].overrides);
     applyDeviceOverrides(dev, cfg.weights[pt.weights].values);
     FusionGraph fg(*lp.poly);
     CostModel cm(fg, pt.sizes, dev);

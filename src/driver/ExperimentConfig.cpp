@@ -20,6 +20,18 @@ std::string sizesText(const Sizes& s) {
 
 namespace {
 
+// The keys of a `devices:` map entry: its base, and the cost-model parameters a
+// weights entry or a device sweep may set (applyDeviceOverrides).
+const std::set<std::string> kDeviceParameters = {"base", "dram_gbps", "l2_gbps", "tflops", "launch_us", "sm_count",
+                                                 "blocks_to_saturate", "l2_mb", "onchip_kb_per_block", "threads_per_block"};
+
+// A parameter value in a label: "5", "2.5", "1e+03".
+std::string fmtNumber(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
 struct Reader {
   std::string file;
   [[noreturn]] void fail(const YAML::Node& n, const std::string& msg) const {
@@ -56,6 +68,20 @@ struct Reader {
     if (v < min) fail(n, what + " must be at least " + std::to_string(min));
     return v;
   }
+  // A cost-model parameter's value: finite and positive; counts are whole numbers.
+  double parameter(const YAML::Node& n, const std::string& k) const {
+    double v = 0;
+    try {
+      v = n.as<double>();
+    } catch (const YAML::Exception&) {
+      fail(n, "'" + k + "' must be a number");
+    }
+    if (!(v > 0) || !(v <= 1e18)) fail(n, "'" + k + "' must be a finite positive number");
+    if ((k == "sm_count" || k == "blocks_to_saturate" || k == "threads_per_block") && (v != std::floor(v) || v > 1e9))
+      fail(n, "'" + k + "' must be a whole number up to 10^9");
+    return v;
+  }
+
   std::vector<std::string> strings(const YAML::Node& n, const std::string& what) const {
     if (!n.IsSequence() || n.size() == 0) fail(n, what + " must be a non-empty list");
     std::vector<std::string> out;
@@ -122,35 +148,73 @@ static ExperimentConfig parseConfig(const std::string& path) {
     if (!parseIn(kStrategyNames, cfg.strategies[i]))
       r.fail(root["strategies"][i], "unknown strategy '" + cfg.strategies[i] + "' (" + namesIn(kStrategyNames) + ")");
   }
-  cfg.devices = r.strings(root["devices"], "devices");
-  for (size_t i = 0; i < cfg.devices.size(); ++i) {
-    std::string d = cfg.devices[i];
-    if (d != "a100" && d != "h100" && d != "h200") {
-      std::string resolved = (base / d).lexically_normal().string();
-      if (!std::filesystem::is_regular_file(resolved)) r.fail(root["devices"][i], "unknown device '" + d + "' (presets: a100, h100, h200; or a YAML file)");
-      cfg.devices[i] = resolved;
+  const YAML::Node devs = root["devices"];
+  if (!devs.IsSequence() || devs.size() == 0) r.fail(devs, "devices must be a non-empty list");
+  auto resolveDevice = [&](const YAML::Node& n, const std::string& d) {
+    if (d == "a100" || d == "h100" || d == "h200") return d;
+    std::string resolved = (base / d).lexically_normal().string();
+    if (!std::filesystem::is_regular_file(resolved))
+      r.fail(n, "unknown device '" + d + "' (presets: a100, h100, h200; or a YAML file)");
+    return resolved;
+  };
+  for (size_t i = 0; i < devs.size(); ++i) {
+    const YAML::Node d = devs[i];
+    DeviceSpec spec;
+    spec.entry = int(i);
+    if (!d.IsMap()) {
+      spec.base = resolveDevice(d, r.str(d, "a device"));
+      spec.label = std::filesystem::path(spec.base).stem().string();
+      cfg.devices.push_back(spec);
+      continue;
+    }
+    // {base: h100, launch_us: [1, 2, 5], dram_gbps: 3000}: fixed values and one sweep.
+    r.keys(d, kDeviceParameters, "a devices entry");
+    if (!d["base"]) r.fail(d, "a devices entry needs 'base' (a preset or a YAML file)");
+    spec.base = resolveDevice(d["base"], r.str(d["base"], "base"));
+    std::vector<double> values;
+    for (auto it = d.begin(); it != d.end(); ++it) {
+      std::string k = r.key(it->first);
+      if (k == "base") continue;
+      std::vector<double> vs;
+      if (it->second.IsSequence()) {
+        if (!spec.swept.empty()) r.fail(it->second, "only one parameter of a devices entry may be swept ('" + spec.swept + "' is)");
+        if (it->second.size() == 0) r.fail(it->second, "'" + k + "' sweeps no values");
+        for (auto v : it->second) vs.push_back(r.parameter(v, k));
+        spec.swept = k;
+        values = vs;
+      } else {
+        spec.overrides[k] = r.parameter(it->second, k);
+      }
+    }
+    std::string fixed;
+    for (auto& [k, v] : spec.overrides) fixed += " " + k + "=" + fmtNumber(v);
+    const std::string stem = std::filesystem::path(spec.base).stem().string() + fixed;
+    if (spec.swept.empty()) {
+      spec.label = stem;
+      cfg.devices.push_back(spec);
+      continue;
+    }
+    for (double v : values) {
+      DeviceSpec one = spec;
+      one.overrides[spec.swept] = v;
+      one.sweptValue = v;
+      one.label = stem + " " + spec.swept + "=" + fmtNumber(v);
+      cfg.devices.push_back(one);
     }
   }
   if (root["weights"]) {
     const YAML::Node w = root["weights"];
     if (!w.IsSequence() || w.size() == 0) r.fail(w, "weights must be a non-empty list");
-    static const std::set<std::string> keys = {"name", "dram_gbps", "l2_gbps", "tflops", "launch_us", "sm_count",
-                                               "blocks_to_saturate", "l2_mb", "onchip_kb_per_block"};
+    std::set<std::string> keys = kDeviceParameters;
+    keys.erase("base");
+    keys.insert("name");
     for (auto x : w) {
       r.keys(x, keys, "a weights entry");
       Weights wt;
       for (auto it = x.begin(); it != x.end(); ++it) {
         std::string k = r.key(it->first);
         if (k == "name") { wt.name = r.str(it->second, "name"); continue; }
-        try {
-          wt.values[k] = it->second.as<double>();
-        } catch (const YAML::Exception&) {
-          r.fail(it->second, "'" + k + "' must be a number");
-        }
-        double v = wt.values[k];
-        if (!(v > 0) || !(v <= 1e18)) r.fail(it->second, "'" + k + "' must be a finite positive number");
-        if ((k == "sm_count" || k == "blocks_to_saturate") && (v != std::floor(v) || v > 1e9))
-          r.fail(it->second, "'" + k + "' must be a whole number up to 10^9");
+        wt.values[k] = r.parameter(it->second, k);
       }
       cfg.weights.push_back(wt);
     }
@@ -193,7 +257,7 @@ std::vector<Point> expandPoints(const ExperimentConfig& cfg) {
   };
   for (size_t p = 0; p < cfg.programs.size(); ++p)
     for (auto& sz : cfg.programs[p].sizes)
-      for (auto& dev : cfg.devices)
+      for (size_t dev = 0; dev < cfg.devices.size(); ++dev)
         for (size_t w = 0; w < cfg.weights.size(); ++w)
           for (auto& st : cfg.strategies) {
             Point pt;
@@ -201,13 +265,13 @@ std::vector<Point> expandPoints(const ExperimentConfig& cfg) {
             pt.program = int(p);
             pt.sizes = sz;
             pt.strategy = st;
-            pt.device = dev;
+            pt.device = int(dev);
             pt.weights = int(w);
             std::string stem = std::filesystem::path(cfg.programs[p].path).stem().string();
             if (!cfg.programs[p].entry.empty()) stem += "-" + cfg.programs[p].entry;
             std::string sizes;
             for (auto& [k, v] : sz) sizes += "_" + k + std::to_string(v);
-            pt.id = clean(stem + sizes + "_" + std::filesystem::path(dev).stem().string() +
+            pt.id = clean(stem + sizes + "_" + cfg.devices[dev].label +
                           (cfg.weights.size() > 1 ? "_" + cfg.weights[w].name : "") + "_" + st);
             out.push_back(pt);
           }

@@ -24,6 +24,18 @@ struct ExecuteSpec {
   bool verify = true;
 };
 
+// One device of the sweep: a preset or YAML file, with cost-model parameters
+// overridden. A `devices:` entry that sweeps a parameter ({base: h100, launch_us: [1, 2,
+// 5]}) expands into one DeviceSpec per value, each naming the swept parameter.
+struct DeviceSpec {
+  std::string base;                         // preset name or resolved YAML path
+  std::map<std::string, double> overrides;  // fixed and swept parameters
+  std::string label;                        // "h100", or "h100 launch_us=5"
+  std::string swept;                        // the swept parameter; empty: none
+  double sweptValue = 0;
+  int entry = 0;                            // which `devices:` entry it came from
+};
+
 struct Weights {  // optional overrides of the device's cost-model parameters
   std::string name = "default";
   std::map<std::string, double> values;
@@ -32,7 +44,8 @@ struct Weights {  // optional overrides of the device's cost-model parameters
 struct ExperimentConfig {
   std::string file, name;
   std::vector<ProgramSpec> programs;
-  std::vector<std::string> strategies, devices, emit;
+  std::vector<std::string> strategies, emit;
+  std::vector<DeviceSpec> devices;
   std::vector<Weights> weights;
   ExecuteSpec execute;
   double timeLimitSeconds = 60;
@@ -43,7 +56,8 @@ struct Point {
   std::string id;  // stable folder name
   int program = 0;
   Sizes sizes;
-  std::string strategy, device;
+  std::string strategy;
+  int device = 0;  // index into ExperimentConfig::devices
   int weights = 0;
 };
 

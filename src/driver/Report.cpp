@@ -315,6 +315,88 @@ void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results,
     ++fig;
   }
   figData["summary"] = summary;
+  // Sensitivity: points whose device sweeps a cost-model parameter, gathered per program,
+  // sizes, device and weights; the report shows which ilp partition wins at each value.
+  struct Sweep {
+    std::string title, param;
+    std::map<double, std::map<std::string, const json*>> at;  // value -> strategy -> row
+  };
+  std::vector<Sweep> sweeps;
+  for (auto& r : results) {
+    if (!r.contains("swept_param") || r.contains("error")) continue;
+    const std::string param = r["swept_param"], label = r["device"];
+    const std::string device = label.substr(0, label.rfind(" " + param + "="));
+    std::string title = r["program"].get<std::string>() + " at " + r["sizes"].get<std::string>() + " on " + device +
+                        (r["weights"] != "default" ? " (" + r["weights"].get<std::string>() + ")" : "") + ", sweeping " +
+                        param;
+    auto it = std::find_if(sweeps.begin(), sweeps.end(), [&](const Sweep& w) { return w.title == title; });
+    if (it == sweeps.end()) it = sweeps.insert(sweeps.end(), Sweep{title, param, {}});
+    it->at[r["swept_value"].get<double>()][r["strategy"].get<std::string>()] = &r;
+  }
+  std::vector<std::string> sweepMd, sweepHtml;
+  figData["sweeps"] = json::array();
+  for (const Sweep& w : sweeps) {
+    std::vector<std::string> strategies;
+    for (auto& st : cfg.strategies)
+      if (std::any_of(w.at.begin(), w.at.end(), [&](auto& v) { return v.second.count(st) > 0; })) strategies.push_back(st);
+    // The ilp partitions in order of first appearance: P1, P2, ...
+    std::vector<std::string> partitions;
+    json values = json::array(), winner = json::array(), us = json::array();
+    for (size_t k = 0; k < strategies.size(); ++k) us.push_back(json::array());
+    std::ostringstream tm, th;
+    tm << "### " << w.title << "\n\n| " << w.param << " | ilp partition |";
+    th << "<h3>" << esc(w.title) << "</h3>\n<table><tr><th>" << esc(w.param) << "</th><th>ilp partition</th>";
+    std::string rule = "|---|---|";
+    for (auto& st : strategies) {
+      tm << " " << st << " µs |";
+      th << "<th>" << esc(st) << " µs</th>";
+      rule += "---|";
+    }
+    tm << "\n" << rule << "\n";
+    th << "</tr>\n";
+    std::string flips, last;
+    for (auto& [value, byStrategy] : w.at) {
+      std::string part = "–";
+      if (auto ilp = byStrategy.find("ilp"); ilp != byStrategy.end()) {
+        std::string text;
+        for (auto& k : ilp->second->at("kernels")) text += (text.empty() ? "" : " ") + kernelText(k);
+        auto at = std::find(partitions.begin(), partitions.end(), text);
+        if (at == partitions.end()) at = partitions.insert(partitions.end(), text);
+        part = fmt::format("P{}: {}", at - partitions.begin() + 1, text);
+        if (!last.empty() && text != last) flips += fmt::format("{}{} = {:g}", flips.empty() ? "" : ", ", w.param, value);
+        last = text;
+        winner.push_back(int(at - partitions.begin()) + 1);
+      } else {
+        winner.push_back(nullptr);
+      }
+      values.push_back(value);
+      tm << fmt::format("| {:g} | {} |", value, part);
+      th << fmt::format("<tr><td>{:g}</td><td>{}</td>", value, esc(part));
+      for (size_t k = 0; k < strategies.size(); ++k) {
+        auto row = byStrategy.find(strategies[k]);
+        if (row == byStrategy.end()) {
+          us[k].push_back(nullptr);
+          tm << " – |";
+          th << "<td>–</td>";
+          continue;
+        }
+        double t = row->second->at("modeled_us").get<double>();
+        us[k].push_back(t);
+        tm << fmt::format(" {:.2f} |", t);
+        th << fmt::format("<td>{:.2f}</td>", t);
+      }
+      tm << "\n";
+      th << "</tr>\n";
+    }
+    std::string verdict = flips.empty() ? "The ilp partition is the same at every value."
+                                        : "The ilp partition changes at " + flips + ".";
+    tm << "\n" << verdict << "\n\n";
+    th << "</table>\n<p>" << esc(verdict) << "</p>\n";
+    sweepMd.push_back(tm.str());
+    sweepHtml.push_back(th.str());
+    figData["sweeps"].push_back({{"title", w.title}, {"param", w.param}, {"values", values}, {"strategies", strategies},
+                                 {"modeled_us", us}, {"winner", winner}});
+  }
   // The charts, drawn by matplotlib (tools/figures.py, embedded): SVG for the report,
   // PDF beside it for a paper. Without python3 and matplotlib the report says so.
   writeAtomically(out / "figures" / "data.json", figData.dump(1) + "\n");
@@ -363,7 +445,22 @@ void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results,
     html << "\n";
   }
   md << tailMd;
-  html << tailHtml << "</body></html>\n";
+  html << tailHtml;
+  if (!sweepMd.empty()) {
+    md << "## Sensitivity\n\nModeled times along each swept device parameter, and the partition ilp chooses at "
+          "each value (P1, P2, ... in order of appearance).\n\n";
+    html << "<h2>Sensitivity</h2>\n<p>Modeled times along each swept device parameter, and the partition ilp chooses "
+            "at each value (P1, P2, ... in order of appearance).</p>\n";
+  }
+  for (size_t i = 0; i < sweepMd.size(); ++i) {
+    md << sweepMd[i];
+    html << sweepHtml[i];
+    if (drawn) {
+      md << "![sweep](figures/sweep" << i << ".svg) ([PDF](figures/sweep" << i << ".pdf))\n\n";
+      html << "<div class=\"fig\">" << svgInline("sweep" + std::to_string(i)) << "</div>\n";
+    }
+  }
+  html << "</body></html>\n";
   writeAtomically(out / "report.md", md.str());
   writeAtomically(out / "report.html", html.str());
 }
