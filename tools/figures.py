@@ -7,10 +7,12 @@ experiment; FIGURES_DIR/data.json holds what to draw (written by src/driver/Repo
    "measured_ms", "measured_min_ms", "measured_max_ms", "measured_label"}, ...],
    "summary": {"programs": [...], "strategies": [...], "speedup": [[...], ...]},
    "sweeps": [{"title", "param", "values", "strategies", "modeled_us": [[per value] per
-   strategy], "winner": [ilp partition number per value]}, ...]}
+   strategy], "winner": [ilp partition number per value]}, ...],
+   "validations": [{"title", "modeled_us", "measured_ms", "label"}, ...]}
 
 For group i it writes fig{i}_modeled, fig{i}_bytes (and fig{i}_measured when measured)
-and, across groups, summary_speedup, and per sweep i, sweep{i}, each as .svg and .pdf. The output is deterministic:
+and, across groups, summary_speedup, per sweep i, sweep{i}, and per validation i,
+validation{i} (modeled against measured time of every partition, with the fitted line), each as .svg and .pdf. The output is deterministic:
 no timestamps in the files, fixed SVG ids.
 """
 import json
@@ -106,6 +108,38 @@ def main():
 
     for i, w in enumerate(data.get("sweeps", [])):
         sweep_figure(out, i, w)
+    for i, v in enumerate(data.get("validations", [])):
+        validation_figure(out, i, v)
+
+
+def validation_figure(out, i, v):
+    """Every validated partition as a point (modeled, measured), the model's pick marked,
+    and the least-squares line through them."""
+    xs, ys = v["modeled_us"], v["measured_ms"]
+    fig, ax = plt.subplots(figsize=(4.6, 3.4))
+    ax.scatter(xs, ys, s=14, color=OTHER, edgecolor="#333", linewidth=0.5, zorder=3, label="partition")
+    pick = min(range(len(xs)), key=lambda k: xs[k])
+    ax.scatter([xs[pick]], [ys[pick]], s=40, color=ILP, edgecolor="#333", linewidth=0.6, zorder=4, label="model's pick")
+    n = len(xs)
+    if n >= 2:
+        mx, my = sum(xs) / n, sum(ys) / n
+        sxx = sum((x - mx) ** 2 for x in xs)
+        if sxx > 0:
+            slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
+            lo, hi = min(xs), max(xs)
+            ax.plot([lo, hi], [my + slope * (lo - mx), my + slope * (hi - mx)], color="#c0392b", linewidth=1,
+                    label="least squares", zorder=2)
+    ax.set_xlabel("modeled time (µs)")
+    ax.set_ylabel("measured time (ms)")
+    ax.set_title(v["title"], fontsize=8)
+    ax.legend(fontsize=7, loc="best")
+    lines = textwrap.wrap(v["label"], 80)
+    fig.set_figheight(3.4 + 0.12 * len(lines))
+    fig.tight_layout(rect=(0, 0.05 * len(lines), 1, 1))
+    fig.text(0.01, 0.01, "\n".join(lines), fontsize=6.5, color="#555", va="bottom")
+    fig.savefig(os.path.join(out, f"validation{i}.svg"), metadata={"Date": None})
+    fig.savefig(os.path.join(out, f"validation{i}.pdf"), metadata={"CreationDate": None})
+    plt.close(fig)
 
 
 def sweep_figure(out, i, w):

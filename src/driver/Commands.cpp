@@ -17,6 +17,7 @@
 #include "driver/FileIO.h"
 #include "driver/Experiment.h"
 #include "driver/Inspect.h"
+#include "driver/Validate.h"
 #include "fusion/PlanOutput.h"
 #include "polyir/Frontend.h"
 #include "polyir/Interpreter.h"
@@ -331,6 +332,71 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
     });
   }
   // exec
+  {
+    struct ValidateOpts : Common {
+      std::string backend = "opencl", device = "h100";
+      int top = 0, repeat = 3;
+      uint64_t seed = 1;
+      bool json = false;
+    };
+    auto c = std::make_shared<ValidateOpts>();
+    auto* cmd = app.add_subcommand("validate", "Run every legal partition (or the K best), verify each, and rank modeled against measured time");
+    addCommon(cmd, *c, true);
+    cmd->add_option("--backend", c->backend, "opencl | cuda")->check(CLI::IsMember({"opencl", "cuda"}));
+    cmd->add_option("--device", c->device, "the device model: a100 | h100 | h200 | FILE.yaml (calibrate writes one)");
+    cmd->add_option("--top", c->top, "validate the K best partitions by the exact search instead of all")->check(CLI::Range(1, 1000));
+    cmd->add_option("--repeat", c->repeat, "timed runs per partition (the median is reported)")->check(CLI::Range(1, 1000));
+    cmd->add_option("--seed", c->seed, "seed of the random inputs");
+    cmd->add_flag("--json", c->json, "print a JSON object");
+    cmd->callback([c, &reg] {
+      reg.chosen = [c] {
+        return withProgram(*c, [&](LoadedProgram& lp) {
+          const Program& prog = *lp.program;
+          Sizes sizes = parseSizes(c->sizes);
+          const Backend backend = *parseIn(kBackendNames, c->backend);
+          checkMemoryFits(prog, sizes, backend);
+          FusionGraph fg(*lp.poly);
+          CostModel cm(fg, sizes, loadDevice(c->device));
+          Validation v = validatePartitions(cm, backend, makeInputs(prog, sizes, c->seed), c->repeat, c->top);
+          nlohmann::ordered_json j;
+          j["program"] = prog.name;
+          j["backend"] = backendName(backend);
+          j["device"] = v.device;
+          j["device_model"] = cm.device().name;
+          j["sizes"] = sizes;
+          j["partitions_validated"] = v.source;
+          j["partitions"] = nlohmann::ordered_json::array();
+          for (auto& p : v.partitions)
+            j["partitions"].push_back({{"kernels", kernelsText(p.kernels)}, {"modeled_us", p.modeledUs},
+                                       {"measured_ms", p.measuredMs}, {"measured_min_ms", p.minMs},
+                                       {"measured_max_ms", p.maxMs}, {"verified", p.verified},
+                                       {"max_rel_error", p.maxRelError}});
+          j["kendall_tau"] = v.kendallTau;
+          j["spearman_rho"] = v.spearmanRho;
+          j["regret"] = v.regret;
+          j["verified"] = v.allVerified;
+          if (c->json) {
+            std::cout << j.dump(2) << "\n";
+          } else {
+            std::cout << fmt::format("program {}  backend {} ({})  device model {}  sizes {}\n", prog.name,
+                                     backendName(backend), v.device, cm.device().name, c->sizes)
+                      << "validated: " << v.source << ", by modeled time\n"
+                      << fmt::format("{:>4}  {:>12}  {:>12}  {:>8}  {}\n", "rank", "modeled_us", "measured_ms", "verified",
+                                     "kernels");
+            for (size_t i = 0; i < v.partitions.size(); ++i) {
+              const ValidatedPartition& p = v.partitions[i];
+              std::cout << fmt::format("{:>4}  {:>12.3f}  {:>12.4f}  {:>8}  {}\n", i + 1, p.modeledUs, p.measuredMs,
+                                       p.verified ? "yes" : "NO", kernelsText(p.kernels));
+            }
+            std::cout << fmt::format("Kendall's tau {:.3f}, Spearman's rho {:.3f} over {} partitions; regret {:.3f} (the "
+                                     "model's pick measures {:.3f}x the fastest)\n",
+                                     v.kendallTau, v.spearmanRho, v.partitions.size(), v.regret, v.regret);
+          }
+          return v.allVerified ? 0 : 1;
+        });
+      };
+    });
+  }
   {
     struct ExecOpts : Common {
       std::string backend = "ref", dump;

@@ -19,6 +19,7 @@
 #include <sstream>
 
 #include "driver/Execute.h"
+#include "driver/Validate.h"
 #include "driver/ExperimentConfig.h"
 #include "driver/FileIO.h"
 #include "driver/Report.h"
@@ -50,6 +51,14 @@ const std::string& binaryFingerprint() {
   return fp;
 }
 
+// Validation is per program, sizes and device, not per strategy: the ilp point carries it
+// (or the first strategy's, when ilp is not swept).
+bool validates(const ExperimentConfig& cfg, const Point& pt) {
+  if (!cfg.validate) return false;
+  bool ilp = std::find(cfg.strategies.begin(), cfg.strategies.end(), "ilp") != cfg.strategies.end();
+  return pt.strategy == (ilp ? std::string("ilp") : cfg.strategies.front());
+}
+
 // What a finished point must have been computed from: its inputs and the binary that
 // computed it. A change redoes the point.
 json pointKey(const ExperimentConfig& cfg, const Point& pt) {
@@ -66,6 +75,7 @@ json pointKey(const ExperimentConfig& cfg, const Point& pt) {
                                             {"sizes", cfg.execute.sizes}, {"verify", cfg.execute.verify}}
                                      : json();
   k["emit"] = cfg.emit;
+  if (validates(cfg, pt)) k["validate"] = {{"top", cfg.validateTop}};
   return k;
 }
 
@@ -190,6 +200,20 @@ json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& 
       r["kernel_ms"] = x.kernelMs;
       r["verified"] = cfg.execute.verify ? json(x.verified) : json();
       r["max_rel_error"] = x.maxRelError;
+      if (validates(cfg, pt)) {
+        // The model against measurement, at the execution sizes: every legal partition
+        // (or the K best) modeled there and run there.
+        Validation v = validatePartitions(ecm, cfg.execute.backend, in, cfg.execute.repeat, cfg.validateTop);
+        json parts = json::array();
+        for (auto& vp : v.partitions)
+          parts.push_back({{"kernels", kernelsText(vp.kernels)}, {"modeled_us", vp.modeledUs},
+                           {"measured_ms", vp.measuredMs}, {"verified", vp.verified}});
+        r["validation"] = {{"source", v.source}, {"device", v.device}, {"partitions", parts}};
+        r["kendall_tau"] = v.kendallTau;
+        r["spearman_rho"] = v.spearmanRho;
+        r["regret"] = v.regret;
+        if (!v.allVerified) r["error"] = "validation: a partition failed verification (see validation.partitions)";
+      }
     }
   } catch (const std::exception& e) {
     r["error"] = e.what();

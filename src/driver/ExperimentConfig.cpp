@@ -124,7 +124,7 @@ static ExperimentConfig parseConfig(const std::string& path) {
   }
   ExperimentConfig cfg;
   cfg.file = path;
-  r.keys(root, {"name", "programs", "strategies", "devices", "weights", "execute", "emit", "time_limit"}, "the configuration");
+  r.keys(root, {"name", "programs", "strategies", "devices", "weights", "execute", "emit", "time_limit", "validate", "validate_top"}, "the configuration");
   for (const char* required : {"name", "programs", "strategies", "devices"})
     if (!root[required]) r.fail(root, std::string("missing key '") + required + "'");
   cfg.name = r.str(root["name"], "name");
@@ -245,6 +245,16 @@ static ExperimentConfig parseConfig(const std::string& path) {
       if (cfg.emit[i] != "cuda" && cfg.emit[i] != "opencl") r.fail(root["emit"][i], "emit entries are cuda or opencl");
   }
   if (root["time_limit"]) cfg.timeLimitSeconds = double(r.integer(root["time_limit"], "time_limit", 1));
+  if (root["validate"]) {
+    std::string v = r.str(root["validate"], "validate");
+    if (v != "true" && v != "false") r.fail(root["validate"], "validate must be true or false");
+    cfg.validate = v == "true";
+    if (cfg.validate && !cfg.execute.enabled) r.fail(root["validate"], "validate needs an execute section (the backend and sizes to run on)");
+  }
+  if (root["validate_top"]) {
+    cfg.validateTop = int(r.integer(root["validate_top"], "validate_top", 1));
+    if (!cfg.validate) r.fail(root["validate_top"], "validate_top needs validate: true");
+  }
   return cfg;
 }
 

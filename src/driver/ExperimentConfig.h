@@ -49,6 +49,10 @@ struct ExperimentConfig {
   std::vector<Weights> weights;
   ExecuteSpec execute;
   double timeLimitSeconds = 60;
+  // validate: true runs every legal partition (validate_top: K, the K best) of each
+  // program, sizes and device at the execution sizes, once per group of points.
+  bool validate = false;
+  int validateTop = 0;
 };
 
 struct Point {

@@ -22,9 +22,13 @@ namespace polyfuse {
 namespace {
 
 const std::vector<std::string> kColumns = {
-    "point", "program", "sizes", "strategy", "device", "weights", "num_kernels", "dram_bytes", "lower_bound_bytes",
+    "point", "program", "sizes", "strategy", "device", "swept_param", "swept_value", "weights", "num_kernels", "dram_bytes", "lower_bound_bytes",
     "l2_bytes", "modeled_us", "second_best_us", "solve_seconds", "solver_status", "exec_backend", "exec_sizes", "exec_repeat", "exec_plan_clamps",
-    "measured_ms", "measured_min_ms", "measured_max_ms", "kernel_ms", "verified", "max_rel_error", "error"};
+    "measured_ms", "measured_min_ms", "measured_max_ms", "kernel_ms", "verified", "max_rel_error", "kendall_tau",
+    "spearman_rho", "regret", "error"};
+
+// Structured fields that results.jsonl carries beside the columns.
+const std::vector<std::string> kJsonOnly = {"kernels", "second_best_kernels", "validation"};
 
 std::string cell(const json& r, const std::string& c) {
   if (!r.contains(c) || r[c].is_null()) return "";
@@ -171,6 +175,8 @@ void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results,
       json row;
       for (auto& c : kColumns)
         if (r.contains(c)) row[c] = r[c];
+      for (auto& c : kJsonOnly)
+        if (r.contains(c)) row[c] = r[c];
       jsonl += row.dump() + "\n";
     }
     writeAtomically(out / "results.csv", csv);
@@ -216,6 +222,7 @@ void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results,
   struct Figures { std::string modeled, bytes, measured, partition, partitionSvg; };
   std::vector<Figures> figures;  // per drawn group
   std::vector<std::string> tablesMd, tablesHtml;  // per drawn group, with any undrawn tables before it
+  std::vector<std::pair<int, json>> validationFigures;  // (drawn group, scatter data)
   const std::string headMd = md.str(), headHtml = html.str();
   md.str("");
   html.str("");
@@ -278,6 +285,26 @@ void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results,
         md << line << "\n\n";
         html << "<p>" << esc(line) << "</p>\n";
       }
+    // The model against measurement: every legal partition run, ranked both ways.
+    for (const json* r : rows)
+      if (r->contains("validation")) {
+        const json& v = r->at("validation");
+        std::string line = fmt::format(
+            "Validation ({} on {} at {}): {}; Kendall's tau {:.3f}, Spearman's rho {:.3f}; regret {:.3f} (the model's "
+            "pick measures {:.3f}x the fastest).",
+            r->at("exec_backend").get<std::string>(), v["device"].get<std::string>(), r->at("exec_sizes").get<std::string>(),
+            v["source"].get<std::string>(), r->at("kendall_tau").get<double>(), r->at("spearman_rho").get<double>(),
+            r->at("regret").get<double>(), r->at("regret").get<double>());
+        md << line << "\n\n";
+        html << "<p>" << esc(line) << "</p>\n";
+        json m = json::array(), x = json::array();
+        for (auto& p : v["partitions"]) {
+          m.push_back(p["modeled_us"]);
+          x.push_back(p["measured_ms"]);
+        }
+        validationFigures.push_back({fig, json{{"title", key + ": modeled against measured"}, {"modeled_us", m},
+                                               {"measured_ms", x}, {"label", line}}});
+      }
     if (labels.empty()) continue;
     json g = {{"title", key}, {"strategies", labels}, {"modeled_us", modeled}, {"dram_ratio", ratio}};
     if (measuredMs.size() == labels.size()) {
@@ -315,6 +342,8 @@ void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results,
     ++fig;
   }
   figData["summary"] = summary;
+  figData["validations"] = json::array();
+  for (auto& [group, data] : validationFigures) figData["validations"].push_back(data);
   // Sensitivity: points whose device sweeps a cost-model parameter, gathered per program,
   // sizes, device and weights; the report shows which ilp partition wins at each value.
   struct Sweep {
@@ -441,6 +470,11 @@ void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results,
       md << " ![partition](figures/" << f.partition << ")";
       html << "<div class=\"fig\">" << f.partitionSvg << "</div>";
     }
+    for (size_t k = 0; k < validationFigures.size(); ++k)
+      if (drawn && validationFigures[k].first == int(i)) {
+        md << " ![modeled against measured](figures/validation" << k << ".svg)";
+        html << "<div class=\"fig\">" << svgInline("validation" + std::to_string(k)) << "</div>";
+      }
     md << "\n\n";
     html << "\n";
   }

@@ -213,13 +213,17 @@ bool satisfiesConstraints(const StmtSet& g, const SearchOptions& opt) {
   return true;
 }
 
-// Every partition into legal kernels: the oracle.
-std::vector<StmtSet> exhaustive(const CostModel& cm, const SearchOptions& opt, size_t& visited) {
+// Every partition into legal kernels that honours the constraints, in a fixed order;
+// `visit` gets its kernels and modeled time and returns false to stop.
+void forEachLegalPartition(const CostModel& cm, const SearchOptions& opt,
+                           const std::function<bool(const std::vector<StmtSet>&, double)>& visit, size_t& visited,
+                           const std::function<double()>& bound = [] { return 1e300; }) {
   const FusionGraph& fg = cm.graph();
   const int n = fg.size();
-  std::vector<StmtSet> blocks, best;
-  double bestCost = 1e300;
+  std::vector<StmtSet> blocks;
+  bool stop = false;
   std::function<void(int)> rec = [&](int s) {
+    if (stop) return;
     if (s == n) {
       ++visited;
       if (opt.maxKernels > 0 && int(blocks.size()) > opt.maxKernels) return;
@@ -230,10 +234,10 @@ std::vector<StmtSet> exhaustive(const CostModel& cm, const SearchOptions& opt, s
         if (!p) return;
         total += p->modeledUs;
       }
-      if (total >= bestCost - 1e-9 * std::max(1.0, bestCost)) return;
+      const double best = bound();
+      if (total >= best - 1e-9 * std::max(1.0, best)) return;
       if (!findKernelCycle(fg, blocks).empty()) return;
-      bestCost = total;
-      best = blocks;
+      stop = !visit(blocks, total);
       return;
     }
     for (size_t k = 0; k < blocks.size(); ++k) {
@@ -247,10 +251,43 @@ std::vector<StmtSet> exhaustive(const CostModel& cm, const SearchOptions& opt, s
     blocks.pop_back();
   };
   rec(0);
+}
+
+// The oracle: the cheapest legal partition, by enumeration.
+std::vector<StmtSet> exhaustive(const CostModel& cm, const SearchOptions& opt, size_t& visited) {
+  std::vector<StmtSet> best;
+  double bestCost = 1e300;
+  forEachLegalPartition(
+      cm, opt,
+      [&](const std::vector<StmtSet>& blocks, double total) {
+        bestCost = total;
+        best = blocks;
+        return true;
+      },
+      visited, [&] { return bestCost; });
   return best;
 }
 
 }  // namespace
+
+std::vector<Partition> legalPartitions(const CostModel& cm, size_t limit, bool& more) {
+  std::vector<Partition> out;
+  size_t visited = 0;
+  more = false;
+  forEachLegalPartition(
+      cm, SearchOptions{},
+      [&](const std::vector<StmtSet>& blocks, double) {
+        if (out.size() == limit) {
+          more = true;
+          return false;
+        }
+        out.push_back(cm.assemble(Strategy::Exhaustive, blocks));
+        return true;
+      },
+      visited);
+  std::stable_sort(out.begin(), out.end(), [](const Partition& a, const Partition& b) { return a.modeledUs < b.modeledUs; });
+  return out;
+}
 
 std::vector<StmtSet> enumerateCandidates(const CostModel& cm, int maxSize, size_t maxCount, bool noParallelismLoss,
                                          bool& truncated, double secondsBudget, bool* outOfTime) {

@@ -10,6 +10,7 @@
 #include "RandomPrograms.h"
 #include "fusion/Explain.h"
 #include "fusion/PlanOutput.h"
+#include "fusion/RankCorrelation.h"
 #include "fusion/Search.h"
 
 using namespace polyfuse;
@@ -457,4 +458,17 @@ TEST_CASE("iree-aggressive: IREE's three later steps reach one dispatch, and the
   Partition aggressive = s.run("iree-aggressive"), ilp = s.run("ilp");
   CHECK(aggressive.kernels.size() == 1);
   CHECK(aggressive.modeledUs > 5 * ilp.modeledUs);
+}
+
+TEST_CASE("validate: rank correlations and regret against values worked by hand") {
+  CHECK(kendallTau({1, 2, 3, 4, 5}, {2, 1, 4, 3, 5}) == Approx(0.6));
+  CHECK(spearmanRho({1, 2, 3, 4, 5}, {2, 1, 4, 3, 5}) == Approx(0.8));
+  // Ties: tau-b leaves tied pairs out of the count and shrinks the denominator;
+  // Spearman gives tied values their average rank.
+  CHECK(kendallTau({1, 1, 2, 3}, {1, 2, 3, 3}) == Approx(0.8));
+  CHECK(spearmanRho({1, 1, 2, 3}, {1, 2, 3, 3}) == Approx(4.0 / 4.5));
+  CHECK(kendallTau({1, 2, 3}, {3, 2, 1}) == Approx(-1));
+  CHECK(kendallTau({1, 1, 1}, {1, 2, 3}) == 0);
+  CHECK(regret({3, 1, 2}, {5, 6, 4}) == Approx(1.5));
+  CHECK(regret({1, 2}, {2, 3}) == 1);
 }

@@ -1,0 +1,65 @@
+#include "driver/Validate.h"
+
+#include "fusion/RankCorrelation.h"
+#include "fusion/Search.h"
+#include "polyir/Diagnostic.h"
+
+namespace polyfuse {
+
+std::string kernelsText(const std::vector<std::vector<int>>& kernels) {
+  std::string s;
+  for (auto& k : kernels) {
+    std::string t;
+    for (int st : k) t += (t.empty() ? "S" : " S") + std::to_string(st);
+    s += (s.empty() ? "{" : " {") + t + "}";
+  }
+  return s;
+}
+
+Validation validatePartitions(const CostModel& cm, Backend backend, const Bindings& inputs, int repeat, int topK) {
+  if (backend == Backend::Ref) throw UsageError("validate runs generated code: --backend opencl or cuda");
+  Validation v;
+  std::vector<Partition> plans;
+  if (topK > 0) {
+    SearchOptions opt;
+    opt.topK = topK;
+    Partition best = search(cm, opt);
+    for (auto& a : best.alternatives) {
+      std::vector<StmtSet> groups;
+      for (auto& k : a.kernels) groups.push_back(StmtSet::of(cm.graph().size(), k));
+      plans.push_back(cm.assemble(Strategy::Ilp, groups));
+    }
+    if (plans.empty()) plans.push_back(best);
+    v.source = "the " + std::to_string(plans.size()) + " best partitions by the exact search";
+  } else {
+    bool more = false;
+    plans = legalPartitions(cm, kMaxValidated, more);
+    if (more)
+      throw UsageError("the program has more than " + std::to_string(kMaxValidated) +
+                       " legal partitions; validate the best ones with --top K");
+    v.source = "every legal partition (" + std::to_string(plans.size()) + ")";
+  }
+  std::vector<double> modeled, measured;
+  for (const Partition& p : plans) {
+    ExecOutcome x = executePartition(cm, p, backend, inputs, 1, repeat);
+    ValidatedPartition vp;
+    for (auto& k : p.kernels) vp.kernels.push_back(k.statements);
+    vp.modeledUs = p.modeledUs;
+    vp.measuredMs = x.totalMs;
+    vp.minMs = x.totalMinMs;
+    vp.maxMs = x.totalMaxMs;
+    vp.verified = x.verified;
+    vp.maxRelError = x.maxRelError;
+    v.device = x.device;
+    v.allVerified &= x.verified;
+    modeled.push_back(vp.modeledUs);
+    measured.push_back(vp.measuredMs);
+    v.partitions.push_back(std::move(vp));
+  }
+  v.kendallTau = kendallTau(modeled, measured);
+  v.spearmanRho = spearmanRho(modeled, measured);
+  v.regret = regret(modeled, measured);
+  return v;
+}
+
+}  // namespace polyfuse

@@ -1,0 +1,35 @@
+// Is the model right? Every legal partition (or the K best) run on a device, verified
+// against the interpreter, and its measured time set against the modeled one.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "driver/Execute.h"
+
+namespace polyfuse {
+
+struct ValidatedPartition {
+  std::vector<std::vector<int>> kernels;  // statement ids per kernel, in launch order
+  double modeledUs = 0;
+  double measuredMs = 0, minMs = 0, maxMs = 0;  // median and spread over the repeats
+  bool verified = false;
+  double maxRelError = 0;
+};
+
+struct Validation {
+  std::vector<ValidatedPartition> partitions;  // by modeled time, the model's pick first
+  std::string source;                          // which partitions, in words
+  std::string device;                          // where they ran
+  double kendallTau = 0, spearmanRho = 0, regret = 1;
+  bool allVerified = true;
+};
+
+// `topK` > 0: the K best partitions by the exact search; otherwise every legal partition
+// (UsageError when there are more than `kMaxValidated`).
+constexpr size_t kMaxValidated = 200;
+Validation validatePartitions(const CostModel& cm, Backend backend, const Bindings& inputs, int repeat, int topK);
+
+// A partition's kernels as text: "{S0 S1} {S2}".
+std::string kernelsText(const std::vector<std::vector<int>>& kernels);
+
+}  // namespace polyfuse
