@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include <fmt/format.h>
@@ -127,12 +128,22 @@ struct FusionCli {
 };
 
 // Runs the generated code of the chosen partition and verifies it against the reference.
+// With `planSizes`, the plan is chosen at those sizes and run, as it is, at `sizes`
+// (a plan for a large size verified at a small one); clamps are reported.
 int execGenerated(LoadedProgram& lp, Backend backend, const FusionCli& fusion, int repeat, bool json,
-                  const Sizes& sizes, const Bindings& b, uint64_t seed, const std::string& dump) {
+                  const Sizes& sizes, const Sizes* planSizes, const Bindings& b, uint64_t seed, const std::string& dump) {
   const Program& prog = *lp.program;
   FusionGraph fg(*lp.poly);
-  CostModel cm(fg, sizes, loadDevice(fusion.device));
-  Partition p = search(cm, fusion.options(fg.size()));
+  const Device dev = loadDevice(fusion.device);
+  CostModel cm(fg, sizes, dev);
+  std::vector<std::string> clamps;
+  Partition p;
+  if (planSizes) {
+    CostModel planner(fg, *planSizes, dev);
+    p = cm.replan(search(planner, fusion.options(fg.size())), clamps);
+  } else {
+    p = search(cm, fusion.options(fg.size()));
+  }
   ExecOutcome r = executePartition(cm, p, backend, b, seed, repeat, dump);
   nlohmann::ordered_json j;
   j["program"] = prog.name;
@@ -140,6 +151,10 @@ int execGenerated(LoadedProgram& lp, Backend backend, const FusionCli& fusion, i
   j["device"] = r.device;
   j["strategy"] = strategyName(p.strategy);
   j["sizes"] = sizes;
+  if (planSizes) {
+    j["plan_sizes"] = *planSizes;
+    j["plan_clamps"] = clamps;
+  }
   j["seed"] = seed;
   j["verified"] = r.verified;
   j["max_rel_error"] = r.maxRelError;
@@ -152,6 +167,12 @@ int execGenerated(LoadedProgram& lp, Backend backend, const FusionCli& fusion, i
   } else {
     std::cout << fmt::format("program {}  backend {} ({})  strategy {}  {} kernel(s)\n", prog.name, backendName(backend), r.device,
                              strategyName(p.strategy), r.kernelMs.size());
+    if (planSizes) {
+      std::string ps;
+      for (auto& n : prog.sizeParams) ps += (ps.empty() ? "" : ",") + n + "=" + std::to_string(planSizes->at(n));
+      std::cout << "plan chosen at " << ps << ", run as it is" << (clamps.empty() ? "" : " except:") << "\n";
+      for (auto& c : clamps) std::cout << "  " << c << "\n";
+    }
     for (size_t i = 0; i < r.kernelMs.size(); ++i)
       std::cout << fmt::format("  {:<28} {:10.4f} ms\n", r.kernelNames[i], r.kernelMs[i]);
     std::cout << fmt::format("  {:<28} {:10.4f} ms\n", "total (wall)", r.totalMs);
@@ -399,7 +420,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
   }
   {
     struct ExecOpts : Common {
-      std::string backend = "ref", dump;
+      std::string backend = "ref", dump, planSizes;
       uint64_t seed = 1;
       std::vector<std::string> inputs, scalars;
       bool json = false;
@@ -414,6 +435,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
     cmd->add_option("--input", c->inputs, "NAME=FILE.npy: read an input from a .npy file");
     cmd->add_option("--scalar", c->scalars, "NAME=VALUE: a scalar parameter (default: random in [0.5, 1.5])");
     cmd->add_option("--dump", c->dump, "write every output, as the backend computed it, to DIR/NAME.npy");
+    cmd->add_option("--plan-size", c->planSizes, "choose the plan at these sizes and run it, as it is, at --size");
     cmd->add_flag("--json", c->json, "print a JSON object");
     c->fusion.add(cmd);
     cmd->add_option("--repeat", c->repeat, "timed runs (the median is reported)");
@@ -445,8 +467,16 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
             if (d.shape != b.tensors[name].shape) throw UsageError("--input: '" + kv.substr(eq + 1) + "' has the wrong shape for '" + name + "'");
             b.tensors[name] = std::move(d);
           }
-          if (backend != Backend::Ref)
-            return execGenerated(lp, backend, c->fusion, c->repeat, c->json, sizes, b, c->seed, c->dump);
+          if (backend != Backend::Ref) {
+            std::optional<Sizes> planSizes;
+            if (!c->planSizes.empty()) {
+              planSizes = parseSizes(c->planSizes);
+              prog.checkSizes(*planSizes);
+            }
+            return execGenerated(lp, backend, c->fusion, c->repeat, c->json, sizes, planSizes ? &*planSizes : nullptr, b,
+                                 c->seed, c->dump);
+          }
+          if (!c->planSizes.empty()) throw UsageError("--plan-size applies to generated code: --backend opencl or cuda");
           interpret(prog, b);
           if (!c->dump.empty()) {
             std::filesystem::create_directories(c->dump);

@@ -404,9 +404,12 @@ Partition CostModel::replan(const Partition& modeled, std::vector<std::string>& 
     std::optional<KernelPlan> planned = evaluate(m.statements, {m.gridDims, tile, m.splitChunks}, &m.threadDims);
     if (!planned) throw InternalError("K" + std::to_string(m.id) + " has no plan at the execution sizes");
     KernelPlan k = std::move(*planned);
-    if (k.splitChunks != m.splitChunks)
+    if (k.splitChunks != m.splitChunks) {
+      const SizedStatement& s = sized(m.statements[0]);
       clamps.push_back("K" + std::to_string(m.id) + ": split reduction of " + std::to_string(m.splitChunks) +
-                       " chunks clamped to " + std::to_string(k.splitChunks) + " (its extent)");
+                       " chunks becomes " + std::to_string(k.splitChunks) + " chunks of " + std::to_string(k.splitChunk) +
+                       " points over its extent " + std::to_string(s.hi.back() - s.lo.back()));
+    }
     appendKernel(p, std::move(k));
   }
   return p;
