@@ -389,9 +389,9 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
           j["partitions"] = nlohmann::ordered_json::array();
           for (auto& p : v.partitions)
             j["partitions"].push_back({{"kernels", kernelsText(p.kernels)}, {"modeled_us", p.modeledUs},
-                                       {"measured_ms", p.measuredMs}, {"measured_min_ms", p.minMs},
-                                       {"measured_max_ms", p.maxMs}, {"verified", p.verified},
-                                       {"max_rel_error", p.maxRelError}});
+                                       {"measured_ms", p.run.totalMs}, {"measured_min_ms", p.run.totalMinMs},
+                                       {"measured_max_ms", p.run.totalMaxMs}, {"verified", p.run.verified},
+                                       {"max_rel_error", p.run.maxRelError}});
           j["kendall_tau"] = v.kendallTau;
           j["spearman_rho"] = v.spearmanRho;
           j["regret"] = v.regret;
@@ -406,8 +406,8 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
                                      "kernels");
             for (size_t i = 0; i < v.partitions.size(); ++i) {
               const ValidatedPartition& p = v.partitions[i];
-              std::cout << fmt::format("{:>4}  {:>12.3f}  {:>12.4f}  {:>8}  {}\n", i + 1, p.modeledUs, p.measuredMs,
-                                       p.verified ? "yes" : "NO", kernelsText(p.kernels));
+              std::cout << fmt::format("{:>4}  {:>12.3f}  {:>12.4f}  {:>8}  {}\n", i + 1, p.modeledUs, p.run.totalMs,
+                                       p.run.verified ? "yes" : "NO", kernelsText(p.kernels));
             }
             std::cout << fmt::format("Kendall's tau {:.3f}, Spearman's rho {:.3f} over {} partitions; regret {:.3f} (the "
                                      "model's pick measures {:.3f}x the fastest)\n",

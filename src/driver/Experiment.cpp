@@ -207,7 +207,7 @@ json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& 
         json parts = json::array();
         for (auto& vp : v.partitions)
           parts.push_back({{"kernels", kernelsText(vp.kernels)}, {"modeled_us", vp.modeledUs},
-                           {"measured_ms", vp.measuredMs}, {"verified", vp.verified}});
+                           {"measured_ms", vp.run.totalMs}, {"verified", vp.run.verified}});
         r["validation"] = {{"source", v.source}, {"device", v.device}, {"partitions", parts}};
         r["kendall_tau"] = v.kendallTau;
         r["spearman_rho"] = v.spearmanRho;

@@ -41,19 +41,15 @@ Validation validatePartitions(const CostModel& cm, Backend backend, const Bindin
   }
   std::vector<double> modeled, measured;
   for (const Partition& p : plans) {
-    ExecOutcome x = executePartition(cm, p, backend, inputs, 1, repeat);
     ValidatedPartition vp;
     for (auto& k : p.kernels) vp.kernels.push_back(k.statements);
     vp.modeledUs = p.modeledUs;
-    vp.measuredMs = x.totalMs;
-    vp.minMs = x.totalMinMs;
-    vp.maxMs = x.totalMaxMs;
-    vp.verified = x.verified;
-    vp.maxRelError = x.maxRelError;
-    v.device = x.device;
-    v.allVerified &= x.verified;
+    vp.run = executePartition(cm, p, backend, inputs, 1, repeat);
+    vp.run.outputs.clear();  // every output of every partition would add up
+    v.device = vp.run.device;
+    v.allVerified &= vp.run.verified;
     modeled.push_back(vp.modeledUs);
-    measured.push_back(vp.measuredMs);
+    measured.push_back(vp.run.totalMs);
     v.partitions.push_back(std::move(vp));
   }
   v.kendallTau = kendallTau(modeled, measured);

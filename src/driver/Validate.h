@@ -11,9 +11,7 @@ namespace polyfuse {
 struct ValidatedPartition {
   std::vector<std::vector<int>> kernels;  // statement ids per kernel, in launch order
   double modeledUs = 0;
-  double measuredMs = 0, minMs = 0, maxMs = 0;  // median and spread over the repeats
-  bool verified = false;
-  double maxRelError = 0;
+  ExecOutcome run;  // measured and verified; outputs dropped
 };
 
 struct Validation {
