@@ -39,7 +39,8 @@ struct KernelIR {
   std::vector<int> params;         // global tensors, in tensor order
   std::vector<bool> paramWritten;
   std::vector<StmtIR> stmts;
-  int barriers = 0;
+  int barriers = 0;            // between statements
+  int64_t barriersPerBlock = 0;  // executed by one block: those, and the block reductions' (CUDA)
 };
 
 }  // namespace polyfuse

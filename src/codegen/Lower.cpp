@@ -11,6 +11,7 @@
 #include "codegen/Schedule.h"
 #include "polyir/Diagnostic.h"
 #include "polyir/IslContext.h"
+#include "polyir/Sized.h"
 
 namespace polyfuse {
 
@@ -162,6 +163,7 @@ static std::vector<PieceIR> statementAst(const PlanSchedule& sched, const Statem
 
 std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const Partition& p, const PlanSchedule& sched) {
   const Program& prog = pp.program();
+  const SizedProgram at(prog, p.sizes);
   std::vector<KernelIR> out;
   for (auto& k : p.kernels) {
     KernelIR ki;
@@ -246,6 +248,20 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const Partition& p, 
       }
       pending.push_back({st.id, st.write.tensor, true});
       for (auto& r : st.reads) pending.push_back({st.id, r.tensor, false});
+    }
+    // Barriers one block executes: those between statements, and three per block
+    // reduction (CUDA's pf_block_reduce) for each of the block's parallel points.
+    ki.barriersPerBlock = ki.barriers;
+    for (size_t m = 0; m < k.statements.size(); ++m) {
+      if (k.modes[m] != StmtMode::BlockReduce && k.modes[m] != StmtMode::SplitReduce) continue;
+      const Statement& st = prog.statements[k.statements[m]];
+      const SizedStatement& ss = at.statement(st.id);
+      int64_t points = 1;
+      for (int d = 0; d < st.numParallel; ++d) {
+        auto it = std::find(k.gridDims[m].begin(), k.gridDims[m].end(), d);
+        points *= it != k.gridDims[m].end() ? k.tile[it - k.gridDims[m].begin()] : std::max<int64_t>(0, ss.hi[d] - ss.lo[d]);
+      }
+      ki.barriersPerBlock += 3 * points;
     }
     out.push_back(std::move(ki));
   }

@@ -36,7 +36,13 @@ std::vector<std::string> writeCode(const CostModel& cm, const Partition& p, cons
   } else {
     write("kernels.cl", code.kernelSource);
   }
-  write("plan.json", partitionJson(cm, p).dump(2) + "\n");
+  // The plan, with what the code generator named and counted for each kernel.
+  nlohmann::ordered_json plan = partitionJson(cm, p);
+  for (size_t i = 0; i < code.kernels.size(); ++i) {
+    plan["kernels"][i]["function"] = code.kernels[i].name;
+    plan["kernels"][i]["barriers_per_block"] = code.kernels[i].barriersPerBlock;
+  }
+  write("plan.json", plan.dump(2) + "\n");
   return files;
 }
 

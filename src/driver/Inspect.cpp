@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "codegen/CudaTools.h"
+#include "codegen/Occupancy.h"
 #include "polyir/Diagnostic.h"
 
 namespace fs = std::filesystem;
@@ -81,15 +82,41 @@ void inspectPoint(std::ostream& os, const fs::path& dir, const std::string& arch
   bool hasCuda = fs::exists(dir / "cuda" / "kernels.cu");
   if (hasCuda) info = ptxas(dir / "cuda", arch, note);
   else note = "no CUDA emitted for this point (add cuda to emit)";
-  for (auto& k : plan["kernels"]) {
-    std::string id = k["id"], name = plan["program"].get<std::string>() + "_k" + id.substr(1);
+  // What the code generator named and counted: the plan written beside the CUDA sources.
+  json emitted;
+  if (fs::exists(dir / "cuda" / "plan.json")) emitted = json::parse(std::ifstream(dir / "cuda" / "plan.json"));
+  std::map<std::string, int64_t> dynamicSmem;  // per kernel: the shared memory its launch asks for
+  if (plan.contains("launches"))
+    for (auto& l : plan["launches"])
+      if (l["kind"] == "kernel") dynamicSmem[l["kernel"]] = l["shared_bytes"].get<int64_t>();
+  for (size_t ki = 0; ki < plan["kernels"].size(); ++ki) {
+    const json& k = plan["kernels"][ki];
+    const json* code = emitted.is_null() ? nullptr : &emitted["kernels"][ki];
+    std::string id = k["id"];
+    std::string name = code && code->contains("function") ? code->at("function").get<std::string>()
+                                                           : plan["program"].get<std::string>() + "_k" + id.substr(1);
     os << fmt::format("  {} {}  grid {} tile {}  {} blocks x {} threads  dram {} B  on-chip {} B/block\n", id, name,
                       k["grid"].get<std::string>(), k["tile"].dump(), k["blocks"].get<long>(),
                       k["threads_per_block"].get<int>(), k["dram_bytes"].get<long>(), k["onchip_bytes_per_block"].get<long>());
-    for (auto& [mangled, pi] : info)
-      if (mangled.find(name) != std::string::npos)
-        os << fmt::format("     ptxas ({}): {} registers, {} B smem (static), {} B spill stores, {} B spill loads, {} B stack\n",
-                          arch, pi.registers, pi.smem, pi.spillStores, pi.spillLoads, pi.stack);
+    for (auto& [mangled, pi] : info) {
+      // The kernel's own entry, not its split reduction's combine.
+      if (mangled.find(name) == std::string::npos || mangled.find(name + "_combine") != std::string::npos) continue;
+      os << fmt::format("     ptxas ({}): {} registers, {} B smem (static), {} B spill stores, {} B spill loads, {} B stack\n",
+                        arch, pi.registers, pi.smem, pi.spillStores, pi.spillLoads, pi.stack);
+      const int64_t smem = pi.smem + dynamicSmem[id];
+      Occupancy o = cudaOccupancy(arch, k["threads_per_block"].get<int>(), pi.registers, smem);
+      os << fmt::format("     occupancy: compiled {} block(s)/SM x {} warps = {:.0f}% of {} warps (limited by {}; {} B "
+                        "shared memory per block); modeled grid fill {:.2f}\n",
+                        o.blocksPerSM, o.warpsPerSM / std::max(1, o.blocksPerSM), 100 * o.fraction, o.maxWarpsPerSM,
+                        o.limiter, smem, k["occupancy"].get<double>());
+    }
+    if (k.contains("input_passes") && !k["input_passes"].empty()) {
+      std::string passes;
+      for (auto& [t, n] : k["input_passes"].items()) passes += fmt::format("{}{} {}", passes.empty() ? "" : ", ", t, n.get<int>());
+      os << "     passes over global inputs: " << passes << "\n";
+    }
+    if (code && code->contains("barriers_per_block"))
+      os << "     barriers per block: " << code->at("barriers_per_block").get<int64_t>() << "\n";
     for (auto& s : k["statements"]) {
       const json& st = stmts[s];
       os << "     " << s.get<std::string>() << " (line " << st["line"].get<int>() << "): " << st["text"].get<std::string>() << "\n";

@@ -59,6 +59,19 @@ nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p) {
     kj["onchip_bytes_per_block"] = k.onchipBytesPerBlock;
     kj["flops"] = k.flops;
     kj["occupancy"] = k.occupancy;
+    // Passes over each input the kernel reads from global memory: one per member
+    // statement that reads it (a fused softmax reads X twice).
+    kj["input_passes"] = nlohmann::ordered_json::object();
+    for (int t : k.globalReads) {
+      int passes = 0;
+      for (int s : k.statements)
+        for (auto& r : prog.statements[s].reads)
+          if (r.tensor == t) {
+            ++passes;
+            break;
+          }
+      kj["input_passes"][prog.tensors[t].name] = passes;
+    }
     kj["modes"] = nlohmann::ordered_json::array();
     for (StmtMode m : k.modes) kj["modes"].push_back(stmtModeName(m));
     std::vector<int> onChip;

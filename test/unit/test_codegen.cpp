@@ -7,6 +7,7 @@
 #include "Helpers.h"
 #include "RandomPrograms.h"
 #include "codegen/Emit.h"
+#include "codegen/Occupancy.h"
 #include "codegen/OpenCLRunner.h"
 #include "codegen/Schedule.h"
 #include "fusion/Search.h"
@@ -92,4 +93,26 @@ TEST_CASE("opencl: a wrong kernel is reported, not hidden") {
   RunResult r = runOpenCL(*s.lp.program, p, code, makeInputs(*s.lp.program, {{"N", 5}, {"M", 33}}, 1), 1, 1e-4);
   CHECK_FALSE(r.verified);
   CHECK(r.maxRelError > 1e-2);
+}
+
+TEST_CASE("occupancy: CUDA's rules for threads, registers and shared memory") {
+  // LayerNorm at 4096 as generated today: 131 KB of shared memory fit once per SM.
+  Occupancy o = cudaOccupancy("sm_90", 256, 32, 131264);
+  CHECK(o.blocksPerSM == 1);
+  CHECK(o.fraction == Approx(0.125));
+  CHECK(o.limiter == "shared memory");
+  // Registers round up to 256 per warp: 26 registers cost as 32.
+  o = cudaOccupancy("sm_90", 256, 26, 16544);
+  CHECK(o.blocksPerSM == 8);
+  CHECK(o.fraction == 1.0);
+  CHECK(o.limiter == "threads");
+  o = cudaOccupancy("sm_80", 1024, 64, 0);
+  CHECK(o.blocksPerSM == 1);
+  CHECK(o.warpsPerSM == 32);
+  CHECK(o.limiter == "registers");
+  o = cudaOccupancy("sm_90", 32, 16, 0);
+  CHECK(o.blocksPerSM == 32);
+  CHECK(o.limiter == "blocks");
+  CHECK(o.fraction == Approx(0.5));
+  CHECK_THROWS_AS(cudaOccupancy("sm_70", 256, 32, 0), UsageError);
 }
