@@ -175,15 +175,18 @@ static ExperimentConfig parseConfig(const std::string& path) {
     for (auto it = d.begin(); it != d.end(); ++it) {
       std::string k = r.key(it->first);
       if (k == "base") continue;
+      // A copy: `it->second` lives in a temporary of yaml-cpp's iterator, which a loop
+      // over it would outlive.
+      const YAML::Node value = it->second;
       std::vector<double> vs;
-      if (it->second.IsSequence()) {
-        if (!spec.swept.empty()) r.fail(it->second, "only one parameter of a devices entry may be swept ('" + spec.swept + "' is)");
-        if (it->second.size() == 0) r.fail(it->second, "'" + k + "' sweeps no values");
-        for (auto v : it->second) vs.push_back(r.parameter(v, k));
+      if (value.IsSequence()) {
+        if (!spec.swept.empty()) r.fail(value, "only one parameter of a devices entry may be swept ('" + spec.swept + "' is)");
+        if (value.size() == 0) r.fail(value, "'" + k + "' sweeps no values");
+        for (const YAML::Node& v : value) vs.push_back(r.parameter(v, k));
         spec.swept = k;
         values = vs;
       } else {
-        spec.overrides[k] = r.parameter(it->second, k);
+        spec.overrides[k] = r.parameter(value, k);
       }
     }
     std::string fixed;
