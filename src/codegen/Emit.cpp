@@ -34,7 +34,6 @@ struct Spelling {
   // softmax); 32-bit arithmetic is what GPUs run fastest.
   std::string index = "int";
   std::string tid() const { return d == Dialect::Cuda ? "threadIdx.x" : "get_local_id(0)"; }
-  std::string nthreads() const { return d == Dialect::Cuda ? "blockDim.x" : "get_local_size(0)"; }
   std::string bid() const { return d == Dialect::Cuda ? "blockIdx.x" : "get_group_id(0)"; }
   std::string barrier() const {
     return d == Dialect::Cuda ? "__syncthreads();" : "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);";
@@ -179,7 +178,9 @@ class KernelPrinter {
     if (kp.usesBlockReduce())
       os << "  " << (sp_.d == Dialect::Cuda ? "__shared__ " : "__local ") << sp_.real << " pf_red["
          << (sp_.d == Dialect::Cuda ? 32 : kp.threadsPerBlock) << "];\n";
-    os << "  const int pf_tid = " << sp_.tid() << ", pf_nthreads = " << sp_.nthreads() << ";\n";
+    // The plan's thread count, a compile-time constant (the launch bounds and the work-
+    // group size enforce it): strides and trip counts fold.
+    os << "  const int pf_tid = " << sp_.tid() << ", pf_nthreads = " << kp.threadsPerBlock << ";\n";
     if (kp.gridRank() > 0 || kp.splitChunks > 1) {
       // Block and chunk indices take the index type: a chunk start (chunk * pf_c)
       // passes 2^31 in a wide split reduction.
