@@ -310,12 +310,15 @@ double CostModel::placeData(const std::vector<int>& members, const BlockShape& s
   kp.onchipBytesPerBlock = kp.sharedBytes = total;
 
   if (kp.splitChunks > 1) {
-    // Partials: written by the blocks, read back by the combining launch.
+    // Partials: written by the blocks, read back by the combining launch. The scratch
+    // holds one copy of the result tensor per chunk (codegen indexes it that way: chunk
+    // times the tensor's elements, plus the element); the traffic is the outputs'.
+    const Statement& st = prog.statements[members[0]];
     const SizedStatement& s = sized(members[0]);
     int64_t outputs = 1;
-    for (int d = 0; d < prog.statements[members[0]].numParallel; ++d) outputs *= s.hi[d] - s.lo[d];
-    kp.partialElements = outputs * kp.splitChunks;
-    int64_t partialBytes = kp.partialElements * computeBytes;
+    for (int d = 0; d < st.numParallel; ++d) outputs *= s.hi[d] - s.lo[d];
+    kp.partialElements = checkedMul(at_.tensorElements(st.write.tensor), kp.splitChunks, "a split reduction's scratch");
+    int64_t partialBytes = outputs * kp.splitChunks * computeBytes;
     kp.dramBytes += partialBytes;
     kp.l2Bytes += partialBytes;
   }

@@ -57,7 +57,7 @@ struct KernelPlan {
   // into splitChunks chunks of splitChunk points; each block reduces one chunk into a
   // partial result, and a second launch combines the partials in order.
   int64_t splitChunks = 1, splitChunk = 0;
-  int64_t partialElements = 0;              // the split's scratch: chunks x output points
+  int64_t partialElements = 0;              // the split's scratch: chunks x the result tensor's elements
   std::vector<OnChipArray> onChip;          // in tensor order
   std::vector<int> scratch;                 // temporaries spilled to global scratch
   std::vector<int> globalReads, globalWrites;
