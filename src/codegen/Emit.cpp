@@ -365,7 +365,7 @@ class KernelPrinter {
         lhs = partialC(st);
         init = identity(st.op, sp_);
       }
-      if (s.mode == StmtMode::BlockReduce || split) {
+      if (reducesAcrossThreads(s.mode)) {
         os << "    for (" << sp_.index << " pf_p = 0; pf_p < " << P << "; ++pf_p) {\n";
         decompose(os, par, "pf_p", "      ", sp_.index);
         if (!fixed.empty()) os << "      " << fixed << "\n";
@@ -455,10 +455,10 @@ static std::string indexType(const SizedProgram& at, Dialect d) {
 GeneratedCode generate(const PolyProgram& pp, const Partition& p, Dialect d) {
   const Program& prog = pp.program();
   SizedProgram at(prog, p.sizes);
-  PlanSchedule sched = buildSchedule(pp, p);
+  PlanSchedule sched = buildSchedule(pp, at, p);
   verifySchedule(pp, p, sched);
   GeneratedCode out;
-  out.kernels = lowerPartition(pp, p, sched);
+  out.kernels = lowerPartition(pp, at, p, sched);
   Spelling sp{d, realType(prog) == "float", realType(prog), indexType(at, d)};
   std::ostringstream os;
   std::string sizes;
@@ -469,7 +469,7 @@ GeneratedCode generate(const PolyProgram& pp, const Partition& p, Dialect d) {
   std::set<ReduceOp> used;  // block combines the kernels need
   for (auto& k : out.kernels)
     for (auto& s : k.stmts)
-      if (s.mode == StmtMode::BlockReduce || s.mode == StmtMode::SplitReduce) used.insert(prog.statements[s.stmt].op);
+      if (reducesAcrossThreads(s.mode)) used.insert(prog.statements[s.stmt].op);
   os << helpers(sp, used) << "\n";
   for (auto& k : out.kernels) {
     KernelPrinter kp(at, k, sp);

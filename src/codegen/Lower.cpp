@@ -11,11 +11,9 @@
 #include "codegen/Schedule.h"
 #include "polyir/Diagnostic.h"
 #include "polyir/IslContext.h"
-#include "polyir/Sized.h"
 
 namespace polyfuse {
 
-static bool reducesAcrossThreads(StmtMode m) { return m == StmtMode::BlockReduce || m == StmtMode::SplitReduce; }
 
 // C spelling of an isl AST expression (integer arithmetic only).
 static std::string exprC(const isl::ast_expr& expr) {
@@ -88,7 +86,7 @@ struct AstWalker {
       case isl_ast_node_mark: {
         std::string mark = isl::manage(isl_ast_node_mark_get_id(n)).name();
         bool outer = inReduction;
-        inReduction |= mark == "reduction";
+        inReduction |= mark == kReductionMark;
         walk(isl::manage(isl_ast_node_mark_get_node(n)));
         inReduction = outer;
         return;
@@ -148,11 +146,8 @@ static std::vector<PieceIR> statementAst(const PlanSchedule& sched, const Statem
   if (block.is_null()) return {};
   isl::ctx ctx = block.ctx();
   isl_id_list* iters = isl_id_list_alloc(ctx.get(), int(st.dims.size()));
-  for (int d = 0; d < int(st.dims.size()); ++d) {
-    auto it = std::find(k.gridDims[m].begin(), k.gridDims[m].end(), d);
-    if (it != k.gridDims[m].end() && k.tile[it - k.gridDims[m].begin()] == 1) continue;  // fixed by the block
-    iters = isl_id_list_add(iters, isl_id_alloc(ctx.get(), cName(st.dims[d]).c_str(), nullptr));
-  }
+  for (int d = 0; d < int(st.dims.size()); ++d)  // in the tree's band order: the dims no block fixes
+    if (!k.fixedByBlock(m, d)) iters = isl_id_list_add(iters, isl_id_alloc(ctx.get(), cName(st.dims[d]).c_str(), nullptr));
   isl::ast_build build = isl::manage(isl_ast_build_set_iterators(isl::ast_build::from_context(context).release(), iters));
   isl::ast_node node = build.node_from(block);
   if (node.is_null()) throw InternalError("isl could not build the AST of " + st.label());
@@ -161,9 +156,9 @@ static std::vector<PieceIR> statementAst(const PlanSchedule& sched, const Statem
   return w.pieces;
 }
 
-std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const Partition& p, const PlanSchedule& sched) {
+std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& at, const Partition& p,
+                                     const PlanSchedule& sched) {
   const Program& prog = pp.program();
-  const SizedProgram at(prog, p.sizes);
   std::vector<KernelIR> out;
   for (auto& k : p.kernels) {
     KernelIR ki;
@@ -253,13 +248,13 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const Partition& p, 
     // reduction (CUDA's pf_block_reduce) for each of the block's parallel points.
     ki.barriersPerBlock = ki.barriers;
     for (size_t m = 0; m < k.statements.size(); ++m) {
-      if (k.modes[m] != StmtMode::BlockReduce && k.modes[m] != StmtMode::SplitReduce) continue;
+      if (!reducesAcrossThreads(k.modes[m])) continue;
       const Statement& st = prog.statements[k.statements[m]];
       const SizedStatement& ss = at.statement(st.id);
       int64_t points = 1;
       for (int d = 0; d < st.numParallel; ++d) {
-        auto it = std::find(k.gridDims[m].begin(), k.gridDims[m].end(), d);
-        points *= it != k.gridDims[m].end() ? k.tile[it - k.gridDims[m].begin()] : std::max<int64_t>(0, ss.hi[d] - ss.lo[d]);
+        const int t = k.gridCoordOf(m, d);
+        points *= t >= 0 ? k.tile[t] : std::max<int64_t>(0, ss.hi[d] - ss.lo[d]);
       }
       ki.barriersPerBlock += 3 * points;
     }

@@ -10,7 +10,8 @@
 
 namespace polyfuse {
 
-std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const Partition& p, const PlanSchedule& sched);
+std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& at, const Partition& p,
+                                     const PlanSchedule& sched);
 
 // Tensors that live in global memory in this partition (inputs, outputs, and
 // temporaries that cross kernels or are spilled): the host allocates them.

@@ -7,7 +7,6 @@
 #include <memory>
 
 #include "polyir/Diagnostic.h"
-#include "polyir/Sized.h"
 
 namespace polyfuse {
 
@@ -81,7 +80,7 @@ isl::schedule kernelTree(const PolyProgram& pp, const SizedProgram& at, const Ke
   if (!block.front().empty()) {
     n = n.insert_partial_schedule(bandSchedule(domains, block));
     for (int t = 0; t < k.gridRank(); ++t) n = n.as<isl::schedule_node_band>().member_set_coincident(t, true);
-    n = n.insert_mark(isl::id(ctx, "grid")).child(0).child(0);
+    n = n.insert_mark(isl::id(ctx, kGridMark)).child(0).child(0);
   }
   isl::union_set_list filters(ctx, int(domains.size()));
   for (auto& d : domains) filters = filters.add(isl::union_set(d));
@@ -89,19 +88,16 @@ isl::schedule kernelTree(const PolyProgram& pp, const SizedProgram& at, const Ke
   for (size_t m = 0; m < k.statements.size(); ++m) {
     const Statement& st = prog.statements[k.statements[m]];
     std::vector<Member> par, red;
-    for (int d = 0; d < int(st.dims.size()); ++d) {
-      auto it = std::find(k.gridDims[m].begin(), k.gridDims[m].end(), d);
-      if (it != k.gridDims[m].end() && k.tile[it - k.gridDims[m].begin()] == 1) continue;  // fixed by the block
-      (d < st.numParallel ? par : red).push_back({d});
-    }
+    for (int d = 0; d < int(st.dims.size()); ++d)
+      if (!k.fixedByBlock(m, d)) (d < st.numParallel ? par : red).push_back({d});
     isl::schedule_node c = n.child(int(m)).child(0);  // each insertion returns the node just below the filter
     if (!red.empty()) {
-      c = c.insert_partial_schedule(bandSchedule({domains[m]}, {red})).insert_mark(isl::id(ctx, "reduction"));
+      c = c.insert_partial_schedule(bandSchedule({domains[m]}, {red})).insert_mark(isl::id(ctx, kReductionMark));
     }
     if (!par.empty()) {
       c = c.insert_partial_schedule(bandSchedule({domains[m]}, {par}));
       for (size_t q = 0; q < par.size(); ++q) c = c.as<isl::schedule_node_band>().member_set_coincident(int(q), true);
-      c = c.insert_mark(isl::id(ctx, "thread"));
+      c = c.insert_mark(isl::id(ctx, kThreadMark));
     }
     n = c.parent().parent();
   }
@@ -112,16 +108,15 @@ isl::schedule kernelTree(const PolyProgram& pp, const SizedProgram& at, const Ke
 // The kernel's band below the "grid" mark; null when the kernel is one block.
 isl::schedule_node blockBand(const isl::schedule& ks) {
   isl::schedule_node n = ks.root().child(0).child(0);  // below the kernel mark
-  if (n.isa<isl::schedule_node_mark>() && isl::manage(isl_schedule_node_mark_get_id(n.get())).name() == "grid")
+  if (n.isa<isl::schedule_node_mark>() && isl::manage(isl_schedule_node_mark_get_id(n.get())).name() == kGridMark)
     return n.child(0);
   return {};
 }
 
 }  // namespace
 
-PlanSchedule buildSchedule(const PolyProgram& pp, const Partition& p) {
+PlanSchedule buildSchedule(const PolyProgram& pp, const SizedProgram& at, const Partition& p) {
   isl::set params = pp.paramsAt(p.sizes);
-  SizedProgram at(pp.program(), p.sizes);
   PlanSchedule out;
   for (const KernelPlan& k : p.kernels) {
     isl::schedule ks = kernelTree(pp, at, k, params);

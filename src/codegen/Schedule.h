@@ -6,6 +6,7 @@
 
 #include "fusion/KernelPlan.h"
 #include "polyir/PolyProgram.h"
+#include "polyir/Sized.h"
 
 namespace polyfuse {
 
@@ -27,7 +28,8 @@ struct PlanSchedule {
   std::vector<isl::schedule> kernels;
 };
 
-PlanSchedule buildSchedule(const PolyProgram& pp, const Partition& p);
+// `at`: the program at the plan's sizes.
+PlanSchedule buildSchedule(const PolyProgram& pp, const SizedProgram& at, const Partition& p);
 
 // Throws InternalError naming the first dependence the schedule violates: a source
 // not scheduled before its sink, a dependence inside a kernel between two blocks
@@ -43,6 +45,11 @@ isl::schedule blockSchedule(const PlanSchedule& s, const KernelPlan& k, int stmt
 
 // The parameter names of blockSchedule.
 std::string blockOriginName(int t);
-inline const char* kChunkName = "pf_c";
+constexpr const char* kChunkName = "pf_c";
+
+// The marks of the tree, which the AST walker reads back.
+constexpr const char* kGridMark = "grid";
+constexpr const char* kThreadMark = "thread";
+constexpr const char* kReductionMark = "reduction";
 
 }  // namespace polyfuse

@@ -51,6 +51,17 @@ const std::string& binaryFingerprint() {
   return fp;
 }
 
+// Kernels as lists of statement labels: [["S0", "S1"], ["S2"]].
+json kernelsJson(const std::vector<std::vector<int>>& kernels) {
+  json out = json::array();
+  for (auto& k : kernels) {
+    json sts = json::array();
+    for (int s : k) sts.push_back("S" + std::to_string(s));
+    out.push_back(sts);
+  }
+  return out;
+}
+
 // Validation is per program, sizes and device, not per strategy: the ilp point carries it
 // (or the first strategy's, when ilp is not swept).
 bool validates(const ExperimentConfig& cfg, const Point& pt) {
@@ -162,22 +173,12 @@ json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& 
     r["modeled_us"] = p.modeledUs;
     r["solve_seconds"] = p.solver.seconds;
     r["solver_status"] = solverStatusName(p.solver.status);
-    json kernels = json::array();
-    for (auto& k : p.kernels) {
-      json sts = json::array();
-      for (int s : k.statements) sts.push_back("S" + std::to_string(s));
-      kernels.push_back(sts);
-    }
-    r["kernels"] = kernels;
+    std::vector<std::vector<int>> kernels;
+    for (auto& k : p.kernels) kernels.push_back(k.statements);
+    r["kernels"] = kernelsJson(kernels);
     if (p.alternatives.size() >= 2) {
-      json second = json::array();
-      for (auto& k : p.alternatives[1].kernels) {
-        json sts = json::array();
-        for (int s : k) sts.push_back("S" + std::to_string(s));
-        second.push_back(sts);
-      }
       r["second_best_us"] = p.alternatives[1].modeledUs;
-      r["second_best_kernels"] = second;
+      r["second_best_kernels"] = kernelsJson(p.alternatives[1].kernels);
     }
     if (cfg.execute.enabled) {
       // The plan chosen at the modeled sizes runs at the execution sizes as it is:

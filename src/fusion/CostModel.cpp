@@ -91,9 +91,7 @@ OnChipArray CostModel::onChipSlice(const std::vector<int>& members, const Kernel
   OnChipArray a;
   a.tensor = t;
   for (int d = 0; d < st.numParallel; ++d) {
-    auto it = std::find(kp.gridDims[m].begin(), kp.gridDims[m].end(), d);
-    if (it != kp.gridDims[m].end()) {
-      int g = int(it - kp.gridDims[m].begin());
+    if (int g = kp.gridCoordOf(m, d); g >= 0) {
       a.gridCoord.push_back(g);
       a.lo.push_back(0);
       a.extent.push_back(kp.tile[g]);
@@ -181,8 +179,7 @@ bool CostModel::mapThreads(const std::vector<int>& members, const std::vector<in
     int lastPar = -1;
     int64_t parPoints = 1;
     for (int d = 0; d < st.numParallel; ++d) {
-      auto it = std::find(kp.gridDims[k].begin(), kp.gridDims[k].end(), d);
-      if (it != kp.gridDims[k].end() && kp.tile[it - kp.gridDims[k].begin()] == 1) continue;
+      if (kp.fixedByBlock(k, d)) continue;
       lastPar = d;
       parPoints *= shape.hi[k][d] - shape.lo[k][d];
     }
@@ -391,13 +388,9 @@ Partition CostModel::replan(const Partition& modeled, std::vector<std::string>& 
   p.dramBytes = p.l2Bytes = p.flops = 0;
   for (const KernelPlan& m : modeled.kernels) {
     std::vector<int64_t> tile = m.tile;
+    const auto [lo, hi] = gridBounds(m.statements, m.gridDims);
     for (int t = 0; t < m.gridRank(); ++t) {
-      int64_t lo = INT64_MAX, hi = INT64_MIN;
-      for (size_t k = 0; k < m.statements.size(); ++k) {
-        lo = std::min(lo, sized(m.statements[k]).lo[m.gridDims[k][t]]);
-        hi = std::max(hi, sized(m.statements[k]).hi[m.gridDims[k][t]]);
-      }
-      const int64_t extent = std::max<int64_t>(1, hi - lo);
+      const int64_t extent = std::max<int64_t>(1, hi[t] - lo[t]);
       if (tile[t] > extent) {
         clamps.push_back("K" + std::to_string(m.id) + ": tile " + std::to_string(tile[t]) + " on grid coordinate " +
                          std::to_string(t) + " clamped to its extent " + std::to_string(extent));

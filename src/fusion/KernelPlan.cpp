@@ -21,9 +21,11 @@ bool KernelPlan::keepsOnChip(int tensor) const {
   return std::any_of(onChip.begin(), onChip.end(), [&](const OnChipArray& a) { return a.tensor == tensor; });
 }
 
-bool KernelPlan::usesBlockReduce() const {
-  return std::any_of(modes.begin(), modes.end(),
-                     [](StmtMode m) { return m == StmtMode::BlockReduce || m == StmtMode::SplitReduce; });
+bool KernelPlan::usesBlockReduce() const { return std::any_of(modes.begin(), modes.end(), reducesAcrossThreads); }
+
+int KernelPlan::gridCoordOf(size_t m, int d) const {
+  auto it = std::find(gridDims[m].begin(), gridDims[m].end(), d);
+  return it == gridDims[m].end() ? -1 : int(it - gridDims[m].begin());
 }
 
 }  // namespace polyfuse

@@ -26,6 +26,8 @@ inline constexpr EnumName<StmtMode> kStmtModeNames[] = {{StmtMode::Pointwise, "p
                                                        {StmtMode::BlockReduce, "block-reduce"},
                                                        {StmtMode::SplitReduce, "split-reduce"}};
 inline const char* stmtModeName(StmtMode m) { return nameIn(kStmtModeNames, m); }
+// The block's threads share each point's reduction (and combine through shared memory).
+inline bool reducesAcrossThreads(StmtMode m) { return m == StmtMode::BlockReduce || m == StmtMode::SplitReduce; }
 
 // A temporary the kernel keeps on chip (shared memory in CUDA, local memory in OpenCL):
 // the block's slice of it. Tensor dimension p starts at the block origin of grid
@@ -68,6 +70,14 @@ struct KernelPlan {
   double occupancy = 0, memoryUs = 0, computeUs = 0, launchUs = 0, modeledUs = 0;
 
   int gridRank() const { return int(gridExtent.size()); }
+  // The grid coordinate that dimension d of statements[m] runs on; -1 when off the grid.
+  int gridCoordOf(size_t m, int d) const;
+  // Whether a block holds a single value of dimension d of statements[m] (a grid
+  // coordinate with tile 1): no in-block loop runs along it.
+  bool fixedByBlock(size_t m, int d) const {
+    const int t = gridCoordOf(m, d);
+    return t >= 0 && tile[t] == 1;
+  }
   bool keepsOnChip(int tensor) const;
   bool usesBlockReduce() const;
 };

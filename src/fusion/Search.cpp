@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_set>
 
@@ -344,6 +345,21 @@ std::vector<StmtSet> enumerateCandidates(const CostModel& cm, int maxSize, size_
   return out;
 }
 
+// The baselines: strategies that apply a rule, no search. The ILP always has their
+// kernels among its candidates, so it never answers worse than any of them.
+constexpr Strategy kBaselines[] = {Strategy::Nofuse, Strategy::Greedy, Strategy::IreeAggressive, Strategy::BytesGreedy};
+
+// A baseline's kernels; none for a strategy that searches.
+std::optional<std::vector<StmtSet>> ruleGroups(const CostModel& cm, Strategy s) {
+  switch (s) {
+    case Strategy::Nofuse: return singletons(cm.graph().size());
+    case Strategy::Greedy: return greedyIree(cm);
+    case Strategy::IreeAggressive: return greedyIree(cm, kIreeAggressive);
+    case Strategy::BytesGreedy: return bytesGreedy(cm);
+    default: return std::nullopt;
+  }
+}
+
 CandidateSpace candidateSpace(const CostModel& cm, const SearchOptions& opt, double secondsBudget) {
   const int n = cm.graph().size();
   const bool typed = opt.strategy == Strategy::Typed;
@@ -357,12 +373,8 @@ CandidateSpace candidateSpace(const CostModel& cm, const SearchOptions& opt, dou
     if (satisfiesConstraints(c, opt)) sp.candidates.push_back(c);
   // The baselines' kernels are always candidates, so the search never does worse.
   std::vector<std::vector<StmtSet>> baselines;
-  if (!typed) {
-    baselines.push_back(singletons(n));
-    baselines.push_back(greedyIree(cm));
-    baselines.push_back(greedyIree(cm, kIreeAggressive));
-    baselines.push_back(bytesGreedy(cm));
-  }
+  if (!typed)
+    for (Strategy s : kBaselines) baselines.push_back(*ruleGroups(cm, s));
   std::unordered_set<StmtSet, StmtSetHash> index(sp.candidates.begin(), sp.candidates.end());
   for (auto& b : baselines)
     for (auto& g : b)
@@ -404,23 +416,8 @@ Partition search(const CostModel& cm, const SearchOptions& opt) {
         throw UsageError("S" + std::to_string(a) + " and S" + std::to_string(b) + " are both fused and never fused");
   auto t0 = Clock::now();
   Partition p;
-  if (opt.strategy == Strategy::Nofuse) {
-    p = cm.assemble(Strategy::Nofuse, singletons(n));
-    p.solver = {"none", SolverStatus::Heuristic, since(t0), ""};
-    return p;
-  }
-  if (opt.strategy == Strategy::IreeAggressive) {
-    p = cm.assemble(Strategy::IreeAggressive, greedyIree(cm, kIreeAggressive));
-    p.solver = {"none", SolverStatus::Heuristic, since(t0), ""};
-    return p;
-  }
-  if (opt.strategy == Strategy::Greedy) {
-    p = cm.assemble(Strategy::Greedy, greedyIree(cm));
-    p.solver = {"none", SolverStatus::Heuristic, since(t0), ""};
-    return p;
-  }
-  if (opt.strategy == Strategy::BytesGreedy) {
-    p = cm.assemble(Strategy::BytesGreedy, bytesGreedy(cm));
+  if (std::optional<std::vector<StmtSet>> groups = ruleGroups(cm, opt.strategy)) {
+    p = cm.assemble(opt.strategy, *groups);
     p.solver = {"none", SolverStatus::Heuristic, since(t0), ""};
     return p;
   }

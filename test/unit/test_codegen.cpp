@@ -19,12 +19,12 @@ using test::Setup;
 TEST_CASE("schedule: legal plans verify, illegal plans are caught naming the dependence") {
   Setup s(test::loadExample("softmax.tc"), {{"N", 33}, {"M", 129}});
   Partition good = s.run("ilp");
-  CHECK_NOTHROW(verifySchedule(s.poly(), good, buildSchedule(s.poly(), good)));
+  CHECK_NOTHROW(verifySchedule(s.poly(), good, buildSchedule(s.poly(), s.cm->at(), good)));
   // Kernels launched in the wrong order.
   Partition reversed = s.run("nofuse");
   std::swap(reversed.kernels[0], reversed.kernels[1]);
   try {
-    verifySchedule(s.poly(), reversed, buildSchedule(s.poly(), reversed));
+    verifySchedule(s.poly(), reversed, buildSchedule(s.poly(), s.cm->at(), reversed));
     FAIL("no error");
   } catch (const InternalError& e) {
     CHECK(std::string(e.what()).find("flow dependence S0 (line 4) -> S1 (line 5) on 'mx' is not ordered") !=
@@ -41,7 +41,7 @@ TEST_CASE("schedule: legal plans verify, illegal plans are caught naming the dep
   Partition bad = split;
   bad.kernels = {fused};
   try {
-    verifySchedule(a.poly(), bad, buildSchedule(a.poly(), bad));
+    verifySchedule(a.poly(), bad, buildSchedule(a.poly(), a.cm->at(), bad));
     FAIL("no error");
   } catch (const InternalError& e) {
     std::string msg = e.what();
