@@ -144,6 +144,22 @@ void verifySchedule(const PolyProgram& pp, const Partition& p, const PlanSchedul
     isl::union_map mapped = rel.apply_domain(to).apply_range(to);
     return !mapped.is_subset(isl::union_set(mapped.domain().unite(mapped.range())).identity());
   };
+  // Per kernel, built once: the tree's block band, and the plan's grid (unless the
+  // kernel is one block).
+  std::vector<isl::union_map> blockOf(p.kernels.size()), gridOf(p.kernels.size());
+  auto maps = [&](const KernelPlan& kp) {
+    if (!gridOf[kp.id].is_null()) return;
+    isl::schedule_node band = blockBand(s.kernels[kp.id]);
+    if (!band.is_null()) blockOf[kp.id] = isl::union_map::from(band.as<isl::schedule_node_band>().partial_schedule());
+    std::vector<isl::set> domains;
+    std::vector<std::vector<Member>> grid;
+    for (size_t m = 0; m < kp.statements.size(); ++m) {
+      domains.push_back(domainAt(pp, kp.statements[m], params));
+      grid.emplace_back();
+      for (int t = 0; t < kp.gridRank(); ++t) grid.back().push_back({kp.gridDims[m][t]});
+    }
+    gridOf[kp.id] = isl::union_map::from(bandSchedule(domains, grid));
+  };
   for (auto& d : pp.dependences()) {
     isl::union_map rel(d.relation.intersect_params(params).project_out_all_params());
     if (rel.is_empty()) continue;
@@ -154,19 +170,12 @@ void verifySchedule(const PolyProgram& pp, const Partition& p, const PlanSchedul
     if (k != kernelOf[d.dst]) continue;  // kernels run in order
     const KernelPlan& kp = p.kernels[k];
     if (kp.gridRank() == 0) continue;
+    maps(kp);
     // The tree's block band: instances in different blocks run in parallel.
-    isl::schedule_node band = blockBand(s.kernels[k]);
-    if (!band.is_null() && separates(rel, isl::union_map::from(band.as<isl::schedule_node_band>().partial_schedule())))
+    if (!blockOf[k].is_null() && separates(rel, blockOf[k]))
       throw InternalError("illegal schedule: the " + name(d) + " crosses blocks of kernel K" + std::to_string(k));
     // The plan's promise, which its costs assume: a dependence stays at one grid point.
-    std::vector<isl::set> domains;
-    std::vector<std::vector<Member>> grid;
-    for (size_t m = 0; m < kp.statements.size(); ++m) {
-      domains.push_back(domainAt(pp, kp.statements[m], params));
-      grid.emplace_back();
-      for (int t = 0; t < kp.gridRank(); ++t) grid.back().push_back({kp.gridDims[m][t]});
-    }
-    if (separates(rel, isl::union_map::from(bandSchedule(domains, grid))))
+    if (separates(rel, gridOf[k]))
       throw InternalError("illegal schedule: the " + name(d) + " crosses grid points of kernel K" + std::to_string(k));
   }
 }
