@@ -68,6 +68,12 @@ struct Reader {
     if (v < min) fail(n, what + " must be at least " + std::to_string(min));
     return v;
   }
+  bool boolean(const YAML::Node& n, const std::string& what) const {
+    std::string v = str(n, what);
+    if (v != "true" && v != "false") fail(n, what + " must be true or false");
+    return v == "true";
+  }
+
   // A cost-model parameter's value: finite and positive; counts are whole numbers.
   double parameter(const YAML::Node& n, const std::string& k) const {
     double v = 0;
@@ -236,11 +242,7 @@ static ExperimentConfig parseConfig(const std::string& path) {
     }
     if (e["sizes"]) cfg.execute.sizes = r.sizes(e["sizes"]);
     if (e["repeat"]) cfg.execute.repeat = int(r.integer(e["repeat"], "repeat", 1));
-    if (e["verify"]) {
-      std::string v = r.str(e["verify"], "verify");
-      if (v != "true" && v != "false") r.fail(e["verify"], "verify must be true or false");
-      cfg.execute.verify = v == "true";
-    }
+    if (e["verify"]) cfg.execute.verify = r.boolean(e["verify"], "verify");
   }
   if (root["emit"]) {
     cfg.emit = r.strings(root["emit"], "emit");
@@ -249,9 +251,7 @@ static ExperimentConfig parseConfig(const std::string& path) {
   }
   if (root["time_limit"]) cfg.timeLimitSeconds = double(r.integer(root["time_limit"], "time_limit", 1));
   if (root["validate"]) {
-    std::string v = r.str(root["validate"], "validate");
-    if (v != "true" && v != "false") r.fail(root["validate"], "validate must be true or false");
-    cfg.validate = v == "true";
+    cfg.validate = r.boolean(root["validate"], "validate");
     if (cfg.validate && !cfg.execute.enabled) r.fail(root["validate"], "validate needs an execute section (the backend and sizes to run on)");
   }
   if (root["validate_top"]) {
