@@ -252,7 +252,10 @@ class KernelPrinter {
     if (const OnChipArray* la = local(a.tensor)) {
       int64_t stride = 1;
       for (int p = int(subs.size()) - 1; p >= 0; --p) {
-        std::string base = la->gridCoord[p] >= 0 ? "pf_b" + std::to_string(la->gridCoord[p]) : std::to_string(la->lo[p]);
+        std::string base = la->gridCoord[p] >= 0 ? "pf_b" + std::to_string(la->gridCoord[p])
+                           : la->gridCoord[p] == OnChipArray::kChunkCoord
+                               ? "(" + std::to_string(la->lo[p]) + " + pf_c * " + std::to_string(k_.plan.splitChunk) + ")"
+                               : std::to_string(la->lo[p]);
         std::string term = "(" + subs[p] + " - " + base + ")";
         if (stride != 1) term += " * " + std::to_string(stride);
         idx = idx.empty() ? term : term + " + " + idx;
@@ -288,7 +291,7 @@ class KernelPrinter {
   // The second launch of a split reduction: combine the chunks' partials in order.
   std::string printCombine() const {
     const KernelPlan& kp = k_.plan;
-    const Statement& st = prog_.statements[kp.statements[0]];
+    const Statement& st = prog_.statements[kp.statements[kp.splitMember()]];
     const SizedStatement& ss = at_.statement(st.id);
     const Tensor& T = prog_.tensors[st.write.tensor];
     std::ostringstream os;
@@ -454,6 +457,12 @@ static std::string indexType(const SizedProgram& at, Dialect d) {
 
 GeneratedCode generate(const PolyProgram& pp, const Partition& p, Dialect d) {
   const Program& prog = pp.program();
+  std::vector<int> kernelsOf(prog.statements.size(), 0);
+  for (auto& k : p.kernels)
+    for (int s : k.statements)
+      if (++kernelsOf[s] > 1)
+        throw InternalError("S" + std::to_string(s) + " runs in two kernels: make the plan's copies explicit "
+                            "(fusion/Recompute.h) before generating code");
   SizedProgram at(prog, p.sizes);
   PlanSchedule sched = buildSchedule(pp, at, p);
   verifySchedule(pp, p, sched);

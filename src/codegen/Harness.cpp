@@ -156,7 +156,6 @@ std::string emitCudaHarness(const Program& prog, const Partition& p, const Gener
   os << "  for (int r = -1; r < repeat; ++r) {\n";
   for (const Launch& l : p.launches) {
     const KernelIR& k = code.kernels[l.kernel];
-    const Statement& st = prog.statements[k.plan.statements[0]];
     std::vector<std::string> args;
     if (l.kind == LaunchKind::Kernel) {
       os << "    CHECK(cudaEventRecord(ev[" << l.kernel << "]));\n";
@@ -166,6 +165,7 @@ std::string emitCudaHarness(const Program& prog, const Partition& p, const Gener
       for (auto& s : prog.scalars) args.push_back("(" + real + ")" + host(s.name));
     } else {
       os << "    " << combineFunction(prog, k.id);
+      const Statement& st = prog.statements[k.plan.statements[k.plan.splitMember()]];
       args = {dev(prog.tensors[st.write.tensor].name), "d_pf_partial_k" + std::to_string(k.id)};
     }
     os << "<<<" << l.blocks << ", " << l.threads;

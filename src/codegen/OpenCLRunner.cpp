@@ -140,7 +140,7 @@ RunResult runOpenCL(const Program& prog, const Partition& p, const GeneratedCode
     launchKernel.push_back(kk);
     cl_uint arg = 0;
     if (l.kind == LaunchKind::Combine) {
-      int lhs = prog.statements[k.plan.statements[0]].write.tensor;
+      int lhs = prog.statements[k.plan.statements[k.plan.splitMember()]].write.tensor;
       check(clSetKernelArg(kk, arg++, sizeof(cl_mem), &buf[lhs]), "clSetKernelArg");
       check(clSetKernelArg(kk, arg++, sizeof(cl_mem), &partial[l.kernel]), "clSetKernelArg");
       continue;

@@ -72,10 +72,8 @@ isl::schedule kernelTree(const PolyProgram& pp, const SizedProgram& at, const Ke
   std::vector<std::vector<Member>> block(k.statements.size());
   for (size_t m = 0; m < k.statements.size(); ++m) {
     for (int t = 0; t < k.gridRank(); ++t) block[m].push_back({k.gridDims[m][t], k.gridLo[t], k.tile[t]});
-    if (k.modes[m] == StmtMode::SplitReduce) {
-      const int last = int(prog.statements[k.statements[m]].dims.size()) - 1;
-      block[m].push_back({last, at.statement(k.statements[m]).lo[last], k.splitChunk});
-    }
+    if (const int d = k.splitChunks > 1 ? k.chunkDims[m] : -1; d >= 0)
+      block[m].push_back({d, at.statement(k.statements[m]).lo[d], k.splitChunk});
   }
   if (!block.front().empty()) {
     n = n.insert_partial_schedule(bandSchedule(domains, block));

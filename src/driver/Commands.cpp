@@ -103,6 +103,7 @@ struct FusionCli {
   int maxKernels = 0;
   double timeLimit = 60;
   int top = 1;  // fuse --top K
+  bool noRecompute = false;
 
   void add(CLI::App* cmd) {
     cmd->add_option("--strategy", strategy, namesIn(kStrategyNames, " | "));
@@ -112,6 +113,8 @@ struct FusionCli {
     cmd->add_option("--max-kernels", maxKernels, "at most this many kernels (0: no limit; a given value must be at least 1)")
         ->check(CLI::Range(1, 1 << 30));
     cmd->add_option("--time-limit", timeLimit, "solver time limit in seconds (best solution found is kept)");
+    cmd->add_flag("--no-recompute", noRecompute,
+                  "ilp, exhaustive: compute every statement once (never recompute an elementwise producer in its consumers' kernels)");
   }
   SearchOptions options(int n) const {
     SearchOptions o;
@@ -123,6 +126,7 @@ struct FusionCli {
     if (!(timeLimit > 0)) throw UsageError("--time-limit must be positive");
     o.timeLimitSeconds = timeLimit;
     o.topK = top;
+    o.recompute = !noRecompute;
     return o;
   }
 };

@@ -13,6 +13,7 @@
 #include "driver/FileIO.h"
 #include "codegen/OpenCLRunner.h"
 #include "fusion/PlanOutput.h"
+#include "fusion/Recompute.h"
 #include "polyir/Npy.h"
 #include "polyir/Diagnostic.h"
 
@@ -20,6 +21,8 @@ namespace polyfuse {
 
 std::vector<std::string> writeCode(const CostModel& cm, const Partition& p, const std::string& target,
                                    const std::string& dir) {
+  // Recomputed statements become statements of their own: generate from that program.
+  if (auto explicitCopies = makeCopiesExplicit(cm, p)) return writeCode(*explicitCopies->cm, explicitCopies->plan, target, dir);
   std::filesystem::create_directories(dir);
   std::vector<std::string> files;
   auto write = [&](const std::string& name, const std::string& text) {
@@ -79,6 +82,8 @@ void checkMemoryFits(const Program& prog, const Sizes& sizes, Backend backend) {
 
 ExecOutcome executePartition(const CostModel& cm, const Partition& p, Backend backend,
                              const Bindings& inputs, uint64_t seed, int repeat, const std::string& dumpDir) {
+  if (auto explicitCopies = makeCopiesExplicit(cm, p))
+    return executePartition(*explicitCopies->cm, explicitCopies->plan, backend, inputs, seed, repeat, dumpDir);
   const Program& prog = cm.graph().program();
   const double tolerance = verificationTolerance(prog);
   ExecOutcome out;

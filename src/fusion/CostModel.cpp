@@ -80,6 +80,20 @@ std::optional<KernelPlan> CostModel::plan(const StmtSet& group, bool noParalleli
   return best;
 }
 
+std::optional<KernelPlan> CostModel::plan(const StmtSet& group, const StmtSet& recomputed, bool noParallelismLoss) const {
+  if (recomputed.empty()) return plan(group, noParallelismLoss);
+  auto& memo = recomputeMemo_[noParallelismLoss ? 1 : 0];
+  const auto key = std::make_pair(group, recomputed);
+  if (auto it = memo.find(key); it != memo.end()) return it->second;
+  std::optional<KernelPlan> best;
+  const std::vector<int> members = group.members(), kept = recomputed.members();
+  for (const GridCandidate& c : gridCandidates(group, noParallelismLoss, recomputed))
+    if (auto p = evaluate(members, c, nullptr, kept); p && (!best || p->modeledUs < best->modeledUs - 1e-12))
+      best = std::move(p);
+  memo[key] = best;
+  return best;
+}
+
 // The block's slice of temporary t, as its producer in the kernel writes it: the tile
 // along grid coordinates, the statement's whole range along the others.
 OnChipArray CostModel::onChipSlice(const std::vector<int>& members, const KernelPlan& kp, int t) const {
@@ -95,6 +109,10 @@ OnChipArray CostModel::onChipSlice(const std::vector<int>& members, const Kernel
       a.gridCoord.push_back(g);
       a.lo.push_back(0);
       a.extent.push_back(kp.tile[g]);
+    } else if (kp.splitChunks > 1 && d == kp.chunkDims[m]) {
+      a.gridCoord.push_back(OnChipArray::kChunkCoord);
+      a.lo.push_back(ss.lo[d]);
+      a.extent.push_back(kp.splitChunk);
     } else {
       a.gridCoord.push_back(-1);
       a.lo.push_back(ss.lo[d]);
@@ -105,8 +123,10 @@ OnChipArray CostModel::onChipSlice(const std::vector<int>& members, const Kernel
 }
 
 std::optional<KernelPlan> CostModel::evaluate(const std::vector<int>& members, const GridCandidate& c,
-                                             const std::vector<int>* threadDims) const {
+                                             const std::vector<int>* threadDims,
+                                             const std::vector<int>& recomputed) const {
   KernelPlan kp;
+  kp.recomputed = recomputed;
   BlockShape shape = shapeGrid(members, c, kp);
   if (!mapThreads(members, threadDims, shape, kp)) return std::nullopt;
   double sectorWaste = placeData(members, shape, kp);
@@ -131,6 +151,20 @@ CostModel::BlockShape CostModel::shapeGrid(const std::vector<int>& members, cons
     kp.blocks *= std::max<int64_t>(1, (kp.gridExtent[t] + c.tile[t] - 1) / c.tile[t]);
     tilePoints *= c.tile[t];
   }
+  kp.chunkDims.assign(members.size(), -1);
+  if (c.chunks > 1) {
+    kp.chunkDims = splitDims(members);
+    if (kp.chunkDims.empty()) kp.chunkDims.assign(members.size(), -1);  // mapThreads rejects it
+    // Every chunked dimension spans the reduction's range (splitDims checks it): the
+    // reduction's last dimension.
+    size_t root = 0;
+    while (root + 1 < members.size() && fg_.program().statements[members[root]].numReduction() == 0) ++root;
+    const SizedStatement& s = sized(members[root]);
+    const int64_t extent = s.hi.back() - s.lo.back();
+    kp.splitChunk = (extent + c.chunks - 1) / c.chunks;
+    kp.splitChunks = (extent + kp.splitChunk - 1) / kp.splitChunk;
+    kp.blocks *= kp.splitChunks;
+  }
   // Work per block: the statement's points outside the grid times the tile.
   int64_t work = 1;
   BlockShape shape;
@@ -148,15 +182,12 @@ CostModel::BlockShape CostModel::shapeGrid(const std::vector<int>& members, cons
       shape.lo[k][d] = std::max(s.lo[d], kp.gridLo[t]);
       shape.hi[k][d] = std::min(s.hi[d], kp.gridLo[t] + c.tile[t]);
     }
-    if (c.chunks > 1) {
-      // A split reduction: the block covers one chunk of the last dimension.
-      int last = int(s.lo.size()) - 1;
-      int64_t extent = s.hi[last] - s.lo[last];
-      kp.splitChunk = (extent + c.chunks - 1) / c.chunks;
-      kp.splitChunks = (extent + kp.splitChunk - 1) / kp.splitChunk;
-      shape.hi[k][last] = std::min(s.hi[last], s.lo[last] + kp.splitChunk);
+    if (c.chunks > 1 && kp.chunkDims[k] >= 0) {
+      // A split reduction: the block covers one chunk of each member's chunked dimension.
+      const int d = kp.chunkDims[k];
+      const int64_t extent = s.hi[d] - s.lo[d];
+      shape.hi[k][d] = std::min(s.hi[d], s.lo[d] + kp.splitChunk);
       w = w / std::max<int64_t>(1, extent) * kp.splitChunk;
-      kp.blocks *= kp.splitChunks;
     }
     work = std::max(work, w * tilePoints);
     kp.flops = checkedAdd(kp.flops, checkedMul(s.points, s.flopsPerPoint, "a kernel's flops"), "a kernel's flops");
@@ -195,7 +226,11 @@ bool CostModel::mapThreads(const std::vector<int>& members, const std::vector<in
   }
   // Splitting extends a block reduction across blocks; a reduction whose block already
   // has a warp's worth of outputs (a contraction's tile) gains nothing from it.
-  return kp.splitChunks == 1 || kp.modes[0] == StmtMode::SplitReduce;
+  for (size_t k = 0; k < members.size(); ++k) {
+    if (kp.splitChunks > 1 && kp.chunkDims[k] < 0) return false;  // a member the chunks do not cut
+    if (kp.chunkDims[k] >= 0 && kp.gridCoordOf(k, kp.chunkDims[k]) >= 0) return false;  // chunks cut across blocks only
+  }
+  return kp.splitChunks == 1 || kp.splitMember() >= 0;
 }
 
 // Step 3, footprints and placement: what each tensor costs in DRAM and L2 bytes, and
@@ -274,7 +309,10 @@ double CostModel::placeData(const std::vector<int>& members, const BlockShape& s
     }
     if (!u.written) continue;
     bool escapes = prog.tensors[t].role == TensorRole::Output;
-    for (int c : consumers_[t]) escapes |= !group.contains(c);
+    // A recomputed member is its tensor's only writer; other kernels have their own copy.
+    bool kept = false;
+    for (int r : kp.recomputed) kept |= prog.statements[r].write.tensor == t;
+    for (int c : consumers_[t]) escapes |= !group.contains(c) && !kept;
     if (escapes) {
       dram(t, u.writeFull.volume() * eb);
       reread(t, checkedMul(kp.blocks, u.intReadBlock.volume(), "a kernel's re-read bytes") * eb);
@@ -310,8 +348,8 @@ double CostModel::placeData(const std::vector<int>& members, const BlockShape& s
     // Partials: written by the blocks, read back by the combining launch. The scratch
     // holds one copy of the result tensor per chunk (codegen indexes it that way: chunk
     // times the tensor's elements, plus the element); the traffic is the outputs'.
-    const Statement& st = prog.statements[members[0]];
-    const SizedStatement& s = sized(members[0]);
+    const Statement& st = prog.statements[members[kp.splitMember()]];
+    const SizedStatement& s = sized(st.id);
     int64_t outputs = 1;
     for (int d = 0; d < st.numParallel; ++d) outputs *= s.hi[d] - s.lo[d];
     kp.partialElements = checkedMul(at_.tensorElements(st.write.tensor), kp.splitChunks, "a split reduction's scratch");
@@ -397,11 +435,12 @@ Partition CostModel::replan(const Partition& modeled, std::vector<std::string>& 
         tile[t] = extent;
       }
     }
-    std::optional<KernelPlan> planned = evaluate(m.statements, {m.gridDims, tile, m.splitChunks}, &m.threadDims);
+    std::optional<KernelPlan> planned =
+        evaluate(m.statements, {m.gridDims, tile, m.splitChunks}, &m.threadDims, m.recomputed);
     if (!planned) throw InternalError("K" + std::to_string(m.id) + " has no plan at the execution sizes");
     KernelPlan k = std::move(*planned);
     if (k.splitChunks != m.splitChunks) {
-      const SizedStatement& s = sized(m.statements[0]);
+      const SizedStatement& s = sized(m.statements[k.splitMember()]);
       clamps.push_back("K" + std::to_string(m.id) + ": split reduction of " + std::to_string(m.splitChunks) +
                        " chunks becomes " + std::to_string(k.splitChunks) + " chunks of " + std::to_string(k.splitChunk) +
                        " points over its extent " + std::to_string(s.hi.back() - s.lo.back()));
@@ -413,23 +452,25 @@ Partition CostModel::replan(const Partition& modeled, std::vector<std::string>& 
 
 Partition CostModel::assemble(Strategy strategy, const std::vector<StmtSet>& groups,
                               bool noParallelismLoss) const {
+  return assemble(strategy, groups, {}, noParallelismLoss);
+}
+
+Partition CostModel::assemble(Strategy strategy, const std::vector<StmtSet>& groups,
+                              const std::vector<StmtSet>& recomputed, bool noParallelismLoss) const {
   Partition p;
   p.strategy = strategy;
   p.sizes = sizes();
   p.device = dev_.name;
   const int n = fg_.size();
-  std::vector<int> groupOf(n, -1);
-  for (size_t k = 0; k < groups.size(); ++k)
-    for (int s : groups[k].members()) groupOf[s] = int(k);
+  StmtSet covered(n);
+  for (auto& g : groups) covered |= g;
   for (int s = 0; s < n; ++s)
-    if (groupOf[s] < 0) throw InternalError("partition leaves statement S" + std::to_string(s) + " out");
+    if (!covered.contains(s)) throw InternalError("partition leaves statement S" + std::to_string(s) + " out");
   // Topological order of the quotient graph; ties by smallest statement id.
-  std::vector<std::set<int>> succ(groups.size());
+  std::vector<std::set<int>> succ = fg_.kernelSuccessors(groups, recomputed);
   std::vector<int> indeg(groups.size(), 0);
-  for (auto& d : fg_.poly().dependences()) {
-    int a = groupOf[d.src], b = groupOf[d.dst];
-    if (a != b && succ[a].insert(b).second) ++indeg[b];
-  }
+  for (auto& s : succ)
+    for (int b : s) ++indeg[b];
   std::set<std::pair<int, int>> ready;
   for (size_t k = 0; k < groups.size(); ++k)
     if (!indeg[k]) ready.insert({groups[k].members().front(), int(k)});
@@ -443,8 +484,18 @@ Partition CostModel::assemble(Strategy strategy, const std::vector<StmtSet>& gro
   }
   if (order.size() != groups.size()) throw InternalError("partition has a cycle between kernels");
   for (int k : order) {
-    auto kp = plan(groups[k], noParallelismLoss);
+    auto kp = recomputed.empty() ? plan(groups[k], noParallelismLoss) : plan(groups[k], recomputed[k], noParallelismLoss);
     if (!kp) throw InternalError("partition contains a group that is not a legal kernel: " + whyNotFusible(groups[k]).reason);
+    // A member that another kernel computes too and that this one does not store is
+    // recomputed here, whether or not anything outside would read it.
+    kp->recomputed.clear();
+    for (int s : groups[k].members()) {
+      bool elsewhere = false, stored = recomputed.empty() || !recomputed[k].contains(s);
+      for (size_t j = 0; j < groups.size(); ++j) elsewhere |= j != size_t(k) && groups[j].contains(s);
+      bool readOutside = false;
+      for (int c : fg_.flowConsumers(s)) readOutside |= !groups[k].contains(c);
+      if (elsewhere && !(stored && readOutside)) kp->recomputed.push_back(s);
+    }
     appendKernel(p, *kp);
   }
   return p;

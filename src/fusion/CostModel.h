@@ -53,15 +53,21 @@ class CostModel {
   // when the group is not connected, not convex, or has no legal grid. With
   // `noParallelismLoss`, every statement must keep all its parallel dims on the grid.
   std::optional<KernelPlan> plan(const StmtSet& group, bool noParallelismLoss = false) const;
+  // The same, where the kernel keeps the values of `recomputed` (members that other
+  // kernels compute too) to itself: they are not stored, and other kernels' uses of them
+  // do not make the group non-convex.
+  std::optional<KernelPlan> plan(const StmtSet& group, const StmtSet& recomputed, bool noParallelismLoss = false) const;
 
   // The group's candidate set, in the order `plan` tries it: grid ranks from the
   // largest, every legal assignment, every tile in the menus, every split.
-  std::vector<GridCandidate> gridCandidates(const StmtSet& group, bool noParallelismLoss = false) const;
+  std::vector<GridCandidate> gridCandidates(const StmtSet& group, bool noParallelismLoss = false,
+                                            const StmtSet& recomputed = {}) const;
   // One candidate costed: grid shape, thread mapping, footprints and placement, time.
   // None when the candidate splits a reduction its threads would not share. With
   // `threadDims`, the thread mapping is given instead of chosen.
   std::optional<KernelPlan> evaluate(const std::vector<int>& members, const GridCandidate& c,
-                                     const std::vector<int>* threadDims = nullptr) const;
+                                     const std::vector<int>* threadDims = nullptr,
+                                     const std::vector<int>& recomputed = {}) const;
   // Tile sizes tried on grid coordinate t of a rank-g grid of the given extent:
   // 1, then powers of two below twice the extent, up to kMaxTile1D or kMaxTileND, on
   // the innermost kTiledGridCoords coordinates.
@@ -80,8 +86,11 @@ class CostModel {
 
   int64_t lowerBoundBytes() const { return at_.lowerBoundBytes(); }
   int64_t tensorBytes(int t) const { return at_.tensorBytes(t); }
-  // Orders groups topologically and totals their costs.
+  // Orders groups topologically and totals their costs. With `recomputed` (one set per
+  // group), a statement may be in several groups: see Partition.
   Partition assemble(Strategy strategy, const std::vector<StmtSet>& groups,
+                     bool noParallelismLoss = false) const;
+  Partition assemble(Strategy strategy, const std::vector<StmtSet>& groups, const std::vector<StmtSet>& recomputed,
                      bool noParallelismLoss = false) const;
 
  private:
@@ -93,6 +102,8 @@ class CostModel {
   std::vector<std::map<int, std::vector<int>>> flowSources_;
   std::vector<std::vector<int>> consumers_;  // per tensor: statements that read it via flow deps
   mutable std::unordered_map<StmtSet, std::optional<KernelPlan>, StmtSetHash> memo_[2];
+  // Plans of groups that recompute members, keyed by the group followed by the members.
+  mutable std::map<std::pair<StmtSet, StmtSet>, std::optional<KernelPlan>> recomputeMemo_[2];
 
   // Each member's box in one block, and the length of its thread dimension there.
   struct BlockShape {
@@ -103,6 +114,10 @@ class CostModel {
   std::pair<std::vector<int64_t>, std::vector<int64_t>> gridBounds(const std::vector<int>& members,
                                                                    const std::vector<std::vector<int>>& dims) const;
   std::vector<int64_t> splitMenu(const std::vector<int>& members) const;
+  // Per member, the dimension a split cuts into chunks: the reduction's last, and for
+  // each elementwise producer the dimension its in-kernel readers index by their chunked
+  // one. Empty when the group cannot split (docs/cost-model.md).
+  std::vector<int> splitDims(const std::vector<int>& members) const;
   BlockShape shapeGrid(const std::vector<int>& members, const GridCandidate& c, KernelPlan& kp) const;
   bool mapThreads(const std::vector<int>& members, const std::vector<int>* threadDims, BlockShape& shape,
                   KernelPlan& kp) const;

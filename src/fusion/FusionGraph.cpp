@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "polyir/Diagnostic.h"
+
 namespace polyfuse {
 
 FusionGraph::FusionGraph(const PolyProgram& pp) : pp_(pp), graph_(pp.program().statements.size()) {
@@ -56,6 +58,33 @@ FusionGraph::FusionGraph(const PolyProgram& pp) : pp_(pp), graph_(pp.program().s
     if (d.src != d.dst) link(d.src, d.dst);
   for (auto& s : siblings_) link(s.a, s.b);
   for (auto& nb : neighbours_) std::sort(nb.begin(), nb.end());
+
+  flowConsumers_.assign(n, {});
+  recomputable_.assign(n, false);
+  for (auto& st : prog.statements) {
+    const Tensor& t = prog.tensors[st.write.tensor];
+    recomputable_[st.id] = st.numReduction() == 0 && !st.isReduction() && !st.init && t.role == TensorRole::Temporary;
+  }
+  for (auto& st : prog.statements)
+    for (auto& other : prog.statements)
+      if (other.id != st.id && other.write.tensor == st.write.tensor) recomputable_[st.id] = false;
+  for (auto& d : deps) {
+    // A self-dependence (a value written twice) or any anti or output dependence means
+    // that where a copy runs decides what it reads or leaves behind.
+    const bool plainFlow = d.kind == DepKind::Flow && d.src < d.dst;
+    if (!plainFlow) recomputable_[d.src] = recomputable_[d.dst] = false;
+    if (d.kind == DepKind::Flow && d.src != d.dst) flowConsumers_[d.src].push_back(d.dst);
+  }
+  for (int s = 0; s < n; ++s) {
+    auto& c = flowConsumers_[s];
+    std::sort(c.begin(), c.end());
+    c.erase(std::unique(c.begin(), c.end()), c.end());
+    if (c.empty()) recomputable_[s] = false;
+  }
+}
+
+bool FusionGraph::anyRecomputable() const {
+  return std::find(recomputable_.begin(), recomputable_.end(), true) != recomputable_.end();
 }
 
 std::vector<int> FusionGraph::internalDeps(const StmtSet& group) const {
@@ -74,6 +103,54 @@ bool FusionGraph::isConvex(const StmtSet& group) const {
   }
   out = out.minus(group);
   return !out.intersects(in);
+}
+
+bool FusionGraph::isConvex(const StmtSet& group, const StmtSet& recomputed) const {
+  if (recomputed.empty()) return isConvex(group);
+  // Leave through a member that shares its value, come back to any member.
+  StmtSet out(size()), in(size());
+  for (int u : group.members()) {
+    in |= reachedBy_[u];
+    if (recomputed.contains(u)) continue;
+    for (auto e : boost::make_iterator_range(boost::out_edges(u, graph_))) {
+      int v = int(boost::target(e, graph_));
+      if (group.contains(v)) continue;
+      out.insert(v);
+      out |= reach_[v];
+    }
+  }
+  out = out.minus(group);
+  return !out.intersects(in);
+}
+
+std::vector<std::set<int>> FusionGraph::kernelSuccessors(const std::vector<StmtSet>& groups,
+                                                         const std::vector<StmtSet>& recomputed) const {
+  const int n = size();
+  // Per statement: the groups that hold it, and the one whose copy others read.
+  std::vector<std::vector<int>> holders(n);
+  std::vector<int> writer(n, -1);
+  for (size_t k = 0; k < groups.size(); ++k)
+    for (int s : groups[k].members()) holders[s].push_back(int(k));
+  for (int s = 0; s < n; ++s) {
+    if (holders[s].size() == 1) writer[s] = holders[s][0];
+    // Of several copies, the stored one: not recomputed, and read outside its group
+    // (a copy whose readers are all beside it stores nothing).
+    for (int k : holders[s].size() > 1 ? holders[s] : std::vector<int>{}) {
+      if (!recomputed.empty() && recomputed[k].contains(s)) continue;
+      for (int c : flowConsumers_[s])
+        if (!groups[k].contains(c)) writer[s] = k;
+    }
+  }
+  std::vector<std::set<int>> succ(groups.size());
+  for (auto& d : pp_.dependences())
+    for (int k : holders[d.dst]) {
+      if (groups[k].contains(d.src)) continue;
+      if (writer[d.src] < 0)
+        throw InternalError("S" + std::to_string(d.dst) + " in kernel " + std::to_string(k) + " reads S" +
+                            std::to_string(d.src) + ", which no kernel stores");
+      succ[writer[d.src]].insert(k);
+    }
+  return succ;
 }
 
 bool FusionGraph::isConnected(const StmtSet& group) const {

@@ -5,6 +5,7 @@
 #pragma once
 #include <boost/graph/adjacency_list.hpp>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -41,10 +42,26 @@ class FusionGraph {
   // Dependences with both ends in the group (self-dependences included).
   std::vector<int> internalDeps(const StmtSet& group) const;
   bool reaches(int u, int v) const { return reach_[u].contains(v); }
-  // No path leaves the group and comes back.
+  // No path leaves the group and comes back. Paths that leave through a member in
+  // `recomputed` do not count: the kernel keeps those values to itself.
   bool isConvex(const StmtSet& group) const;
+  bool isConvex(const StmtSet& group, const StmtSet& recomputed) const;
+  // A statement other kernels may compute again instead of reading its stored value:
+  // elementwise (no reduction, no update), the only writer of a temporary, and linked
+  // to the rest of the program by flow dependences alone, from earlier statements, with
+  // at least one consumer. Every copy then computes the same values wherever it runs.
+  bool recomputable(int s) const { return recomputable_[s]; }
+  bool anyRecomputable() const;
+  // Statements that read s's value (flow dependences), sorted.
+  const std::vector<int>& flowConsumers(int s) const { return flowConsumers_[s]; }
   // Connected through dependence edges or sibling pairs.
   bool isConnected(const StmtSet& group) const;
+  // The order kernels must run in: succ[a] holds b when kernel b uses what kernel a
+  // leaves in memory. `recomputed` (one set per group, or empty) names the members a
+  // group keeps to itself; a statement in several groups is stored by the one that does
+  // not recompute it. Throws InternalError when a group reads a value no group stores.
+  std::vector<std::set<int>> kernelSuccessors(const std::vector<StmtSet>& groups,
+                                              const std::vector<StmtSet>& recomputed = {}) const;
   const std::vector<SiblingPair>& siblings() const { return siblings_; }
   const std::vector<int>& neighbours(int s) const { return neighbours_[s]; }
 
@@ -55,6 +72,8 @@ class FusionGraph {
   std::vector<StmtSet> reach_, reachedBy_;
   std::vector<SiblingPair> siblings_;
   std::vector<std::vector<int>> neighbours_;
+  std::vector<std::vector<int>> flowConsumers_;
+  std::vector<bool> recomputable_;
 };
 
 }  // namespace polyfuse

@@ -73,24 +73,79 @@ std::vector<int64_t> CostModel::tileMenu(int g, int t, int64_t extent) {
   return menu;
 }
 
+std::vector<int> CostModel::splitDims(const std::vector<int>& members) const {
+  const Program& prog = fg_.program();
+  const int n = int(members.size());
+  int root = -1;
+  for (int k = 0; k < n; ++k)
+    if (prog.statements[members[k]].numReduction() > 0) {
+      if (root >= 0) return {};
+      root = k;
+    }
+  if (root < 0) return {};
+  std::vector<int> dims(n, -1);
+  const SizedStatement& rs = sized(members[root]);
+  dims[root] = int(rs.lo.size()) - 1;
+  const int64_t lo = rs.lo.back(), hi = rs.hi.back();
+  // Producers come before their readers: settle the readers first.
+  for (int k = n - 1; k >= 0; --k) {
+    if (k == root) continue;
+    const Statement& st = prog.statements[members[k]];
+    const SizedStatement& ss = sized(members[k]);
+    if (st.numReduction() > 0) return {};
+    auto isVar = [](const std::vector<int64_t>& row, int64_t constant, int var) {
+      if (constant != 0) return false;
+      for (size_t v = 0; v < row.size(); ++v)
+        if (row[v] != (int(v) == var ? 1 : 0)) return false;
+      return true;
+    };
+    int dim = -1;
+    bool read = false;
+    for (int c = k + 1; c < n; ++c)
+      for (auto& r : sized(members[c]).reads) {
+        if (r.tensor != ss.write.tensor) continue;
+        read = true;
+        if (dims[c] < 0) return {};
+        // The reader's chunked dimension indexes position p; the producer writes
+        // position p from one of its own dimensions.
+        int p = -1;
+        for (size_t q = 0; q < r.coef.size(); ++q)
+          if (isVar(r.coef[q], r.constant[q], dims[c])) p = int(q);
+        if (p < 0) return {};
+        int d = -1;
+        for (int v = 0; v < int(ss.lo.size()); ++v)
+          if (isVar(ss.write.coef[p], ss.write.constant[p], v)) d = v;
+        if (d < 0 || (dim >= 0 && dim != d)) return {};
+        dim = d;
+      }
+    if (!read || dim < 0 || ss.lo[dim] != lo || ss.hi[dim] != hi) return {};
+    dims[k] = dim;
+  }
+  return dims;
+}
+
 std::vector<int64_t> CostModel::splitMenu(const std::vector<int>& members) const {
   const Program& prog = fg_.program();
   std::vector<int64_t> menu{1};
-  if (members.size() != 1) return menu;
-  const Statement& st = prog.statements[members[0]];
-  const SizedStatement& ss = sized(members[0]);
+  const std::vector<int> dims = splitDims(members);
+  if (dims.empty()) return menu;
+  int root = 0;
+  while (prog.statements[members[root]].numReduction() == 0) ++root;
+  const Statement& st = prog.statements[members[root]];
+  const SizedStatement& ss = sized(members[root]);
   bool escapes = prog.tensors[st.write.tensor].role == TensorRole::Output || !consumers_[st.write.tensor].empty();
-  if (st.numReduction() == 0 || !escapes) return menu;
+  if (!escapes) return menu;
   const int64_t extent = ss.hi.back() - ss.lo.back();
   for (int64_t c = 2; c <= kMaxSplitChunks && extent / c >= kMinSplitChunk; c *= 2) menu.push_back(c);
   return menu;
 }
 
-std::vector<GridCandidate> CostModel::gridCandidates(const StmtSet& group, bool noParallelismLoss) const {
+std::vector<GridCandidate> CostModel::gridCandidates(const StmtSet& group, bool noParallelismLoss,
+                                                     const StmtSet& recomputed) const {
   std::vector<GridCandidate> out;
   std::vector<int> members = group.members();
   const Program& prog = fg_.program();
-  if (members.empty() || !fg_.isConnected(group) || !fg_.isConvex(group)) return out;
+  if (members.empty() || !fg_.isConnected(group) || !fg_.isConvex(group, recomputed)) return out;
   int minP = 1 << 20, maxP = 0;
   for (int s : members) {
     minP = std::min(minP, prog.statements[s].numParallel);

@@ -9,19 +9,17 @@
 #include <memory>
 #include <chrono>
 #include <functional>
+#include <limits>
 #include <set>
 
 #include "fusion/Search.h"
+#include "polyir/Diagnostic.h"
 
 namespace polyfuse {
 
-std::vector<int> findKernelCycle(const FusionGraph& fg, const std::vector<StmtSet>& groups) {
-  std::vector<int> groupOf(fg.size(), -1);
-  for (size_t k = 0; k < groups.size(); ++k)
-    for (int s : groups[k].members()) groupOf[s] = int(k);
-  std::vector<std::set<int>> succ(groups.size());
-  for (auto& d : fg.poly().dependences())
-    if (groupOf[d.src] != groupOf[d.dst]) succ[groupOf[d.src]].insert(groupOf[d.dst]);
+std::vector<int> findKernelCycle(const FusionGraph& fg, const std::vector<StmtSet>& groups,
+                                 const std::vector<StmtSet>& recomputed) {
+  std::vector<std::set<int>> succ = fg.kernelSuccessors(groups, recomputed);
   std::vector<int> color(groups.size(), 0), stack;
   std::vector<int> cycle;
   std::function<bool(int)> dfs = [&](int u) {
@@ -43,12 +41,30 @@ std::vector<int> findKernelCycle(const FusionGraph& fg, const std::vector<StmtSe
   return {};
 }
 
+bool storesValue(const FusionGraph& fg, const StmtSet& group, const StmtSet& recomputed, int s) {
+  if (!group.contains(s) || (!recomputed.empty() && recomputed.contains(s))) return false;
+  for (int c : fg.flowConsumers(s))
+    if (!group.contains(c)) return true;
+  return false;
+}
+
 IlpResult solvePartitionIlp(const CostModel& cm, const std::vector<StmtSet>& cands, const std::vector<double>& cost,
                             int maxKernels, double timeLimitSeconds, const std::vector<int>& start,
-                            const std::vector<std::vector<int>>& exclude) {
+                            const std::vector<std::vector<int>>& exclude, const std::vector<StmtSet>& recomputed) {
   auto t0 = std::chrono::steady_clock::now();
-  const int n = cm.graph().size();
+  const FusionGraph& fg = cm.graph();
+  const int n = fg.size();
   IlpResult res;
+  // With recomputation, a recomputable statement is covered at least once (not exactly),
+  // and the candidates that store it are the ones its outside readers depend on.
+  const bool cover = !recomputed.empty();
+  auto copies = [&](int s) { return cover && fg.recomputable(s); };
+  // Per statement, the candidates that write its value for other kernels.
+  std::vector<std::vector<int>> storers(n);
+  if (cover)
+    for (size_t c = 0; c < cands.size(); ++c)
+      for (int s : cands[c].members())
+        if (storesValue(fg, cands[c], recomputed[c], s)) storers[s].push_back(int(c));
   // Cycle cuts and no-good cuts have one form: not all of these candidates at once.
   std::vector<std::vector<int>> cuts = exclude;
   // Microseconds as they are; every gap tolerance is zero so that near-ties between
@@ -69,24 +85,76 @@ IlpResult solvePartitionIlp(const CostModel& cm, const std::vector<StmtSet>& can
     Cbc_setAllowableFractionGap(m, 0.0);
     Cbc_setAllowablePercentageGap(m, 0.0);
     Cbc_setParameter(m, "increment", "0");
-    for (size_t c = 0; c < cands.size(); ++c) Cbc_addCol(m, "", 0.0, 1.0, cost[c] * scale, 1, 0, nullptr, nullptr);
-    std::vector<std::vector<int>> cover(n);
+    // Rows are collected and the model loaded once: adding rows one at a time copies
+    // the matrix each time.
+    struct Row {
+      std::vector<int> idx;
+      std::vector<double> val;
+      double lo, hi;
+    };
+    std::vector<Row> rows;
+    const double inf = std::numeric_limits<double>::max();
+    auto ones = [](const std::vector<int>& idx) { return std::vector<double>(idx.size(), 1.0); };
+    std::vector<std::vector<int>> covering(n);
     for (size_t c = 0; c < cands.size(); ++c)
-      for (int s : cands[c].members()) cover[s].push_back(int(c));
-    for (int s = 0; s < n; ++s) {
-      std::vector<double> ones(cover[s].size(), 1.0);
-      Cbc_addRow(m, "", int(cover[s].size()), cover[s].data(), ones.data(), 'E', 1.0);
-    }
+      for (int s : cands[c].members()) covering[s].push_back(int(c));
+    for (int s = 0; s < n; ++s) rows.push_back({covering[s], ones(covering[s]), 1.0, copies(s) ? inf : 1.0});
+    // A kernel that reads a value it does not compute needs it stored: x_c <= stored_s,
+    // where the column stored_s equals the sum of its storers' x (at most 1: one kernel
+    // stores it). Without copies this always holds; with them, a statement whose
+    // readers all sit beside it stores nothing, yet a copy of a reader elsewhere needs it.
+    const int numCands = int(cands.size());
+    std::vector<int> storedCol(n, -1);
+    int numCols = numCands;
+    if (cover)
+      for (size_t c = 0; c < cands.size(); ++c) {
+        std::set<int> needed;
+        for (int t : cands[c].members())
+          for (auto e : boost::make_iterator_range(boost::in_edges(t, fg.graph()))) {
+            int s = int(boost::source(e, fg.graph()));
+            if (fg.graph()[e].kind == DepKind::Flow && !cands[c].contains(s)) needed.insert(s);
+          }
+        for (int s : needed) {
+          if (storedCol[s] < 0) {
+            storedCol[s] = numCols++;
+            Row r{storers[s], ones(storers[s]), 0.0, 0.0};
+            r.idx.push_back(storedCol[s]);
+            r.val.push_back(-1.0);
+            rows.push_back(r);
+          }
+          rows.push_back({{int(c), storedCol[s]}, {1.0, -1.0}, -inf, 0.0});
+        }
+      }
+    for (int s = 0; s < n; ++s)
+      if (copies(s) && storedCol[s] < 0 && storers[s].size() > 1) rows.push_back({storers[s], ones(storers[s]), -inf, 1.0});
     if (maxKernels > 0) {
       std::vector<int> all(cands.size());
       for (size_t c = 0; c < cands.size(); ++c) all[c] = int(c);
-      std::vector<double> ones(all.size(), 1.0);
-      Cbc_addRow(m, "", int(all.size()), all.data(), ones.data(), 'L', double(maxKernels));
+      rows.push_back({all, ones(all), -inf, double(maxKernels)});
     }
-    for (auto& cut : cuts) {
-      std::vector<double> ones(cut.size(), 1.0);
-      Cbc_addRow(m, "", int(cut.size()), cut.data(), ones.data(), 'L', double(cut.size()) - 1);
+    for (auto& cut : cuts) rows.push_back({cut, ones(cut), -inf, double(cut.size()) - 1});
+    // Column-major, as CBC loads it.
+    std::vector<std::vector<std::pair<int, double>>> byCol(numCols);
+    for (size_t r = 0; r < rows.size(); ++r)
+      for (size_t i = 0; i < rows[r].idx.size(); ++i) byCol[rows[r].idx[i]].push_back({int(r), rows[r].val[i]});
+    std::vector<CoinBigIndex> starts{0};
+    std::vector<int> index;
+    std::vector<double> value, colLo(numCols, 0.0), colHi(numCols, 1.0), obj(numCols, 0.0), rowLo, rowHi;
+    for (auto& col : byCol) {
+      for (auto [r, v] : col) {
+        index.push_back(r);
+        value.push_back(v);
+      }
+      starts.push_back(CoinBigIndex(index.size()));
     }
+    for (int c = 0; c < numCands; ++c) obj[c] = cost[c] * scale;
+    for (auto& r : rows) {
+      rowLo.push_back(r.lo);
+      rowHi.push_back(r.hi);
+    }
+    Cbc_loadProblem(m, numCols, int(rows.size()), starts.data(), index.data(), value.data(), colLo.data(), colHi.data(),
+                    obj.data(), rowLo.data(), rowHi.data());
+    for (int c = 0; c < numCands; ++c) Cbc_setInteger(m, c);
     if (!bestKnown.empty()) {
       std::vector<double> vals(bestKnown.size(), 1.0);
       Cbc_setMIPStartI(m, int(bestKnown.size()), bestKnown.data(), vals.data());
@@ -103,7 +171,8 @@ IlpResult solvePartitionIlp(const CostModel& cm, const std::vector<StmtSet>& can
       std::vector<int> covered(n, 0);
       for (int c : chosen)
         for (int s : cands[c].members()) covered[s]++;
-      if (std::any_of(covered.begin(), covered.end(), [](int v) { return v != 1; })) chosen.clear();
+      for (int s = 0; s < n; ++s)
+        if (copies(s) ? covered[s] < 1 : covered[s] != 1) chosen.clear();
     }
     bool infeasible = Cbc_isProvenInfeasible(m);
     bool optimal = Cbc_isProvenOptimal(m);
@@ -113,19 +182,44 @@ IlpResult solvePartitionIlp(const CostModel& cm, const std::vector<StmtSet>& can
       res.status = infeasible && !limit ? SolverStatus::Infeasible : SolverStatus::TimeLimit;
       break;
     }
-    std::vector<StmtSet> groups;
-    for (int c : chosen) groups.push_back(cands[c]);
-    std::vector<int> cycle = findKernelCycle(cm.graph(), groups);
+    std::vector<StmtSet> groups, kept;
+    for (int c : chosen) {
+      groups.push_back(cands[c]);
+      if (cover) kept.push_back(recomputed[c]);
+    }
+    std::vector<int> cycle = findKernelCycle(cm.graph(), groups, kept);
     if (cycle.empty()) {
       res.chosen = chosen;
       res.status = optimal && !limit ? SolverStatus::Optimal : SolverStatus::TimeLimit;
       break;
     }
-    std::vector<int> cut;
-    for (int k : cycle) cut.push_back(chosen[k]);
-    std::sort(cut.begin(), cut.end());
-    cuts.push_back(cut);
-    ++res.cycleCuts;
+    // Cut every shortest cycle through each edge of the quotient, not just the first
+    // found: one solve then removes many cyclic solutions (recomputation makes them
+    // common).
+    std::vector<std::set<int>> succ = fg.kernelSuccessors(groups, kept);
+    std::set<std::vector<int>> found;
+    for (size_t a = 0; a < groups.size(); ++a)
+      for (int b : succ[a]) {
+        // Shortest path b -> a, breadth first.
+        std::vector<int> prev(groups.size(), -2);
+        std::vector<int> queue{b};
+        prev[b] = -1;
+        for (size_t q = 0; q < queue.size() && prev[a] == -2; ++q)
+          for (int v : succ[queue[q]])
+            if (prev[v] == -2) {
+              prev[v] = queue[q];
+              queue.push_back(v);
+            }
+        if (prev[a] == -2) continue;
+        std::vector<int> cut;
+        for (int v = int(a); v != -1; v = prev[v]) cut.push_back(chosen[v]);
+        std::sort(cut.begin(), cut.end());
+        cut.erase(std::unique(cut.begin(), cut.end()), cut.end());
+        found.insert(cut);
+      }
+    if (found.empty()) throw InternalError("a cycle between kernels that no edge closes");
+    for (auto& cut : found) cuts.push_back(cut);
+    res.cycleCuts += int(found.size());
     if (limit) { res.status = SolverStatus::TimeLimit; break; }
   }
   res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -28,4 +28,10 @@ int KernelPlan::gridCoordOf(size_t m, int d) const {
   return it == gridDims[m].end() ? -1 : int(it - gridDims[m].begin());
 }
 
+int KernelPlan::splitMember() const {
+  for (size_t m = 0; m < modes.size(); ++m)
+    if (modes[m] == StmtMode::SplitReduce) return int(m);
+  return -1;
+}
+
 }  // namespace polyfuse

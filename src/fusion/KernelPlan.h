@@ -33,6 +33,9 @@ inline bool reducesAcrossThreads(StmtMode m) { return m == StmtMode::BlockReduce
 // the block's slice of it. Tensor dimension p starts at the block origin of grid
 // coordinate gridCoord[p], or at the constant lo[p] when gridCoord[p] < 0.
 struct OnChipArray {
+  // gridCoord[p] for a dimension cut into the chunks of a split reduction: it starts at
+  // lo[p] + chunk * splitChunk.
+  static constexpr int kChunkCoord = -2;
   int tensor = -1;
   std::vector<int64_t> extent;
   std::vector<int> gridCoord;
@@ -45,6 +48,9 @@ struct OnChipArray {
 struct KernelPlan {
   int id = 0;
   std::vector<int> statements;             // program order
+  // Members this kernel computes for its own use while another kernel computes (and
+  // perhaps stores) them too: their values are read here and never written out.
+  std::vector<int> recomputed;
   // gridDims[k][t]: the parallel dimension of statements[k] on grid coordinate t.
   std::vector<std::vector<int>> gridDims;
   std::vector<int64_t> gridLo, gridExtent;  // grid coordinate t spans [lo, lo + extent)
@@ -55,10 +61,14 @@ struct KernelPlan {
   std::vector<StmtMode> modes;              // per statement
   int64_t blocks = 1;
   int threadsPerBlock = 32;
-  // A split reduction (one statement alone): its last dimension, a reduction, is cut
-  // into splitChunks chunks of splitChunk points; each block reduces one chunk into a
-  // partial result, and a second launch combines the partials in order.
+  // A split reduction: one member reduces, its last dimension cut into splitChunks
+  // chunks of splitChunk points; each block reduces one chunk into a partial result, and
+  // a second launch combines the partials in order. The other members are elementwise
+  // producers of the reduction, each computing (recomputing, when other kernels need
+  // it too) just the chunk its block reduces: chunkDims[k] is the dimension of
+  // statements[k] cut into chunks (-1 without a split).
   int64_t splitChunks = 1, splitChunk = 0;
+  std::vector<int> chunkDims;
   int64_t partialElements = 0;              // the split's scratch: chunks x the result tensor's elements
   std::vector<OnChipArray> onChip;          // in tensor order
   std::vector<int> scratch;                 // temporaries spilled to global scratch
@@ -80,6 +90,8 @@ struct KernelPlan {
   }
   bool keepsOnChip(int tensor) const;
   bool usesBlockReduce() const;
+  // The index in `statements` of the split reduction; -1 without a split.
+  int splitMember() const;
 };
 
 // What the device runs, in order: each kernel, and after a split reduction its combine.

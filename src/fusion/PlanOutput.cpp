@@ -162,7 +162,7 @@ void printPartitionTable(std::ostream& os, const CostModel& cm, const Partition&
                       k.dramBytes, k.l2Bytes, k.onchipBytesPerBlock, k.flops, k.modeledUs);
     if (k.splitChunks > 1)
       os << fmt::format("       split reduction: {} chunks of {} along {}, combined by a second launch\n", k.splitChunks,
-                        k.splitChunk, prog.statements[k.statements[0]].dims.back());
+                        k.splitChunk, prog.statements[k.statements[k.splitMember()]].dims.back());
     if (!k.scratch.empty()) {
       std::string names;
       for (int t : k.scratch) names += (names.empty() ? "" : ", ") + prog.tensors[t].name;

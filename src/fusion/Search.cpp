@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 #include <unordered_set>
 
 #include "polyir/Diagnostic.h"
@@ -206,6 +207,18 @@ std::vector<StmtSet> bytesGreedy(const CostModel& cm) {
   return groups;
 }
 
+// Recomputation is searched where the exhaustive oracle can check it (every partition,
+// every placement of copies: minutes at 10 statements). Beyond, the cover's cyclic
+// solutions make CBC iterate for minutes on a 96-statement encoder for a gain under 2%
+// (docs/strategies.md): left for a model-scale formulation.
+constexpr int kMaxRecomputeStatements = 8;
+
+// Whether the search may recompute producers: asked for, searched exactly, and possible.
+bool recomputes(const CostModel& cm, const SearchOptions& opt) {
+  return opt.recompute && (opt.strategy == Strategy::Ilp || opt.strategy == Strategy::Exhaustive) &&
+         cm.graph().size() <= kMaxRecomputeStatements && cm.graph().anyRecomputable();
+}
+
 bool satisfiesConstraints(const StmtSet& g, const SearchOptions& opt) {
   for (auto& [a, b] : opt.neverFuse)
     if (g.contains(a) && g.contains(b)) return false;
@@ -215,36 +228,104 @@ bool satisfiesConstraints(const StmtSet& g, const SearchOptions& opt) {
 }
 
 // Every partition into legal kernels that honours the constraints, in a fixed order;
-// `visit` gets its kernels and modeled time and returns false to stop.
-void forEachLegalPartition(const CostModel& cm, const SearchOptions& opt,
-                           const std::function<bool(const std::vector<StmtSet>&, double)>& visit, size_t& visited,
-                           const std::function<double()>& bound = [] { return 1e300; }) {
+// `visit` gets its kernels, what each recomputes, and the modeled time, and returns
+// false to stop. With recomputation, each partition's statements are homes, and every
+// recomputable statement may also be copied into any kernel that uses it (consumers
+// first, so a copy's own producers can be copied after it); its home kernel stores it
+// when a kernel reads it without a copy, and may store it or not otherwise.
+using PartitionVisitor =
+    std::function<bool(const std::vector<StmtSet>&, const std::vector<StmtSet>&, double)>;
+void forEachLegalPartition(const CostModel& cm, const SearchOptions& opt, const PartitionVisitor& visit,
+                           size_t& visited, const std::function<double()>& bound = [] { return 1e300; }) {
   const FusionGraph& fg = cm.graph();
   const int n = fg.size();
+  const bool recompute = recomputes(cm, opt);
+  std::vector<int> copyable;  // recomputable statements, consumers first
+  for (int s = n - 1; s >= 0 && recompute; --s)
+    if (fg.recomputable(s)) copyable.push_back(s);
   std::vector<StmtSet> blocks;
   bool stop = false;
+  auto offer = [&](const std::vector<StmtSet>& groups, const std::vector<StmtSet>& kept) {
+    double total = 0;
+    for (size_t k = 0; k < groups.size(); ++k) {
+      if (!satisfiesConstraints(groups[k], opt)) return;
+      auto p = kept.empty() ? cm.plan(groups[k]) : cm.plan(groups[k], kept[k]);
+      if (!p) return;
+      total += p->modeledUs;
+    }
+    const double best = bound();
+    if (total >= best - 1e-9 * std::max(1.0, best)) return;
+    if (!findKernelCycle(fg, groups, kept).empty()) return;
+    stop = !visit(groups, kept, total);
+  };
+  auto withCopies = [&]() {
+    std::vector<int> home(n);
+    for (size_t k = 0; k < blocks.size(); ++k)
+      for (int s : blocks[k].members()) home[s] = int(k);
+    std::vector<StmtSet> groups = blocks;
+    auto usedIn = [&](int s, int k) {
+      for (int c : fg.flowConsumers(s))
+        if (groups[k].contains(c)) return true;
+      return false;
+    };
+    auto usedOutside = [&](int s, int k) {
+      for (int c : fg.flowConsumers(s))
+        if (!groups[k].contains(c)) return true;
+      return false;
+    };
+    auto chooseStores = [&]() {
+      std::vector<StmtSet> kept(groups.size(), StmtSet(n));
+      for (int s : copyable)
+        for (size_t k = 0; k < groups.size(); ++k)
+          if (int(k) != home[s] && groups[k].contains(s) && usedOutside(s, int(k))) kept[k].insert(s);
+      std::vector<int> either;  // homes that may store or keep their value
+      for (int s = 0; s < n; ++s) {
+        const int h = home[s];
+        bool needed = false;
+        for (size_t k = 0; k < groups.size() && !needed; ++k) needed = !groups[k].contains(s) && usedIn(s, int(k));
+        // A kernel reads s without computing it: its home must store it, which it does
+        // only for a value used outside it (a copy's readers elsewhere are not).
+        if (needed && !usedOutside(s, h)) return;
+        if (fg.recomputable(s) && !needed && usedOutside(s, h) && usedIn(s, h)) either.push_back(s);
+      }
+      for (uint64_t bits = 0; bits < (uint64_t(1) << either.size()) && !stop; ++bits) {
+        std::vector<StmtSet> k2 = kept;
+        for (size_t i = 0; i < either.size(); ++i)
+          if (bits >> i & 1) k2[home[either[i]]].insert(either[i]);
+        offer(groups, k2);
+      }
+    };
+    std::function<void(size_t)> place = [&](size_t i) {
+      if (stop) return;
+      if (i == copyable.size()) return chooseStores();
+      const int s = copyable[i];
+      std::vector<int> targets;
+      for (size_t k = 0; k < groups.size(); ++k)
+        if (int(k) != home[s] && usedIn(s, int(k))) targets.push_back(int(k));
+      for (uint64_t bits = 0; bits < (uint64_t(1) << targets.size()) && !stop; ++bits) {
+        for (size_t t = 0; t < targets.size(); ++t)
+          if (bits >> t & 1) groups[targets[t]].insert(s);
+        place(i + 1);
+        for (size_t t = 0; t < targets.size(); ++t)
+          if (bits >> t & 1) groups[targets[t]].erase(s);
+      }
+    };
+    place(0);
+  };
   std::function<void(int)> rec = [&](int s) {
     if (stop) return;
     if (s == n) {
       ++visited;
       if (opt.maxKernels > 0 && int(blocks.size()) > opt.maxKernels) return;
-      double total = 0;
-      for (auto& b : blocks) {
-        if (!satisfiesConstraints(b, opt)) return;
-        auto p = cm.plan(b);
-        if (!p) return;
-        total += p->modeledUs;
-      }
-      const double best = bound();
-      if (total >= best - 1e-9 * std::max(1.0, best)) return;
-      if (!findKernelCycle(fg, blocks).empty()) return;
-      stop = !visit(blocks, total);
+      if (recompute) withCopies();
+      else offer(blocks, {});
       return;
     }
     for (size_t k = 0; k < blocks.size(); ++k) {
       blocks[k].insert(s);
-      // Statements are added in dependence order, so a non-convex prefix stays so.
-      if (fg.isConvex(blocks[k])) rec(s + 1);
+      // Statements are added in dependence order, so a non-convex prefix stays so
+      // (not so for a kernel that recomputes: copies change which paths leave it).
+      if (recompute || fg.isConvex(blocks[k])) rec(s + 1);
       blocks[k].erase(s);
     }
     blocks.push_back(StmtSet::of(n, {s}));
@@ -255,14 +336,15 @@ void forEachLegalPartition(const CostModel& cm, const SearchOptions& opt,
 }
 
 // The oracle: the cheapest legal partition, by enumeration.
-std::vector<StmtSet> exhaustive(const CostModel& cm, const SearchOptions& opt, size_t& visited) {
-  std::vector<StmtSet> best;
+std::pair<std::vector<StmtSet>, std::vector<StmtSet>> exhaustive(const CostModel& cm, const SearchOptions& opt,
+                                                                 size_t& visited) {
+  std::pair<std::vector<StmtSet>, std::vector<StmtSet>> best;
   double bestCost = 1e300;
   forEachLegalPartition(
       cm, opt,
-      [&](const std::vector<StmtSet>& blocks, double total) {
+      [&](const std::vector<StmtSet>& groups, const std::vector<StmtSet>& kept, double total) {
         bestCost = total;
-        best = blocks;
+        best = {groups, kept};
         return true;
       },
       visited, [&] { return bestCost; });
@@ -275,14 +357,16 @@ std::vector<Partition> legalPartitions(const CostModel& cm, size_t limit, bool& 
   std::vector<Partition> out;
   size_t visited = 0;
   more = false;
+  SearchOptions all;
+  all.strategy = Strategy::Exhaustive;
   forEachLegalPartition(
-      cm, SearchOptions{},
-      [&](const std::vector<StmtSet>& blocks, double) {
+      cm, all,
+      [&](const std::vector<StmtSet>& groups, const std::vector<StmtSet>& kept, double) {
         if (out.size() == limit) {
           more = true;
           return false;
         }
-        out.push_back(cm.assemble(Strategy::Exhaustive, blocks));
+        out.push_back(cm.assemble(Strategy::Exhaustive, groups, kept));
         return true;
       },
       visited);
@@ -290,8 +374,32 @@ std::vector<Partition> legalPartitions(const CostModel& cm, size_t limit, bool& 
   return out;
 }
 
+StmtSet recomputableIn(const FusionGraph& fg, const StmtSet& group) {
+  StmtSet out(fg.size());
+  for (int s : group.members()) {
+    if (!fg.recomputable(s)) continue;
+    bool inside = false, outside = false;
+    for (int c : fg.flowConsumers(s)) (group.contains(c) ? inside : outside) = true;
+    if (inside && outside) out.insert(s);
+  }
+  return out;
+}
+
+// Calls f on every subset of `of`, the empty set first.
+static void forEachSubset(const StmtSet& of, const std::function<void(const StmtSet&)>& f) {
+  const std::vector<int> m = of.members();
+  const StmtSet none = of.minus(of);
+  for (uint64_t bits = 0; bits < (uint64_t(1) << m.size()); ++bits) {
+    StmtSet r = none;
+    for (size_t i = 0; i < m.size(); ++i)
+      if (bits >> i & 1) r.insert(m[i]);
+    f(r);
+  }
+}
+
 std::vector<StmtSet> enumerateCandidates(const CostModel& cm, int maxSize, size_t maxCount, bool noParallelismLoss,
-                                         bool& truncated, double secondsBudget, bool* outOfTime) {
+                                         bool& truncated, double secondsBudget, bool* outOfTime,
+                                         std::vector<StmtSet>* recomputedOut) {
   const FusionGraph& fg = cm.graph();
   const int n = fg.size();
   truncated = false;
@@ -300,6 +408,18 @@ std::vector<StmtSet> enumerateCandidates(const CostModel& cm, int maxSize, size_
   size_t costed = 0;
   std::unordered_set<StmtSet, StmtSetHash> seen;
   std::vector<StmtSet> frontier, out;
+  auto keep = [&](const StmtSet& g) {
+    if (!recomputedOut) {
+      if (cm.plan(g, noParallelismLoss)) out.push_back(g);
+      return;
+    }
+    forEachSubset(recomputableIn(fg, g), [&](const StmtSet& r) {
+      if (cm.plan(g, r, noParallelismLoss)) {
+        out.push_back(g);
+        recomputedOut->push_back(r);
+      }
+    });
+  };
   for (int s = 0; s < n; ++s) {
     StmtSet g = StmtSet::of(n, {s});
     seen.insert(g);
@@ -316,7 +436,7 @@ std::vector<StmtSet> enumerateCandidates(const CostModel& cm, int maxSize, size_
         if (outOfTime) *outOfTime = true;
         return out;
       }
-      if (cm.plan(g, noParallelismLoss)) out.push_back(g);
+      keep(g);
       if (size >= maxSize) {
         continue;
       }
@@ -333,8 +453,7 @@ std::vector<StmtSet> enumerateCandidates(const CostModel& cm, int maxSize, size_
       }
     }
     if (truncated) {
-      for (auto& g : next)
-        if (cm.plan(g, noParallelismLoss)) out.push_back(g);
+      for (auto& g : next) keep(g);
       break;
     }
     if (size >= maxSize && !next.empty()) truncated = true;
@@ -360,29 +479,81 @@ std::optional<std::vector<StmtSet>> ruleGroups(const CostModel& cm, Strategy s) 
   }
 }
 
+// The ILP over a candidate space. With recomputation, first without it (a partition
+// problem, quick to prove), then the set cover with that optimum as its start: a time
+// limit then costs at most the gain of recomputing, never the partition's optimum.
+IlpResult solveWithRecomputation(const CostModel& cm, const CandidateSpace& sp, int maxKernels, double seconds,
+                                 std::string& note) {
+  if (sp.recomputed.empty())
+    return solvePartitionIlp(cm, sp.candidates, sp.cost, maxKernels, seconds, sp.start);
+  const auto t0 = Clock::now();
+  std::vector<int> plain;  // indices of the candidates that recompute nothing
+  std::vector<StmtSet> cands;
+  std::vector<double> cost;
+  std::vector<int> at(sp.candidates.size(), -1);
+  for (size_t c = 0; c < sp.candidates.size(); ++c)
+    if (sp.recomputed[c].empty()) {
+      at[c] = int(plain.size());
+      plain.push_back(int(c));
+      cands.push_back(sp.candidates[c]);
+      cost.push_back(sp.cost[c]);
+    }
+  std::vector<int> start;
+  for (int c : sp.start) start.push_back(at[c]);
+  IlpResult first = solvePartitionIlp(cm, cands, cost, maxKernels, seconds, start);
+  for (int& c : first.chosen) c = plain[c];
+  if (first.chosen.empty()) return first;
+  IlpResult second =
+      solvePartitionIlp(cm, sp.candidates, sp.cost, maxKernels, seconds - since(t0), first.chosen, {}, sp.recomputed);
+  second.cycleCuts += first.cycleCuts;
+  double a = 0, b = 0;
+  for (int c : first.chosen) a += sp.cost[c];
+  for (int c : second.chosen) b += sp.cost[c];
+  if (second.chosen.empty() || b > a) {
+    note += "; recomputation not settled within the time limit: the best partition without it is returned";
+    first.status = SolverStatus::TimeLimit;
+    first.seconds = since(t0);
+    first.cycleCuts = second.cycleCuts;
+    return first;
+  }
+  second.seconds = since(t0);
+  return second;
+}
+
 CandidateSpace candidateSpace(const CostModel& cm, const SearchOptions& opt, double secondsBudget) {
   const int n = cm.graph().size();
   const bool typed = opt.strategy == Strategy::Typed;
+  const bool recompute = recomputes(cm, opt);
   CandidateSpace sp;
   int maxSize = opt.candidateMaxSize > 0 ? opt.candidateMaxSize : (n <= 16 ? n : 8);
   bool truncated = false;
   // The time limit bounds the whole search: enumeration and costing first, then CBC
   // with what is left. The baselines are always computed: they are the floor.
-  std::vector<StmtSet> cands = enumerateCandidates(cm, maxSize, 400000, typed, truncated, secondsBudget, &sp.outOfTime);
-  for (auto& c : cands)
-    if (satisfiesConstraints(c, opt)) sp.candidates.push_back(c);
+  std::vector<StmtSet> kept;
+  std::vector<StmtSet> cands = enumerateCandidates(cm, maxSize, 400000, typed, truncated, secondsBudget, &sp.outOfTime,
+                                                   recompute ? &kept : nullptr);
+  for (size_t c = 0; c < cands.size(); ++c)
+    if (satisfiesConstraints(cands[c], opt)) {
+      sp.candidates.push_back(cands[c]);
+      if (recompute) sp.recomputed.push_back(kept[c]);
+    }
   // The baselines' kernels are always candidates, so the search never does worse.
   std::vector<std::vector<StmtSet>> baselines;
   if (!typed)
     for (Strategy s : kBaselines) baselines.push_back(*ruleGroups(cm, s));
-  std::unordered_set<StmtSet, StmtSetHash> index(sp.candidates.begin(), sp.candidates.end());
+  // Candidate index of each group as a kernel that recomputes nothing.
+  std::unordered_map<StmtSet, int, StmtSetHash> pos;
+  for (size_t c = 0; c < sp.candidates.size(); ++c)
+    if (!recompute || sp.recomputed[c].empty()) pos.emplace(sp.candidates[c], int(c));
   for (auto& b : baselines)
     for (auto& g : b)
-      if (satisfiesConstraints(g, opt) && cm.plan(g) && index.insert(g).second) sp.candidates.push_back(g);
-  for (auto& c : sp.candidates) sp.cost.push_back(cm.plan(c, typed)->modeledUs);
+      if (satisfiesConstraints(g, opt) && cm.plan(g) && pos.emplace(g, int(sp.candidates.size())).second) {
+        sp.candidates.push_back(g);
+        if (recompute) sp.recomputed.push_back(StmtSet(n));
+      }
+  for (size_t c = 0; c < sp.candidates.size(); ++c)
+    sp.cost.push_back((recompute ? cm.plan(sp.candidates[c], sp.recomputed[c], typed) : cm.plan(sp.candidates[c], typed))->modeledUs);
   // Best baseline that honours the constraints: the MIP start and the fallback.
-  std::map<StmtSet, int> pos;
-  for (size_t c = 0; c < sp.candidates.size(); ++c) pos[sp.candidates[c]] = int(c);
   for (auto& b : baselines) {
     if (opt.maxKernels > 0 && int(b.size()) > opt.maxKernels) continue;
     std::vector<int> idx;
@@ -397,6 +568,14 @@ CandidateSpace candidateSpace(const CostModel& cm, const SearchOptions& opt, dou
     if (ok && total < sp.startCost) { sp.startCost = total; sp.start = idx; }
   }
   sp.note = std::to_string(sp.candidates.size()) + " candidate kernels";
+  if (recompute) {
+    int variants = 0;
+    for (auto& r : sp.recomputed) variants += !r.empty();
+    sp.note += " (" + std::to_string(variants) + " recompute a producer)";
+  } else if (opt.recompute && opt.strategy == Strategy::Ilp && n > kMaxRecomputeStatements &&
+             cm.graph().anyRecomputable()) {
+    sp.note += " (recomputation not searched: more than " + std::to_string(kMaxRecomputeStatements) + " statements)";
+  }
   if (sp.outOfTime) sp.note += " (enumeration stopped at the time limit)";
   else if (truncated) sp.note += " (enumeration capped at " + std::to_string(maxSize) + " statements per kernel)";
   return sp;
@@ -427,9 +606,9 @@ Partition search(const CostModel& cm, const SearchOptions& opt) {
                        std::to_string(opt.exhaustiveLimit) + " statements (this one has " + std::to_string(n) +
                        "); use ilp");
     size_t visited = 0;
-    auto groups = exhaustive(cm, opt, visited);
+    auto [groups, kept] = exhaustive(cm, opt, visited);
     if (groups.empty()) throw UsageError("no partition satisfies the fusion constraints");
-    p = cm.assemble(Strategy::Exhaustive, groups);
+    p = cm.assemble(Strategy::Exhaustive, groups, kept);
     p.solver = {"enumeration", SolverStatus::Optimal, since(t0), std::to_string(visited) + " partitions"};
     return p;
   }
@@ -454,7 +633,7 @@ Partition search(const CostModel& cm, const SearchOptions& opt) {
     r.seconds += count.seconds;
     if (count.status != SolverStatus::Optimal) r.status = count.status;
   } else {
-    r = solvePartitionIlp(cm, filtered, cost, opt.maxKernels, left, start);
+    r = solveWithRecomputation(cm, space, opt.maxKernels, left, note);
   }
   std::vector<StmtSet> groups;
   SolverStatus status = r.status;
@@ -473,8 +652,18 @@ Partition search(const CostModel& cm, const SearchOptions& opt) {
       note += "; the solver's incumbent at the time limit was worse than the best baseline, which is returned";
     }
   }
-  for (int c : r.chosen) groups.push_back(filtered[c]);
-  p = cm.assemble(opt.strategy, groups, typed);
+  // The chosen candidates as kernels, with what each recomputes.
+  auto kernelsOf = [&](const std::vector<int>& chosen) {
+    std::pair<std::vector<StmtSet>, std::vector<StmtSet>> k;
+    for (int c : chosen) {
+      k.first.push_back(filtered[c]);
+      if (!space.recomputed.empty()) k.second.push_back(space.recomputed[c]);
+    }
+    return k;
+  };
+  std::vector<StmtSet> kept;
+  std::tie(groups, kept) = kernelsOf(r.chosen);
+  p = cm.assemble(opt.strategy, groups, kept, typed);
   if (r.cycleCuts) note += ", " + std::to_string(r.cycleCuts) + " cycle cuts";
   if (opt.topK > 1) {
     // The K best distinct partitions: each found partition becomes a no-good cut (its
@@ -488,16 +677,16 @@ Partition search(const CostModel& cm, const SearchOptions& opt) {
     p.alternatives.push_back(alternative(p));
     std::vector<std::vector<int>> found = {r.chosen};
     while (int(p.alternatives.size()) < opt.topK) {
-      IlpResult next = solvePartitionIlp(cm, filtered, cost, opt.maxKernels, opt.timeLimitSeconds - since(t0), {}, found);
+      IlpResult next =
+          solvePartitionIlp(cm, filtered, cost, opt.maxKernels, opt.timeLimitSeconds - since(t0), {}, found, space.recomputed);
       if (next.chosen.empty()) {
         note += next.status == SolverStatus::Infeasible ? "; only " + std::to_string(p.alternatives.size()) + " partitions exist"
                                             : "; the time limit stopped the alternatives at " +
                                                   std::to_string(p.alternatives.size());
         break;
       }
-      std::vector<StmtSet> g;
-      for (int c : next.chosen) g.push_back(filtered[c]);
-      p.alternatives.push_back(alternative(cm.assemble(opt.strategy, g)));
+      auto [g, r2] = kernelsOf(next.chosen);
+      p.alternatives.push_back(alternative(cm.assemble(opt.strategy, g, r2)));
       found.push_back(next.chosen);
       if (next.status != SolverStatus::Optimal) {
         note += "; the last alternative is the best found at the time limit, not proven";

@@ -17,6 +17,9 @@ struct SearchOptions {
   int exhaustiveLimit = 10;                              // statements
   int candidateMaxSize = 0;                              // 0: automatic
   int topK = 1;                                          // ilp: also find the K best distinct partitions
+  // ilp and exhaustive: an elementwise temporary (FusionGraph::recomputable) may be
+  // computed again in each kernel that uses it instead of stored once and read back.
+  bool recompute = true;
 };
 
 // The ILP's search space, enumerated and costed once: the candidate kernels that honour
@@ -24,6 +27,9 @@ struct SearchOptions {
 // modeled times, and the best baseline as a start. `--explain` reuses it for every pair.
 struct CandidateSpace {
   std::vector<StmtSet> candidates;
+  // Per candidate: the members it recomputes for its own use and does not store (empty
+  // sets without recomputation). One group may appear with several such sets.
+  std::vector<StmtSet> recomputed;
   std::vector<double> cost;
   std::vector<int> start;  // candidate indices of the best baseline; empty when none fits
   double startCost = 1e300;
@@ -39,8 +45,14 @@ Partition search(const CostModel& cm, const SearchOptions& opt);
 // Connected, convex groups that are legal kernels, smallest first; sets `truncated`
 // when the size or count cap cut the enumeration short, and `outOfTime` (when given)
 // when `secondsBudget` ran out first (the groups found so far are returned).
+// With `recomputedOut`, each group comes once per legal choice of the members it
+// recomputes (recomputableIn), the choice appended there.
 std::vector<StmtSet> enumerateCandidates(const CostModel& cm, int maxSize, size_t maxCount, bool noParallelismLoss,
-                                         bool& truncated, double secondsBudget = 1e300, bool* outOfTime = nullptr);
+                                         bool& truncated, double secondsBudget = 1e300, bool* outOfTime = nullptr,
+                                         std::vector<StmtSet>* recomputedOut = nullptr);
+// The members a kernel of this group may recompute instead of store: recomputable,
+// used both inside the group and outside it.
+StmtSet recomputableIn(const FusionGraph& fg, const StmtSet& group);
 
 // Set partitioning over candidates with CBC; cycles between kernels are cut lazily.
 struct IlpResult {
@@ -51,15 +63,23 @@ struct IlpResult {
 };
 // `exclude`: candidate sets that may not be chosen together again (no-good cuts: the
 // partitions already found, for the K best).
+// `recomputed` (per candidate, or empty): with it the model is a set cover, where a
+// recomputable statement may be in several chosen kernels, stored by at most one, and
+// stored whenever a chosen kernel reads it without computing it.
 IlpResult solvePartitionIlp(const CostModel& cm, const std::vector<StmtSet>& cands, const std::vector<double>& cost,
                             int maxKernels, double timeLimitSeconds, const std::vector<int>& start,
-                            const std::vector<std::vector<int>>& exclude = {});
+                            const std::vector<std::vector<int>>& exclude = {},
+                            const std::vector<StmtSet>& recomputed = {});
 
 // Every legal partition (kernels connected, convex, legal on a grid, acyclic), sorted by
 // modeled time; at most `limit`, with `more` set when there are others.
 std::vector<Partition> legalPartitions(const CostModel& cm, size_t limit, bool& more);
 
 // Kernel index of each statement's group in a cyclic quotient, or empty when acyclic.
-std::vector<int> findKernelCycle(const FusionGraph& fg, const std::vector<StmtSet>& groups);
+std::vector<int> findKernelCycle(const FusionGraph& fg, const std::vector<StmtSet>& groups,
+                                 const std::vector<StmtSet>& recomputed = {});
+// Whether kernel `group`, recomputing `recomputed`, writes statement s's value for other
+// kernels to read: s is a member it does not recompute, used outside it.
+bool storesValue(const FusionGraph& fg, const StmtSet& group, const StmtSet& recomputed, int s);
 
 }  // namespace polyfuse

@@ -88,7 +88,7 @@ void PolyProgram::buildStatements() {
   isl::union_map sched = isl::union_map::empty(ctx_->get());
   for (auto& st : prog_.statements) {
     PolyStatement ps;
-    const isl::space sp = tupleSpace(st.label(), st.dims.size(), st.dims);
+    const isl::space sp = tupleSpace("S" + std::to_string(st.id), st.dims.size(), st.dims);
     std::vector<Affine> lo, hi;
     for (auto& r : st.ranges) {
       lo.push_back(r.lo);

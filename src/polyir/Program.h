@@ -53,12 +53,15 @@ struct Statement {
   Access write;
   std::vector<Access> reads;         // right-hand side reads, in source order
   ExprPtr rhs;                       // resolved expression tree
+  // Set by rewrites of the program (recomputation copies a statement into a kernel):
+  // the label the user knows it by; empty: S<id>.
+  std::string name;
 
   int numReduction() const { return int(dims.size()) - numParallel; }
   bool isReduction() const { return op != ReduceOp::Assign; }
   // An update that reads the old value of its own lhs (`+=`, or `+=!` past the first step).
   bool readsLhs() const { return op != ReduceOp::Assign; }
-  std::string label() const { return "S" + std::to_string(id); }
+  std::string label() const { return name.empty() ? "S" + std::to_string(id) : name; }
 };
 
 struct Program {
@@ -81,6 +84,9 @@ const char* intrinsicName(Intrinsic f);
 
 // Sema: resolves names, infers ranges, checks the program. Throws SourceError.
 Program analyze(const DefDecl& def);
+// Deep copies (expressions are owned by their statement), for rewrites of a program.
+ExprPtr cloneExpr(const Expr& e);
+Statement cloneStatement(const Statement& st);
 
 // Parses `N=4096,M=4096`; throws UsageError.
 Sizes parseSizes(const std::string& text);

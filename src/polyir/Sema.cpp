@@ -372,7 +372,7 @@ class Sema {
         throw SourceError(w.loc, "where clause names '" + w.index + "', which is not an index of this statement");
     std::set<std::string> indices(st.dims.begin(), st.dims.end());
     // Clone the rhs: the declaration stays const and the statement owns its tree.
-    st.rhs = clone(*d.rhs);
+    st.rhs = cloneExpr(*d.rhs);
     resolve(*st.rhs, st, indices);
     Access write;
     write.tensor = t;
@@ -390,16 +390,6 @@ class Sema {
     }
     written_.insert(d.lhs);
     prog_.statements.push_back(std::move(st));
-  }
-
-  static ExprPtr clone(const Expr& e) {
-    auto c = std::make_unique<Expr>(e.kind, e.loc);
-    c->number = e.number;
-    c->name = e.name;
-    c->ref = e.ref;
-    c->fn = e.fn;
-    for (auto& a : e.args) c->args.push_back(clone(*a));
-    return c;
   }
 
   void inferRanges(Statement& st, const StmtDecl& d) {
@@ -468,5 +458,33 @@ class Sema {
 }  // namespace
 
 Program analyze(const DefDecl& def) { return Sema(def).run(); }
+
+ExprPtr cloneExpr(const Expr& e) {
+  auto c = std::make_unique<Expr>(e.kind, e.loc);
+  c->number = e.number;
+  c->name = e.name;
+  c->ref = e.ref;
+  c->fn = e.fn;
+  c->height = e.height;
+  for (auto& a : e.args) c->args.push_back(cloneExpr(*a));
+  return c;
+}
+
+Statement cloneStatement(const Statement& st) {
+  Statement c;
+  c.id = st.id;
+  c.loc = st.loc;
+  c.tensorName = st.tensorName;
+  c.op = st.op;
+  c.init = st.init;
+  c.dims = st.dims;
+  c.numParallel = st.numParallel;
+  c.ranges = st.ranges;
+  c.write = st.write;
+  c.reads = st.reads;
+  c.rhs = cloneExpr(*st.rhs);
+  c.name = st.name;
+  return c;
+}
 
 }  // namespace polyfuse

@@ -323,6 +323,7 @@ TEST_CASE("fusion: --top K lists the K best partitions of a brute force") {
     std::vector<double> want = allPartitionCosts(*s.cm);
     SearchOptions o;
     o.topK = 6;
+    o.recompute = false;  // the brute force enumerates partitions
     Partition p = search(*s.cm, o);
     REQUIRE(p.alternatives.size() == std::min<size_t>(6, want.size()));
     std::set<std::vector<std::vector<int>>> distinct;
@@ -352,8 +353,13 @@ std::optional<double> bruteForceBest(const CostModel& cm, const StmtSet& group) 
   int minP = 1 << 20;
   for (int s : members) minP = std::min(minP, prog.statements[s].numParallel);
   std::vector<int64_t> chunks{1};
-  if (members.size() == 1) {
-    const Statement& st = prog.statements[members[0]];
+  // Splits: a group with one reduction (the others elementwise, which evaluate
+  // accepts only when the chunks cut them along the reduced dimension).
+  int reductions = 0, root = 0;
+  for (size_t k = 0; k < members.size(); ++k)
+    if (prog.statements[members[k]].numReduction() > 0) reductions++, root = int(k);
+  if (reductions == 1) {
+    const Statement& st = prog.statements[members[root]];
     bool escapes = prog.tensors[st.write.tensor].role == TensorRole::Output;
     for (auto& other : prog.statements)
       for (auto& r : other.reads) escapes |= other.id != st.id && r.tensor == st.write.tensor;
