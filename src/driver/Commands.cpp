@@ -242,11 +242,21 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
           }
           if (c->json) {
             nlohmann::ordered_json j = partitionJson(cm, p);
-            if (c->explainFlag) j["decisions"] = decisionsJson(*lp.program, ds);
+            if (c->explainFlag) {
+              j["decisions"] = decisionsJson(*lp.program, ds);
+              j["recomputation"] = nlohmann::ordered_json::array();
+              for (auto& r : explainRecomputation(cm, p, opt))
+                j["recomputation"].push_back({{"statement", lp.program->statements[r.stmt].label()},
+                                              {"kernels", r.kernels}, {"stored", r.stored}, {"chosen_us", r.chosenUs},
+                                              {"stored_once_us", r.storedUs}, {"reason", recomputationText(*lp.program, r)}});
+            }
             std::cout << j.dump(2) << "\n";
           } else {
             printPartitionTable(std::cout, cm, p, c->timing);
-            if (c->explainFlag) printDecisions(std::cout, ds);
+            if (c->explainFlag) {
+              printDecisions(std::cout, ds);
+              for (auto& r : explainRecomputation(cm, p, opt)) std::cout << "  recompute  " << recomputationText(*lp.program, r) << "\n";
+            }
           }
           return 0;
         });
@@ -392,7 +402,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
           j["partitions_validated"] = v.source;
           j["partitions"] = nlohmann::ordered_json::array();
           for (auto& p : v.partitions)
-            j["partitions"].push_back({{"kernels", kernelsText(p.kernels)}, {"modeled_us", p.modeledUs},
+            j["partitions"].push_back({{"kernels", kernelsText(p.kernels, p.recomputed)}, {"modeled_us", p.modeledUs},
                                        {"measured_ms", p.run.totalMs}, {"measured_min_ms", p.run.totalMinMs},
                                        {"measured_max_ms", p.run.totalMaxMs}, {"verified", p.run.verified},
                                        {"max_rel_error", p.run.maxRelError}});
@@ -411,7 +421,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
             for (size_t i = 0; i < v.partitions.size(); ++i) {
               const ValidatedPartition& p = v.partitions[i];
               std::cout << fmt::format("{:>4}  {:>12.3f}  {:>12.4f}  {:>8}  {}\n", i + 1, p.modeledUs, p.run.totalMs,
-                                       p.run.verified ? "yes" : "NO", kernelsText(p.kernels));
+                                       p.run.verified ? "yes" : "NO", kernelsText(p.kernels, p.recomputed));
             }
             std::cout << fmt::format("Kendall's tau {:.3f}, Spearman's rho {:.3f} over {} partitions; regret {:.3f} (the "
                                      "model's pick measures {:.3f}x the fastest)\n",

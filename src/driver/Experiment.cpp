@@ -51,12 +51,12 @@ const std::string& binaryFingerprint() {
   return fp;
 }
 
-// Kernels as lists of statement labels: [["S0", "S1"], ["S2"]].
-json kernelsJson(const std::vector<std::vector<int>>& kernels) {
+// Kernels as lists of statement labels, recomputed ones marked: [["S0", "S1"], ["S1'", "S2"]].
+json kernelsJson(const std::vector<std::vector<int>>& kernels, const std::vector<std::vector<int>>& recomputed) {
   json out = json::array();
-  for (auto& k : kernels) {
+  for (size_t i = 0; i < kernels.size(); ++i) {
     json sts = json::array();
-    for (int s : k) sts.push_back("S" + std::to_string(s));
+    for (int s : kernels[i]) sts.push_back(memberLabel("S" + std::to_string(s), recomputed[i], s));
     out.push_back(sts);
   }
   return out;
@@ -173,12 +173,15 @@ json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& 
     r["modeled_us"] = p.modeledUs;
     r["solve_seconds"] = p.solver.seconds;
     r["solver_status"] = solverStatusName(p.solver.status);
-    std::vector<std::vector<int>> kernels;
-    for (auto& k : p.kernels) kernels.push_back(k.statements);
-    r["kernels"] = kernelsJson(kernels);
+    std::vector<std::vector<int>> kernels, recomputed;
+    for (auto& k : p.kernels) {
+      kernels.push_back(k.statements);
+      recomputed.push_back(k.recomputed);
+    }
+    r["kernels"] = kernelsJson(kernels, recomputed);
     if (p.alternatives.size() >= 2) {
       r["second_best_us"] = p.alternatives[1].modeledUs;
-      r["second_best_kernels"] = kernelsJson(p.alternatives[1].kernels);
+      r["second_best_kernels"] = kernelsJson(p.alternatives[1].kernels, p.alternatives[1].recomputed);
     }
     if (cfg.execute.enabled) {
       // The plan chosen at the modeled sizes runs at the execution sizes as it is:
@@ -207,7 +210,7 @@ json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& 
         Validation v = validatePartitions(ecm, cfg.execute.backend, in, cfg.execute.repeat, cfg.validateTop);
         json parts = json::array();
         for (auto& vp : v.partitions)
-          parts.push_back({{"kernels", kernelsText(vp.kernels)}, {"modeled_us", vp.modeledUs},
+          parts.push_back({{"kernels", kernelsText(vp.kernels, vp.recomputed)}, {"modeled_us", vp.modeledUs},
                            {"measured_ms", vp.run.totalMs}, {"verified", vp.run.verified}});
         r["validation"] = {{"source", v.source}, {"device", v.device}, {"partitions", parts}};
         r["kendall_tau"] = v.kendallTau;

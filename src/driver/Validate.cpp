@@ -6,11 +6,11 @@
 
 namespace polyfuse {
 
-std::string kernelsText(const std::vector<std::vector<int>>& kernels) {
+std::string kernelsText(const std::vector<std::vector<int>>& kernels, const std::vector<std::vector<int>>& recomputed) {
   std::string s;
-  for (auto& k : kernels) {
+  for (size_t i = 0; i < kernels.size(); ++i) {
     std::string t;
-    for (int st : k) t += (t.empty() ? "S" : " S") + std::to_string(st);
+    for (int st : kernels[i]) t += (t.empty() ? "" : " ") + memberLabel("S" + std::to_string(st), recomputed[i], st);
     s += (s.empty() ? "{" : " {") + t + "}";
   }
   return s;
@@ -25,9 +25,12 @@ Validation validatePartitions(const CostModel& cm, Backend backend, const Bindin
     opt.topK = topK;
     Partition best = search(cm, opt);
     for (auto& a : best.alternatives) {
-      std::vector<StmtSet> groups;
-      for (auto& k : a.kernels) groups.push_back(StmtSet::of(cm.graph().size(), k));
-      plans.push_back(cm.assemble(Strategy::Ilp, groups));
+      std::vector<StmtSet> groups, kept;
+      for (size_t k = 0; k < a.kernels.size(); ++k) {
+        groups.push_back(StmtSet::of(cm.graph().size(), a.kernels[k]));
+        kept.push_back(StmtSet::of(cm.graph().size(), a.recomputed[k]));
+      }
+      plans.push_back(cm.assemble(Strategy::Ilp, groups, kept));
     }
     if (plans.empty()) plans.push_back(best);
     v.source = "the " + std::to_string(plans.size()) + " best partitions by the exact search";
@@ -42,7 +45,10 @@ Validation validatePartitions(const CostModel& cm, Backend backend, const Bindin
   std::vector<double> modeled, measured;
   for (const Partition& p : plans) {
     ValidatedPartition vp;
-    for (auto& k : p.kernels) vp.kernels.push_back(k.statements);
+    for (auto& k : p.kernels) {
+      vp.kernels.push_back(k.statements);
+      vp.recomputed.push_back(k.recomputed);
+    }
     vp.modeledUs = p.modeledUs;
     vp.run = executePartition(cm, p, backend, inputs, 1, repeat);
     vp.run.outputs.clear();  // every output of every partition would add up

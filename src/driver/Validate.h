@@ -10,6 +10,7 @@ namespace polyfuse {
 
 struct ValidatedPartition {
   std::vector<std::vector<int>> kernels;  // statement ids per kernel, in launch order
+  std::vector<std::vector<int>> recomputed;  // per kernel: KernelPlan::recomputed
   double modeledUs = 0;
   ExecOutcome run;  // measured and verified; outputs dropped
 };
@@ -27,7 +28,7 @@ struct Validation {
 constexpr size_t kMaxValidated = 200;
 Validation validatePartitions(const CostModel& cm, Backend backend, const Bindings& inputs, int repeat, int topK);
 
-// A partition's kernels as text: "{S0 S1} {S2}".
-std::string kernelsText(const std::vector<std::vector<int>>& kernels);
+// A partition's kernels as text: "{S0 S1} {S1' S2}".
+std::string kernelsText(const std::vector<std::vector<int>>& kernels, const std::vector<std::vector<int>>& recomputed);
 
 }  // namespace polyfuse

@@ -21,9 +21,14 @@ std::vector<Decision> explain(const CostModel& cm, const Partition& chosen, cons
   const FusionGraph& fg = cm.graph();
   const Program& prog = fg.program();
   const int n = fg.size();
-  std::vector<int> kernelOf(n, -1);
-  for (auto& k : chosen.kernels)
-    for (int s : k.statements) kernelOf[s] = k.id;
+  // The kernel that holds both statements of a pair, if any (a recomputed statement is
+  // in several).
+  auto sharedKernel = [&](int a, int b) -> const KernelPlan* {
+    for (auto& k : chosen.kernels)
+      if (std::count(k.statements.begin(), k.statements.end(), a) && std::count(k.statements.begin(), k.statements.end(), b))
+        return &k;
+    return nullptr;
+  };
   // One decision per connected pair, dependences first, in statement order.
   std::map<std::pair<int, int>, std::set<std::string>> depPairs;
   for (auto& d : fg.poly().dependences())
@@ -58,26 +63,29 @@ std::vector<Decision> explain(const CostModel& cm, const Partition& chosen, cons
   std::optional<CandidateSpace> space;
   for (auto& d : out) {
     d.chosenUs = chosen.modeledUs;
-    if (kernelOf[d.a] == kernelOf[d.b]) {
+    if (const KernelPlan* k = sharedKernel(d.a, d.b)) {
       d.fused = true;
       d.verdict = Verdict::Fused;
       d.fusedUs = chosen.modeledUs;
-      const KernelPlan& k = chosen.kernels[kernelOf[d.a]];
-      d.reason = "both run in K" + std::to_string(k.id) + " at one grid point per block";
+      d.reason = "both run in K" + std::to_string(k->id) + " at one grid point per block";
+      for (int s : {d.a, d.b})
+        if (std::count(k->recomputed.begin(), k->recomputed.end(), s))
+          d.reason += ", " + prog.statements[s].label() + " recomputed there";
       continue;
     }
     // The best partition that puts them in one kernel: the candidates that do not
     // separate them; the pair alone may be non-convex while a larger kernel holding
     // both is legal.
     if (!space) space = candidateSpace(cm, base, limit);
-    std::vector<StmtSet> together;
+    std::vector<StmtSet> together, kept;
     std::vector<double> cost;
     for (size_t c = 0; c < space->candidates.size(); ++c)
       if (space->candidates[c].contains(d.a) == space->candidates[c].contains(d.b)) {
         together.push_back(space->candidates[c]);
         cost.push_back(space->cost[c]);
+        if (!space->recomputed.empty()) kept.push_back(space->recomputed[c]);
       }
-    IlpResult r = solvePartitionIlp(cm, together, cost, opt.maxKernels, limit, {});
+    IlpResult r = solvePartitionIlp(cm, together, cost, opt.maxKernels, limit, {}, {}, kept);
     if (r.chosen.empty()) {
       StmtSet pair = StmtSet::of(n, {d.a, d.b});
       if (cm.plan(pair)) {
@@ -90,9 +98,12 @@ std::vector<Decision> explain(const CostModel& cm, const Partition& chosen, cons
       }
       continue;
     }
-    std::vector<StmtSet> groups;
-    for (int c : r.chosen) groups.push_back(together[c]);
-    Partition alt = cm.assemble(Strategy::Ilp, groups);
+    std::vector<StmtSet> groups, groupsKept;
+    for (int c : r.chosen) {
+      groups.push_back(together[c]);
+      if (!kept.empty()) groupsKept.push_back(kept[c]);
+    }
+    Partition alt = cm.assemble(Strategy::Ilp, groups, groupsKept);
     d.fusedUs = alt.modeledUs;
     std::vector<int> spilled;
     for (auto& k : alt.kernels)
@@ -116,6 +127,36 @@ std::vector<Decision> explain(const CostModel& cm, const Partition& chosen, cons
     }
   }
   return out;
+}
+
+std::vector<Recomputation> explainRecomputation(const CostModel& cm, const Partition& chosen, const SearchOptions& opt) {
+  const int n = cm.graph().size();
+  std::vector<Recomputation> out;
+  std::vector<std::vector<int>> holders(n);
+  std::vector<bool> stored(n, false);
+  for (auto& k : chosen.kernels)
+    for (int s : k.statements) {
+      holders[s].push_back(k.id);
+      if (!std::count(k.recomputed.begin(), k.recomputed.end(), s)) stored[s] = true;
+    }
+  SearchOptions plain = opt;
+  plain.recompute = false;
+  plain.topK = 1;
+  std::optional<double> storedUs;
+  for (int s = 0; s < n; ++s) {
+    if (holders[s].size() < 2) continue;
+    if (!storedUs) storedUs = search(cm, plain).modeledUs;
+    out.push_back({s, holders[s], stored[s], chosen.modeledUs, *storedUs});
+  }
+  return out;
+}
+
+std::string recomputationText(const Program& prog, const Recomputation& r) {
+  std::string ks;
+  for (size_t i = 0; i < r.kernels.size(); ++i)
+    ks += (i == 0 ? "" : i + 1 == r.kernels.size() ? " and " : ", ") + std::string("K") + std::to_string(r.kernels[i]);
+  return prog.statements[r.stmt].label() + " recomputed in " + ks + (r.stored ? " (stored by one of them)" : " instead of stored") +
+         ": " + fmtUs(r.chosenUs) + " against " + fmtUs(r.storedUs) + " with every value stored once";
 }
 
 }  // namespace polyfuse

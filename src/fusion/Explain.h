@@ -37,6 +37,18 @@ struct Decision {
   double fusedUs = -1, chosenUs = -1;  // modeled time with the pair fused (best such plan) and as chosen
 };
 
+// A statement computed in several kernels instead of stored once: what that plan models
+// against the best plan that stores every value (`--no-recompute`).
+struct Recomputation {
+  int stmt = 0;
+  std::vector<int> kernels;  // kernel ids that compute it
+  bool stored = false;       // one of them also stores it for other kernels
+  double chosenUs = 0, storedUs = 0;
+};
+std::vector<Recomputation> explainRecomputation(const CostModel& cm, const Partition& chosen, const SearchOptions& opt);
+// "S1 recomputed in K1 and K2 instead of stored: 52.58 us against 75.11 us"
+std::string recomputationText(const Program& prog, const Recomputation& r);
+
 // `opt` is the search that produced `chosen`. The best partition that fuses each pair is
 // found by the exact search over one candidate space, enumerated and costed once.
 std::vector<Decision> explain(const CostModel& cm, const Partition& chosen, const SearchOptions& opt);

@@ -105,6 +105,7 @@ IlpResult solvePartitionIlp(const CostModel& cm, const std::vector<StmtSet>& can
     // readers all sit beside it stores nothing, yet a copy of a reader elsewhere needs it.
     const int numCands = int(cands.size());
     std::vector<int> storedCol(n, -1);
+    std::vector<std::vector<int>> needers(n);
     int numCols = numCands;
     if (cover)
       for (size_t c = 0; c < cands.size(); ++c) {
@@ -115,6 +116,7 @@ IlpResult solvePartitionIlp(const CostModel& cm, const std::vector<StmtSet>& can
             if (fg.graph()[e].kind == DepKind::Flow && !cands[c].contains(s)) needed.insert(s);
           }
         for (int s : needed) {
+          needers[s].push_back(int(c));
           if (storedCol[s] < 0) {
             storedCol[s] = numCols++;
             Row r{storers[s], ones(storers[s]), 0.0, 0.0};
@@ -127,6 +129,18 @@ IlpResult solvePartitionIlp(const CostModel& cm, const std::vector<StmtSet>& can
       }
     for (int s = 0; s < n; ++s)
       if (copies(s) && storedCol[s] < 0 && storers[s].size() > 1) rows.push_back({storers[s], ones(storers[s]), -inf, 1.0});
+    // A value is stored only when some chosen kernel reads it from memory: code is
+    // generated from the program with the copies made explicit, whose kernels store
+    // exactly what other kernels read.
+    for (int s = 0; s < n; ++s) {
+      if (!copies(s) || storers[s].empty()) continue;
+      Row r{storers[s], ones(storers[s]), -inf, 0.0};
+      for (int c : needers[s]) {
+        r.idx.push_back(c);
+        r.val.push_back(-1.0);
+      }
+      rows.push_back(r);
+    }
     if (maxKernels > 0) {
       std::vector<int> all(cands.size());
       for (size_t c = 0; c < cands.size(); ++c) all[c] = int(c);

@@ -29,6 +29,13 @@ inline const char* stmtModeName(StmtMode m) { return nameIn(kStmtModeNames, m); 
 // The block's threads share each point's reduction (and combine through shared memory).
 inline bool reducesAcrossThreads(StmtMode m) { return m == StmtMode::BlockReduce || m == StmtMode::SplitReduce; }
 
+// A kernel's statement as reports print it: S1, or S1' where the kernel recomputes it.
+inline std::string memberLabel(const std::string& label, const std::vector<int>& recomputed, int s) {
+  for (int r : recomputed)
+    if (r == s) return label + "'";
+  return label;
+}
+
 // A temporary the kernel keeps on chip (shared memory in CUDA, local memory in OpenCL):
 // the block's slice of it. Tensor dimension p starts at the block origin of grid
 // coordinate gridCoord[p], or at the constant lo[p] when gridCoord[p] < 0.
@@ -142,6 +149,7 @@ struct SolverInfo {
 // One of the K best partitions (`fuse --top K`): its kernels' statements and cost.
 struct Alternative {
   std::vector<std::vector<int>> kernels;  // statement ids per kernel, in launch order
+  std::vector<std::vector<int>> recomputed;  // per kernel: KernelPlan::recomputed
   double modeledUs = 0;
 };
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 #include <tuple>
 
@@ -46,7 +47,9 @@ nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p) {
     nlohmann::ordered_json kj;
     kj["id"] = "K" + std::to_string(k.id);
     kj["statements"] = nlohmann::ordered_json::array();
-    for (int s : k.statements) kj["statements"].push_back("S" + std::to_string(s));
+    for (int s : k.statements) kj["statements"].push_back(prog.statements[s].label());
+    kj["recomputed"] = nlohmann::ordered_json::array();
+    for (int s : k.recomputed) kj["recomputed"].push_back(prog.statements[s].label());
     kj["grid"] = gridText(prog, k);
     kj["grid_extent"] = k.gridExtent;
     kj["tile"] = k.tile;
@@ -103,9 +106,9 @@ nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p) {
     auto& alts = j["alternatives"] = nlohmann::ordered_json::array();
     for (auto& a : p.alternatives) {
       nlohmann::ordered_json ks = nlohmann::ordered_json::array();
-      for (auto& k : a.kernels) {
+      for (size_t i = 0; i < a.kernels.size(); ++i) {
         nlohmann::ordered_json sts = nlohmann::ordered_json::array();
-        for (int s : k) sts.push_back("S" + std::to_string(s));
+        for (int s : a.kernels[i]) sts.push_back(memberLabel(prog.statements[s].label(), a.recomputed[i], s));
         ks.push_back(sts);
       }
       alts.push_back({{"kernels", ks}, {"modeled_us", a.modeledUs}});
@@ -144,7 +147,8 @@ void printPartitionTable(std::ostream& os, const CostModel& cm, const Partition&
   size_t ws = 10, wg = 4, wt = 4;
   for (auto& k : p.kernels) {
     std::string st;
-    for (int s : k.statements) st += (st.empty() ? "" : " ") + std::string("S") + std::to_string(s);
+    // A recomputed statement is marked: this kernel computes it for itself, unstored.
+    for (int s : k.statements) st += (st.empty() ? "" : " ") + memberLabel(prog.statements[s].label(), k.recomputed, s);
     stmts.push_back(st);
     grids.push_back(gridText(prog, k));
     tiles.push_back(tileText(k));
@@ -170,6 +174,9 @@ void printPartitionTable(std::ostream& os, const CostModel& cm, const Partition&
     }
   }
   int64_t lb = cm.lowerBoundBytes();
+  bool anyRecomputed = false;
+  for (auto& k : p.kernels) anyRecomputed |= !k.recomputed.empty();
+  if (anyRecomputed) os << "(S' : recomputed in that kernel from its inputs, not stored)\n";
   os << fmt::format("total: {} kernel(s), dram_bytes {} (lower bound {}, {:.2f}x), l2_bytes {}, modeled {:.3f} us\n",
                     p.kernels.size(), p.dramBytes, lb, lb ? double(p.dramBytes) / double(lb) : 0.0, p.l2Bytes,
                     p.modeledUs);
@@ -190,9 +197,9 @@ void printPartitionTable(std::ostream& os, const CostModel& cm, const Partition&
     for (size_t i = 0; i < p.alternatives.size(); ++i) {
       const Alternative& a = p.alternatives[i];
       std::string ks;
-      for (auto& k : a.kernels) {
+      for (size_t k = 0; k < a.kernels.size(); ++k) {
         std::string st;
-        for (int s : k) st += (st.empty() ? "" : " ") + std::string("S") + std::to_string(s);
+        for (int s : a.kernels[k]) st += (st.empty() ? "" : " ") + memberLabel(prog.statements[s].label(), a.recomputed[k], s);
         ks += (ks.empty() ? "" : " | ") + st;
       }
       os << fmt::format("  #{} {:>11.3f} us  {:>6.3f}x  {} kernel(s): {}\n", i + 1, a.modeledUs, best > 0 ? a.modeledUs / best : 1.0,
@@ -224,8 +231,12 @@ void writeDot(std::ostream& os, const CostModel& cm, const Partition& p) {
   for (auto& k : p.kernels) {
     os << "  subgraph cluster_K" << k.id << " {\n    label=\"K" << k.id << " grid " << dotEscape(gridText(prog, k))
        << fmt::format(" | {:.2f} us", k.modeledUs) << "\";\n    style=rounded;\n";
-    for (int s : k.statements)
-      os << "    S" << s << " [label=\"S" << s << ": " << dotEscape(statementText(prog, prog.statements[s])) << "\"];\n";
+    // A recomputed copy is a node of its own, dashed; edges go to the stored one.
+    for (int s : k.statements) {
+      const bool copy = std::count(k.recomputed.begin(), k.recomputed.end(), s);
+      os << "    S" << s << (copy ? "_K" + std::to_string(k.id) : "") << " [label=\"S" << s << (copy ? "'" : "") << ": "
+         << dotEscape(statementText(prog, prog.statements[s])) << "\"" << (copy ? ", style=dashed" : "") << "];\n";
+    }
     os << "  }\n";
   }
   std::set<std::pair<int, int>> seen;

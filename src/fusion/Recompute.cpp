@@ -104,8 +104,9 @@ std::unique_ptr<RecomputedProgram> makeCopiesExplicit(const CostModel& cm, const
     const KernelPlan& a = p.kernels[k];
     const KernelPlan& b = planned.kernels[k];
     if (std::abs(a.modeledUs - b.modeledUs) > 1e-9 * std::max(1.0, a.modeledUs) || a.dramBytes != b.dramBytes)
-      throw InternalError("K" + std::to_string(k) + " costs " + std::to_string(b.modeledUs) + " us with its copies made explicit, " +
-                          std::to_string(a.modeledUs) + " us as planned");
+      throw InternalError("K" + std::to_string(k) + " costs " + std::to_string(b.modeledUs) + " us (" +
+                          std::to_string(b.dramBytes) + " DRAM, " + std::to_string(b.l2Bytes) + " L2 bytes) with its copies made explicit, " +
+                          std::to_string(a.modeledUs) + " us (" + std::to_string(a.dramBytes) + ", " + std::to_string(a.l2Bytes) + ") as planned");
   }
   planned.strategy = p.strategy;
   planned.solver = p.solver;

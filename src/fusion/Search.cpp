@@ -232,7 +232,7 @@ bool satisfiesConstraints(const StmtSet& g, const SearchOptions& opt) {
 // false to stop. With recomputation, each partition's statements are homes, and every
 // recomputable statement may also be copied into any kernel that uses it (consumers
 // first, so a copy's own producers can be copied after it); its home kernel stores it
-// when a kernel reads it without a copy, and may store it or not otherwise.
+// exactly when a kernel reads it without a copy.
 using PartitionVisitor =
     std::function<bool(const std::vector<StmtSet>&, const std::vector<StmtSet>&, double)>;
 void forEachLegalPartition(const CostModel& cm, const SearchOptions& opt, const PartitionVisitor& visit,
@@ -278,7 +278,6 @@ void forEachLegalPartition(const CostModel& cm, const SearchOptions& opt, const 
       for (int s : copyable)
         for (size_t k = 0; k < groups.size(); ++k)
           if (int(k) != home[s] && groups[k].contains(s) && usedOutside(s, int(k))) kept[k].insert(s);
-      std::vector<int> either;  // homes that may store or keep their value
       for (int s = 0; s < n; ++s) {
         const int h = home[s];
         bool needed = false;
@@ -286,14 +285,14 @@ void forEachLegalPartition(const CostModel& cm, const SearchOptions& opt, const 
         // A kernel reads s without computing it: its home must store it, which it does
         // only for a value used outside it (a copy's readers elsewhere are not).
         if (needed && !usedOutside(s, h)) return;
-        if (fg.recomputable(s) && !needed && usedOutside(s, h) && usedIn(s, h)) either.push_back(s);
+        // A value no kernel reads from memory is not stored: its home keeps it (and
+        // must use it).
+        if (fg.recomputable(s) && !needed && usedOutside(s, h)) {
+          if (!usedIn(s, h)) return;
+          kept[h].insert(s);
+        }
       }
-      for (uint64_t bits = 0; bits < (uint64_t(1) << either.size()) && !stop; ++bits) {
-        std::vector<StmtSet> k2 = kept;
-        for (size_t i = 0; i < either.size(); ++i)
-          if (bits >> i & 1) k2[home[either[i]]].insert(either[i]);
-        offer(groups, k2);
-      }
+      offer(groups, kept);
     };
     std::function<void(size_t)> place = [&](size_t i) {
       if (stop) return;
@@ -359,9 +358,15 @@ std::vector<Partition> legalPartitions(const CostModel& cm, size_t limit, bool& 
   more = false;
   SearchOptions all;
   all.strategy = Strategy::Exhaustive;
+  // Copies of a statement that no kernel stores look alike whichever is called its home.
+  std::set<std::vector<std::pair<StmtSet, StmtSet>>> seen;
   forEachLegalPartition(
       cm, all,
       [&](const std::vector<StmtSet>& groups, const std::vector<StmtSet>& kept, double) {
+        std::vector<std::pair<StmtSet, StmtSet>> key;
+        for (size_t k = 0; k < groups.size(); ++k) key.push_back({groups[k], kept.empty() ? StmtSet() : kept[k]});
+        std::sort(key.begin(), key.end());
+        if (!seen.insert(key).second) return true;
         if (out.size() == limit) {
           more = true;
           return false;
@@ -670,7 +675,10 @@ Partition search(const CostModel& cm, const SearchOptions& opt) {
     // candidates may not all be chosen again) and CBC solves again.
     auto alternative = [](const Partition& q) {
       Alternative a;
-      for (auto& k : q.kernels) a.kernels.push_back(k.statements);
+      for (auto& k : q.kernels) {
+        a.kernels.push_back(k.statements);
+        a.recomputed.push_back(k.recomputed);
+      }
       a.modeledUs = q.modeledUs;
       return a;
     };
