@@ -101,6 +101,27 @@ if os.path.exists(top3):
         ks = " ".join("{" + " ".join(k) + "}" for k in a["kernels"])
         out.append(f"| {i + 1} | {ks} | {a['modeled_us']:.1f} | {100 * (a['modeled_us'] / best - 1):+.1f}% |")
 
+# Recompute instead of store, at the parallelism trap.
+trap = {m: os.path.join(run, f"trap_{m}.json") for m in ("recompute", "no-recompute")}
+if all(os.path.exists(p) for p in trap.values()):
+    out += ["", "## Recompute instead of store: the parallelism trap", "",
+            "Softmax over 8 rows of 1,048,576 (`polyfuse fuse examples/softmax.tc --size N=8,M=1048576`, with and without",
+            "`--no-recompute`). Both reductions split across blocks; stored once, the exponential goes through DRAM;",
+            "recomputed, it runs again inside the sum's chunks and the divide, and only X is read more than once.",
+            "Each plan, chosen at these sizes, ran on PoCL at N=8,M=4099 and was verified.", "",
+            "| search | kernels | DRAM bytes / lower bound | modeled us | verified on PoCL |", "|---|---|---|---|---|"]
+    for m, p in trap.items():
+        t = json.load(open(p))
+        ex = json.load(open(p.replace(".json", "_exec.json")))
+        ks = " ".join("{" + " ".join(s + ("'" if s in k.get("recomputed", []) else "") for s in k["statements"]) + "}"
+                      for k in t["kernels"])
+        out.append(f"| ilp{' --no-recompute' if m != 'recompute' else ''} | {ks} | "
+                   f"{t['dram_bytes'] / t['lower_bound_bytes']:.2f}x | {t['modeled_us']:.1f} | "
+                   f"{'yes' if ex['verified'] else 'NO'} (max rel. error {ex['max_rel_error']:.1e}) |")
+    for r in json.load(open(trap["recompute"])).get("recomputation", []):
+        out.append("")
+        out.append(f"`--explain`: {r['reason']}.")
+
 # Is the model right? Every legal partition on PoCL.
 vrows = [json.loads(line) for line in open(os.path.join(validate_run, "results.jsonl"))]
 out += ["", "## Is the model right? Every partition on PoCL", "",
