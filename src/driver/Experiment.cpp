@@ -87,6 +87,7 @@ json pointKey(const ExperimentConfig& cfg, const Point& pt) {
                                      : json();
   k["emit"] = cfg.emit;
   if (validates(cfg, pt)) k["validate"] = {{"top", cfg.validateTop}};
+  if (!cfg.recompute) k["recompute"] = false;
   return k;
 }
 
@@ -153,6 +154,7 @@ json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& 
     SearchOptions opt;
     opt.strategy = parseStrategy(pt.strategy);
     opt.timeLimitSeconds = cfg.timeLimitSeconds;
+    opt.recompute = cfg.recompute;
     // The exact search also finds the runner-up: how far it is says how robust the
     // optimum is to the model's errors.
     if (opt.strategy == Strategy::Ilp) opt.topK = 2;

@@ -51,6 +51,7 @@ struct ExperimentConfig {
   double timeLimitSeconds = 60;
   // validate: true runs every legal partition (validate_top: K, the K best) of each
   // program, sizes and device at the execution sizes, once per group of points.
+  bool recompute = true;  // ilp and exhaustive may recompute elementwise temporaries
   bool validate = false;
   int validateTop = 0;
 };
