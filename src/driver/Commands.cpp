@@ -372,7 +372,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
       std::string backend = "opencl", device = "h100";
       int top = 0, repeat = 3;
       uint64_t seed = 1;
-      bool json = false;
+      bool json = false, noRecompute = false;
     };
     auto c = std::make_shared<ValidateOpts>();
     auto* cmd = app.add_subcommand("validate", "Run every legal partition (or the K best), verify each, and rank modeled against measured time");
@@ -383,6 +383,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
     cmd->add_option("--repeat", c->repeat, "timed runs per partition (the median is reported)")->check(CLI::Range(1, 1000));
     cmd->add_option("--seed", c->seed, "seed of the random inputs");
     cmd->add_flag("--json", c->json, "print a JSON object");
+    cmd->add_flag("--no-recompute", c->noRecompute, "only partitions that compute every statement once");
     cmd->callback([c, &reg] {
       reg.chosen = [c] {
         return withProgram(*c, [&](LoadedProgram& lp) {
@@ -392,7 +393,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
           checkMemoryFits(prog, sizes, backend);
           FusionGraph fg(*lp.poly);
           CostModel cm(fg, sizes, loadDevice(c->device));
-          Validation v = validatePartitions(cm, backend, makeInputs(prog, sizes, c->seed), c->repeat, c->top);
+          Validation v = validatePartitions(cm, backend, makeInputs(prog, sizes, c->seed), c->repeat, c->top, !c->noRecompute);
           nlohmann::ordered_json j;
           j["program"] = prog.name;
           j["backend"] = backendName(backend);

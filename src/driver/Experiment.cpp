@@ -209,7 +209,7 @@ json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& 
       if (validates(cfg, pt)) {
         // The model against measurement, at the execution sizes: every legal partition
         // (or the K best) modeled there and run there.
-        Validation v = validatePartitions(ecm, cfg.execute.backend, in, cfg.execute.repeat, cfg.validateTop);
+        Validation v = validatePartitions(ecm, cfg.execute.backend, in, cfg.execute.repeat, cfg.validateTop, cfg.recompute);
         json parts = json::array();
         for (auto& vp : v.partitions)
           parts.push_back({{"kernels", kernelsText(vp.kernels, vp.recomputed)}, {"modeled_us", vp.modeledUs},

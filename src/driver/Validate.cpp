@@ -16,13 +16,15 @@ std::string kernelsText(const std::vector<std::vector<int>>& kernels, const std:
   return s;
 }
 
-Validation validatePartitions(const CostModel& cm, Backend backend, const Bindings& inputs, int repeat, int topK) {
+Validation validatePartitions(const CostModel& cm, Backend backend, const Bindings& inputs, int repeat, int topK,
+                              bool recompute) {
   if (backend == Backend::Ref) throw UsageError("validate runs generated code: --backend opencl or cuda");
   Validation v;
   std::vector<Partition> plans;
   if (topK > 0) {
     SearchOptions opt;
     opt.topK = topK;
+    opt.recompute = recompute;
     Partition best = search(cm, opt);
     for (auto& a : best.alternatives) {
       std::vector<StmtSet> groups, kept;
@@ -36,7 +38,7 @@ Validation validatePartitions(const CostModel& cm, Backend backend, const Bindin
     v.source = "the " + std::to_string(plans.size()) + " best partitions by the exact search";
   } else {
     bool more = false;
-    plans = legalPartitions(cm, kMaxValidated, more);
+    plans = legalPartitions(cm, kMaxValidated, more, recompute);
     if (more)
       throw UsageError("the program has more than " + std::to_string(kMaxValidated) +
                        " legal partitions; validate the best ones with --top K");

@@ -26,7 +26,8 @@ struct Validation {
 // `topK` > 0: the K best partitions by the exact search; otherwise every legal partition
 // (UsageError when there are more than `kMaxValidated`).
 constexpr size_t kMaxValidated = 200;
-Validation validatePartitions(const CostModel& cm, Backend backend, const Bindings& inputs, int repeat, int topK);
+Validation validatePartitions(const CostModel& cm, Backend backend, const Bindings& inputs, int repeat, int topK,
+                              bool recompute = true);
 
 // A partition's kernels as text: "{S0 S1} {S1' S2}".
 std::string kernelsText(const std::vector<std::vector<int>>& kernels, const std::vector<std::vector<int>>& recomputed);

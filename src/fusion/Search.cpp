@@ -352,12 +352,13 @@ std::pair<std::vector<StmtSet>, std::vector<StmtSet>> exhaustive(const CostModel
 
 }  // namespace
 
-std::vector<Partition> legalPartitions(const CostModel& cm, size_t limit, bool& more) {
+std::vector<Partition> legalPartitions(const CostModel& cm, size_t limit, bool& more, bool recompute) {
   std::vector<Partition> out;
   size_t visited = 0;
   more = false;
   SearchOptions all;
   all.strategy = Strategy::Exhaustive;
+  all.recompute = recompute;
   // Copies of a statement that no kernel stores look alike whichever is called its home.
   std::set<std::vector<std::pair<StmtSet, StmtSet>>> seen;
   forEachLegalPartition(

@@ -73,7 +73,7 @@ IlpResult solvePartitionIlp(const CostModel& cm, const std::vector<StmtSet>& can
 
 // Every legal partition (kernels connected, convex, legal on a grid, acyclic), sorted by
 // modeled time; at most `limit`, with `more` set when there are others.
-std::vector<Partition> legalPartitions(const CostModel& cm, size_t limit, bool& more);
+std::vector<Partition> legalPartitions(const CostModel& cm, size_t limit, bool& more, bool recompute = true);
 
 // Kernel index of each statement's group in a cyclic quotient, or empty when acyclic.
 std::vector<int> findKernelCycle(const FusionGraph& fg, const std::vector<StmtSet>& groups,
