@@ -10,6 +10,8 @@
 #include "RandomPrograms.h"
 #include "fusion/Explain.h"
 #include "fusion/PlanOutput.h"
+#include "fusion/Recompute.h"
+#include "codegen/Emit.h"
 #include "fusion/RankCorrelation.h"
 #include "fusion/Search.h"
 
@@ -128,7 +130,7 @@ TEST_CASE("fusion: ilp equals exhaustive on every example and beats every baseli
 }
 
 TEST_CASE("fusion: ilp equals exhaustive on 300 random programs") {
-  int fusedSomething = 0, beatsGreedy = 0, recomputed = 0;
+  int fusedSomething = 0, beatsGreedy = 0, recomputed = 0, madeExplicit = 0;
   for (uint64_t seed = 1; seed <= 300; ++seed) {
     std::string text = test::randomProgram(seed);
     INFO(text);
@@ -143,6 +145,15 @@ TEST_CASE("fusion: ilp equals exhaustive on 300 random programs") {
     CHECK(ilp.modeledUs <= s.run("iree-aggressive").modeledUs * (1 + 1e-9));
     fusedSomething += ilp.kernels.size() < s.lp.program->statements.size();
     for (auto& k : ex.kernels) recomputed += !k.recomputed.empty();
+    // A plan that recomputes becomes a program with its copies explicit, whose kernels
+    // cost what the plan said (makeCopiesExplicit checks it) and pass isl's legality
+    // check in code generation.
+    for (const Partition* q : {&ilp, &ex})
+      if (auto explicitCopies = makeCopiesExplicit(*s.cm, *q)) {
+        CHECK(explicitCopies->plan.modeledUs == Approx(q->modeledUs).epsilon(1e-9));
+        CHECK_NOTHROW(generate(explicitCopies->graph->poly(), explicitCopies->plan, Dialect::OpenCL));
+        ++madeExplicit;
+      }
     beatsGreedy += ilp.modeledUs < greedy * (1 - 1e-6);
   }
   // The programs exercise the search: most fuse something, and on many the exact
@@ -153,6 +164,7 @@ TEST_CASE("fusion: ilp equals exhaustive on 300 random programs") {
   // recomputes in some kernels, and ilp matches it there too.
   INFO("kernels that recompute in the oracle's optima: " << recomputed);
   CHECK(recomputed > 10);
+  CHECK(madeExplicit > 10);
 }
 
 TEST_CASE("fusion: user constraints and limits are honoured") {
