@@ -157,9 +157,7 @@ CostModel::BlockShape CostModel::shapeGrid(const std::vector<int>& members, cons
     if (kp.chunkDims.empty()) kp.chunkDims.assign(members.size(), -1);  // mapThreads rejects it
     // Every chunked dimension spans the reduction's range (splitDims checks it): the
     // reduction's last dimension.
-    size_t root = 0;
-    while (root + 1 < members.size() && fg_.program().statements[members[root]].numReduction() == 0) ++root;
-    const SizedStatement& s = sized(members[root]);
+    const SizedStatement& s = sized(members[std::max(0, splitRoot(members))]);
     const int64_t extent = s.hi.back() - s.lo.back();
     kp.splitChunk = (extent + c.chunks - 1) / c.chunks;
     kp.splitChunks = (extent + kp.splitChunk - 1) / kp.splitChunk;
@@ -490,11 +488,10 @@ Partition CostModel::assemble(Strategy strategy, const std::vector<StmtSet>& gro
     // recomputed here, whether or not anything outside would read it.
     kp->recomputed.clear();
     for (int s : groups[k].members()) {
-      bool elsewhere = false, stored = recomputed.empty() || !recomputed[k].contains(s);
+      bool elsewhere = false;
       for (size_t j = 0; j < groups.size(); ++j) elsewhere |= j != size_t(k) && groups[j].contains(s);
-      bool readOutside = false;
-      for (int c : fg_.flowConsumers(s)) readOutside |= !groups[k].contains(c);
-      if (elsewhere && !(stored && readOutside)) kp->recomputed.push_back(s);
+      if (elsewhere && !fg_.storesValue(groups[k], recomputed.empty() ? StmtSet() : recomputed[k], s))
+        kp->recomputed.push_back(s);
     }
     appendKernel(p, *kp);
   }

@@ -118,6 +118,8 @@ class CostModel {
   // each elementwise producer the dimension its in-kernel readers index by their chunked
   // one. Empty when the group cannot split (docs/cost-model.md).
   std::vector<int> splitDims(const std::vector<int>& members) const;
+  // The index in `members` of its only reduction; -1 with none or several.
+  int splitRoot(const std::vector<int>& members) const;
   BlockShape shapeGrid(const std::vector<int>& members, const GridCandidate& c, KernelPlan& kp) const;
   bool mapThreads(const std::vector<int>& members, const std::vector<int>* threadDims, BlockShape& shape,
                   KernelPlan& kp) const;

@@ -83,6 +83,12 @@ FusionGraph::FusionGraph(const PolyProgram& pp) : pp_(pp), graph_(pp.program().s
   }
 }
 
+bool FusionGraph::readOutside(const StmtSet& group, int s) const {
+  for (int c : flowConsumers_[s])
+    if (!group.contains(c)) return true;
+  return false;
+}
+
 bool FusionGraph::anyRecomputable() const {
   return std::find(recomputable_.begin(), recomputable_.end(), true) != recomputable_.end();
 }
@@ -133,13 +139,11 @@ std::vector<std::set<int>> FusionGraph::kernelSuccessors(const std::vector<StmtS
     for (int s : groups[k].members()) holders[s].push_back(int(k));
   for (int s = 0; s < n; ++s) {
     if (holders[s].size() == 1) writer[s] = holders[s][0];
-    // Of several copies, the stored one: not recomputed, and read outside its group
-    // (a copy whose readers are all beside it stores nothing).
-    for (int k : holders[s].size() > 1 ? holders[s] : std::vector<int>{}) {
-      if (!recomputed.empty() && recomputed[k].contains(s)) continue;
-      for (int c : flowConsumers_[s])
-        if (!groups[k].contains(c)) writer[s] = k;
-    }
+    // Of several copies, the stored one (a copy whose readers are all beside it stores
+    // nothing).
+    else
+      for (int k : holders[s])
+        if (storesValue(groups[k], recomputed.empty() ? StmtSet() : recomputed[k], s)) writer[s] = k;
   }
   std::vector<std::set<int>> succ(groups.size());
   for (auto& d : pp_.dependences())

@@ -54,6 +54,13 @@ class FusionGraph {
   bool anyRecomputable() const;
   // Statements that read s's value (flow dependences), sorted.
   const std::vector<int>& flowConsumers(int s) const { return flowConsumers_[s]; }
+  // Some statement outside the group reads s's value.
+  bool readOutside(const StmtSet& group, int s) const;
+  // The kernel `group`, recomputing `recomputed` (or nothing, when empty), writes s's
+  // value for other kernels: s is a member it does not recompute, read outside it.
+  bool storesValue(const StmtSet& group, const StmtSet& recomputed, int s) const {
+    return group.contains(s) && (recomputed.empty() || !recomputed.contains(s)) && readOutside(group, s);
+  }
   // Connected through dependence edges or sibling pairs.
   bool isConnected(const StmtSet& group) const;
   // The order kernels must run in: succ[a] holds b when kernel b uses what kernel a

@@ -73,15 +73,20 @@ std::vector<int64_t> CostModel::tileMenu(int g, int t, int64_t extent) {
   return menu;
 }
 
+int CostModel::splitRoot(const std::vector<int>& members) const {
+  int root = -1;
+  for (int k = 0; k < int(members.size()); ++k)
+    if (fg_.program().statements[members[k]].numReduction() > 0) {
+      if (root >= 0) return -1;
+      root = k;
+    }
+  return root;
+}
+
 std::vector<int> CostModel::splitDims(const std::vector<int>& members) const {
   const Program& prog = fg_.program();
   const int n = int(members.size());
-  int root = -1;
-  for (int k = 0; k < n; ++k)
-    if (prog.statements[members[k]].numReduction() > 0) {
-      if (root >= 0) return {};
-      root = k;
-    }
+  const int root = splitRoot(members);
   if (root < 0) return {};
   std::vector<int> dims(n, -1);
   const SizedStatement& rs = sized(members[root]);
@@ -127,10 +132,8 @@ std::vector<int> CostModel::splitDims(const std::vector<int>& members) const {
 std::vector<int64_t> CostModel::splitMenu(const std::vector<int>& members) const {
   const Program& prog = fg_.program();
   std::vector<int64_t> menu{1};
-  const std::vector<int> dims = splitDims(members);
-  if (dims.empty()) return menu;
-  int root = 0;
-  while (prog.statements[members[root]].numReduction() == 0) ++root;
+  if (splitDims(members).empty()) return menu;
+  const int root = splitRoot(members);
   const Statement& st = prog.statements[members[root]];
   const SizedStatement& ss = sized(members[root]);
   bool escapes = prog.tensors[st.write.tensor].role == TensorRole::Output || !consumers_[st.write.tensor].empty();

@@ -13,7 +13,6 @@
 #include <set>
 
 #include "fusion/Search.h"
-#include "polyir/Diagnostic.h"
 
 namespace polyfuse {
 
@@ -41,13 +40,6 @@ std::vector<int> findKernelCycle(const FusionGraph& fg, const std::vector<StmtSe
   return {};
 }
 
-bool storesValue(const FusionGraph& fg, const StmtSet& group, const StmtSet& recomputed, int s) {
-  if (!group.contains(s) || (!recomputed.empty() && recomputed.contains(s))) return false;
-  for (int c : fg.flowConsumers(s))
-    if (!group.contains(c)) return true;
-  return false;
-}
-
 IlpResult solvePartitionIlp(const CostModel& cm, const std::vector<StmtSet>& cands, const std::vector<double>& cost,
                             int maxKernels, double timeLimitSeconds, const std::vector<int>& start,
                             const std::vector<std::vector<int>>& exclude, const std::vector<StmtSet>& recomputed) {
@@ -64,13 +56,74 @@ IlpResult solvePartitionIlp(const CostModel& cm, const std::vector<StmtSet>& can
   if (cover)
     for (size_t c = 0; c < cands.size(); ++c)
       for (int s : cands[c].members())
-        if (storesValue(fg, cands[c], recomputed[c], s)) storers[s].push_back(int(c));
+        if (fg.storesValue(cands[c], recomputed[c], s)) storers[s].push_back(int(c));
   // Cycle cuts and no-good cuts have one form: not all of these candidates at once.
   std::vector<std::vector<int>> cuts = exclude;
   // Microseconds as they are; every gap tolerance is zero so that near-ties between
   // partitions are resolved exactly, as the exhaustive oracle resolves them.
   const double scale = 1.0;
   std::vector<int> bestKnown = start;
+  // The rows that do not change between rounds, built once; each round loads the
+  // whole model at once (adding rows one at a time copies the matrix each time).
+  struct Row {
+    std::vector<int> idx;
+    std::vector<double> val;
+    double lo, hi;
+  };
+  std::vector<Row> fixedRows;
+  const double inf = std::numeric_limits<double>::max();
+  auto ones = [](const std::vector<int>& idx) { return std::vector<double>(idx.size(), 1.0); };
+  std::vector<std::vector<int>> covering(n);
+  for (size_t c = 0; c < cands.size(); ++c)
+    for (int s : cands[c].members()) covering[s].push_back(int(c));
+  for (int s = 0; s < n; ++s) fixedRows.push_back({covering[s], ones(covering[s]), 1.0, copies(s) ? inf : 1.0});
+  // A kernel that reads a value it does not compute needs it stored: x_c <= stored_s,
+  // where the column stored_s equals the sum of its storers' x (at most 1: one kernel
+  // stores it). Without copies this always holds; with them, a statement whose
+  // readers all sit beside it stores nothing, yet a copy of a reader elsewhere needs it.
+  const int numCands = int(cands.size());
+  std::vector<int> storedCol(n, -1);
+  std::vector<std::vector<int>> needers(n);
+  int numCols = numCands;
+  if (cover)
+    for (size_t c = 0; c < cands.size(); ++c) {
+      std::set<int> needed;
+      for (int t : cands[c].members())
+        for (auto e : boost::make_iterator_range(boost::in_edges(t, fg.graph()))) {
+          int s = int(boost::source(e, fg.graph()));
+          if (fg.graph()[e].kind == DepKind::Flow && !cands[c].contains(s)) needed.insert(s);
+        }
+      for (int s : needed) {
+        needers[s].push_back(int(c));
+        if (storedCol[s] < 0) {
+          storedCol[s] = numCols++;
+          Row r{storers[s], ones(storers[s]), 0.0, 0.0};
+          r.idx.push_back(storedCol[s]);
+          r.val.push_back(-1.0);
+          fixedRows.push_back(r);
+        }
+        fixedRows.push_back({{int(c), storedCol[s]}, {1.0, -1.0}, -inf, 0.0});
+      }
+    }
+  for (int s = 0; s < n; ++s)
+    if (copies(s) && storedCol[s] < 0 && storers[s].size() > 1) fixedRows.push_back({storers[s], ones(storers[s]), -inf, 1.0});
+  // A value is stored only when some chosen kernel reads it from memory: code is
+  // generated from the program with the copies made explicit, whose kernels store
+  // exactly what other kernels read.
+  for (int s = 0; s < n; ++s) {
+    if (!copies(s) || storers[s].empty()) continue;
+    Row r{storers[s], ones(storers[s]), -inf, 0.0};
+    for (int c : needers[s]) {
+      r.idx.push_back(c);
+      r.val.push_back(-1.0);
+    }
+    fixedRows.push_back(r);
+  }
+  if (maxKernels > 0) {
+    std::vector<int> all(cands.size());
+    for (size_t c = 0; c < cands.size(); ++c) all[c] = int(c);
+    fixedRows.push_back({all, ones(all), -inf, double(maxKernels)});
+  }
   for (int round = 0; round < 500; ++round) {
     double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     double left = timeLimitSeconds - elapsed;
@@ -85,67 +138,8 @@ IlpResult solvePartitionIlp(const CostModel& cm, const std::vector<StmtSet>& can
     Cbc_setAllowableFractionGap(m, 0.0);
     Cbc_setAllowablePercentageGap(m, 0.0);
     Cbc_setParameter(m, "increment", "0");
-    // Rows are collected and the model loaded once: adding rows one at a time copies
-    // the matrix each time.
-    struct Row {
-      std::vector<int> idx;
-      std::vector<double> val;
-      double lo, hi;
-    };
-    std::vector<Row> rows;
-    const double inf = std::numeric_limits<double>::max();
-    auto ones = [](const std::vector<int>& idx) { return std::vector<double>(idx.size(), 1.0); };
-    std::vector<std::vector<int>> covering(n);
-    for (size_t c = 0; c < cands.size(); ++c)
-      for (int s : cands[c].members()) covering[s].push_back(int(c));
-    for (int s = 0; s < n; ++s) rows.push_back({covering[s], ones(covering[s]), 1.0, copies(s) ? inf : 1.0});
-    // A kernel that reads a value it does not compute needs it stored: x_c <= stored_s,
-    // where the column stored_s equals the sum of its storers' x (at most 1: one kernel
-    // stores it). Without copies this always holds; with them, a statement whose
-    // readers all sit beside it stores nothing, yet a copy of a reader elsewhere needs it.
-    const int numCands = int(cands.size());
-    std::vector<int> storedCol(n, -1);
-    std::vector<std::vector<int>> needers(n);
-    int numCols = numCands;
-    if (cover)
-      for (size_t c = 0; c < cands.size(); ++c) {
-        std::set<int> needed;
-        for (int t : cands[c].members())
-          for (auto e : boost::make_iterator_range(boost::in_edges(t, fg.graph()))) {
-            int s = int(boost::source(e, fg.graph()));
-            if (fg.graph()[e].kind == DepKind::Flow && !cands[c].contains(s)) needed.insert(s);
-          }
-        for (int s : needed) {
-          needers[s].push_back(int(c));
-          if (storedCol[s] < 0) {
-            storedCol[s] = numCols++;
-            Row r{storers[s], ones(storers[s]), 0.0, 0.0};
-            r.idx.push_back(storedCol[s]);
-            r.val.push_back(-1.0);
-            rows.push_back(r);
-          }
-          rows.push_back({{int(c), storedCol[s]}, {1.0, -1.0}, -inf, 0.0});
-        }
-      }
-    for (int s = 0; s < n; ++s)
-      if (copies(s) && storedCol[s] < 0 && storers[s].size() > 1) rows.push_back({storers[s], ones(storers[s]), -inf, 1.0});
-    // A value is stored only when some chosen kernel reads it from memory: code is
-    // generated from the program with the copies made explicit, whose kernels store
-    // exactly what other kernels read.
-    for (int s = 0; s < n; ++s) {
-      if (!copies(s) || storers[s].empty()) continue;
-      Row r{storers[s], ones(storers[s]), -inf, 0.0};
-      for (int c : needers[s]) {
-        r.idx.push_back(c);
-        r.val.push_back(-1.0);
-      }
-      rows.push_back(r);
-    }
-    if (maxKernels > 0) {
-      std::vector<int> all(cands.size());
-      for (size_t c = 0; c < cands.size(); ++c) all[c] = int(c);
-      rows.push_back({all, ones(all), -inf, double(maxKernels)});
-    }
+    // This round's rows: the fixed ones and every cut so far.
+    std::vector<Row> rows = fixedRows;
     for (auto& cut : cuts) rows.push_back({cut, ones(cut), -inf, double(cut.size()) - 1});
     // Column-major, as CBC loads it.
     std::vector<std::vector<std::pair<int, double>>> byCol(numCols);
@@ -201,15 +195,9 @@ IlpResult solvePartitionIlp(const CostModel& cm, const std::vector<StmtSet>& can
       groups.push_back(cands[c]);
       if (cover) kept.push_back(recomputed[c]);
     }
-    std::vector<int> cycle = findKernelCycle(cm.graph(), groups, kept);
-    if (cycle.empty()) {
-      res.chosen = chosen;
-      res.status = optimal && !limit ? SolverStatus::Optimal : SolverStatus::TimeLimit;
-      break;
-    }
-    // Cut every shortest cycle through each edge of the quotient, not just the first
-    // found: one solve then removes many cyclic solutions (recomputation makes them
-    // common).
+    // Cut every shortest cycle through each edge of the quotient, not just one: a solve
+    // then removes many cyclic solutions (recomputation makes them common). None found:
+    // the kernels run in some order, and the solution stands.
     std::vector<std::set<int>> succ = fg.kernelSuccessors(groups, kept);
     std::set<std::vector<int>> found;
     for (size_t a = 0; a < groups.size(); ++a)
@@ -231,7 +219,11 @@ IlpResult solvePartitionIlp(const CostModel& cm, const std::vector<StmtSet>& can
         cut.erase(std::unique(cut.begin(), cut.end()), cut.end());
         found.insert(cut);
       }
-    if (found.empty()) throw InternalError("a cycle between kernels that no edge closes");
+    if (found.empty()) {
+      res.chosen = chosen;
+      res.status = optimal && !limit ? SolverStatus::Optimal : SolverStatus::TimeLimit;
+      break;
+    }
     for (auto& cut : found) cuts.push_back(cut);
     res.cycleCuts += int(found.size());
     if (limit) { res.status = SolverStatus::TimeLimit; break; }

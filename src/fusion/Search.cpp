@@ -268,11 +268,7 @@ void forEachLegalPartition(const CostModel& cm, const SearchOptions& opt, const 
         if (groups[k].contains(c)) return true;
       return false;
     };
-    auto usedOutside = [&](int s, int k) {
-      for (int c : fg.flowConsumers(s))
-        if (!groups[k].contains(c)) return true;
-      return false;
-    };
+    auto usedOutside = [&](int s, int k) { return fg.readOutside(groups[k], s); };
     auto chooseStores = [&]() {
       std::vector<StmtSet> kept(groups.size(), StmtSet(n));
       for (int s : copyable)

@@ -78,8 +78,6 @@ std::vector<Partition> legalPartitions(const CostModel& cm, size_t limit, bool& 
 // Kernel index of each statement's group in a cyclic quotient, or empty when acyclic.
 std::vector<int> findKernelCycle(const FusionGraph& fg, const std::vector<StmtSet>& groups,
                                  const std::vector<StmtSet>& recomputed = {});
-// Whether kernel `group`, recomputing `recomputed`, writes statement s's value for other
-// kernels to read: s is a member it does not recompute, used outside it.
-bool storesValue(const FusionGraph& fg, const StmtSet& group, const StmtSet& recomputed, int s);
+
 
 }  // namespace polyfuse
