@@ -20,6 +20,7 @@
 #include "driver/Inspect.h"
 #include "driver/Validate.h"
 #include "fusion/PlanOutput.h"
+#include "mlir/LoadProgram.h"
 #include "polyir/Frontend.h"
 #include "polyir/Interpreter.h"
 #include "polyir/Npy.h"
@@ -58,8 +59,8 @@ struct Common {
 };
 
 void addCommon(CLI::App* cmd, Common& c, bool sizesRequired) {
-  cmd->add_option("file", c.file, "TC source file")->required();
-  cmd->add_option("--entry", c.entry, "definition to use (default: the first)");
+  cmd->add_option("file", c.file, "program: FILE.tc, or FILE.mlir (linalg on tensors)")->required();
+  cmd->add_option("--entry", c.entry, "TC definition or MLIR function to use (default: the first)");
   auto* s = cmd->add_option("--size", c.sizes, "sizes, e.g. N=4096,M=4096");
   if (sizesRequired) s->required();
 }
@@ -73,7 +74,8 @@ int withProgram(const Common& c, const std::function<int(LoadedProgram&)>& then)
   });
   if (rc) return rc;
   return guarded(c.file, &src->text, [&] {
-    LoadedProgram lp = loadProgram(*src, c.entry, std::make_shared<IslContext>());
+    LoadedProgram lp = loadProgramFile(*src, c.entry, std::make_shared<IslContext>());
+    for (auto& n : lp.notes) std::cerr << c.file << ": note: " << n << "\n";
     return then(lp);
   });
 }

@@ -25,6 +25,7 @@
 #include "driver/Report.h"
 #include "fusion/Explain.h"
 #include "fusion/PlanOutput.h"
+#include "mlir/LoadProgram.h"
 #include "polyir/Frontend.h"
 
 namespace fs = std::filesystem;
@@ -140,7 +141,7 @@ json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& 
     SourceFile src = readSource(ps.path);
     LoadedProgram lp;
     try {
-      lp = loadProgram(src, ps.entry, std::make_shared<IslContext>());
+      lp = loadProgramFile(src, ps.entry, std::make_shared<IslContext>());
     } catch (const SourceError& e) {
       throw UsageError(formatSourceError(ps.path, src.text, e));
     }
@@ -279,7 +280,7 @@ void validatePoints(const ExperimentConfig& cfg, const std::vector<Point>& point
     if (!loaded.count(pt.program)) {
       SourceFile src = readSource(ps.path);
       try {
-        loaded[pt.program] = loadProgram(src, ps.entry, std::make_shared<IslContext>());
+        loaded[pt.program] = loadProgramFile(src, ps.entry, std::make_shared<IslContext>());
       } catch (const SourceError& e) {
         throw UsageError(formatSourceError(ps.path, src.text, e));
       }

@@ -2,6 +2,7 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "polyir/PolyProgram.h"
 #include "polyir/Program.h"
@@ -22,6 +23,7 @@ struct LoadedProgram {
   SourceFile source;
   std::unique_ptr<Program> program;
   std::unique_ptr<PolyProgram> poly;
+  std::vector<std::string> notes;  // what the front end did that the user should know
 };
 
 // Parses, checks and builds the isl form of the entry `entry` (default: the first

@@ -1,0 +1,894 @@
+// linalg on tensors -> TC syntax tree. Every linalg.generic (named ops are generalized
+// first) becomes one TC statement per result: the loops become index variables d0, d1..
+// (as in the op's affine maps), the indexing maps become subscripts, the reduction
+// iterators become the statement's reduction dimensions with the combiner read off the
+// body, and linalg.fill inits become the `!` forms when they hold the combiner's identity.
+// Extents are symbols: a dynamic dimension of an argument %x is the size x_<dim>, and two
+// extents a generic's loop ranges over together are one size (linalg requires them equal).
+#include "mlir/LinalgImport.h"
+
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <set>
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Upgrade.h"
+#include "polyir/Parser.h"
+
+namespace polyfuse {
+namespace {
+
+using mlir::Operation;
+using mlir::Value;
+
+SourceLoc locOf(mlir::Location l) {
+  if (auto f = mlir::dyn_cast<mlir::FileLineColLoc>(l)) return {int(f.getLine()), int(f.getColumn())};
+  if (auto n = mlir::dyn_cast<mlir::NameLoc>(l)) return locOf(n.getChildLoc());
+  if (auto c = mlir::dyn_cast<mlir::CallSiteLoc>(l)) return locOf(c.getCallee());
+  if (auto fu = mlir::dyn_cast<mlir::FusedLoc>(l))
+    for (auto x : fu.getLocations())
+      if (SourceLoc s = locOf(x); s.line) return s;
+  return {};
+}
+SourceLoc locOf(Operation* op) { return locOf(op->getLoc()); }
+
+std::string opName(Operation* op) { return op->getName().getStringRef().str(); }
+
+// ---- extents ---------------------------------------------------------------------
+
+// A union-find of loop and tensor extents: each is a literal or a named size.
+class Extents {
+ public:
+  int literal(int64_t v) { return add(v, ""); }
+  int named(const std::string& n) { return add(-1, n); }
+  int find(int s) {
+    while (syms_[s].parent != s) s = syms_[s].parent = syms_[syms_[s].parent].parent;
+    return s;
+  }
+  void unite(int a, int b, SourceLoc where) {
+    a = find(a), b = find(b);
+    if (a == b) return;
+    Sym &x = syms_[a], &y = syms_[b];
+    if (x.value >= 0 && y.value >= 0)
+      throw SourceError(where, "extents " + std::to_string(x.value) + " and " + std::to_string(y.value) +
+                                   " meet in one loop of this op");
+    // A literal absorbs a size; of two sizes the first declared stays.
+    if (y.value >= 0 || (x.value < 0 && b < a)) std::swap(a, b);
+    syms_[b].parent = a;
+  }
+  std::string text(int s) {
+    const Sym& x = syms_[find(s)];
+    return x.value >= 0 ? std::to_string(x.value) : x.name;
+  }
+
+ private:
+  struct Sym {
+    int parent;
+    int64_t value;
+    std::string name;
+  };
+  std::vector<Sym> syms_;
+  int add(int64_t v, const std::string& n) {
+    syms_.push_back({int(syms_.size()), v, n});
+    return int(syms_.size()) - 1;
+  }
+};
+
+using Shape = std::vector<int>;
+
+// ---- expressions -----------------------------------------------------------------
+
+constexpr int kMaxBodyNodes = 100000;  // a body's DAG unfolds into a tree: keep it bounded
+
+ExprPtr node(ExprKind k, SourceLoc loc, std::vector<ExprPtr> args = {}) {
+  auto e = std::make_unique<Expr>(k, loc);
+  for (auto& a : args) e->height = std::max(e->height, a->height + 1);
+  e->args = std::move(args);
+  if (e->height > kMaxExprHeight) throw SourceError(loc, "this op's body is nested too deeply once unfolded");
+  return e;
+}
+
+ExprPtr name(const std::string& n, SourceLoc loc) {
+  auto e = node(ExprKind::Name, loc);
+  e->name = n;
+  return e;
+}
+
+// The shortest decimal spelling that reads back as the same value of `bits` width.
+std::string decimal(double v, int bits) {
+  char buf[64];
+  if (v == std::floor(v) && std::fabs(v) < 1e15) {
+    std::snprintf(buf, sizeof buf, "%.1f", v);
+    return buf;
+  }
+  for (int p = 6; p <= 17; ++p) {
+    std::snprintf(buf, sizeof buf, "%.*g", p, v);
+    double back = std::strtod(buf, nullptr);
+    if (bits == 32 ? float(back) == float(v) : back == v) break;
+  }
+  return buf;
+}
+
+ExprPtr number(double v, int bits, SourceLoc loc) {
+  if (!std::isfinite(v)) throw SourceError(loc, "constant " + std::string(std::isnan(v) ? "NaN" : "infinity") +
+                                                    " is not supported in an expression");
+  if (v < 0) {
+    std::vector<ExprPtr> a;
+    a.push_back(number(-v, bits, loc));
+    return node(ExprKind::Neg, loc, std::move(a));
+  }
+  auto e = node(ExprKind::Number, loc);
+  e->number = v;
+  e->name = decimal(v, bits);
+  return e;
+}
+
+ExprPtr integer(int64_t v, SourceLoc loc) {
+  if (v < 0) {
+    std::vector<ExprPtr> a;
+    a.push_back(integer(-v, loc));
+    return node(ExprKind::Neg, loc, std::move(a));
+  }
+  auto e = node(ExprKind::Number, loc);
+  e->number = double(v);
+  e->name = std::to_string(v);
+  return e;
+}
+
+ExprPtr call(const std::string& fn, SourceLoc loc, std::vector<ExprPtr> args) {
+  auto e = node(ExprKind::Call, loc, std::move(args));
+  e->name = fn;
+  return e;
+}
+
+// A float constant defined by arith.constant (scalar, or the splat of a tensor).
+std::optional<double> floatConstant(Value v) {
+  auto c = v.getDefiningOp<mlir::arith::ConstantOp>();
+  if (!c) return std::nullopt;
+  mlir::Attribute a = c.getValue();
+  if (auto s = mlir::dyn_cast<mlir::SplatElementsAttr>(a)) a = s.getSplatValue<mlir::Attribute>();
+  if (auto f = mlir::dyn_cast<mlir::FloatAttr>(a)) return f.getValueAsDouble();
+  return std::nullopt;
+}
+
+int floatBits(mlir::Type t) {
+  if (auto s = mlir::dyn_cast<mlir::ShapedType>(t)) t = s.getElementType();
+  return t.isF64() ? 64 : 32;
+}
+
+// ---- what a generic computes -----------------------------------------------------
+
+struct ResultForm {
+  ReduceOp op = ReduceOp::Assign;
+  Value value;        // the reduced value, or the assigned one
+  bool readsInit = false;  // an elementwise result that reads its init operand
+};
+
+bool dependsOn(Value v, Value on, mlir::Block* body) {
+  if (v == on) return true;
+  Operation* d = v.getDefiningOp();
+  if (!d || d->getBlock() != body) return false;
+  for (Value o : d->getOperands())
+    if (dependsOn(o, on, body)) return true;
+  return false;
+}
+
+const char* iteratorWord(mlir::utils::IteratorType t) {
+  return t == mlir::utils::IteratorType::reduction ? "reduction" : "parallel";
+}
+
+// The combiner of a reduction result: `acc op x`, or max/min spelled cmpf + select.
+ResultForm combiner(mlir::linalg::GenericOp g, Value y, mlir::BlockArgument acc) {
+  Operation* d = y.getDefiningOp();
+  SourceLoc loc = locOf(d ? d : g.getOperation());
+  auto fail = [&]() -> ResultForm {
+    throw SourceError(loc, "cannot read the combiner of this reduction: expected addf, mulf, maximumf, minimumf "
+                           "(or cmpf with select) of the accumulator and one value");
+  };
+  if (!d || d->getBlock() != acc.getOwner()) fail();
+  auto other = [&](Value a, Value b) -> Value {
+    if (a == acc && b != acc) return b;
+    if (b == acc && a != acc) return a;
+    return {};
+  };
+  ResultForm f;
+  if (d->getNumOperands() == 2) {
+    Value x = other(d->getOperand(0), d->getOperand(1));
+    if (mlir::isa<mlir::arith::AddFOp, mlir::arith::AddIOp>(d)) f = {ReduceOp::Add, x};
+    else if (mlir::isa<mlir::arith::MulFOp, mlir::arith::MulIOp>(d)) f = {ReduceOp::Mul, x};
+    else if (mlir::isa<mlir::arith::MaximumFOp, mlir::arith::MaxNumFOp>(d)) f = {ReduceOp::Max, x};
+    else if (mlir::isa<mlir::arith::MinimumFOp, mlir::arith::MinNumFOp>(d)) f = {ReduceOp::Min, x};
+  } else if (auto sel = mlir::dyn_cast<mlir::arith::SelectOp>(d)) {
+    auto cmp = sel.getCondition().getDefiningOp<mlir::arith::CmpFOp>();
+    Value x = other(sel.getTrueValue(), sel.getFalseValue());
+    if (cmp && x && other(cmp.getLhs(), cmp.getRhs()) == x) {
+      using P = mlir::arith::CmpFPredicate;
+      P p = cmp.getPredicate();
+      bool gt = p == P::OGT || p == P::OGE || p == P::UGT || p == P::UGE;
+      bool lt = p == P::OLT || p == P::OLE || p == P::ULT || p == P::ULE;
+      if (gt || lt) {
+        bool xGreater = (cmp.getLhs() == x) == gt;       // the condition reads "x > acc"
+        bool picksX = sel.getTrueValue() == x;
+        f = {xGreater == picksX ? ReduceOp::Max : ReduceOp::Min, x};
+      }
+    }
+  }
+  if (!f.value) fail();
+  if (dependsOn(f.value, acc, acc.getOwner()))
+    throw SourceError(loc, "this reduction uses its accumulator other than through its combiner");
+  return f;
+}
+
+// ---- the importer ----------------------------------------------------------------
+
+enum class Kind { Input, Empty, Fill, Computed };
+
+struct TensorValue {
+  Kind kind = Kind::Computed;
+  std::string name;
+  Shape shape;
+  Value fill;  // Kind::Fill: the scalar it holds
+};
+
+class Importer {
+ public:
+  Importer(const SourceFile& src, LinalgImport& out) : src_(src), out_(out) {}
+
+  void run(mlir::func::FuncOp fn) {
+    fn_ = fn;
+    if (!fn.getBody().hasOneBlock())
+      throw SourceError(locOf(fn), "function '" + fn.getSymName().str() + "' has more than one block");
+    out_.def.name = identifier(fn.getSymName().str());
+    out_.def.loc = locOf(fn);
+    arguments();
+    mlir::Block& body = fn.getBody().front();
+    for (Operation& op : body) shapes(&op);
+    nameSizes();
+    for (Operation& op : body) statements(&op);
+  }
+
+ private:
+  const SourceFile& src_;
+  LinalgImport& out_;
+  mlir::func::FuncOp fn_;
+  Extents ext_;
+  llvm::DenseMap<Value, TensorValue> tensors_;
+  llvm::DenseMap<Value, int> indexSyms_;     // index values that are extents
+  llvm::DenseMap<Value, std::string> scalars_;
+  std::map<Operation*, std::vector<ResultForm>> forms_;
+  std::set<std::string> taken_;
+  int bodyNodes_ = 0;
+
+  // -- names --
+
+  // A TC identifier for an MLIR name, distinct from every name given so far.
+  std::string identifier(std::string n) {
+    for (char& c : n)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') c = '_';
+    if (n.empty() || std::isdigit(static_cast<unsigned char>(n[0]))) n = "v" + n;
+    static const std::set<std::string> reserved = {"def", "where", "in", "float", "double", "max", "min",
+                                                   "exp", "log", "sqrt", "rsqrt", "tanh", "erf", "fabs",
+                                                   "fmax", "fmin", "pow", "sigmoid"};
+    bool loopName = n.size() > 1 && n[0] == 'd' && n.find_first_not_of("0123456789", 1) == std::string::npos;
+    std::string base = n;
+    for (int k = 1; reserved.count(n) || taken_.count(n) || loopName; ++k) {
+      n = base + "_" + std::to_string(k);
+      loopName = false;
+    }
+    taken_.insert(n);
+    return n;
+  }
+
+  // MLIR keeps no SSA names; they are read back from the text. `loc` is an op's (its
+  // name, after `%a, %b = ` or `%r:2 = `) or an argument's (at its `%`).
+  size_t lineStart(int line) const {
+    size_t off = 0;
+    for (int l = 1; l < line && off != std::string::npos; ++l) {
+      off = src_.text.find('\n', off);
+      if (off != std::string::npos) ++off;
+    }
+    return off;
+  }
+  std::string lineBefore(SourceLoc loc) const {
+    size_t off = lineStart(loc.line);
+    if (off == std::string::npos || loc.col < 1 || off + size_t(loc.col - 1) > src_.text.size()) return "";
+    return src_.text.substr(off, size_t(loc.col - 1));
+  }
+  static bool nameChar(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$' || c == '-';
+  }
+  std::string argName(SourceLoc loc) const {
+    size_t i = lineStart(loc.line);
+    if (i == std::string::npos || loc.col < 1) return "";
+    i += size_t(loc.col - 1);
+    if (i >= src_.text.size() || src_.text[i] != '%') return "";
+    size_t b = ++i;
+    while (i < src_.text.size() && nameChar(src_.text[i])) ++i;
+    return src_.text.substr(b, i - b);
+  }
+  std::vector<std::string> resultNames(SourceLoc loc) {
+    std::string t = lineBefore(loc);
+    size_t eq = t.find_last_not_of(" \t");
+    std::vector<std::string> names;
+    if (eq == std::string::npos || t[eq] != '=') return names;
+    size_t i = t.find('%');
+    while (i != std::string::npos && i < eq && t[i] == '%') {
+      size_t b = ++i;
+      while (i < eq && nameChar(t[i])) ++i;
+      std::string n = t.substr(b, i - b);
+      if (i < eq && t[i] == ':') {
+        size_t c = ++i;
+        while (i < eq && std::isdigit(static_cast<unsigned char>(t[i]))) ++i;
+        int count = i - c > 0 && i - c < 4 ? std::stoi(t.substr(c, i - c)) : 1;
+        for (int k = 0; k < count; ++k) names.push_back(n + "_" + std::to_string(k));
+      } else {
+        names.push_back(n);
+      }
+      while (i < eq && (t[i] == ' ' || t[i] == ',')) ++i;
+    }
+    return names;
+  }
+
+  std::string resultName(Operation* op, unsigned k) {
+    std::vector<std::string> n = resultNames(locOf(op));
+    if (k < n.size()) return identifier(n[k]);
+    return identifier("t" + std::to_string(out_.def.stmts.size()));
+  }
+
+  // -- types and shapes --
+
+  mlir::RankedTensorType tensorType(Value v, Operation* at) {
+    auto t = mlir::dyn_cast<mlir::RankedTensorType>(v.getType());
+    if (!t) throw SourceError(locOf(at), "expected a ranked tensor, found an operand of another type");
+    mlir::Type e = t.getElementType();
+    if (!e.isF32() && !e.isF64()) {
+      std::string s;
+      llvm::raw_string_ostream os(s);
+      e.print(os);
+      throw SourceError(locOf(at), "element type " + os.str() + " is not supported (f32 and f64 are)");
+    }
+    return t;
+  }
+
+  TensorValue& tensorOf(Value v, Operation* at) {
+    auto it = tensors_.find(v);
+    if (it == tensors_.end()) throw SourceError(locOf(at), "an operand of this op is not a tensor polyfuse imported");
+    return it->second;
+  }
+
+  void arguments() {
+    mlir::Block& body = fn_.getBody().front();
+    for (mlir::BlockArgument a : body.getArguments()) {
+      SourceLoc loc = locOf(a.getLoc());
+      std::string n = argName(loc);
+      std::string nm = identifier(n.empty() ? "arg" + std::to_string(a.getArgNumber()) : n);
+      TensorDecl d;
+      d.name = nm;
+      d.loc = loc;
+      if (mlir::isa<mlir::FloatType>(a.getType())) {
+        d.type = a.getType().isF64() ? ElemType::F64 : ElemType::F32;
+        scalars_[a] = nm;
+        out_.def.params.push_back(d);
+        continue;
+      }
+      if (!mlir::isa<mlir::RankedTensorType>(a.getType()))
+        throw SourceError(loc, "argument '" + nm + "' is neither a ranked tensor nor a float");
+      auto t = tensorType(a, fn_);
+      TensorValue tv{Kind::Input, nm, {}, {}};
+      for (int64_t k = 0; k < t.getRank(); ++k)
+        tv.shape.push_back(t.isDynamicDim(k) ? ext_.named(nm + "_" + std::to_string(k)) : ext_.literal(t.getDimSize(k)));
+      d.type = t.getElementType().isF64() ? ElemType::F64 : ElemType::F32;
+      d.hasShape = true;
+      tensors_[a] = tv;
+      out_.def.params.push_back(d);
+    }
+  }
+
+  int indexSym(Value v, Operation* at) {
+    if (auto it = indexSyms_.find(v); it != indexSyms_.end()) return it->second;
+    if (auto c = v.getDefiningOp<mlir::arith::ConstantIndexOp>()) return indexSyms_[v] = ext_.literal(c.value());
+    throw SourceError(locOf(at), "an extent here is computed by an op polyfuse does not follow "
+                                 "(extents must be constants or tensor.dim of a tensor)");
+  }
+
+  // First pass: the shape of every tensor value, and the extents generics equate.
+  void shapes(Operation* op) {
+    SourceLoc loc = locOf(op);
+    if (auto c = mlir::dyn_cast<mlir::arith::ConstantOp>(op)) {
+      if (auto t = mlir::dyn_cast<mlir::RankedTensorType>(c.getType())) {
+        tensorType(c, op);
+        TensorValue tv;
+        for (int64_t d : t.getShape()) tv.shape.push_back(ext_.literal(d));
+        if (mlir::isa<mlir::SplatElementsAttr>(c.getValue())) {
+          tv.kind = Kind::Fill;
+          tv.fill = c;
+        } else {  // a weight: an input of the program, filled like the others by exec
+          tv.kind = Kind::Input;
+          tv.name = resultName(op, 0);
+          TensorDecl d;
+          d.name = tv.name;
+          d.loc = loc;
+          d.type = t.getElementType().isF64() ? ElemType::F64 : ElemType::F32;
+          d.hasShape = true;
+          out_.def.params.push_back(d);
+          constants_.push_back(c);
+          out_.notes.push_back("constant '" + tv.name + "' (line " + std::to_string(loc.line) +
+                               ") becomes an input of the program");
+        }
+        tensors_[c] = tv;
+      }
+      return;
+    }
+    if (auto d = mlir::dyn_cast<mlir::tensor::DimOp>(op)) {
+      auto k = d.getConstantIndex();
+      if (!k) throw SourceError(loc, "tensor.dim with a computed dimension is not supported");
+      Shape& s = tensorOf(d.getSource(), op).shape;
+      if (*k < 0 || size_t(*k) >= s.size()) throw SourceError(loc, "tensor.dim beyond the tensor's rank");
+      indexSyms_[d.getResult()] = s[size_t(*k)];
+      return;
+    }
+    if (auto e = mlir::dyn_cast<mlir::tensor::EmptyOp>(op)) {
+      auto t = tensorType(e, op);
+      TensorValue tv{Kind::Empty, "", {}, {}};
+      unsigned dyn = 0;
+      for (int64_t k = 0; k < t.getRank(); ++k)
+        tv.shape.push_back(t.isDynamicDim(k) ? indexSym(e.getDynamicSizes()[dyn++], op) : ext_.literal(t.getDimSize(k)));
+      tensors_[e] = tv;
+      return;
+    }
+    if (auto f = mlir::dyn_cast<mlir::linalg::FillOp>(op)) {
+      Value v = f.getInputs()[0];
+      if (!floatConstant(v) && !scalars_.count(v))
+        throw SourceError(loc, "linalg.fill with a computed value is not supported (constants and float arguments are)");
+      TensorValue tv{Kind::Fill, "", tensorOf(f.getOutputs()[0], op).shape, v};
+      tensorType(f.getResult(0), op);
+      tensors_[f.getResult(0)] = tv;
+      return;
+    }
+    if (auto g = mlir::dyn_cast<mlir::linalg::GenericOp>(op)) {
+      analyze(g);
+      // Extents a loop ranges over together are one size.
+      std::vector<int> loopSym(g.getNumLoops(), -1);
+      for (mlir::OpOperand& o : g->getOpOperands()) {
+        if (!mlir::isa<mlir::RankedTensorType>(o.get().getType())) continue;
+        tensorType(o.get(), op);
+        Shape& s = tensorOf(o.get(), op).shape;
+        mlir::AffineMap m = g.getMatchingIndexingMap(&o);
+        for (unsigned r = 0; r < m.getNumResults(); ++r)
+          if (auto dim = mlir::dyn_cast<mlir::AffineDimExpr>(m.getResult(r))) {
+            int& l = loopSym[dim.getPosition()];
+            if (l < 0) l = s[r];
+            else ext_.unite(l, s[r], loc);
+          }
+      }
+      for (unsigned k = 0; k < g.getNumResults(); ++k) {
+        tensorType(g.getResult(k), op);
+        tensors_[g.getResult(k)] = {Kind::Computed, "", tensorOf(g.getDpsInits()[k], op).shape, {}};
+      }
+      loops_[op] = loopSym;
+      return;
+    }
+    if (mlir::isa<mlir::func::ReturnOp>(op)) return;
+    if (mlir::isa<mlir::arith::ArithDialect, mlir::math::MathDialect>(op->getDialect()) &&
+        op->getNumResults() == 1 && op->getResult(0).getType().isIntOrIndexOrFloat())
+      return;  // scalar arithmetic outside a body: read where a body or an extent uses it
+    throw SourceError(loc, "unsupported operation '" + opName(op) +
+                               "': polyfuse imports linalg ops, linalg.fill, tensor.empty, tensor.dim and constants");
+  }
+
+  std::vector<mlir::arith::ConstantOp> constants_;
+  std::map<Operation*, std::vector<int>> loops_;
+
+  void analyze(mlir::linalg::GenericOp g) {
+    SourceLoc loc = locOf(g);
+    auto iters = g.getIteratorTypesArray();
+    bool reduces = false;
+    for (auto t : iters) reduces |= t == mlir::utils::IteratorType::reduction;
+    mlir::Block* body = g.getBody();
+    auto yield = mlir::cast<mlir::linalg::YieldOp>(body->getTerminator());
+    std::vector<ResultForm> forms;
+    for (unsigned k = 0; k < g.getNumResults(); ++k) {
+      mlir::OpOperand* init = g.getDpsInitOperand(k);
+      mlir::AffineMap m = g.getMatchingIndexingMap(init);
+      if (!m.isProjectedPermutation())
+        throw SourceError(loc, "result " + std::to_string(k) + " is written through a map that is not a projection "
+                               "of the loops; polyfuse needs each result point written by whole loops");
+      std::vector<bool> inOut(iters.size(), false);
+      for (unsigned r = 0; r < m.getNumResults(); ++r) inOut[m.getDimPosition(r)] = true;
+      for (size_t l = 0; l < iters.size(); ++l)
+        if (inOut[l] == (iters[l] == mlir::utils::IteratorType::reduction))
+          throw SourceError(loc, "loop d" + std::to_string(l) + " is a " + iteratorWord(iters[l]) + " loop but " +
+                                     (inOut[l] ? "indexes" : "does not index") + " result " + std::to_string(k));
+      mlir::BlockArgument acc = g.getMatchingBlockArgument(init);
+      Value y = yield.getOperand(k);
+      ResultForm f = reduces ? combiner(g, y, acc) : ResultForm{ReduceOp::Assign, y};
+      f.readsInit = !reduces && dependsOn(y, acc, body);
+      forms.push_back(f);
+    }
+    forms_[g.getOperation()] = std::move(forms);
+  }
+
+  void nameSizes() {
+    for (auto& p : out_.def.params) {
+      if (!p.hasShape) continue;
+      const Shape* s = nullptr;
+      for (auto& [v, tv] : tensors_)
+        if (tv.kind == Kind::Input && tv.name == p.name) s = &tv.shape;
+      for (int d : *s) {
+        p.dims.push_back(ext_.text(d));
+        p.dimLocs.push_back(p.loc);
+      }
+    }
+  }
+
+  // -- second pass: statements --
+
+  struct Body {
+    mlir::linalg::GenericOp g;
+    std::vector<bool> used;  // which operands the expression reads
+  };
+
+  ExprPtr subscript(mlir::AffineExpr e, SourceLoc loc) {
+    if (auto d = mlir::dyn_cast<mlir::AffineDimExpr>(e)) return name("d" + std::to_string(d.getPosition()), loc);
+    if (auto c = mlir::dyn_cast<mlir::AffineConstantExpr>(e)) return integer(c.getValue(), loc);
+    if (auto b = mlir::dyn_cast<mlir::AffineBinaryOpExpr>(e)) {
+      std::vector<ExprPtr> a;
+      a.push_back(subscript(b.getLHS(), loc));
+      a.push_back(subscript(b.getRHS(), loc));
+      if (e.getKind() == mlir::AffineExprKind::Add) return node(ExprKind::Add, loc, std::move(a));
+      if (e.getKind() == mlir::AffineExprKind::Mul) return node(ExprKind::Mul, loc, std::move(a));
+      throw SourceError(loc, "an indexing map of this op uses floordiv, ceildiv or mod; polyfuse needs affine subscripts");
+    }
+    throw SourceError(loc, "an indexing map of this op uses a symbol; polyfuse needs maps of the loops alone");
+  }
+
+  // The tensor element `v` holds at the points of `map`, or the value a fill holds.
+  ExprPtr element(Value v, mlir::AffineMap map, SourceLoc loc, Operation* at) {
+    TensorValue& tv = tensorOf(v, at);
+    if (tv.kind == Kind::Empty)
+      throw SourceError(loc, "this op reads a tensor.empty, whose elements are undefined");
+    if (tv.kind == Kind::Fill) return scalar(tv.fill, loc, at);
+    std::vector<ExprPtr> subs;
+    for (mlir::AffineExpr r : map.getResults()) subs.push_back(subscript(r, loc));
+    return call(tv.name, loc, std::move(subs));
+  }
+
+  // A scalar defined outside any body: a constant or a float argument.
+  ExprPtr scalar(Value v, SourceLoc loc, Operation* at) {
+    if (auto it = scalars_.find(v); it != scalars_.end()) return name(it->second, loc);
+    if (auto f = floatConstant(v)) return number(*f, floatBits(v.getType()), loc);
+    if (auto c = v.getDefiningOp<mlir::arith::ConstantOp>())
+      if (auto i = mlir::dyn_cast<mlir::IntegerAttr>(c.getValue())) return integer(i.getInt(), loc);
+    throw SourceError(loc, "this op uses a value computed outside it; polyfuse takes constants and arguments there");
+  }
+
+  ExprPtr expr(Value v, Body& b) {
+    if (++bodyNodes_ > kMaxBodyNodes)
+      throw SourceError(locOf(b.g), "this op's body unfolds into more than 100,000 operations");
+    mlir::Block* body = b.g.getBody();
+    SourceLoc gloc = locOf(b.g);
+    if (auto a = mlir::dyn_cast<mlir::BlockArgument>(v)) {
+      if (a.getOwner() != body) return scalar(v, gloc, b.g);
+      mlir::OpOperand* o = b.g.getMatchingOpOperand(a);
+      b.used[o->getOperandNumber()] = true;
+      if (!mlir::isa<mlir::RankedTensorType>(o->get().getType())) return scalar(o->get(), gloc, b.g);
+      return element(o->get(), b.g.getMatchingIndexingMap(o), gloc, b.g);
+    }
+    Operation* d = v.getDefiningOp();
+    if (d->getBlock() != body) return scalar(v, gloc, b.g);
+    SourceLoc loc = locOf(d);
+    auto args = [&](std::initializer_list<unsigned> idx) {
+      std::vector<ExprPtr> a;
+      for (unsigned i : idx) a.push_back(expr(d->getOperand(i), b));
+      return a;
+    };
+    if (mlir::isa<mlir::arith::AddFOp, mlir::arith::AddIOp>(d)) return node(ExprKind::Add, loc, args({0, 1}));
+    if (mlir::isa<mlir::arith::SubFOp, mlir::arith::SubIOp>(d)) return node(ExprKind::Sub, loc, args({0, 1}));
+    if (mlir::isa<mlir::arith::MulFOp, mlir::arith::MulIOp>(d)) return node(ExprKind::Mul, loc, args({0, 1}));
+    if (mlir::isa<mlir::arith::DivFOp>(d)) return node(ExprKind::Div, loc, args({0, 1}));
+    if (mlir::isa<mlir::arith::NegFOp>(d)) return node(ExprKind::Neg, loc, args({0}));
+    if (mlir::isa<mlir::arith::MaximumFOp, mlir::arith::MaxNumFOp>(d)) return call("fmax", loc, args({0, 1}));
+    if (mlir::isa<mlir::arith::MinimumFOp, mlir::arith::MinNumFOp>(d)) return call("fmin", loc, args({0, 1}));
+    if (mlir::isa<mlir::arith::SIToFPOp, mlir::arith::UIToFPOp, mlir::arith::IndexCastOp,
+                  mlir::arith::IndexCastUIOp, mlir::arith::ExtFOp, mlir::arith::TruncFOp>(d))
+      return expr(d->getOperand(0), b);
+    if (auto c = mlir::dyn_cast<mlir::arith::ConstantOp>(d)) return scalar(c, loc, d);
+    if (auto i = mlir::dyn_cast<mlir::linalg::IndexOp>(d)) return name("d" + std::to_string(i.getDim()), loc);
+    static const std::map<std::string, const char*> math = {
+        {"math.exp", "exp"},   {"math.log", "log"},   {"math.sqrt", "sqrt"}, {"math.rsqrt", "rsqrt"},
+        {"math.tanh", "tanh"}, {"math.erf", "erf"},   {"math.absf", "fabs"}, {"math.powf", "pow"}};
+    if (auto m = math.find(opName(d)); m != math.end()) {
+      std::vector<ExprPtr> a;
+      for (Value o : d->getOperands()) a.push_back(expr(o, b));
+      return call(m->second, loc, std::move(a));
+    }
+    if (mlir::isa<mlir::math::FmaOp>(d)) {
+      std::vector<ExprPtr> ab;
+      ab.push_back(node(ExprKind::Mul, loc, args({0, 1})));
+      ab.push_back(expr(d->getOperand(2), b));
+      return node(ExprKind::Add, loc, std::move(ab));
+    }
+    if (auto s = mlir::dyn_cast<mlir::arith::SelectOp>(d)) {
+      std::vector<ExprPtr> a;
+      a.push_back(condition(s.getCondition(), b));
+      a.push_back(expr(s.getTrueValue(), b));
+      a.push_back(expr(s.getFalseValue(), b));
+      return node(ExprKind::Select, loc, std::move(a));
+    }
+    throw SourceError(loc, "unsupported operation '" + opName(d) + "' in the body of a linalg op");
+  }
+
+  ExprPtr condition(Value v, Body& b) {
+    Operation* d = v.getDefiningOp();
+    SourceLoc loc = d ? locOf(d) : locOf(b.g);
+    ExprKind k = ExprKind::Eq;
+    if (auto c = d ? mlir::dyn_cast<mlir::arith::CmpFOp>(d) : nullptr) {
+      using P = mlir::arith::CmpFPredicate;
+      switch (c.getPredicate()) {
+        case P::OGT: case P::UGT: k = ExprKind::Gt; break;
+        case P::OGE: case P::UGE: k = ExprKind::Ge; break;
+        case P::OLT: case P::ULT: k = ExprKind::Lt; break;
+        case P::OLE: case P::ULE: k = ExprKind::Le; break;
+        case P::OEQ: case P::UEQ: k = ExprKind::Eq; break;
+        case P::ONE: case P::UNE: k = ExprKind::Ne; break;
+        default: throw SourceError(loc, "this comparison's predicate (ord, uno, true or false) is not supported");
+      }
+    } else if (auto c = d ? mlir::dyn_cast<mlir::arith::CmpIOp>(d) : nullptr) {
+      using P = mlir::arith::CmpIPredicate;
+      switch (c.getPredicate()) {
+        case P::sgt: case P::ugt: k = ExprKind::Gt; break;
+        case P::sge: case P::uge: k = ExprKind::Ge; break;
+        case P::slt: case P::ult: k = ExprKind::Lt; break;
+        case P::sle: case P::ule: k = ExprKind::Le; break;
+        case P::eq: k = ExprKind::Eq; break;
+        case P::ne: k = ExprKind::Ne; break;
+      }
+    } else {
+      throw SourceError(loc, "a select's condition must be a cmpf or cmpi in the same body");
+    }
+    std::vector<ExprPtr> a;
+    a.push_back(expr(d->getOperand(0), b));
+    a.push_back(expr(d->getOperand(1), b));
+    return node(k, loc, std::move(a));
+  }
+
+  // A fill is read as its value wherever an op reads it; it is stored only when returned.
+  static bool returned(Value v) {
+    for (mlir::OpOperand& u : v.getUses())
+      if (mlir::isa<mlir::func::ReturnOp>(u.getOwner())) return true;
+    return false;
+  }
+
+  static bool isIdentity(ReduceOp op, double c) {
+    switch (op) {
+      case ReduceOp::Add: return c == 0;
+      case ReduceOp::Mul: return c == 1;
+      case ReduceOp::Max: return std::isinf(c) && c < 0;
+      case ReduceOp::Min: return std::isinf(c) && c > 0;
+      default: return false;
+    }
+  }
+
+  void where(StmtDecl& s, const std::string& dim, int sym, SourceLoc loc) {
+    WhereRange w;
+    w.index = dim;
+    w.loc = loc;
+    w.lo = integer(0, loc);
+    std::string t = ext_.text(sym);
+    w.hi = std::isdigit(static_cast<unsigned char>(t[0])) ? integer(std::stoll(t), loc) : name(t, loc);
+    s.where.push_back(std::move(w));
+  }
+
+  void lhs(StmtDecl& s, mlir::AffineMap m, SourceLoc loc) {
+    for (unsigned r = 0; r < m.getNumResults(); ++r) {
+      std::string d = "d" + std::to_string(m.getDimPosition(r));
+      s.lhsIndices.push_back(d);
+      s.lhsIndexLocs.push_back(loc);
+      s.lhsSubscripts.push_back(name(d, loc));
+    }
+  }
+
+  void statements(Operation* op) {
+    SourceLoc loc = locOf(op);
+    if (auto f = mlir::dyn_cast<mlir::linalg::FillOp>(op)) {
+      Value r = f.getResult(0);
+      if (!returned(r)) return;
+      TensorValue& tv = tensors_[r];
+      tv.name = resultName(op, 0);
+      StmtDecl s;
+      s.loc = loc;
+      s.lhs = tv.name;
+      s.opLoc = loc;
+      for (size_t k = 0; k < tv.shape.size(); ++k) {
+        std::string d = "d" + std::to_string(k);
+        s.lhsIndices.push_back(d);
+        s.lhsIndexLocs.push_back(loc);
+        s.lhsSubscripts.push_back(name(d, loc));
+        where(s, d, tv.shape[k], loc);
+      }
+      s.rhs = scalar(tv.fill, loc, op);
+      tv.kind = Kind::Computed;
+      out_.def.stmts.push_back(std::move(s));
+      return;
+    }
+    if (auto ret = mlir::dyn_cast<mlir::func::ReturnOp>(op)) {
+      std::set<std::string> seen;
+      for (Value v : ret.getOperands()) {
+        TensorValue& tv = tensorOf(v, op);
+        if (tv.kind == Kind::Input) throw SourceError(loc, "the function returns '" + tv.name + "' unchanged; polyfuse outputs must be computed");
+        if (tv.kind != Kind::Computed) throw SourceError(loc, "the function returns a tensor it never computes");
+        if (!seen.insert(tv.name).second) throw SourceError(loc, "the function returns '" + tv.name + "' twice");
+        TensorDecl d;
+        d.name = tv.name;
+        d.loc = loc;
+        d.type = mlir::cast<mlir::RankedTensorType>(v.getType()).getElementType().isF64() ? ElemType::F64 : ElemType::F32;
+        d.hasShape = true;
+        for (int s : tv.shape) {
+          d.dims.push_back(ext_.text(s));
+          d.dimLocs.push_back(loc);
+        }
+        out_.def.outputs.push_back(d);
+      }
+      return;
+    }
+    auto g = mlir::dyn_cast<mlir::linalg::GenericOp>(op);
+    if (!g) return;
+    const std::vector<int>& loops = loops_[op];
+    for (unsigned k = 0; k < g.getNumResults(); ++k) {
+      const ResultForm& f = forms_[op][k];
+      mlir::OpOperand* init = g.getDpsInitOperand(k);
+      mlir::AffineMap om = g.getMatchingIndexingMap(init);
+      TensorValue& tv = tensors_[g.getResult(k)];
+      tv.name = resultName(op, k);
+      TensorValue& iv = tensorOf(init->get(), op);
+      std::optional<double> c = iv.kind == Kind::Fill ? floatConstant(iv.fill) : std::nullopt;
+      bool bang = f.op != ReduceOp::Assign && c && isIdentity(f.op, *c);
+      if (f.op != ReduceOp::Assign && !bang) {
+        // Start from the init's values: a copy, then the update.
+        if (iv.kind == Kind::Empty) throw SourceError(loc, "this reduction starts from a tensor.empty, whose elements are undefined");
+        StmtDecl c;
+        c.loc = loc;
+        c.lhs = tv.name;
+        c.opLoc = loc;
+        lhs(c, om, loc);
+        c.rhs = element(init->get(), om, loc, op);
+        if (iv.kind == Kind::Fill)
+          for (unsigned r = 0; r < om.getNumResults(); ++r)
+            where(c, "d" + std::to_string(om.getDimPosition(r)), loops[om.getDimPosition(r)], loc);
+        out_.def.stmts.push_back(std::move(c));
+      }
+      StmtDecl s;
+      s.loc = loc;
+      s.lhs = tv.name;
+      s.op = f.op;
+      s.init = bang;
+      s.opLoc = loc;
+      lhs(s, om, loc);
+      Body b{g, std::vector<bool>(op->getNumOperands(), false)};
+      bodyNodes_ = 0;
+      s.rhs = expr(f.value, b);
+      // Ranges: TC infers a loop's range from a read that indexes it alone; give the
+      // others (broadcasts, loops in compound subscripts) as where clauses.
+      std::vector<bool> inferable(loops.size(), false);
+      for (mlir::OpOperand* in : g.getDpsInputOperands()) {
+        if (!b.used[in->getOperandNumber()] || tensors_[in->get()].kind == Kind::Fill) continue;
+        mlir::AffineMap m = g.getMatchingIndexingMap(in);
+        for (mlir::AffineExpr r : m.getResults())
+          if (auto d = mlir::dyn_cast<mlir::AffineDimExpr>(r)) inferable[d.getPosition()] = true;
+      }
+      if (f.readsInit && iv.kind != Kind::Fill)
+        for (unsigned r = 0; r < om.getNumResults(); ++r) inferable[om.getDimPosition(r)] = true;
+      for (size_t l = 0; l < loops.size(); ++l) {
+        if (inferable[l]) continue;
+        if (loops[l] < 0)
+          throw SourceError(loc, "the range of loop d" + std::to_string(l) + " is not the extent of any operand");
+        where(s, "d" + std::to_string(l), loops[l], loc);
+      }
+      for (auto& w : s.where)
+        if (f.op != ReduceOp::Assign && std::find(s.lhsIndices.begin(), s.lhsIndices.end(), w.index) == s.lhsIndices.end() &&
+            !mentions(*s.rhs, w.index))
+          throw SourceError(loc, "the reduced value does not depend on loop " + w.index + "; polyfuse cannot express that");
+      tv.kind = Kind::Computed;
+      out_.def.stmts.push_back(std::move(s));
+    }
+  }
+
+  static bool mentions(const Expr& e, const std::string& n) {
+    if (e.kind == ExprKind::Name && e.name == n) return true;
+    for (auto& a : e.args)
+      if (mentions(*a, n)) return true;
+    return false;
+  }
+};
+
+struct Diagnostics {
+  SourceLoc loc;
+  std::string message;
+  bool any = false;
+};
+
+}  // namespace
+
+LinalgImport importLinalg(const SourceFile& src, const std::string& entry) {
+  if (src.text.find_first_not_of(" \t\r\n") == std::string::npos)
+    throw SourceError({1, 1}, "file is empty: expected a func.func on tensors");
+  LinalgImport out;
+  std::string text = upgradeMlir(src.text, out.notes);
+
+  mlir::DialectRegistry registry;
+  registry.insert<mlir::func::FuncDialect, mlir::linalg::LinalgDialect, mlir::tensor::TensorDialect,
+                  mlir::arith::ArithDialect, mlir::math::MathDialect>();
+  mlir::MLIRContext ctx(registry);
+  ctx.loadAllAvailableDialects();
+  ctx.allowUnregisteredDialects(true);  // wrappers such as IREE's hal.executable
+  ctx.printOpOnDiagnostic(false);
+  Diagnostics diag;
+  mlir::ScopedDiagnosticHandler handler(&ctx, [&](mlir::Diagnostic& d) {
+    if (d.getSeverity() == mlir::DiagnosticSeverity::Error && !diag.any) {
+      diag.any = true;
+      diag.loc = locOf(d.getLocation());
+      diag.message = d.str();
+    }
+    return mlir::success();
+  });
+  mlir::ParserConfig config(&ctx);
+  mlir::OwningOpRef<Operation*> top = mlir::parseSourceString(text, config, src.path);
+  if (!top) throw SourceError(diag.loc, diag.any ? diag.message : "cannot parse this file as MLIR");
+
+  std::vector<mlir::func::FuncOp> fns;
+  top->walk([&](mlir::func::FuncOp f) {
+    if (!f.isExternal()) fns.push_back(f);
+  });
+  if (fns.empty()) throw SourceError({1, 1}, "no func.func with a body in this file");
+  mlir::func::FuncOp chosen;
+  for (auto f : fns)
+    if (entry.empty() || f.getSymName() == entry) {
+      chosen = f;
+      break;
+    }
+  if (!chosen) {
+    std::string names;
+    for (auto f : fns) names += (names.empty() ? "" : ", ") + f.getSymName().str();
+    throw UsageError("no function named '" + entry + "' in " + src.path + " (it has: " + names + ")");
+  }
+
+  // Named ops (matmul, reduce, transpose, conv..) become generics; fills stay, to be
+  // read as reduction inits.
+  std::vector<mlir::linalg::LinalgOp> named;
+  chosen.walk([&](mlir::linalg::LinalgOp op) {
+    if (!mlir::isa<mlir::linalg::GenericOp, mlir::linalg::FillOp>(op.getOperation())) named.push_back(op);
+  });
+  mlir::IRRewriter rewriter(&ctx);
+  for (auto op : named) {
+    SourceLoc loc = locOf(op.getOperation());
+    std::string what = opName(op.getOperation());
+    if (!op.hasPureTensorSemantics()) throw SourceError(loc, "'" + what + "' works on memrefs; polyfuse imports tensors");
+    rewriter.setInsertionPoint(op);
+    if (mlir::failed(mlir::linalg::generalizeNamedOp(rewriter, op)))
+      throw SourceError(loc, "cannot generalize '" + what + "'");
+  }
+  chosen.walk([&](mlir::linalg::GenericOp g) {
+    if (!g.hasPureTensorSemantics() && !diag.any) {
+      diag.any = true;
+      diag.loc = locOf(g.getOperation());
+    }
+  });
+  if (diag.any) throw SourceError(diag.loc, "this linalg.generic works on memrefs; polyfuse imports tensors");
+
+  Importer(src, out).run(chosen);
+  return out;
+}
+
+}  // namespace polyfuse

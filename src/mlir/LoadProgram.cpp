@@ -1,0 +1,22 @@
+#include "mlir/LoadProgram.h"
+
+#include "mlir/LinalgImport.h"
+
+namespace polyfuse {
+
+bool isMlirPath(const std::string& path) {
+  return path.size() > 5 && path.compare(path.size() - 5, 5, ".mlir") == 0;
+}
+
+LoadedProgram loadProgramFile(const SourceFile& src, const std::string& entry, IslContextPtr ctx) {
+  if (!isMlirPath(src.path)) return loadProgram(src, entry, std::move(ctx));
+  LinalgImport imported = importLinalg(src, entry);
+  LoadedProgram lp;
+  lp.source = src;
+  lp.notes = std::move(imported.notes);
+  lp.program = std::make_unique<Program>(analyze(imported.def));
+  lp.poly = std::make_unique<PolyProgram>(*lp.program, std::move(ctx));
+  return lp;
+}
+
+}  // namespace polyfuse

@@ -1,0 +1,13 @@
+// Older MLIR as it is found in public repositories and issue threads (2022-2024), read by
+// MLIR 19: the known renamed spellings are rewritten in the text before parsing, each on
+// its own line, so that line numbers in messages stay those of the user's file.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace polyfuse {
+
+// Returns the upgraded text; appends one note naming each kind of upgrade applied.
+std::string upgradeMlir(const std::string& text, std::vector<std::string>& notes);
+
+}  // namespace polyfuse
