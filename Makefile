@@ -51,7 +51,7 @@ check-sanitize: deps
 	  $(SAN_ENV_OPENCL) $(SAN_BUILD)/bin/unit_tests "opencl:*"; rest=$$?; \
 	  wait $$slow; s=$$?; cat $(SAN_BUILD)/unit-slow.log; test $$rest -eq 0 -a $$s -eq 0
 	@echo "== sanitizers: fast lit tests (leaks checked where no OpenCL runs)"
-	$(SAN_ENV) $(LIT) --filter '^polyfuse :: (errors|check|fuse)/'
+	$(SAN_ENV) $(LIT) --filter '^polyfuse :: (errors|check|fuse|mlir)/'
 	$(SAN_ENV_OPENCL) $(LIT) --filter '^polyfuse :: (exec|codegen|experiment)/'
 	@echo "== sanitizers: fuzzing, $(FUZZ_SECONDS) s per parser"
 	$(MAKE) --no-print-directory fuzz BUILD=$(SAN_BUILD)

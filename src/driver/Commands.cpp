@@ -191,12 +191,19 @@ int execGenerated(LoadedProgram& lp, Backend backend, const FusionCli& fusion, i
 void registerCommands(CLI::App& app, CommandRegistry& reg) {
   // check
   {
-    auto c = std::make_shared<Common>();
+    struct CheckOpts : Common {
+      bool tc = false;
+    };
+    auto c = std::make_shared<CheckOpts>();
     auto* cmd = app.add_subcommand("check", "Show statements, domains, accesses and dependences");
     addCommon(cmd, *c, false);
+    cmd->add_flag("--tc", c->tc, "print only the program as a TC definition (what a .mlir file was read as)");
     cmd->callback([c, &reg] {
       reg.chosen = [c] {
         return withProgram(*c, [&](LoadedProgram& lp) {
+          if (c->tc || isMlirPath(c->file)) std::cout << programText(*lp.program);
+          if (c->tc) return 0;
+          if (isMlirPath(c->file)) std::cout << "\n";
           if (c->sizes.empty()) {
             printCheck(std::cout, *lp.poly, nullptr);
           } else {

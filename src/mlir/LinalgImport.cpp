@@ -61,7 +61,7 @@ class Extents {
     a = find(a), b = find(b);
     if (a == b) return;
     Sym &x = syms_[a], &y = syms_[b];
-    if (x.value >= 0 && y.value >= 0)
+    if (x.value >= 0 && y.value >= 0 && x.value != y.value)
       throw SourceError(where, "extents " + std::to_string(x.value) + " and " + std::to_string(y.value) +
                                    " meet in one loop of this op");
     // A literal absorbs a size; of two sizes the first declared stays.
@@ -244,7 +244,8 @@ struct TensorValue {
 
 class Importer {
  public:
-  Importer(const SourceFile& src, LinalgImport& out) : src_(src), out_(out) {}
+  // `text` is what MLIR parsed (upgraded): op and argument locations point into it.
+  Importer(const std::string& text, LinalgImport& out) : text_(text), out_(out) {}
 
   void run(mlir::func::FuncOp fn) {
     fn_ = fn;
@@ -260,7 +261,7 @@ class Importer {
   }
 
  private:
-  const SourceFile& src_;
+  const std::string& text_;
   LinalgImport& out_;
   mlir::func::FuncOp fn_;
   Extents ext_;
@@ -296,15 +297,15 @@ class Importer {
   size_t lineStart(int line) const {
     size_t off = 0;
     for (int l = 1; l < line && off != std::string::npos; ++l) {
-      off = src_.text.find('\n', off);
+      off = text_.find('\n', off);
       if (off != std::string::npos) ++off;
     }
     return off;
   }
   std::string lineBefore(SourceLoc loc) const {
     size_t off = lineStart(loc.line);
-    if (off == std::string::npos || loc.col < 1 || off + size_t(loc.col - 1) > src_.text.size()) return "";
-    return src_.text.substr(off, size_t(loc.col - 1));
+    if (off == std::string::npos || loc.col < 1 || off + size_t(loc.col - 1) > text_.size()) return "";
+    return text_.substr(off, size_t(loc.col - 1));
   }
   static bool nameChar(char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$' || c == '-';
@@ -313,10 +314,10 @@ class Importer {
     size_t i = lineStart(loc.line);
     if (i == std::string::npos || loc.col < 1) return "";
     i += size_t(loc.col - 1);
-    if (i >= src_.text.size() || src_.text[i] != '%') return "";
+    if (i >= text_.size() || text_[i] != '%') return "";
     size_t b = ++i;
-    while (i < src_.text.size() && nameChar(src_.text[i])) ++i;
-    return src_.text.substr(b, i - b);
+    while (i < text_.size() && nameChar(text_[i])) ++i;
+    return text_.substr(b, i - b);
   }
   std::vector<std::string> resultNames(SourceLoc loc) {
     std::string t = lineBefore(loc);
@@ -481,7 +482,7 @@ class Importer {
       return;
     }
     if (mlir::isa<mlir::func::ReturnOp>(op)) return;
-    if (mlir::isa<mlir::arith::ArithDialect, mlir::math::MathDialect>(op->getDialect()) &&
+    if (op->getDialect() && mlir::isa<mlir::arith::ArithDialect, mlir::math::MathDialect>(op->getDialect()) &&
         op->getNumResults() == 1 && op->getResult(0).getType().isIntOrIndexOrFloat())
       return;  // scalar arithmetic outside a body: read where a body or an extent uses it
     throw SourceError(loc, "unsupported operation '" + opName(op) +
@@ -571,7 +572,19 @@ class Importer {
     if (auto f = floatConstant(v)) return number(*f, floatBits(v.getType()), loc);
     if (auto c = v.getDefiningOp<mlir::arith::ConstantOp>())
       if (auto i = mlir::dyn_cast<mlir::IntegerAttr>(c.getValue())) return integer(i.getInt(), loc);
-    throw SourceError(loc, "this op uses a value computed outside it; polyfuse takes constants and arguments there");
+    // An extent used as a value (a mean divides by the row length): the size itself.
+    if (auto it = indexSyms_.find(v); it != indexSyms_.end()) {
+      std::string t = ext_.text(it->second);
+      return std::isdigit(static_cast<unsigned char>(t[0])) ? integer(std::stoll(t), loc) : name(t, loc);
+    }
+    if (Operation* d = v.getDefiningOp();
+        d && mlir::isa<mlir::arith::SIToFPOp, mlir::arith::UIToFPOp, mlir::arith::IndexCastOp, mlir::arith::IndexCastUIOp,
+                       mlir::arith::ExtFOp, mlir::arith::TruncFOp>(d))
+      return scalar(d->getOperand(0), loc, at);
+    Operation* d = v.getDefiningOp();
+    throw SourceError(d ? locOf(d) : loc, "this op uses a value computed outside it" +
+                                              (d ? " by '" + opName(d) + "'" : std::string()) +
+                                              "; polyfuse takes constants, arguments and extents there");
   }
 
   ExprPtr expr(Value v, Body& b) {
@@ -887,7 +900,7 @@ LinalgImport importLinalg(const SourceFile& src, const std::string& entry) {
   });
   if (diag.any) throw SourceError(diag.loc, "this linalg.generic works on memrefs; polyfuse imports tensors");
 
-  Importer(src, out).run(chosen);
+  Importer(text, out).run(chosen);
   return out;
 }
 

@@ -55,6 +55,33 @@ std::string exprText(const Program& prog, const Statement& st, const Expr& e) {
   return "?";
 }
 
+std::string programText(const Program& prog) {
+  std::string s = "def " + prog.name + "(";
+  bool first = true;
+  auto param = [&](const std::string& text) {
+    s += (first ? "" : ", ") + text;
+    first = false;
+  };
+  for (auto& t : prog.tensors)
+    if (t.role == TensorRole::Input) param(shapeText(t) + " " + t.name);
+  for (auto& sc : prog.scalars) param(std::string(elemTypeName(sc.type)) + " " + sc.name);
+  s += ") -> (";
+  first = true;
+  for (auto& t : prog.tensors)
+    if (t.role == TensorRole::Output) param(shapeText(t) + " " + t.name);
+  s += ") {\n";
+  for (auto& st : prog.statements) {
+    s += "  " + statementText(prog, st);
+    std::string where;
+    for (size_t k = 0; k < st.dims.size(); ++k)
+      if (st.ranges[k].origin == kWhereOrigin)
+        where += (where.empty() ? " where " : ", ") + st.dims[k] + " in " + st.ranges[k].lo.str() + ":" +
+                 st.ranges[k].hi.str();
+    s += where + "\n";
+  }
+  return s + "}\n";
+}
+
 std::string statementText(const Program& prog, const Statement& st) {
   return accessText(prog, st.write) + " " + reduceOpText(st.op, st.init) + " " + exprText(prog, st, *st.rhs);
 }

@@ -11,6 +11,9 @@ namespace polyfuse {
 std::string statementText(const Program& prog, const Statement& st);
 std::string exprText(const Program& prog, const Statement& st, const Expr& e);
 std::string shapeText(const Tensor& t);  // "float(N, M)"
+// The whole program as a TC definition that reads back as the same program: where
+// clauses for the ranges a where clause set, inferred ranges left to inference.
+std::string programText(const Program& prog);
 
 // The `polyfuse check` report. With sizes, domains are shown at those sizes too.
 void printCheck(std::ostream& os, const PolyProgram& pp, const Sizes* sizes);

@@ -30,6 +30,9 @@ struct ScalarParam {
   ElemType type = ElemType::F32;
 };
 
+// Range::origin of a range a where clause set (others name the accesses they came from).
+inline constexpr const char* kWhereOrigin = "its where clause";
+
 struct Range {
   Affine lo, hi;       // half-open [lo, hi), affine in size parameters
   std::string origin;  // what set it, for messages: "where clause" or the accesses it came from

@@ -403,7 +403,7 @@ class Sema {
           w = &r;
         }
       if (w) {
-        Range r{toAffine(*w->lo, none), toAffine(*w->hi, none), "its where clause"};
+        Range r{toAffine(*w->lo, none), toAffine(*w->hi, none), kWhereOrigin};
         Affine len = r.hi - r.lo;
         if (len.isConstant() && len.constant < 1)
           throw SourceError(w->loc, "empty range " + r.lo.str() + ":" + r.hi.str() + " for index '" + v + "'");

@@ -5,7 +5,7 @@ import lit.formats
 
 config.name = "polyfuse"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".tc", ".test"]
+config.suffixes = [".tc", ".test", ".mlir"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(os.path.dirname(config.polyfuse_bin), "test", "lit-out")
 config.excludes = ["Inputs", "tools", "lit.cfg.py", "lit.site.cfg.py.in"]
