@@ -233,13 +233,16 @@ ResultForm combiner(mlir::linalg::GenericOp g, Value y, mlir::BlockArgument acc)
 
 // ---- the importer ----------------------------------------------------------------
 
-enum class Kind { Input, Empty, Fill, Computed };
+// View: a reshape or a slice, read through to its source (no copy, as in IREE).
+enum class Kind { Input, Empty, Fill, Computed, View };
 
 struct TensorValue {
   Kind kind = Kind::Computed;
   std::string name;
   Shape shape;
-  Value fill;  // Kind::Fill: the scalar it holds
+  Value fill;            // Fill: the scalar it holds
+  Value source;          // View: the tensor it re-indexes
+  mlir::AffineMap view;  // View: its indices -> the source's
 };
 
 class Importer {
@@ -449,6 +452,9 @@ class Importer {
       tensors_[e] = tv;
       return;
     }
+    if (auto e = mlir::dyn_cast<mlir::tensor::ExpandShapeOp>(op)) return expand(e);
+    if (auto c = mlir::dyn_cast<mlir::tensor::CollapseShapeOp>(op)) return collapse(c);
+    if (auto x = mlir::dyn_cast<mlir::tensor::ExtractSliceOp>(op)) return slice(x);
     if (auto f = mlir::dyn_cast<mlir::linalg::FillOp>(op)) {
       Value v = f.getInputs()[0];
       if (!floatConstant(v) && !scalars_.count(v))
@@ -487,6 +493,104 @@ class Importer {
       return;  // scalar arithmetic outside a body: read where a body or an extent uses it
     throw SourceError(loc, "unsupported operation '" + opName(op) +
                                "': polyfuse imports linalg ops, linalg.fill, tensor.empty, tensor.dim and constants");
+  }
+
+  int extentOf(mlir::OpFoldResult r, Operation* at) {
+    if (auto a = mlir::dyn_cast<mlir::Attribute>(r)) return ext_.literal(mlir::cast<mlir::IntegerAttr>(a).getInt());
+    return indexSym(mlir::cast<Value>(r), at);
+  }
+  std::optional<int64_t> literalOf(int sym) {
+    std::string t = ext_.text(sym);
+    if (!std::isdigit(static_cast<unsigned char>(t[0]))) return std::nullopt;
+    return std::stoll(t);
+  }
+  void view(Operation* op, Value source, Shape shape, const std::vector<mlir::AffineExpr>& exprs) {
+    auto t = tensorType(op->getResult(0), op);
+    tensors_[op->getResult(0)] = {Kind::View, "", std::move(shape), {}, source,
+                                  mlir::AffineMap::get(unsigned(t.getRank()), 0, exprs, op->getContext())};
+  }
+
+  // expand_shape: a source index is the row-major combination of its group's indices.
+  void expand(mlir::tensor::ExpandShapeOp e) {
+    Operation* op = e;
+    Shape src = tensorOf(e.getSrc(), op).shape, shape;
+    unsigned dyn = 0;
+    for (int64_t n : e.getStaticOutputShape())
+      shape.push_back(mlir::ShapedType::isDynamic(n) ? indexSym(e.getOutputShape()[dyn++], op) : ext_.literal(n));
+    std::vector<mlir::AffineExpr> exprs;
+    auto groups = e.getReassociationIndices();
+    for (size_t g = 0; g < groups.size(); ++g) {
+      mlir::AffineExpr x = mlir::getAffineConstantExpr(0, op->getContext());
+      int nonUnit = -1, count = 0;
+      for (int64_t k : groups[g]) {
+        std::optional<int64_t> n = literalOf(shape[size_t(k)]);
+        if (k != groups[g].front() && !n)
+          throw SourceError(locOf(op), "expand_shape with a dynamic inner extent is not affine; polyfuse needs static ones");
+        x = x * (n ? *n : 1) + mlir::getAffineDimExpr(unsigned(k), op->getContext());
+        if (!n || *n != 1) nonUnit = int(k), ++count;
+      }
+      if (count == 1) ext_.unite(src[g], shape[size_t(nonUnit)], locOf(op));
+      exprs.push_back(x);
+    }
+    view(op, e.getSrc(), shape, exprs);
+  }
+
+  // collapse_shape: each source index is its part of the group's index (floordiv and mod
+  // unless the group has one dimension that is not 1, which reads only as far as affine).
+  void collapse(mlir::tensor::CollapseShapeOp c) {
+    Operation* op = c;
+    Shape src = tensorOf(c.getSrc(), op).shape, shape;
+    std::vector<mlir::AffineExpr> exprs;
+    auto groups = c.getReassociationIndices();
+    for (size_t g = 0; g < groups.size(); ++g) {
+      int dynamic = -1;
+      int64_t product = 1;
+      for (int64_t k : groups[g]) {
+        std::optional<int64_t> n = literalOf(src[size_t(k)]);
+        if (!n && dynamic >= 0)
+          throw SourceError(locOf(op), "collapse_shape of two dynamic extents: their product is not one size");
+        if (!n) dynamic = int(k);
+        else product *= *n;
+      }
+      if (dynamic >= 0 && product != 1)
+        throw SourceError(locOf(op), "collapse_shape of a dynamic extent with others: their product is not one size");
+      shape.push_back(dynamic >= 0 ? src[size_t(dynamic)] : ext_.literal(product));
+      mlir::AffineExpr v = mlir::getAffineDimExpr(unsigned(g), op->getContext());
+      int64_t inner = 1;
+      std::vector<mlir::AffineExpr> part(groups[g].size());
+      for (size_t i = groups[g].size(); i-- > 0;) {
+        int64_t k = groups[g][i];
+        std::optional<int64_t> n = literalOf(src[size_t(k)]);
+        if (n && *n == 1) part[i] = mlir::getAffineConstantExpr(0, op->getContext());
+        else if (product == (n ? *n : 1) || dynamic == int(k)) part[i] = v;  // the only non-unit one
+        else part[i] = (v.floorDiv(inner)) % *n;
+        if (n) inner *= *n;
+      }
+      for (auto& p : part) exprs.push_back(p);
+    }
+    view(op, c.getSrc(), shape, exprs);
+  }
+
+  // extract_slice with static offsets and strides: an affine window of the source.
+  void slice(mlir::tensor::ExtractSliceOp x) {
+    Operation* op = x;
+    if (x.getOffsets().size() || x.getStrides().size())
+      throw SourceError(locOf(op), "extract_slice with dynamic offsets or strides is not supported");
+    Shape shape;
+    llvm::SmallBitVector dropped = x.getDroppedDims();
+    auto sizes = x.getMixedSizes();
+    std::vector<mlir::AffineExpr> exprs;
+    unsigned r = 0;
+    for (size_t k = 0; k < sizes.size(); ++k) {
+      int64_t off = x.getStaticOffsets()[k], stride = x.getStaticStrides()[k];
+      if (dropped.test(unsigned(k))) {
+        exprs.push_back(mlir::getAffineConstantExpr(off, op->getContext()));
+        continue;
+      }
+      shape.push_back(extentOf(sizes[k], op));
+      exprs.push_back(mlir::getAffineDimExpr(r++, op->getContext()) * stride + off);
+    }
+    view(op, x.getSource(), shape, exprs);
   }
 
   std::vector<mlir::arith::ConstantOp> constants_;
@@ -556,7 +660,18 @@ class Importer {
   }
 
   // The tensor element `v` holds at the points of `map`, or the value a fill holds.
-  ExprPtr element(Value v, mlir::AffineMap map, SourceLoc loc, Operation* at) {
+  // A read of `v` at `map`, followed through views to the tensor that holds the data.
+  std::pair<Value, mlir::AffineMap> throughViews(Value v, mlir::AffineMap map, Operation* at) {
+    while (tensorOf(v, at).kind == Kind::View) {
+      TensorValue& tv = tensorOf(v, at);
+      map = tv.view.compose(map);
+      v = tv.source;
+    }
+    return {v, map};
+  }
+
+  ExprPtr element(Value v0, mlir::AffineMap map0, SourceLoc loc, Operation* at) {
+    auto [v, map] = throughViews(v0, map0, at);
     TensorValue& tv = tensorOf(v, at);
     if (tv.kind == Kind::Empty)
       throw SourceError(loc, "this op reads a tensor.empty, whose elements are undefined");
@@ -796,8 +911,9 @@ class Importer {
       // others (broadcasts, loops in compound subscripts) as where clauses.
       std::vector<bool> inferable(loops.size(), false);
       for (mlir::OpOperand* in : g.getDpsInputOperands()) {
-        if (!b.used[in->getOperandNumber()] || tensors_[in->get()].kind == Kind::Fill) continue;
-        mlir::AffineMap m = g.getMatchingIndexingMap(in);
+        if (!b.used[in->getOperandNumber()] || !mlir::isa<mlir::RankedTensorType>(in->get().getType())) continue;
+        auto [src, m] = throughViews(in->get(), g.getMatchingIndexingMap(in), op);
+        if (tensors_[src].kind == Kind::Fill) continue;
         for (mlir::AffineExpr r : m.getResults())
           if (auto d = mlir::dyn_cast<mlir::AffineDimExpr>(r)) inferable[d.getPosition()] = true;
       }
