@@ -58,11 +58,12 @@ struct Common {
   std::string file, entry, sizes;
 };
 
-void addCommon(CLI::App* cmd, Common& c, bool sizesRequired) {
+// --size is checked against the program once it is loaded ("missing size 'N'"): a
+// program whose shapes are all static (an MLIR function, say) takes none.
+void addCommon(CLI::App* cmd, Common& c) {
   cmd->add_option("file", c.file, "program: FILE.tc, or FILE.mlir (linalg on tensors)")->required();
   cmd->add_option("--entry", c.entry, "TC definition or MLIR function to use (default: the first)");
-  auto* s = cmd->add_option("--size", c.sizes, "sizes, e.g. N=4096,M=4096");
-  if (sizesRequired) s->required();
+  cmd->add_option("--size", c.sizes, "sizes, e.g. N=4096,M=4096 (each size the program has)");
 }
 
 // Loads the program with located errors; `then` receives it.
@@ -196,7 +197,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
     };
     auto c = std::make_shared<CheckOpts>();
     auto* cmd = app.add_subcommand("check", "Show statements, domains, accesses and dependences");
-    addCommon(cmd, *c, false);
+    addCommon(cmd, *c);
     cmd->add_flag("--tc", c->tc, "print only the program as a TC definition (what a .mlir file was read as)");
     cmd->callback([c, &reg] {
       reg.chosen = [c] {
@@ -225,7 +226,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
     };
     auto c = std::make_shared<FuseOpts>();
     auto* cmd = app.add_subcommand("fuse", "Choose a fusion partition and show its modeled cost");
-    addCommon(cmd, *c, true);
+    addCommon(cmd, *c);
     c->fusion.add(cmd);
     cmd->add_flag("--json", c->json, "print the plan as one JSON object");
     cmd->add_flag("--explain", c->explainFlag, "say why each dependence edge and sibling pair is fused or not");
@@ -357,7 +358,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
     };
     auto c = std::make_shared<CodegenOpts>();
     auto* cmd = app.add_subcommand("codegen", "Write CUDA or OpenCL kernels, host harness and reference");
-    addCommon(cmd, *c, true);
+    addCommon(cmd, *c);
     c->fusion.add(cmd);
     cmd->add_option("--target", c->target, "cuda | opencl")->check(CLI::IsMember({"cuda", "opencl"}));
     cmd->add_option("-o,--output", c->out, "output directory")->required();
@@ -385,7 +386,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
     };
     auto c = std::make_shared<ValidateOpts>();
     auto* cmd = app.add_subcommand("validate", "Run every legal partition (or the K best), verify each, and rank modeled against measured time");
-    addCommon(cmd, *c, true);
+    addCommon(cmd, *c);
     cmd->add_option("--backend", c->backend, "opencl | cuda")->check(CLI::IsMember({"opencl", "cuda"}));
     cmd->add_option("--device", c->device, "the device model: a100 | h100 | h200 | FILE.yaml (calibrate writes one)");
     cmd->add_option("--top", c->top, "validate the K best partitions by the exact search instead of all")->check(CLI::Range(1, 1000));
@@ -453,7 +454,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
     };
     auto c = std::make_shared<ExecOpts>();
     auto* cmd = app.add_subcommand("exec", "Run the program and verify it against the reference interpreter");
-    addCommon(cmd, *c, true);
+    addCommon(cmd, *c);
     cmd->add_option("--backend", c->backend, namesIn(kBackendNames, " | "))->check(CLI::IsMember({"ref", "opencl", "cuda"}));
     cmd->add_option("--seed", c->seed, "seed of the random inputs (uniform in [-1, 1])");
     cmd->add_option("--input", c->inputs, "NAME=FILE.npy: read an input from a .npy file");

@@ -18,6 +18,8 @@ const Rename kRenames[] = {
     {R"((^|[\s{])func(\s+(?:private\s+)?@))", "$1func.func$2", "func is now func.func"},
     {R"(\barith\.maxf\b)", "arith.maximumf", "arith.maxf is now arith.maximumf"},
     {R"(\barith\.minf\b)", "arith.minimumf", "arith.minf is now arith.minimumf"},
+    {R"(opaque<"elided_large_const",\s*"0xDEADBEEF">)", "dense_resource<__elided__>",
+     "elided constants (opaque<\"elided_large_const\", ..>) are now dense_resource<__elided__>"},
 };
 
 // `linalg.init_tensor [%d, 4] : tensor<?x4xf32>` is `tensor.empty(%d) : tensor<?x4xf32>`:
@@ -48,12 +50,48 @@ std::string upgradeInitTensor(const std::string& text, bool& applied) {
   return out + text.substr(last);
 }
 
+// IREE's dumps wrap the function in hal.executable ops whose custom syntax needs IREE's
+// dialects. Keep the func.func ops and the attribute aliases, blank the rest (newlines
+// kept, so every line and column stays where it was in the user's file).
+std::string unwrapHal(const std::string& text, bool& applied) {
+  static const std::regex hal(R"(\bhal\.executable\b)");
+  if (!std::regex_search(text, hal)) return text;
+  std::string out(text.size(), ' ');
+  for (size_t i = 0; i < text.size(); ++i)
+    if (text[i] == '\n') out[i] = '\n';
+  // Attribute aliases: lines starting with '#'.
+  for (size_t b = 0; b < text.size();) {
+    size_t e = text.find('\n', b);
+    if (e == std::string::npos) e = text.size();
+    size_t f = text.find_first_not_of(" \t", b);
+    if (f < e && text[f] == '#') out.replace(b, e - b, text, b, e - b);
+    b = e + 1;
+  }
+  static const std::regex fn(R"(\bfunc\.func\b)");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), fn); it != std::sregex_iterator(); ++it) {
+    size_t b = size_t(it->position(0)), open = text.find('{', b);
+    if (open == std::string::npos) break;
+    int depth = 0;
+    size_t e = open;
+    for (; e < text.size(); ++e) {
+      if (text[e] == '{') ++depth;
+      if (text[e] == '}' && --depth == 0) break;
+    }
+    if (e >= text.size()) break;
+    out.replace(b, e + 1 - b, text, b, e + 1 - b);
+  }
+  applied = true;
+  return out;
+}
+
 }  // namespace
 
 std::string upgradeMlir(const std::string& text, std::vector<std::string>& notes) {
   std::vector<std::string> applied;
-  bool init = false;
-  std::string s = upgradeInitTensor(text, init);
+  bool hal = false, init = false;
+  std::string s = unwrapHal(text, hal);
+  if (hal) applied.push_back("the functions inside IREE's hal.executable wrappers were read alone");
+  s = upgradeInitTensor(s, init);
   if (init) applied.push_back("linalg.init_tensor is now tensor.empty");
   for (const Rename& r : kRenames) {
     std::regex re(r.pattern);
