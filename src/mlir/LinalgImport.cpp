@@ -9,7 +9,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <functional>
 #include <map>
 #include <set>
 
@@ -71,6 +70,10 @@ class Extents {
   std::string text(int s) {
     const Sym& x = syms_[find(s)];
     return x.value >= 0 ? std::to_string(x.value) : x.name;
+  }
+  std::optional<int64_t> value(int s) {  // the literal, if it is one
+    const Sym& x = syms_[find(s)];
+    return x.value >= 0 ? std::optional<int64_t>(x.value) : std::nullopt;
   }
 
  private:
@@ -168,6 +171,9 @@ int floatBits(mlir::Type t) {
   return t.isF64() ? 64 : 32;
 }
 
+// The TC element type of a float or of a tensor's elements (checked f32 or f64 before).
+ElemType elemType(mlir::Type t) { return floatBits(t) == 64 ? ElemType::F64 : ElemType::F32; }
+
 // ---- what a generic computes -----------------------------------------------------
 
 struct ResultForm {
@@ -237,7 +243,8 @@ ResultForm combiner(mlir::linalg::GenericOp g, Value y, mlir::BlockArgument acc)
 enum class Kind { Input, Empty, Fill, Computed, View };
 
 struct TensorValue {
-  Kind kind = Kind::Computed;
+  explicit TensorValue(Kind k = Kind::Computed, Shape s = {}) : kind(k), shape(std::move(s)) {}
+  Kind kind;
   std::string name;
   Shape shape;
   Value fill;            // Fill: the scalar it holds
@@ -273,6 +280,7 @@ class Importer {
   llvm::DenseMap<Value, std::string> scalars_;
   std::map<Operation*, std::vector<ResultForm>> forms_;
   std::set<std::string> taken_;
+  std::vector<Shape> paramShapes_;  // beside out_.def.params (empty for scalars)
   int bodyNodes_ = 0;
 
   // -- names --
@@ -382,21 +390,22 @@ class Importer {
       d.name = nm;
       d.loc = loc;
       if (mlir::isa<mlir::FloatType>(a.getType())) {
-        d.type = a.getType().isF64() ? ElemType::F64 : ElemType::F32;
+        d.type = elemType(a.getType());
         scalars_[a] = nm;
-        out_.def.params.push_back(d);
+        param(d, {});
         continue;
       }
       if (!mlir::isa<mlir::RankedTensorType>(a.getType()))
         throw SourceError(loc, "argument '" + nm + "' is neither a ranked tensor nor a float");
       auto t = tensorType(a, fn_);
-      TensorValue tv{Kind::Input, nm, {}, {}};
+      TensorValue tv(Kind::Input);
+      tv.name = nm;
       for (int64_t k = 0; k < t.getRank(); ++k)
         tv.shape.push_back(t.isDynamicDim(k) ? ext_.named(nm + "_" + std::to_string(k)) : ext_.literal(t.getDimSize(k)));
-      d.type = t.getElementType().isF64() ? ElemType::F64 : ElemType::F32;
+      d.type = elemType(t);
       d.hasShape = true;
       tensors_[a] = tv;
-      out_.def.params.push_back(d);
+      param(d, tv.shape);
     }
   }
 
@@ -424,10 +433,9 @@ class Importer {
           TensorDecl d;
           d.name = tv.name;
           d.loc = loc;
-          d.type = t.getElementType().isF64() ? ElemType::F64 : ElemType::F32;
+          d.type = elemType(t);
           d.hasShape = true;
-          out_.def.params.push_back(d);
-          constants_.push_back(c);
+          param(d, tv.shape);
           out_.notes.push_back("constant '" + tv.name + "' (line " + std::to_string(loc.line) +
                                ") becomes an input of the program");
         }
@@ -445,7 +453,7 @@ class Importer {
     }
     if (auto e = mlir::dyn_cast<mlir::tensor::EmptyOp>(op)) {
       auto t = tensorType(e, op);
-      TensorValue tv{Kind::Empty, "", {}, {}};
+      TensorValue tv(Kind::Empty);
       unsigned dyn = 0;
       for (int64_t k = 0; k < t.getRank(); ++k)
         tv.shape.push_back(t.isDynamicDim(k) ? indexSym(e.getDynamicSizes()[dyn++], op) : ext_.literal(t.getDimSize(k)));
@@ -459,7 +467,8 @@ class Importer {
       Value v = f.getInputs()[0];
       if (!floatConstant(v) && !scalars_.count(v))
         throw SourceError(loc, "linalg.fill with a computed value is not supported (constants and float arguments are)");
-      TensorValue tv{Kind::Fill, "", tensorOf(f.getOutputs()[0], op).shape, v};
+      TensorValue tv(Kind::Fill, tensorOf(f.getOutputs()[0], op).shape);
+      tv.fill = v;
       tensorType(f.getResult(0), op);
       tensors_[f.getResult(0)] = tv;
       return;
@@ -482,7 +491,7 @@ class Importer {
       }
       for (unsigned k = 0; k < g.getNumResults(); ++k) {
         tensorType(g.getResult(k), op);
-        tensors_[g.getResult(k)] = {Kind::Computed, "", tensorOf(g.getDpsInits()[k], op).shape, {}};
+        tensors_[g.getResult(k)] = TensorValue(Kind::Computed, tensorOf(g.getDpsInits()[k], op).shape);
       }
       loops_[op] = loopSym;
       return;
@@ -499,15 +508,17 @@ class Importer {
     if (auto a = mlir::dyn_cast<mlir::Attribute>(r)) return ext_.literal(mlir::cast<mlir::IntegerAttr>(a).getInt());
     return indexSym(mlir::cast<Value>(r), at);
   }
-  std::optional<int64_t> literalOf(int sym) {
-    std::string t = ext_.text(sym);
-    if (!std::isdigit(static_cast<unsigned char>(t[0]))) return std::nullopt;
-    return std::stoll(t);
+  // An extent as a TC value: its literal, or its size's name.
+  ExprPtr extent(int sym, SourceLoc loc) {
+    if (std::optional<int64_t> n = ext_.value(sym)) return integer(*n, loc);
+    return name(ext_.text(sym), loc);
   }
   void view(Operation* op, Value source, Shape shape, const std::vector<mlir::AffineExpr>& exprs) {
     auto t = tensorType(op->getResult(0), op);
-    tensors_[op->getResult(0)] = {Kind::View, "", std::move(shape), {}, source,
-                                  mlir::AffineMap::get(unsigned(t.getRank()), 0, exprs, op->getContext())};
+    TensorValue tv(Kind::View, std::move(shape));
+    tv.source = source;
+    tv.view = mlir::AffineMap::get(unsigned(t.getRank()), 0, exprs, op->getContext());
+    tensors_[op->getResult(0)] = tv;
   }
 
   // expand_shape: a source index is the row-major combination of its group's indices.
@@ -523,7 +534,7 @@ class Importer {
       mlir::AffineExpr x = mlir::getAffineConstantExpr(0, op->getContext());
       int nonUnit = -1, count = 0;
       for (int64_t k : groups[g]) {
-        std::optional<int64_t> n = literalOf(shape[size_t(k)]);
+        std::optional<int64_t> n = ext_.value(shape[size_t(k)]);
         if (k != groups[g].front() && !n)
           throw SourceError(locOf(op), "expand_shape with a dynamic inner extent is not affine; polyfuse needs static ones");
         x = x * (n ? *n : 1) + mlir::getAffineDimExpr(unsigned(k), op->getContext());
@@ -546,7 +557,7 @@ class Importer {
       int dynamic = -1;
       int64_t product = 1;
       for (int64_t k : groups[g]) {
-        std::optional<int64_t> n = literalOf(src[size_t(k)]);
+        std::optional<int64_t> n = ext_.value(src[size_t(k)]);
         if (!n && dynamic >= 0)
           throw SourceError(locOf(op), "collapse_shape of two dynamic extents: their product is not one size");
         if (!n) dynamic = int(k);
@@ -560,7 +571,7 @@ class Importer {
       std::vector<mlir::AffineExpr> part(groups[g].size());
       for (size_t i = groups[g].size(); i-- > 0;) {
         int64_t k = groups[g][i];
-        std::optional<int64_t> n = literalOf(src[size_t(k)]);
+        std::optional<int64_t> n = ext_.value(src[size_t(k)]);
         if (n && *n == 1) part[i] = mlir::getAffineConstantExpr(0, op->getContext());
         else if (product == (n ? *n : 1) || dynamic == int(k)) part[i] = v;  // the only non-unit one
         else part[i] = (v.floorDiv(inner)) % *n;
@@ -593,7 +604,6 @@ class Importer {
     view(op, x.getSource(), shape, exprs);
   }
 
-  std::vector<mlir::arith::ConstantOp> constants_;
   std::map<Operation*, std::vector<int>> loops_;
 
   void analyze(mlir::linalg::GenericOp g) {
@@ -625,16 +635,18 @@ class Importer {
     forms_[g.getOperation()] = std::move(forms);
   }
 
+  // A parameter's dimensions are written once every op has unified the extents.
+  void param(const TensorDecl& d, const Shape& shape) {
+    out_.def.params.push_back(d);
+    paramShapes_.push_back(shape);
+  }
   void nameSizes() {
-    for (auto& p : out_.def.params) {
-      if (!p.hasShape) continue;
-      const Shape* s = nullptr;
-      for (auto& [v, tv] : tensors_)
-        if (tv.kind == Kind::Input && tv.name == p.name) s = &tv.shape;
-      for (int d : *s) {
-        p.dims.push_back(ext_.text(d));
-        p.dimLocs.push_back(p.loc);
-      }
+    for (size_t k = 0; k < out_.def.params.size(); ++k) dims(out_.def.params[k], paramShapes_[k]);
+  }
+  void dims(TensorDecl& d, const Shape& shape) {
+    for (int e : shape) {
+      d.dims.push_back(ext_.text(e));
+      d.dimLocs.push_back(d.loc);
     }
   }
 
@@ -659,7 +671,6 @@ class Importer {
     throw SourceError(loc, "an indexing map of this op uses a symbol; polyfuse needs maps of the loops alone");
   }
 
-  // The tensor element `v` holds at the points of `map`, or the value a fill holds.
   // A read of `v` at `map`, followed through views to the tensor that holds the data.
   std::pair<Value, mlir::AffineMap> throughViews(Value v, mlir::AffineMap map, Operation* at) {
     while (tensorOf(v, at).kind == Kind::View) {
@@ -670,6 +681,7 @@ class Importer {
     return {v, map};
   }
 
+  // The element `v` holds at the points of `map`, or the value a fill holds.
   ExprPtr element(Value v0, mlir::AffineMap map0, SourceLoc loc, Operation* at) {
     auto [v, map] = throughViews(v0, map0, at);
     TensorValue& tv = tensorOf(v, at);
@@ -688,10 +700,7 @@ class Importer {
     if (auto c = v.getDefiningOp<mlir::arith::ConstantOp>())
       if (auto i = mlir::dyn_cast<mlir::IntegerAttr>(c.getValue())) return integer(i.getInt(), loc);
     // An extent used as a value (a mean divides by the row length): the size itself.
-    if (auto it = indexSyms_.find(v); it != indexSyms_.end()) {
-      std::string t = ext_.text(it->second);
-      return std::isdigit(static_cast<unsigned char>(t[0])) ? integer(std::stoll(t), loc) : name(t, loc);
-    }
+    if (auto it = indexSyms_.find(v); it != indexSyms_.end()) return extent(it->second, loc);
     if (Operation* d = v.getDefiningOp();
         d && mlir::isa<mlir::arith::SIToFPOp, mlir::arith::UIToFPOp, mlir::arith::IndexCastOp, mlir::arith::IndexCastUIOp,
                        mlir::arith::ExtFOp, mlir::arith::TruncFOp>(d))
@@ -814,8 +823,7 @@ class Importer {
     w.index = dim;
     w.loc = loc;
     w.lo = integer(0, loc);
-    std::string t = ext_.text(sym);
-    w.hi = std::isdigit(static_cast<unsigned char>(t[0])) ? integer(std::stoll(t), loc) : name(t, loc);
+    w.hi = extent(sym, loc);
     s.where.push_back(std::move(w));
   }
 
@@ -839,13 +847,8 @@ class Importer {
       s.loc = loc;
       s.lhs = tv.name;
       s.opLoc = loc;
-      for (size_t k = 0; k < tv.shape.size(); ++k) {
-        std::string d = "d" + std::to_string(k);
-        s.lhsIndices.push_back(d);
-        s.lhsIndexLocs.push_back(loc);
-        s.lhsSubscripts.push_back(name(d, loc));
-        where(s, d, tv.shape[k], loc);
-      }
+      lhs(s, mlir::AffineMap::getMultiDimIdentityMap(unsigned(tv.shape.size()), op->getContext()), loc);
+      for (size_t k = 0; k < tv.shape.size(); ++k) where(s, "d" + std::to_string(k), tv.shape[k], loc);
       s.rhs = scalar(tv.fill, loc, op);
       tv.kind = Kind::Computed;
       out_.def.stmts.push_back(std::move(s));
@@ -861,12 +864,9 @@ class Importer {
         TensorDecl d;
         d.name = tv.name;
         d.loc = loc;
-        d.type = mlir::cast<mlir::RankedTensorType>(v.getType()).getElementType().isF64() ? ElemType::F64 : ElemType::F32;
+        d.type = elemType(v.getType());
         d.hasShape = true;
-        for (int s : tv.shape) {
-          d.dims.push_back(ext_.text(s));
-          d.dimLocs.push_back(loc);
-        }
+        dims(d, tv.shape);
         out_.def.outputs.push_back(d);
       }
       return;
@@ -995,26 +995,18 @@ LinalgImport importLinalg(const SourceFile& src, const std::string& entry) {
 
   // Named ops (matmul, reduce, transpose, conv..) become generics; fills stay, to be
   // read as reduction inits.
-  std::vector<mlir::linalg::LinalgOp> named;
-  chosen.walk([&](mlir::linalg::LinalgOp op) {
-    if (!mlir::isa<mlir::linalg::GenericOp, mlir::linalg::FillOp>(op.getOperation())) named.push_back(op);
-  });
+  std::vector<mlir::linalg::LinalgOp> linalgOps;
+  chosen.walk([&](mlir::linalg::LinalgOp op) { linalgOps.push_back(op); });
   mlir::IRRewriter rewriter(&ctx);
-  for (auto op : named) {
+  for (auto op : linalgOps) {
     SourceLoc loc = locOf(op.getOperation());
     std::string what = opName(op.getOperation());
     if (!op.hasPureTensorSemantics()) throw SourceError(loc, "'" + what + "' works on memrefs; polyfuse imports tensors");
+    if (mlir::isa<mlir::linalg::GenericOp, mlir::linalg::FillOp>(op.getOperation())) continue;
     rewriter.setInsertionPoint(op);
     if (mlir::failed(mlir::linalg::generalizeNamedOp(rewriter, op)))
       throw SourceError(loc, "cannot generalize '" + what + "'");
   }
-  chosen.walk([&](mlir::linalg::GenericOp g) {
-    if (!g.hasPureTensorSemantics() && !diag.any) {
-      diag.any = true;
-      diag.loc = locOf(g.getOperation());
-    }
-  });
-  if (diag.any) throw SourceError(diag.loc, "this linalg.generic works on memrefs; polyfuse imports tensors");
 
   Importer(text, out).run(chosen);
   return out;

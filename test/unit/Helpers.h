@@ -19,13 +19,18 @@ struct Failure {
   std::string message;
   int line = 0, col = 0;
 };
-inline Failure failure(const std::string& text) {
+// The same for any front end: `load` loads a program.
+template <class Load>
+Failure failureOf(Load&& load) {
   try {
-    load(text);
+    load();
   } catch (const SourceError& e) {
     return {e.what(), e.loc().line, e.loc().col};
   }
   return {"<no error>", 0, 0};
+}
+inline Failure failure(const std::string& text) {
+  return failureOf([&] { load(text); });
 }
 
 }  // namespace polyfuse::test
