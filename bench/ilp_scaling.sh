@@ -4,9 +4,9 @@
 set -euo pipefail
 bin=${POLYFUSE:-build/bin/polyfuse}
 tmp=$(mktemp -d)
-echo "| layers | statements | candidates | kernels (ilp) | kernels (greedy) | modeled us (ilp) | modeled us (greedy) | status | solver s | total s |"
+echo "| layers | statements | candidates | kernels (ilp) | kernels (greedy) | modeled us (ilp) | modeled us (greedy) | status | search s | total s |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
-for L in "${@:-1 2 4 8 12 13}"; do
+for L in ${@:-1 2 4 8 12 24 48 104}; do
   python3 bench/gen_encoder.py "$L" > "$tmp/enc$L.tc"
   start=$(date +%s.%N)
   "$bin" fuse "$tmp/enc$L.tc" --size S=512,D=768,F=3072 --device h100 --json > "$tmp/ilp.json"

@@ -35,6 +35,7 @@ int64_t Box::volume() const {
 CostModel::CostModel(const FusionGraph& fg, const Sizes& sizes, const Device& dev) : fg_(fg), at_(fg.program(), sizes), dev_(dev) {
   const Program& prog = fg.program();
   for (auto& t : prog.tensors) elemBytes_.push_back(elemBytes(t.type));
+  for (auto& st : prog.statements) anyScalarStatement_ |= st.numParallel == 0;
   flowSources_.assign(prog.statements.size(), {});
   consumers_.assign(prog.tensors.size(), {});
   for (const Dependence& dep : fg.poly().dependences())

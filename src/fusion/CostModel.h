@@ -58,6 +58,12 @@ class CostModel {
   // do not make the group non-convex.
   std::optional<KernelPlan> plan(const StmtSet& group, const StmtSet& recomputed, bool noParallelismLoss = false) const;
 
+  // False when neither the group nor any superset of it can have a legal grid: the
+  // statements every legal superset must hold (the convex hull; with `recomputed`
+  // allowed, only the group itself) keep no grid coordinate in common. Internal
+  // dependences only grow with a group, so this bounds the candidate enumeration
+  // exactly (docs/cost-model.md, "Candidate kernels").
+  bool mayGrowLegal(const StmtSet& group, bool recomputation) const;
   // The group's candidate set, in the order `plan` tries it: grid ranks from the
   // largest, every legal assignment, every tile in the menus, every split.
   std::vector<GridCandidate> gridCandidates(const StmtSet& group, bool noParallelismLoss = false,
@@ -98,6 +104,7 @@ class CostModel {
   SizedProgram at_;
   Device dev_;
   std::vector<int> elemBytes_;
+  bool anyScalarStatement_ = false;  // some statement has no parallel dimension
   // flowSources_[s]: tensor -> statements whose values s reads through it
   std::vector<std::map<int, std::vector<int>>> flowSources_;
   std::vector<std::vector<int>> consumers_;  // per tensor: statements that read it via flow deps

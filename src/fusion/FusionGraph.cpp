@@ -11,6 +11,7 @@ FusionGraph::FusionGraph(const PolyProgram& pp) : pp_(pp), graph_(pp.program().s
   const Program& prog = pp.program();
   const int n = size();
   const auto& deps = pp.dependences();
+  depsFrom_.assign(n, {});
   for (size_t d = 0; d < deps.size(); ++d) {
     const Dependence& dep = deps[d];
     const Statement& src = prog.statements[dep.src];
@@ -21,6 +22,7 @@ FusionGraph::FusionGraph(const PolyProgram& pp) : pp_(pp), graph_(pp.program().s
         isl_map* eq = isl_map_equate(isl_map_universe(dep.relation.space().release()), isl_dim_in, a, isl_dim_out, b);
         aligned_[d][a][b] = dep.relation.is_subset(isl::manage(eq));
       }
+    depsFrom_[dep.src].push_back(int(d));
     if (dep.src != dep.dst) boost::add_edge(dep.src, dep.dst, DepEdge{int(d), dep.kind, dep.tensor}, graph_);
   }
   // Reachability in statement order: dependences only point forward.
@@ -96,8 +98,10 @@ bool FusionGraph::anyRecomputable() const {
 std::vector<int> FusionGraph::internalDeps(const StmtSet& group) const {
   std::vector<int> out;
   const auto& deps = pp_.dependences();
-  for (size_t d = 0; d < deps.size(); ++d)
-    if (group.contains(deps[d].src) && group.contains(deps[d].dst)) out.push_back(int(d));
+  for (int u : group.members())
+    for (int d : depsFrom_[u])
+      if (group.contains(deps[d].dst)) out.push_back(d);
+  std::sort(out.begin(), out.end());
   return out;
 }
 
@@ -109,6 +113,17 @@ bool FusionGraph::isConvex(const StmtSet& group) const {
   }
   out = out.minus(group);
   return !out.intersects(in);
+}
+
+StmtSet FusionGraph::convexHull(const StmtSet& group) const {
+  StmtSet out(size()), in(size());
+  for (int u : group.members()) {
+    out |= reach_[u];
+    in |= reachedBy_[u];
+  }
+  out &= in;
+  out |= group;
+  return out;
 }
 
 bool FusionGraph::isConvex(const StmtSet& group, const StmtSet& recomputed) const {

@@ -46,6 +46,9 @@ class FusionGraph {
   // `recomputed` do not count: the kernel keeps those values to itself.
   bool isConvex(const StmtSet& group) const;
   bool isConvex(const StmtSet& group, const StmtSet& recomputed) const;
+  // The smallest convex set holding the group: it and every statement on a path
+  // between two of its members. Every convex superset of the group contains it.
+  StmtSet convexHull(const StmtSet& group) const;
   // A statement other kernels may compute again instead of reading its stored value:
   // elementwise (no reduction, no update), the only writer of a temporary, and linked
   // to the rest of the program by flow dependences alone, from earlier statements, with
@@ -77,6 +80,7 @@ class FusionGraph {
   DepGraph graph_;
   std::vector<std::vector<std::vector<bool>>> aligned_;
   std::vector<StmtSet> reach_, reachedBy_;
+  std::vector<std::vector<int>> depsFrom_;  // per statement: the dependences it is the source of
   std::vector<SiblingPair> siblings_;
   std::vector<std::vector<int>> neighbours_;
   std::vector<std::vector<int>> flowConsumers_;

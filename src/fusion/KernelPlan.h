@@ -129,13 +129,15 @@ Strategy parseStrategy(std::string_view name);
 // What the search can say of the partition it returns.
 enum class SolverStatus {
   None,        // no solver ran
-  Optimal,     // proven optimal over the candidate set (see the note for its bounds)
+  Optimal,     // proven optimal over every legal partition: the candidate set was complete
+  Bounded,     // proven optimal over a candidate set a bound cut short (the note says which)
   TimeLimit,   // the best found when the time limit stopped the search
   Heuristic,   // a rule's answer, nothing proven
   Infeasible   // no partition satisfies the constraints
 };
 inline constexpr EnumName<SolverStatus> kSolverStatusNames[] = {
-    {SolverStatus::None, "n/a"}, {SolverStatus::Optimal, "optimal"}, {SolverStatus::TimeLimit, "time_limit"},
+    {SolverStatus::None, "n/a"}, {SolverStatus::Optimal, "optimal"}, {SolverStatus::Bounded, "bounded"},
+    {SolverStatus::TimeLimit, "time_limit"},
     {SolverStatus::Heuristic, "heuristic"}, {SolverStatus::Infeasible, "infeasible"}};
 inline const char* solverStatusName(SolverStatus s) { return nameIn(kSolverStatusNames, s); }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <set>
 #include <tuple>
@@ -113,20 +114,16 @@ std::vector<StmtSet> greedyIree(const CostModel& cm, const IreeSteps& steps = {}
   };
   for (bool changed = steps.multiUseProducers || steps.reductionProducers; changed;) {
     changed = false;
-    for (size_t a = 0; a < groups.size() && !changed; ++a)
-      for (size_t b = 0; b < groups.size() && !changed; ++b) {
-        if (a == b) continue;
-        // Flow consumers of group a outside it.
-        std::set<size_t> usedBy;
-        bool feedsB = false;
-        for (int x : groups[a].members())
-          for (int c : flowConsumers[x]) {
-            size_t k = 0;
-            while (!groups[k].contains(c)) ++k;
-            if (k != a) usedBy.insert(k);
-            feedsB |= k == b;
-          }
-        if (!feedsB) continue;
+    std::vector<int> at(n);
+    for (size_t k = 0; k < groups.size(); ++k)
+      for (int x : groups[k].members()) at[x] = int(k);
+    for (size_t a = 0; a < groups.size() && !changed; ++a) {
+      // The groups that read group a's values, in index order: the b that may take a in.
+      std::set<size_t> usedBy;
+      for (int x : groups[a].members())
+        for (int c : flowConsumers[x])
+          if (size_t(at[c]) != a) usedBy.insert(size_t(at[c]));
+      for (size_t b : usedBy) {
         const int ra = root(groups[a]), rb = root(groups[b]);
         bool step1 = steps.multiUseProducers && ra < 0 && usedBy.size() == 1;
         bool step2 = steps.reductionProducers && ra >= 0 && rb >= 0 &&
@@ -145,7 +142,9 @@ std::vector<StmtSet> greedyIree(const CostModel& cm, const IreeSteps& steps = {}
         groups = merged;
         space = mergedSpace;
         changed = true;
+        break;
       }
+    }
   }
   // A later merge can make an earlier group's quotient cyclic; split such groups.
   while (!findKernelCycle(fg, groups).empty()) {
@@ -164,47 +163,117 @@ std::vector<StmtSet> bytesGreedy(const CostModel& cm) {
   const FusionGraph& fg = cm.graph();
   const Program& prog = fg.program();
   const int n = fg.size();
-  std::vector<StmtSet> groups = singletons(n);
-  auto tensorsOf = [&](const StmtSet& g) {
-    std::set<int> t;
-    for (int s : g.members()) {
-      t.insert(prog.statements[s].write.tensor);
-      for (auto& r : prog.statements[s].reads) t.insert(r.tensor);
+  // Groups live in slots that never move: merging B into A empties slot B. Slots keep
+  // the order the rule's list would have, so the tie-break on list order holds.
+  std::vector<StmtSet> group = singletons(n);
+  std::vector<bool> alive(n, true);
+  std::vector<std::set<int>> tensors(n);          // per slot: tensors read or written
+  std::vector<std::set<int>> holders(prog.tensors.size());  // per tensor: slots touching it
+  for (int s = 0; s < n; ++s) {
+    tensors[s].insert(prog.statements[s].write.tensor);
+    for (auto& r : prog.statements[s].reads) tensors[s].insert(r.tensor);
+    for (int t : tensors[s]) holders[t].insert(s);
+  }
+  struct Pair {
+    int64_t score;
+    int dist, a, b;
+    // Most shared bytes first, then closest in program order, then list order.
+    bool operator<(const Pair& o) const {
+      if (score != o.score) return score > o.score;
+      if (dist != o.dist) return dist < o.dist;
+      return std::tie(a, b) < std::tie(o.a, o.b);
     }
-    return t;
+  };
+  std::set<Pair> pairs;
+  std::vector<std::map<int, Pair>> pairOf(n);  // per slot: its pairs, by the other slot
+  auto front = [&](int k) { return group[k].members().front(); };
+  auto addPairsOf = [&](int k) {
+    std::map<int, int64_t> shared;
+    for (int t : tensors[k])
+      for (int h : holders[t])
+        if (h != k) shared[h] += cm.tensorBytes(t);
+    for (auto [h, score] : shared) {
+      if (score <= 0) continue;
+      Pair p{score, std::abs(front(k) - front(h)), std::min(k, h), std::max(k, h)};
+      pairs.insert(p);
+      pairOf[k][h] = p;
+      pairOf[h][k] = p;
+    }
+  };
+  auto dropPairsOf = [&](int k) {
+    for (auto& [h, p] : pairOf[k]) {
+      pairs.erase(p);
+      pairOf[h].erase(k);
+    }
+    pairOf[k].clear();
+  };
+  for (int s = 0; s < n; ++s) addPairsOf(s);
+  // A pair refused stays refused while both its groups stand: its union's plan does
+  // not change, and a cycle through it survives any merge of other groups.
+  std::set<std::pair<int, int>> refused;
+  std::vector<int> slotOf(n);
+  std::iota(slotOf.begin(), slotOf.end(), 0);
+  // The partition is acyclic; merging a and b closes a cycle exactly when a path leaves
+  // one of them, runs through other kernels and enters the other.
+  auto mergeCloses = [&](int a, int b) {
+    std::vector<char> seen(n, 0);
+    std::vector<int> queue;
+    bool closes = false;
+    auto visitSuccessors = [&](int k) {
+      for (int u : group[k].members())
+        for (auto e : boost::make_iterator_range(boost::out_edges(u, fg.graph()))) {
+          int q = slotOf[int(boost::target(e, fg.graph()))];
+          if (q == k) continue;
+          if (q == a || q == b) {
+            closes |= k != a && k != b;  // an edge between a and b themselves is fine
+            continue;
+          }
+          if (!seen[q]) {
+            seen[q] = 1;
+            queue.push_back(q);
+          }
+        }
+    };
+    visitSuccessors(a);
+    visitSuccessors(b);
+    for (size_t i = 0; i < queue.size() && !closes; ++i) visitSuccessors(queue[i]);
+    return closes;
   };
   while (true) {
-    int64_t bestScore = 0;
-    int bestA = -1, bestB = -1, bestDist = 0;
-    for (size_t a = 0; a < groups.size(); ++a) {
-      std::set<int> ta = tensorsOf(groups[a]);
-      for (size_t b = a + 1; b < groups.size(); ++b) {
-        std::set<int> tb = tensorsOf(groups[b]);
-        int64_t score = 0;
-        for (int t : ta)
-          if (tb.count(t)) score += cm.tensorBytes(t);
-        if (score <= 0 || score < bestScore) continue;
-        int dist = std::abs(groups[a].members().front() - groups[b].members().front());
-        if (score == bestScore && dist >= bestDist) continue;
-        StmtSet u = groups[a];
-        u |= groups[b];
-        if (!cm.plan(u)) continue;
-        std::vector<StmtSet> trial;
-        for (size_t k = 0; k < groups.size(); ++k)
-          if (k != a && k != b) trial.push_back(groups[k]);
-        trial.push_back(u);
-        if (!findKernelCycle(fg, trial).empty()) continue;
-        bestScore = score;
-        bestA = int(a);
-        bestB = int(b);
-        bestDist = dist;
+    int bestA = -1, bestB = -1;
+    for (const Pair& p : pairs) {
+      if (refused.count({p.a, p.b})) continue;
+      StmtSet u = group[p.a];
+      u |= group[p.b];
+      if (!cm.plan(u) || mergeCloses(p.a, p.b)) {
+        refused.insert({p.a, p.b});
+        continue;
       }
+      bestA = p.a;
+      bestB = p.b;
+      break;
     }
     if (bestA < 0) break;
-    groups[bestA] |= groups[bestB];
-    groups.erase(groups.begin() + bestB);
+    dropPairsOf(bestA);
+    dropPairsOf(bestB);
+    for (auto it = refused.begin(); it != refused.end();)
+      it = it->first == bestA || it->second == bestA || it->first == bestB || it->second == bestB ? refused.erase(it)
+                                                                                                : std::next(it);
+    group[bestA] |= group[bestB];
+    for (int s : group[bestB].members()) slotOf[s] = bestA;
+    alive[bestB] = false;
+    for (int t : tensors[bestB]) {
+      holders[t].erase(bestB);
+      holders[t].insert(bestA);
+    }
+    tensors[bestA].insert(tensors[bestB].begin(), tensors[bestB].end());
+    tensors[bestB].clear();
+    addPairsOf(bestA);
   }
-  return groups;
+  std::vector<StmtSet> out;
+  for (int k = 0; k < n; ++k)
+    if (alive[k]) out.push_back(group[k]);
+  return out;
 }
 
 // Recomputation is searched where the exhaustive oracle can check it (every partition,
@@ -400,12 +469,11 @@ static void forEachSubset(const StmtSet& of, const std::function<void(const Stmt
 }
 
 std::vector<StmtSet> enumerateCandidates(const CostModel& cm, int maxSize, size_t maxCount, bool noParallelismLoss,
-                                         bool& truncated, double secondsBudget, bool* outOfTime,
+                                         CandidateBound& bound, double secondsBudget,
                                          std::vector<StmtSet>* recomputedOut) {
   const FusionGraph& fg = cm.graph();
   const int n = fg.size();
-  truncated = false;
-  if (outOfTime) *outOfTime = false;
+  bound = CandidateBound::None;
   const auto t0 = Clock::now();
   size_t costed = 0;
   std::unordered_set<StmtSet, StmtSetHash> seen;
@@ -427,42 +495,42 @@ std::vector<StmtSet> enumerateCandidates(const CostModel& cm, int maxSize, size_
     seen.insert(g);
     frontier.push_back(g);
   }
-  // Grow connected sets one neighbour at a time; keep the legal ones.
-  for (int size = 1; !frontier.empty(); ++size) {
+  // Grow connected sets one neighbour at a time, keeping the legal ones. Without
+  // recomputation a kernel is convex, and each step takes the convex hull: every
+  // convex connected set H is reached, from any member, by adding a neighbour inside H
+  // and closing (the hull of a subset of H stays in H, and a hull of a connected set is
+  // connected). A set no superset of which can be legal (CostModel::mayGrowLegal) is
+  // dropped, so the frontier holds only sets on the way to a legal kernel and the walk
+  // ends by itself.
+  for (int step = 1; !frontier.empty(); ++step) {
     std::vector<StmtSet> next;
     for (auto& g : frontier) {
       // The size-1 groups always go in (every partition needs them); past them the
       // clock is read every 64 costed groups.
-      if (size > 1 && ++costed % 64 == 0 && since(t0) > secondsBudget) {
-        truncated = true;
-        if (outOfTime) *outOfTime = true;
+      if (step > 1 && ++costed % 64 == 0 && since(t0) > secondsBudget) {
+        bound = CandidateBound::TimeLimit;
         return out;
       }
       keep(g);
-      if (size >= maxSize) {
-        continue;
-      }
+      if (bound == CandidateBound::Count) continue;  // cost what was reached, grow no more
       for (int u : g.members())
         for (int v : fg.neighbours(u)) {
           if (g.contains(v)) continue;
           StmtSet h = g;
           h.insert(v);
-          if (seen.insert(h).second) next.push_back(h);
+          if (!recomputedOut) h = fg.convexHull(h);
+          if (!seen.insert(h).second || !cm.mayGrowLegal(h, recomputedOut != nullptr)) continue;
+          if (h.count() > maxSize) {
+            bound = CandidateBound::Size;  // a set that might be legal is left out
+            continue;
+          }
+          next.push_back(h);
         }
-      if (seen.size() > maxCount) {
-        truncated = true;
-        break;
-      }
+      if (seen.size() > maxCount) bound = CandidateBound::Count;
     }
-    if (truncated) {
-      for (auto& g : next) keep(g);
-      break;
-    }
-    if (size >= maxSize && !next.empty()) truncated = true;
     std::sort(next.begin(), next.end());
     frontier = std::move(next);
   }
-  // Any larger connected set reachable past the cap was left out.
   return out;
 }
 
@@ -527,13 +595,14 @@ CandidateSpace candidateSpace(const CostModel& cm, const SearchOptions& opt, dou
   const bool typed = opt.strategy == Strategy::Typed;
   const bool recompute = recomputes(cm, opt);
   CandidateSpace sp;
-  int maxSize = opt.candidateMaxSize > 0 ? opt.candidateMaxSize : (n <= 16 ? n : 8);
-  bool truncated = false;
+  // Every connected group that may still grow legal is visited: the space is complete
+  // unless a size cap is asked for or the clock or the count stops it (the note says).
+  int maxSize = opt.candidateMaxSize > 0 ? opt.candidateMaxSize : n;
   // The time limit bounds the whole search: enumeration and costing first, then CBC
   // with what is left. The baselines are always computed: they are the floor.
   std::vector<StmtSet> kept;
-  std::vector<StmtSet> cands = enumerateCandidates(cm, maxSize, 400000, typed, truncated, secondsBudget, &sp.outOfTime,
-                                                   recompute ? &kept : nullptr);
+  std::vector<StmtSet> cands =
+      enumerateCandidates(cm, maxSize, kMaxEnumerated, typed, sp.bound, secondsBudget, recompute ? &kept : nullptr);
   for (size_t c = 0; c < cands.size(); ++c)
     if (satisfiesConstraints(cands[c], opt)) {
       sp.candidates.push_back(cands[c]);
@@ -578,8 +647,14 @@ CandidateSpace candidateSpace(const CostModel& cm, const SearchOptions& opt, dou
              cm.graph().anyRecomputable()) {
     sp.note += " (recomputation not searched: more than " + std::to_string(kMaxRecomputeStatements) + " statements)";
   }
-  if (sp.outOfTime) sp.note += " (enumeration stopped at the time limit)";
-  else if (truncated) sp.note += " (enumeration capped at " + std::to_string(maxSize) + " statements per kernel)";
+  switch (sp.bound) {
+    case CandidateBound::None: break;
+    case CandidateBound::Size: sp.note += " (bounded: kernels of at most " + std::to_string(maxSize) + " statements)"; break;
+    case CandidateBound::Count:
+      sp.note += " (bounded: the enumeration stopped after " + std::to_string(kMaxEnumerated) + " groups)";
+      break;
+    case CandidateBound::TimeLimit: sp.note += " (bounded: the enumeration stopped at the time limit)"; break;
+  }
   return sp;
 }
 
@@ -621,7 +696,6 @@ Partition search(const CostModel& cm, const SearchOptions& opt) {
   const std::vector<double>& cost = space.cost;
   const std::vector<int>& start = space.start;
   const double startCost = space.startCost;
-  const bool outOfTime = space.outOfTime;
   std::string note = space.note;
   const double left = opt.timeLimitSeconds - since(t0);
   IlpResult r;
@@ -639,7 +713,9 @@ Partition search(const CostModel& cm, const SearchOptions& opt) {
   }
   std::vector<StmtSet> groups;
   SolverStatus status = r.status;
-  if (outOfTime) status = SolverStatus::TimeLimit;
+  // Optimal over an incomplete candidate space proves nothing about the program.
+  if (space.bound == CandidateBound::TimeLimit) status = SolverStatus::TimeLimit;
+  else if (space.bound != CandidateBound::None && status == SolverStatus::Optimal) status = SolverStatus::Bounded;
   if (r.chosen.empty()) {
     if (start.empty()) throw UsageError(std::string("no partition satisfies the fusion constraints (") + solverStatusName(r.status) + ")");
     r.chosen = start;

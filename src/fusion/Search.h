@@ -22,6 +22,12 @@ struct SearchOptions {
   bool recompute = true;
 };
 
+// What stopped the candidate enumeration before it had every group that may be a
+// legal kernel; with None the space is complete and the ILP's optimum is the program's.
+enum class CandidateBound { None, Size, Count, TimeLimit };
+// Groups visited before the enumeration stops growing them (CandidateBound::Count).
+constexpr size_t kMaxEnumerated = 400000;
+
 // The ILP's search space, enumerated and costed once: the candidate kernels that honour
 // the options' constraints (the baselines' kernels always among them) with their
 // modeled times, and the best baseline as a start. `--explain` reuses it for every pair.
@@ -33,7 +39,7 @@ struct CandidateSpace {
   std::vector<double> cost;
   std::vector<int> start;  // candidate indices of the best baseline; empty when none fits
   double startCost = 1e300;
-  bool outOfTime = false;  // the enumeration stopped at the time budget
+  CandidateBound bound = CandidateBound::None;  // what, if anything, cut the enumeration short
   std::string note;        // "N candidate kernels" and the bound that applied, if any
 };
 CandidateSpace candidateSpace(const CostModel& cm, const SearchOptions& opt, double secondsBudget);
@@ -42,13 +48,13 @@ CandidateSpace candidateSpace(const CostModel& cm, const SearchOptions& opt, dou
 // or constraints that no partition satisfies.
 Partition search(const CostModel& cm, const SearchOptions& opt);
 
-// Connected, convex groups that are legal kernels, smallest first; sets `truncated`
-// when the size or count cap cut the enumeration short, and `outOfTime` (when given)
-// when `secondsBudget` ran out first (the groups found so far are returned).
+// Connected, convex groups that are legal kernels, smallest first; `bound` says what
+// cut the enumeration short: the size cap, the count of groups visited, or
+// `secondsBudget` (the groups found so far are returned).
 // With `recomputedOut`, each group comes once per legal choice of the members it
 // recomputes (recomputableIn), the choice appended there.
 std::vector<StmtSet> enumerateCandidates(const CostModel& cm, int maxSize, size_t maxCount, bool noParallelismLoss,
-                                         bool& truncated, double secondsBudget = 1e300, bool* outOfTime = nullptr,
+                                         CandidateBound& bound, double secondsBudget = 1e300,
                                          std::vector<StmtSet>* recomputedOut = nullptr);
 // The members a kernel of this group may recompute instead of store: recomputable,
 // used both inside the group and outside it.

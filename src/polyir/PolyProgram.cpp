@@ -16,6 +16,12 @@ using LocalSpace = std::unique_ptr<isl_local_space, decltype(&isl_local_space_fr
 
 isl_val* value(isl_ctx* ctx, int64_t v) { return isl_val_int_from_si(ctx, long(v)); }
 
+// Adds a map in place: the union is not shared, so isl extends it rather than copying
+// it (building a union of n maps by `unite` copies it n times).
+isl::union_map addMap(isl::union_map&& um, const isl::map& m) {
+  return isl::manage(isl_union_map_add_map(um.release(), m.copy()));
+}
+
 }  // namespace
 
 isl::space PolyProgram::paramSpace() const {
@@ -132,7 +138,8 @@ void PolyProgram::buildStatements() {
     for (size_t k = 0; k < maxDims; ++k)
       order.push_back(k < st.dims.size() ? affineOn(Affine::var(st.dims[k]), sp, st.dims) : affineOn(Affine{}, sp, st.dims));
     isl_space* time = isl_space_add_dims(paramSpace().release(), isl_dim_set, unsigned(maxDims + 1));
-    sched = sched.unite(isl::union_map(mapTo(time, order)));
+    ps.schedule = mapTo(time, order);
+    sched = addMap(std::move(sched), ps.schedule);
     stmts_.push_back(std::move(ps));
   }
   schedule_ = sched;
@@ -196,35 +203,42 @@ static std::vector<isl::map> mapsOf(const isl::union_map& um) {
 static int stmtIdOf(const isl::id& id) { return std::stoi(id.name().substr(1)); }
 
 void PolyProgram::computeDependences() {
+  // The statements that touch each tensor, so that each analysis looks at them alone.
+  std::vector<std::vector<int>> touchers(prog_.tensors.size());
+  for (auto& st : prog_.statements) {
+    touchers[st.write.tensor].push_back(st.id);
+    for (auto& r : st.reads)
+      if (touchers[r.tensor].empty() || touchers[r.tensor].back() != st.id) touchers[r.tensor].push_back(st.id);
+  }
   for (size_t t = 0; t < prog_.tensors.size(); ++t) {
     isl::union_map writes = isl::union_map::empty(ctx_->get());
     isl::union_map reads = isl::union_map::empty(ctx_->get());
     isl::union_map allReads = isl::union_map::empty(ctx_->get());
-    isl::union_set touching = isl::union_set::empty(ctx_->get());
+    isl::union_map sched = isl::union_map::empty(ctx_->get());
     int writers = 0;
     bool inPlace = false;  // some writer also reads the tensor
-    for (auto& st : prog_.statements) {
-      const PolyStatement& ps = stmts_[st.id];
+    for (int id : touchers[t]) {
+      const Statement& st = prog_.statements[id];
+      const PolyStatement& ps = stmts_[id];
       bool writes_t = st.write.tensor == int(t), reads_t = false;
       if (writes_t) {
-        writes = writes.unite(isl::union_map(ps.write));
-        reads = reads.unite(isl::union_map(ps.accumulationRead));
-        allReads = allReads.unite(isl::union_map(ps.write.intersect_domain(ps.accumulationRead.domain())));
+        writes = addMap(std::move(writes), ps.write);
+        reads = addMap(std::move(reads), ps.accumulationRead);
+        allReads = addMap(std::move(allReads), ps.write.intersect_domain(ps.accumulationRead.domain()));
         ++writers;
         inPlace |= st.readsLhs();
       }
       for (size_t r = 0; r < st.reads.size(); ++r)
         if (st.reads[r].tensor == int(t)) {
-          reads = reads.unite(isl::union_map(ps.reads[r]));
-          allReads = allReads.unite(isl::union_map(ps.reads[r]));
+          reads = addMap(std::move(reads), ps.reads[r]);
+          allReads = addMap(std::move(allReads), ps.reads[r]);
           reads_t = true;
         }
       inPlace |= writes_t && reads_t;
-      if (writes_t || reads_t) touching = touching.unite(isl::union_set(ps.domain));
+      sched = addMap(std::move(sched), ps.schedule);
     }
     if (!writers) continue;  // inputs are never written: no dependences through them
     // Only the statements that touch the tensor take part: the analysis stays local.
-    isl::union_map sched = schedule_.intersect_domain(touching);
     isl::union_access_info info(reads);
     info = info.set_must_source(writes).set_schedule_map(sched);
     isl::union_map flow = info.compute_flow().must_dependence();

@@ -29,6 +29,7 @@ struct PolyStatement {
   isl::map write;
   std::vector<isl::map> reads;     // one per Statement::reads entry
   isl::map accumulationRead;       // the lhs read of an update, restricted as it is read; may be empty
+  isl::map schedule;               // its instances in program order (originalSchedule's piece)
 };
 
 class PolyProgram {
