@@ -198,13 +198,12 @@ def tc(L, S, D, H, F):
     x = "x0"
     for l in range(L):
         p = f"_{l}"
+        heads = {"q": "(h, i, e) = qb{p}(i, ", "k": "(h, e, j) = kb{p}(j, ", "v": "(h, j, e) = vb{p}(j, "}
         for n in "qkv":
             params += [f"float({D}, {D}) W{n}{p}", f"float({D}) b{n}{p}"]
             body.append(f"{n}m{p}(i, c) +=! {x}(i, d) * W{n}{p}(d, c)")
             body.append(f"{n}b{p}(i, c) = {n}m{p}(i, c) + b{n}{p}(c)")
-        body.append(f"qt{p}(h, i, e) = qb{p}(i, {Dh} * h + e) where h in 0:{H}, e in 0:{Dh}")
-        body.append(f"kt{p}(h, e, j) = kb{p}(j, {Dh} * h + e) where h in 0:{H}, e in 0:{Dh}")
-        body.append(f"vt{p}(h, j, e) = vb{p}(j, {Dh} * h + e) where h in 0:{H}, e in 0:{Dh}")
+            body.append(f"{n}t{p}" + heads[n].format(p=p) + f"{Dh} * h + e) where h in 0:{H}, e in 0:{Dh}")
         body.append(f"sc{p}(h, i, j) +=! qt{p}(h, i, e) * kt{p}(h, e, j)")
         body.append(f"z{p}(h, i, j) = sc{p}(h, i, j) * {1 / math.sqrt(Dh):.8f} + mask(j)")
         body.append(f"mx{p}(h, i) max=! z{p}(h, i, j)")
