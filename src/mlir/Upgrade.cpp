@@ -50,6 +50,35 @@ std::string upgradeInitTensor(const std::string& text, bool& applied) {
   return out + text.substr(last);
 }
 
+// Before 2024, `tensor.expand_shape %x [[0, 1], [2]] : tensor<8x32xf32> into
+// tensor<2x4x32xf32>` took its result sizes from the type; now they are spelled out in
+// `output_shape`. A static result type gives them; a dynamic one is left for MLIR's
+// parser to refuse at the op (its sizes would be SSA values the old form never named).
+std::string upgradeExpandShape(const std::string& text, bool& applied) {
+  static const std::regex expand(
+      R"((tensor\.expand_shape\s+%[\w.$-]+\s*\[(?:\s*\[[\d,\s]*\]\s*,?)*\s*\])(\s*:\s*tensor<[^>]*>\s*into\s*tensor<([^>]*)>))");
+  std::string out;
+  size_t last = 0;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), expand); it != std::sregex_iterator(); ++it) {
+    const std::smatch& m = *it;
+    std::string type = m[3].str(), sizes;
+    bool dynamic = false;
+    for (size_t b = 0;;) {
+      size_t x = type.find('x', b);
+      if (x == std::string::npos) break;  // the element type is left
+      std::string d = type.substr(b, x - b);
+      dynamic |= d == "?";
+      sizes += (sizes.empty() ? "" : ", ") + d;
+      b = x + 1;
+    }
+    if (dynamic) continue;
+    out += text.substr(last, size_t(m.position(0)) - last) + m[1].str() + " output_shape [" + sizes + "]" + m[2].str();
+    last = size_t(m.position(0) + m.length(0));
+    applied = true;
+  }
+  return out + text.substr(last);
+}
+
 // IREE's dumps wrap the function in hal.executable ops whose custom syntax needs IREE's
 // dialects. Keep the func.func ops and the attribute aliases, blank the rest (newlines
 // kept, so every line and column stays where it was in the user's file).
@@ -93,6 +122,9 @@ std::string upgradeMlir(const std::string& text, std::vector<std::string>& notes
   if (hal) applied.push_back("the functions inside IREE's hal.executable wrappers were read alone");
   s = upgradeInitTensor(s, init);
   if (init) applied.push_back("linalg.init_tensor is now tensor.empty");
+  bool expand = false;
+  s = upgradeExpandShape(s, expand);
+  if (expand) applied.push_back("tensor.expand_shape names its result sizes in output_shape");
   for (const Rename& r : kRenames) {
     std::regex re(r.pattern);
     if (!std::regex_search(s, re)) continue;

@@ -55,6 +55,7 @@ isl::aff PolyProgram::affineOn(const Affine& a, const isl::space& sp, const std:
     if (p == prog_.sizeParams.end()) throw InternalError("affine form names '" + n + "', neither an index nor a size");
     aff = isl_aff_set_coefficient_val(aff, isl_dim_param, int(p - prog_.sizeParams.begin()), value(ctx, c));
   }
+  if (a.div != 1) aff = isl_aff_floor(isl_aff_scale_down_ui(aff, unsigned(a.div)));
   return isl::manage(aff);
 }
 

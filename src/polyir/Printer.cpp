@@ -67,8 +67,16 @@ std::string programText(const Program& prog) {
   for (auto& sc : prog.scalars) param(std::string(elemTypeName(sc.type)) + " " + sc.name);
   s += ") -> (";
   first = true;
+  // A declared output dimension is a size or an integer; an output whose inferred shape
+  // is anything else (H - KH + 1, a strided (H - KH + 2) / 2) is left to be inferred again.
+  auto declarable = [](const Tensor& t) {
+    for (auto& d : t.shape)
+      if (!(d.isConstant() || (d.div == 1 && d.constant == 0 && d.coef.size() == 1 && d.coef.begin()->second == 1)))
+        return false;
+    return true;
+  };
   for (auto& t : prog.tensors)
-    if (t.role == TensorRole::Output) param(shapeText(t) + " " + t.name);
+    if (t.role == TensorRole::Output) param(declarable(t) ? shapeText(t) + " " + t.name : t.name);
   s += ") {\n";
   for (auto& st : prog.statements) {
     s += "  " + statementText(prog, st);

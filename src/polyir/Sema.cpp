@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "polyir/Checked.h"
@@ -238,6 +239,8 @@ class Sema {
       return toAffineAt(e, indices);
     } catch (const OverflowError& o) {  // the innermost operator that overflowed
       throw SourceError(e.loc, std::string(o.what()) + " in this subscript");
+    } catch (const NotAffine& o) {
+      throw SourceError(e.loc, std::string("not an affine form: ") + o.what());
     }
   }
 
@@ -262,7 +265,16 @@ class Sema {
         if (b.isConstant()) return a.scaled(b.constant);
         throw SourceError(e.loc, "non-affine subscript: product of two variables");
       }
-      case ExprKind::Div: throw SourceError(e.loc, "non-affine subscript: division is not allowed in subscripts");
+      case ExprKind::Div: {
+        // A size expression over a positive integer is its floor (a range's end, as
+        // `where h in 0:(H - KH) / 2 + 1`); indices are never divided.
+        Affine a = toAffine(*e.args[0], indices), b = toAffine(*e.args[1], indices);
+        bool indexed = false;
+        for (auto& [n, c] : a.coef) indexed |= indices.count(n) > 0;
+        if (indexed || !b.isConstant() || b.constant < 1)
+          throw SourceError(e.loc, "non-affine subscript: only a size expression may be divided, by a positive integer");
+        return a.floorDiv(b.constant);
+      }
       default: throw SourceError(e.loc, "non-affine subscript: only sums of index variables, sizes and integer constants are allowed");
     }
   }
@@ -394,64 +406,174 @@ class Sema {
 
   void inferRanges(Statement& st, const StmtDecl& d) {
     std::set<std::string> none;
+    std::vector<std::optional<Range>> ranges(st.dims.size());
+    for (size_t k = 0; k < st.dims.size(); ++k) ranges[k] = rangeOf(st, d, k, none);
+    // Indices whose every subscript mixes in other indices (I(2 * h + kh) with kh read
+    // alone elsewhere) take their range once those indices have theirs: TC's rule, the
+    // largest interval that keeps every such subscript in bounds for all of them.
+    for (bool progress = true; progress;) {
+      progress = false;
+      for (size_t k = 0; k < st.dims.size(); ++k)
+        if (!ranges[k] && (ranges[k] = compoundRange(st, d, k, ranges))) progress = true;
+    }
     for (size_t k = 0; k < st.dims.size(); ++k) {
       const std::string& v = st.dims[k];
-      const WhereRange* w = nullptr;
-      for (auto& r : d.where)
-        if (r.index == v) {
-          if (w) throw SourceError(r.loc, "conflicting ranges: index '" + v + "' has two where clauses");
-          w = &r;
-        }
-      if (w) {
-        Range r{toAffine(*w->lo, none), toAffine(*w->hi, none), kWhereOrigin};
+      if (!ranges[k])
+        throw SourceError(k < d.lhsIndexLocs.size() ? d.lhsIndexLocs[k] : d.loc,
+                          "cannot infer the range of index '" + v + "'; add 'where " + v + " in LO:HI'");
+      const Range& r = *ranges[k];
+      if (r.origin != kWhereOrigin && r.lo.div == 1 && r.hi.div == 1) {
+        Affine len = r.hi - r.lo;
+        if (len.isConstant() && len.constant < 1)
+          throw SourceError(d.loc, "index '" + v + "' has an empty range " + r.lo.str() + ":" + r.hi.str());
+      }
+      st.ranges.push_back(r);
+    }
+  }
+
+  // The text of an access for messages: T(2*h + kh, w) at LINE:COL.
+  std::string accessText(const Access& a) const {
+    std::string text = prog_.tensors[a.tensor].name + "(";
+    for (size_t q = 0; q < a.subscripts.size(); ++q) text += (q ? ", " : "") + a.subscripts[q].str();
+    return text + ") at " + std::to_string(a.loc.line) + ":" + std::to_string(a.loc.col);
+  }
+
+  // The statement's accesses that bound its indices: its reads, and its write when the
+  // tensor's shape is known.
+  std::vector<const Access*> boundingAccesses(const Statement& st, const StmtDecl& d) const {
+    std::vector<const Access*> out;
+    if (shaped_.count(d.lhs)) out.push_back(&st.write);
+    for (auto& a : st.reads) out.push_back(&a);
+    return out;
+  }
+
+  // Index k's range from a where clause or from subscripts `+-v + sizes`; none when
+  // every subscript of v mixes in other indices or scales it.
+  std::optional<Range> rangeOf(const Statement& st, const StmtDecl& d, size_t k, const std::set<std::string>& none) {
+    const std::string& v = st.dims[k];
+    const WhereRange* w = nullptr;
+    for (auto& r : d.where)
+      if (r.index == v) {
+        if (w) throw SourceError(r.loc, "conflicting ranges: index '" + v + "' has two where clauses");
+        w = &r;
+      }
+    if (w) {
+      Range r{toAffine(*w->lo, none), toAffine(*w->hi, none), kWhereOrigin};
+      if (r.lo.div == 1 && r.hi.div == 1) {
         Affine len = r.hi - r.lo;
         if (len.isConstant() && len.constant < 1)
           throw SourceError(w->loc, "empty range " + r.lo.str() + ":" + r.hi.str() + " for index '" + v + "'");
-        st.ranges.push_back(r);
+      }
+      return r;
+    }
+    std::vector<Bound> bounds;
+    for (const Access* ap : boundingAccesses(st, d)) {
+      const Access& a = *ap;
+      const Tensor& T = prog_.tensors[a.tensor];
+      if (T.shape.size() != a.subscripts.size()) continue;
+      for (size_t p = 0; p < a.subscripts.size(); ++p) {
+        const Affine& s = a.subscripts[p];
+        int64_t c = s.coefficient(v);
+        if (c != 1 && c != -1) continue;
+        Affine rest = s - Affine::var(v).scaled(c);
+        if (rest.dependsOnAny(st.dims)) continue;  // mixes index variables: compoundRange's case
+        if (T.shape[p].div != 1) continue;          // a strided extent: bounds through compoundRange
+        Range r = c == 1 ? Range{rest.scaled(-1), T.shape[p] - rest, ""}
+                         : Range{rest - T.shape[p] + Affine::constantOf(1), rest + Affine::constantOf(1), ""};
+        r.origin = accessText(a);
+        bounds.push_back({r, a.loc, T.name});
+      }
+    }
+    if (bounds.empty()) return std::nullopt;
+    return intersect(v, bounds);
+  }
+
+  // Index k's range from subscripts c * v + rest, where rest's other indices all have
+  // ranges: c * v + rest stays in [0, extent) for every value of rest.
+  std::optional<Range> compoundRange(const Statement& st, const StmtDecl& d, size_t k,
+                                     const std::vector<std::optional<Range>>& known) {
+    const std::string& v = st.dims[k];
+    std::vector<Bound> bounds;
+    for (const Access* ap : boundingAccesses(st, d)) {
+      const Access& a = *ap;
+      const Tensor& T = prog_.tensors[a.tensor];
+      if (T.shape.size() != a.subscripts.size()) continue;
+      for (size_t p = 0; p < a.subscripts.size(); ++p) {
+        const Affine& s = a.subscripts[p];
+        const int64_t c = s.coefficient(v);
+        if (c == 0 || T.shape[p].div != 1) continue;
+        const Affine rest = s - Affine::var(v).scaled(c);
+        // The least and the greatest value of rest over the other indices' ranges.
+        Affine lo = Affine::constantOf(rest.constant), hi = lo;
+        bool ok = true;
+        for (auto& [n, a2] : rest.coef) {
+          auto at = std::find(st.dims.begin(), st.dims.end(), n);
+          if (at == st.dims.end()) {  // a size
+            lo = lo + Affine::var(n).scaled(a2);
+            hi = hi + Affine::var(n).scaled(a2);
+            continue;
+          }
+          const std::optional<Range>& r = known[size_t(at - st.dims.begin())];
+          if (!r || r->lo.div != 1 || r->hi.div != 1) { ok = false; break; }
+          Affine last = r->hi - Affine::constantOf(1);
+          lo = lo + (a2 > 0 ? r->lo : last).scaled(a2);
+          hi = hi + (a2 > 0 ? last : r->lo).scaled(a2);
+        }
+        if (!ok) continue;
+        const Affine top = T.shape[p] - Affine::constantOf(1);
+        Range r;
+        if (c > 0) {  // 0 <= c*v + lo, c*v + hi <= top
+          r.lo = (lo.scaled(-1) + Affine::constantOf(c - 1)).floorDiv(c);   // ceil(-lo / c)
+          r.hi = (top - hi + Affine::constantOf(c)).floorDiv(c);            // floor((top - hi) / c) + 1
+        } else {      // c = -m: 0 <= hi - m*v, lo - m*v <= top
+          const int64_t m = -c;
+          r.lo = (lo - top + Affine::constantOf(m - 1)).floorDiv(m);        // ceil((lo - top) / m)
+          r.hi = (hi + Affine::constantOf(m)).floorDiv(m);                  // floor(hi / m) + 1
+        }
+        r.origin = accessText(a);
+        bounds.push_back({r, a.loc, T.name});
+      }
+    }
+    if (bounds.empty()) return std::nullopt;
+    return intersect(v, bounds);
+  }
+
+  // The tightest of several bounds on one index; bounds whose ends differ by more than
+  // a constant conflict (the user says which with a where clause).
+  Range intersect(const std::string& v, const std::vector<Bound>& bounds) {
+    Range r = bounds[0].range;
+    for (size_t b = 1; b < bounds.size(); ++b) {
+      const Range& o = bounds[b].range;
+      if (o.lo == r.lo && o.hi == r.hi) continue;
+      auto conflict = [&] {
+        return SourceError(bounds[b].loc, "conflicting ranges for index '" + v + "': " + r.lo.str() + ":" + r.hi.str() +
+                                              " (from " + bounds[0].from + ") and " + o.lo.str() + ":" + o.hi.str() +
+                                              " (from " + bounds[b].from + "); add a where clause");
+      };
+      if (r.lo.div != 1 || r.hi.div != 1 || o.lo.div != 1 || o.hi.div != 1) {
+        // Quotients compare only at equal divisors and numerators apart by a constant.
+        auto cmp = [&](const Affine& x, const Affine& y) -> std::optional<int64_t> {
+          if (x.div != y.div) return std::nullopt;
+          Affine nx = x, ny = y;
+          nx.div = ny.div = 1;
+          Affine dd = nx - ny;
+          if (!dd.isConstant()) return std::nullopt;
+          return dd.constant;
+        };
+        auto dl = cmp(o.lo, r.lo), dh = cmp(o.hi, r.hi);
+        if (!dl || !dh) throw conflict();
+        if (*dl > 0) r.lo = o.lo;
+        if (*dh < 0) r.hi = o.hi;
+        if (*dl > 0 || *dh < 0) r.origin += " and " + o.origin;
         continue;
       }
-      std::vector<Bound> bounds;
-      auto consider = [&](const Access& a) {
-        const Tensor& T = prog_.tensors[a.tensor];
-        if (T.shape.size() != a.subscripts.size()) return;
-        for (size_t p = 0; p < a.subscripts.size(); ++p) {
-          const Affine& s = a.subscripts[p];
-          int64_t c = s.coefficient(v);
-          if (c != 1 && c != -1) continue;
-          Affine rest = s - Affine::var(v).scaled(c);
-          if (rest.dependsOnAny(st.dims)) continue;  // mixes index variables: no interval of its own
-          Range r = c == 1 ? Range{rest.scaled(-1), T.shape[p] - rest, ""}
-                           : Range{rest - T.shape[p] + Affine::constantOf(1), rest + Affine::constantOf(1), ""};
-          std::string text = T.name + "(";
-          for (size_t q = 0; q < a.subscripts.size(); ++q) text += (q ? ", " : "") + a.subscripts[q].str();
-          text += ") at " + std::to_string(a.loc.line) + ":" + std::to_string(a.loc.col);
-          r.origin = text;
-          bounds.push_back({r, a.loc, T.name});
-        }
-      };
-      if (shaped_.count(d.lhs)) consider(st.write);
-      for (auto& a : st.reads) consider(a);
-      if (bounds.empty())
-        throw SourceError(k < d.lhsIndexLocs.size() ? d.lhsIndexLocs[k] : d.loc,
-                          "cannot infer the range of index '" + v + "'; add 'where " + v + " in LO:HI'");
-      Range r = bounds[0].range;
-      for (size_t b = 1; b < bounds.size(); ++b) {
-        const Range& o = bounds[b].range;
-        Affine dlo = o.lo - r.lo, dhi = o.hi - r.hi;
-        if (!dlo.isConstant() || !dhi.isConstant())
-          throw SourceError(bounds[b].loc, "conflicting ranges for index '" + v + "': " + r.lo.str() + ":" +
-                                               r.hi.str() + " (from " + bounds[0].from + ") and " + o.lo.str() +
-                                               ":" + o.hi.str() + " (from " + bounds[b].from +
-                                               "); add a where clause");
-        if (dlo.constant > 0) r.lo = o.lo;
-        if (dhi.constant < 0) r.hi = o.hi;
-        if (dlo.constant > 0 || dhi.constant < 0) r.origin += " and " + o.origin;
-      }
-      Affine len = r.hi - r.lo;
-      if (len.isConstant() && len.constant < 1)
-        throw SourceError(d.loc, "index '" + v + "' has an empty range " + r.lo.str() + ":" + r.hi.str());
-      st.ranges.push_back(r);
+      Affine dlo = o.lo - r.lo, dhi = o.hi - r.hi;
+      if (!dlo.isConstant() || !dhi.isConstant()) throw conflict();
+      if (dlo.constant > 0) r.lo = o.lo;
+      if (dhi.constant < 0) r.hi = o.hi;
+      if (dlo.constant > 0 || dhi.constant < 0) r.origin += " and " + o.origin;
     }
+    return r;
   }
 };
 

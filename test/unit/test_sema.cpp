@@ -77,3 +77,35 @@ TEST_CASE("sizes: parsed and checked") {
   CHECK_THROWS_AS(lp.program->checkSizes({{"N", 3}}), UsageError);
   CHECK_THROWS_AS(lp.program->checkSizes({{"N", 3}, {"M", 3}, {"K", 1}}), UsageError);
 }
+
+TEST_CASE("affine quotients: floor arithmetic agrees with integer division at every point") {
+  // floor((a*N + b) / d) + m, its negation, and its nested floors, against the integers.
+  for (int64_t a : {-3, -1, 1, 2}) {
+    for (int64_t b : {-7, -1, 0, 5}) {
+      for (int64_t d : {1, 2, 3, 7}) {
+        Affine q = (Affine::var("N").scaled(a) + Affine::constantOf(b)).floorDiv(d);
+        Affine sum = q + Affine::var("M").scaled(2) + Affine::constantOf(3);
+        Affine neg = q.scaled(-1);
+        Affine nested = q.floorDiv(2);
+        for (int64_t n = -9; n <= 9; ++n) {
+          Sizes at{{"N", n}, {"M", 4}};
+          const int64_t x = a * n + b;
+          const int64_t fl = x / d - (x % d != 0 && x < 0);
+          CHECK(q.eval(at) == fl);
+          CHECK(sum.eval(at) == fl + 11);
+          CHECK(neg.eval(at) == -fl);
+          CHECK(nested.eval(at) == (fl / 2 - (fl % 2 != 0 && fl < 0)));
+        }
+      }
+    }
+  }
+  // Quotients that divide evenly fold back to plain affine forms.
+  CHECK((Affine::var("N").scaled(4) + Affine::constantOf(6)).floorDiv(2) == Affine::var("N").scaled(2) + Affine::constantOf(3));
+  CHECK(Affine::constantOf(-7).floorDiv(2) == Affine::constantOf(-4));
+  CHECK(Affine::var("N").floorDiv(2).str() == "N / 2");
+  CHECK((Affine::var("H") - Affine::var("K") + Affine::constantOf(2)).floorDiv(2).str() == "(H - K + 2) / 2");
+  // Forms that are not one quotient are refused, not approximated.
+  CHECK_THROWS_AS(Affine::var("N").floorDiv(2) + Affine::var("M").floorDiv(3), NotAffine);
+  CHECK_THROWS_AS(Affine::var("N").floorDiv(2).scaled(3), NotAffine);
+  CHECK_THROWS_AS(Affine::var("N").floorDiv(0), NotAffine);
+}
