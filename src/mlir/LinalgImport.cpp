@@ -463,6 +463,8 @@ class Importer {
     if (auto e = mlir::dyn_cast<mlir::tensor::ExpandShapeOp>(op)) return expand(e);
     if (auto c = mlir::dyn_cast<mlir::tensor::CollapseShapeOp>(op)) return collapse(c);
     if (auto x = mlir::dyn_cast<mlir::tensor::ExtractSliceOp>(op)) return slice(x);
+    if (auto p = mlir::dyn_cast<mlir::tensor::PadOp>(op)) return padShape(p);
+    if (auto x = mlir::dyn_cast<mlir::tensor::InsertSliceOp>(op)) return insertShape(x);
     if (auto f = mlir::dyn_cast<mlir::linalg::FillOp>(op)) {
       Value v = f.getInputs()[0];
       if (!floatConstant(v) && !scalars_.count(v))
@@ -501,7 +503,8 @@ class Importer {
         op->getNumResults() == 1 && op->getResult(0).getType().isIntOrIndexOrFloat())
       return;  // scalar arithmetic outside a body: read where a body or an extent uses it
     throw SourceError(loc, "unsupported operation '" + opName(op) +
-                               "': polyfuse imports linalg ops, linalg.fill, tensor.empty, tensor.dim and constants");
+                               "': polyfuse imports linalg ops, linalg.fill, tensor.empty, tensor.dim, reshapes, slices, "
+                               "tensor.pad, tensor.insert_slice and constants");
   }
 
   int extentOf(mlir::OpFoldResult r, Operation* at) {
@@ -602,6 +605,47 @@ class Importer {
       exprs.push_back(mlir::getAffineDimExpr(r++, op->getContext()) * stride + off);
     }
     view(op, x.getSource(), shape, exprs);
+  }
+
+  // tensor.pad with static padding and a constant (or float argument) value: a tensor of
+  // its own, written as two statements (the value everywhere, then the source inside).
+  void padShape(mlir::tensor::PadOp p) {
+    Operation* op = p;
+    SourceLoc loc = locOf(op);
+    if (!p.getLow().empty() || !p.getHigh().empty())
+      throw SourceError(loc, "tensor.pad with computed padding amounts is not supported (static ones are)");
+    Value v = p.getConstantPaddingValue();
+    if (!v || (!floatConstant(v) && !scalars_.count(v)))
+      throw SourceError(loc, "tensor.pad must yield one constant or float argument, the same at every point");
+    tensorType(p.getResult(), op);
+    const Shape& src = tensorOf(p.getSource(), op).shape;
+    Shape shape;
+    for (size_t k = 0; k < src.size(); ++k) {
+      const int64_t grow = p.getStaticLow()[k] + p.getStaticHigh()[k];
+      std::optional<int64_t> n = ext_.value(src[k]);
+      if (!n && grow) throw SourceError(loc, "tensor.pad of a dynamic dimension (dimension " + std::to_string(k) + ") is not supported");
+      shape.push_back(n ? ext_.literal(*n + grow) : src[k]);
+    }
+    tensors_[p.getResult()] = TensorValue(Kind::Computed, shape);
+  }
+
+  // tensor.insert_slice with static offsets and unit strides: the destination copied (or
+  // its fill, or zeros for a tensor.empty), then the source written over the window.
+  void insertShape(mlir::tensor::InsertSliceOp x) {
+    Operation* op = x;
+    SourceLoc loc = locOf(op);
+    if (x.getOffsets().size() || x.getStrides().size())
+      throw SourceError(loc, "insert_slice with dynamic offsets or strides is not supported");
+    for (int64_t st : x.getStaticStrides())
+      if (st != 1) throw SourceError(loc, "insert_slice with a stride other than 1 is not supported");
+    tensorType(x.getResult(), op);
+    auto srcType = tensorType(x.getSource(), op);
+    if (srcType.getRank() != int64_t(x.getMixedSizes().size()))
+      throw SourceError(loc, "a rank-changing insert_slice is not supported");
+    const Shape src = tensorOf(x.getSource(), op).shape;
+    auto sizes = x.getMixedSizes();
+    for (size_t k = 0; k < sizes.size(); ++k) ext_.unite(src[k], extentOf(sizes[k], op), loc);
+    tensors_[x.getResult()] = TensorValue(Kind::Computed, tensorOf(x.getDest(), op).shape);
   }
 
   std::map<Operation*, std::vector<int>> loops_;
@@ -854,6 +898,8 @@ class Importer {
       out_.def.stmts.push_back(std::move(s));
       return;
     }
+    if (auto p = mlir::dyn_cast<mlir::tensor::PadOp>(op)) return padStatements(p);
+    if (auto x = mlir::dyn_cast<mlir::tensor::InsertSliceOp>(op)) return insertStatements(x);
     if (auto ret = mlir::dyn_cast<mlir::func::ReturnOp>(op)) {
       std::set<std::string> seen;
       for (Value v : ret.getOperands()) {
@@ -932,6 +978,79 @@ class Importer {
       tv.kind = Kind::Computed;
       out_.def.stmts.push_back(std::move(s));
     }
+  }
+
+  // R(d0, ..) = value over the whole of R: the first write of a tensor two ops build.
+  StmtDecl wholeWrite(const std::string& tensor, const Shape& shape, ExprPtr value, Operation* op) {
+    SourceLoc loc = locOf(op);
+    StmtDecl s;
+    s.loc = loc;
+    s.lhs = tensor;
+    s.opLoc = loc;
+    lhs(s, mlir::AffineMap::getMultiDimIdentityMap(unsigned(shape.size()), op->getContext()), loc);
+    for (size_t k = 0; k < shape.size(); ++k) where(s, "d" + std::to_string(k), shape[k], loc);
+    s.rhs = std::move(value);
+    return s;
+  }
+
+  // R(d0, ..) = source(d0 - o0, ..) where dk in ok:ok + extent_k: a window written over R.
+  StmtDecl windowWrite(const std::string& tensor, Value source, const std::vector<int64_t>& offsets,
+                       const Shape& extents, Operation* op) {
+    SourceLoc loc = locOf(op);
+    StmtDecl s;
+    s.loc = loc;
+    s.lhs = tensor;
+    s.opLoc = loc;
+    lhs(s, mlir::AffineMap::getMultiDimIdentityMap(unsigned(offsets.size()), op->getContext()), loc);
+    std::vector<mlir::AffineExpr> exprs;
+    for (size_t k = 0; k < offsets.size(); ++k) {
+      exprs.push_back(mlir::getAffineDimExpr(unsigned(k), op->getContext()) - offsets[k]);
+      WhereRange w;
+      w.index = "d" + std::to_string(k);
+      w.loc = loc;
+      w.lo = integer(offsets[k], loc);
+      if (offsets[k] == 0) {
+        w.hi = extent(extents[k], loc);
+      } else {
+        std::vector<ExprPtr> a;
+        a.push_back(integer(offsets[k], loc));
+        a.push_back(extent(extents[k], loc));
+        w.hi = node(ExprKind::Add, loc, std::move(a));
+      }
+      s.where.push_back(std::move(w));
+    }
+    s.rhs = element(source, mlir::AffineMap::get(unsigned(offsets.size()), 0, exprs, op->getContext()), loc, op);
+    return s;
+  }
+
+  void padStatements(mlir::tensor::PadOp p) {
+    Operation* op = p;
+    TensorValue& tv = tensors_[p.getResult()];
+    tv.name = resultName(op, 0);
+    out_.def.stmts.push_back(wholeWrite(tv.name, tv.shape, scalar(p.getConstantPaddingValue(), locOf(op), op), op));
+    std::vector<int64_t> low(p.getStaticLow().begin(), p.getStaticLow().end());
+    out_.def.stmts.push_back(windowWrite(tv.name, p.getSource(), low, tensorOf(p.getSource(), op).shape, op));
+  }
+
+  void insertStatements(mlir::tensor::InsertSliceOp x) {
+    Operation* op = x;
+    SourceLoc loc = locOf(op);
+    TensorValue& tv = tensors_[x.getResult()];
+    tv.name = resultName(op, 0);
+    TensorValue& dest = tensorOf(x.getDest(), op);
+    ExprPtr first;
+    if (dest.kind == Kind::Empty) {
+      first = number(0.0, floatBits(mlir::cast<mlir::RankedTensorType>(x.getType()).getElementType()), loc);
+      out_.notes.push_back("the tensor.empty that insert_slice at line " + std::to_string(loc.line) +
+                           " writes into starts as zeros (its other elements are undefined in MLIR)");
+    } else {
+      first = element(x.getDest(), mlir::AffineMap::getMultiDimIdentityMap(unsigned(tv.shape.size()), op->getContext()), loc, op);
+    }
+    out_.def.stmts.push_back(wholeWrite(tv.name, tv.shape, std::move(first), op));
+    std::vector<int64_t> offsets(x.getStaticOffsets().begin(), x.getStaticOffsets().end());
+    Shape sizes;
+    for (mlir::OpFoldResult r : x.getMixedSizes()) sizes.push_back(extentOf(r, op));
+    out_.def.stmts.push_back(windowWrite(tv.name, x.getSource(), offsets, sizes, op));
   }
 
   static bool mentions(const Expr& e, const std::string& n) {

@@ -223,5 +223,31 @@ TEST_CASE("linalg: what the importer refuses, located", "[linalg]") {
   f = mlirFailure(fromEmpty);
   CHECK(f.message.find("starts from a tensor.empty") != std::string::npos);
   CHECK(mlirFailure("").message.find("file is empty") != std::string::npos);
+  // Pads and inserts: computed amounts, a computed padding value, strides, rank changes.
+  const std::string padOf = "func.func @f(%x: tensor<4x?xf32>, %v: f32) -> tensor<6x?xf32> {\n"
+                            "  %c1 = arith.constant 1 : index\n  %k = tensor.dim %x, %c1 : tensor<4x?xf32>\n"
+                            "  %p = tensor.pad %x low[1, 0] high[1, 0] {\n"
+                            "  ^bb0(%i: index, %j: index):\n"
+                            "    tensor.yield %v : f32\n"
+                            "  } : tensor<4x?xf32> to tensor<6x?xf32>\n"
+                            "  return %p : tensor<6x?xf32>\n}\n";
+  CHECK(tcOf(padOf).find("p(d0, d1) = v where d0 in 0:6, d1 in 0:x_1") != std::string::npos);
+  std::string grown = padOf;
+  grown.replace(grown.find("high[1, 0]"), 10, "high[1, 2]");
+  f = mlirFailure(grown);
+  CHECK(f.message.find("tensor.pad of a dynamic dimension (dimension 1)") != std::string::npos);
+  CHECK(f.line == 4);
+  CHECK(f.col == 8);
+  std::string computed = padOf;
+  computed.replace(computed.find("low[1, 0]"), 9, "low[%k, 0]");
+  CHECK(mlirFailure(computed).message.find("computed padding amounts") != std::string::npos);
+  const std::string insertOf = "func.func @f(%x: tensor<2x4xf32>, %d: tensor<8x4xf32>) -> tensor<8x4xf32> {\n"
+                               "  %r = tensor.insert_slice %x into %d[1, 0] [2, 4] [STRIDE, 1] : tensor<2x4xf32> into tensor<8x4xf32>\n"
+                               "  return %r : tensor<8x4xf32>\n}\n";
+  std::string unit = std::regex_replace(insertOf, std::regex("STRIDE"), "1");
+  CHECK(tcOf(unit).find("r(d0, d1) = x(d0 - 1, d1) where d0 in 1:3, d1 in 0:4") != std::string::npos);
+  f = mlirFailure(std::regex_replace(insertOf, std::regex("STRIDE"), "2"));
+  CHECK(f.message.find("stride other than 1") != std::string::npos);
+  CHECK(f.line == 2);
   CHECK_THROWS_AS(loadMlir(rowSum("0.0", "arith.addf %x, %a : f32"), "nosuch"), UsageError);
 }
