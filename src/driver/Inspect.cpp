@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "codegen/CudaTools.h"
-#include "codegen/Occupancy.h"
+#include "fusion/Occupancy.h"
 #include "polyir/Diagnostic.h"
 
 namespace fs = std::filesystem;
@@ -106,9 +106,9 @@ void inspectPoint(std::ostream& os, const fs::path& dir, const std::string& arch
       const int64_t smem = pi.smem + dynamicSmem[id];
       Occupancy o = cudaOccupancy(arch, k["threads_per_block"].get<int>(), pi.registers, smem);
       os << fmt::format("     occupancy: compiled {} block(s)/SM x {} warps = {:.0f}% of {} warps (limited by {}; {} B "
-                        "shared memory per block); modeled grid fill {:.2f}\n",
+                        "shared memory per block); modeled {:.0f}%, grid fill {:.2f}\n",
                         o.blocksPerSM, o.warpsPerSM / std::max(1, o.blocksPerSM), 100 * o.fraction, o.maxWarpsPerSM,
-                        o.limiter, smem, k["occupancy"].get<double>());
+                        o.limiter, smem, 100 * k["occupancy"].get<double>(), k.value("grid_fill", 1.0));
     }
     if (k.contains("input_passes") && !k["input_passes"].empty()) {
       std::string passes;

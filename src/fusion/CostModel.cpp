@@ -8,6 +8,7 @@
 #include <set>
 #include <tuple>
 
+#include "fusion/Occupancy.h"
 #include "polyir/Checked.h"
 #include "polyir/Diagnostic.h"
 
@@ -364,10 +365,22 @@ double CostModel::placeData(const std::vector<int>& members, const BlockShape& s
 // bandwidth the kernel's blocks can draw (occupancy).
 void CostModel::timeKernel(double sectorWaste, KernelPlan& kp) const {
   kp.launchUs = dev_.launchUs * (kp.splitChunks > 1 ? 2 : 1);  // a split reduction's combine is a second launch
-  kp.occupancy = std::min(1.0, double(kp.blocks) / dev_.blocksToSaturate);
-  kp.memoryUs = ((double(kp.dramBytes) + sectorWaste) / (dev_.dramBytesPerSec * kp.occupancy) +
+  kp.gridFill = std::min(1.0, double(kp.blocks) / dev_.blocksToSaturate);
+  kp.occupancy = 1;
+  kp.blocksPerSM = 0;
+  kp.occupancyLimiter.clear();
+  if (!dev_.arch.empty()) {
+    Occupancy o = cudaOccupancy(dev_.arch, kp.threadsPerBlock, kEstimatedRegisters, kp.sharedBytes + kStaticSharedBytes);
+    kp.occupancy = o.fraction;
+    kp.blocksPerSM = o.blocksPerSM;
+    kp.occupancyLimiter = o.limiter;
+  }
+  // The share of the device's throughput the kernel draws: enough blocks to fill the SMs,
+  // and enough warps on each to cover latency.
+  const double share = kp.gridFill * std::min(1.0, kp.occupancy / dev_.saturatingOccupancy);
+  kp.memoryUs = ((double(kp.dramBytes) + sectorWaste) / (dev_.dramBytesPerSec * share) +
                  double(kp.l2Bytes) / dev_.l2BytesPerSec) * 1e6;
-  kp.computeUs = double(kp.flops) / (dev_.flopsPerSec * kp.occupancy) * 1e6;
+  kp.computeUs = double(kp.flops) / (dev_.flopsPerSec * share) * 1e6;
   kp.modeledUs = kp.launchUs + std::max(kp.memoryUs, kp.computeUs);
 }
 

@@ -48,6 +48,11 @@ class CostModel {
   static constexpr int64_t kMinSplitChunk = 256;   // a split reduction's chunks hold at least this many points
   static constexpr int64_t kMaxSplitChunks = 4096;
   static constexpr double kSectorBytes = 32;       // DRAM moves whole 32-byte sectors
+  // Registers per thread assumed for occupancy: what ptxas gives the generated kernels
+  // (sm_90, 256 threads; test/lit/cuda/occupancy.test checks it stays true), and static
+  // shared memory beside the on-chip arrays (a block reduction's per-warp partials).
+  static constexpr int kEstimatedRegisters = 32;
+  static constexpr int64_t kStaticSharedBytes = 128;
 
   // The cheapest plan for the group as one kernel, over its whole candidate set; none
   // when the group is not connected, not convex, or has no legal grid. With

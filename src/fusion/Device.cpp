@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <set>
 
+#include "fusion/Occupancy.h"
 #include "polyir/Diagnostic.h"
 
 namespace polyfuse {
@@ -16,13 +17,13 @@ static Device preset(const std::string& n) {
   d.threadsPerBlock = 256;
   if (n == "a100") {  // A100 SXM4 80GB
     d.dramBytesPerSec = 2.039e12; d.l2BytesPerSec = 5.0e12; d.flopsPerSec = 19.5e12;
-    d.smCount = 108; d.l2Bytes = 40e6; d.onchipBytesPerBlock = 163 * 1024.0; d.launchUs = 3.0;
+    d.smCount = 108; d.l2Bytes = 40e6; d.onchipBytesPerBlock = 163 * 1024.0; d.launchUs = 3.0; d.arch = "sm_80";
   } else if (n == "h100") {  // H100 SXM5 80GB
     d.dramBytesPerSec = 3.35e12; d.l2BytesPerSec = 7.0e12; d.flopsPerSec = 67e12;
-    d.smCount = 132; d.l2Bytes = 50e6; d.onchipBytesPerBlock = 227 * 1024.0; d.launchUs = 2.5;
+    d.smCount = 132; d.l2Bytes = 50e6; d.onchipBytesPerBlock = 227 * 1024.0; d.launchUs = 2.5; d.arch = "sm_90";
   } else if (n == "h200") {  // H200 SXM 141GB
     d.dramBytesPerSec = 4.8e12; d.l2BytesPerSec = 7.0e12; d.flopsPerSec = 67e12;
-    d.smCount = 132; d.l2Bytes = 50e6; d.onchipBytesPerBlock = 227 * 1024.0; d.launchUs = 2.5;
+    d.smCount = 132; d.l2Bytes = 50e6; d.onchipBytesPerBlock = 227 * 1024.0; d.launchUs = 2.5; d.arch = "sm_90";
   } else {
     throw UsageError("unknown device '" + n + "' (presets: a100, h100, h200; or a YAML file)");
   }
@@ -43,7 +44,10 @@ void applyDeviceOverrides(Device& d, const std::map<std::string, double>& values
     else if (k == "l2_mb") d.l2Bytes = v * 1e6;
     else if (k == "onchip_kb_per_block") d.onchipBytesPerBlock = v * 1024;
     else if (k == "threads_per_block") d.threadsPerBlock = int(v);
-    else throw UsageError("unknown device parameter '" + k + "'");
+    else if (k == "saturating_occupancy") {
+      if (!(v > 0 && v <= 1)) throw UsageError("saturating_occupancy is a fraction in (0, 1], not " + std::to_string(v));
+      d.saturatingOccupancy = v;
+    } else throw UsageError("unknown device parameter '" + k + "'");
   }
 }
 
@@ -88,7 +92,8 @@ Device loadDevice(const std::string& nameOrPath) {
   d.name = std::filesystem::path(nameOrPath).stem().string();
   if (y["base"]) d = preset(text(y["base"], "base"));
   static const std::set<std::string> keys = {"name", "base", "dram_gbps", "l2_gbps", "tflops", "launch_us", "sm_count",
-                                             "blocks_to_saturate", "l2_mb", "onchip_kb_per_block", "threads_per_block"};
+                                             "blocks_to_saturate", "l2_mb", "onchip_kb_per_block", "threads_per_block",
+                                             "arch", "saturating_occupancy"};
   for (auto it = y.begin(); it != y.end(); ++it) {
     std::string k = text(it->first, "a key");
     if (!keys.count(k)) throw UsageError(at(it->first) + "unknown key '" + k + "'");
@@ -103,6 +108,13 @@ Device loadDevice(const std::string& nameOrPath) {
     else if (k == "l2_mb") d.l2Bytes = number(v, k, true) * 1e6;
     else if (k == "onchip_kb_per_block") d.onchipBytesPerBlock = number(v, k, true) * 1024;
     else if (k == "threads_per_block") d.threadsPerBlock = count(v, k);
+    else if (k == "arch") {
+      d.arch = text(v, "arch");
+      if (!cudaArchKnown(d.arch)) throw UsageError(at(v) + "no occupancy rules for '" + d.arch + "' (sm_80, sm_86, sm_89, sm_90)");
+    } else if (k == "saturating_occupancy") {
+      d.saturatingOccupancy = number(v, k, false);
+      if (d.saturatingOccupancy > 1) throw UsageError(at(v) + "'saturating_occupancy' is a fraction of at most 1");
+    }
   }
   if (d.blocksToSaturate <= 0) d.blocksToSaturate = 2 * d.smCount;
   if (d.dramBytesPerSec <= 0 || d.l2BytesPerSec <= 0 || d.flopsPerSec <= 0 || d.smCount <= 0 || d.threadsPerBlock <= 0)

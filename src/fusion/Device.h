@@ -17,6 +17,13 @@ struct Device {
   double l2Bytes = 0;             // re-reads of tensors larger than this go to DRAM
   double onchipBytesPerBlock = 0; // shared memory a block may use for temporaries
   int threadsPerBlock = 256;
+  // CUDA architecture whose occupancy rules bound blocks per SM (sm_80, sm_90, ..); empty
+  // for a device without them (an OpenCL CPU), where every kernel counts as fully occupied.
+  std::string arch;
+  // SM occupancy (resident warps over the most an SM holds) from which a kernel keeps
+  // enough loads in flight to cover memory latency (Little's law); below it, throughput
+  // falls in proportion. A documented assumption until calibrated on a GPU.
+  double saturatingOccupancy = 0.5;
 };
 
 // "a100", "h100", "h200", or a path to a YAML file. Throws UsageError.

@@ -84,7 +84,12 @@ struct KernelPlan {
 
   int64_t dramBytes = 0, l2Bytes = 0, flops = 0, onchipBytesPerBlock = 0;
   int64_t uncoalescedBytes = 0;  // extra sector traffic of uncoalesced accesses (time only)
-  double occupancy = 0, memoryUs = 0, computeUs = 0, launchUs = 0, modeledUs = 0;
+  // occupancy: resident warps over the SM's most, by CUDA's rules for this kernel's
+  // threads, shared memory and estimated registers (1 on a device without the rules);
+  // gridFill: the blocks over those the device needs in flight to saturate.
+  double occupancy = 0, gridFill = 0, memoryUs = 0, computeUs = 0, launchUs = 0, modeledUs = 0;
+  int blocksPerSM = 0;
+  std::string occupancyLimiter;  // threads, registers, shared memory or blocks
 
   int gridRank() const { return int(gridExtent.size()); }
   // The grid coordinate that dimension d of statements[m] runs on; -1 when off the grid.

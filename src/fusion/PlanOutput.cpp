@@ -62,6 +62,8 @@ nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p) {
     kj["onchip_bytes_per_block"] = k.onchipBytesPerBlock;
     kj["flops"] = k.flops;
     kj["occupancy"] = k.occupancy;
+    kj["blocks_per_sm"] = k.blocksPerSM;
+    kj["grid_fill"] = k.gridFill;
     // Passes over each input the kernel reads from global memory: one per member
     // statement that reads it (a fused softmax reads X twice).
     kj["input_passes"] = nlohmann::ordered_json::object();

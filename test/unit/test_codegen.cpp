@@ -8,7 +8,7 @@
 #include "RandomPrograms.h"
 #include "fusion/Recompute.h"
 #include "codegen/Emit.h"
-#include "codegen/Occupancy.h"
+#include "fusion/Occupancy.h"
 #include "codegen/OpenCLRunner.h"
 #include "codegen/Schedule.h"
 #include "fusion/Search.h"

@@ -13,6 +13,7 @@
 #include "fusion/Recompute.h"
 #include "codegen/Emit.h"
 #include "fusion/RankCorrelation.h"
+#include "fusion/Occupancy.h"
 #include "fusion/Search.h"
 
 using namespace polyfuse;
@@ -582,4 +583,43 @@ TEST_CASE("fusion: a size cap makes the ILP's answer bounded, not optimal, and s
   // The baselines' kernels are candidates whatever the cap: here iree-aggressive's one
   // kernel, so the bounded answer is still the optimum, but nothing proves it.
   CHECK(capped.modeledUs >= full.modeledUs);
+}
+
+TEST_CASE("cost model: a kernel's occupancy follows CUDA's rules, and too few warps per SM cost time") {
+  for (const char* f : {"softmax.tc", "layernorm.tc", "rmsnorm.tc", "skip_layernorm.tc"}) {
+    for (int64_t m : {1024, 4096}) {
+      INFO(f << " at " << m);
+      auto lp = test::loadExample(f);
+      Sizes sz;
+      for (auto& n : lp.program->sizeParams) sz[n] = n == "N" ? 4096 : m;
+      Setup s(std::move(lp), sz);
+      Partition p = s.run("ilp");
+      for (const KernelPlan& k : p.kernels) {
+        Occupancy o = cudaOccupancy("sm_90", k.threadsPerBlock, CostModel::kEstimatedRegisters,
+                                    k.sharedBytes + CostModel::kStaticSharedBytes);
+        CHECK(k.occupancy == o.fraction);
+        CHECK(k.blocksPerSM == o.blocksPerSM);
+        CHECK(k.occupancy >= 0.5);
+      }
+    }
+  }
+  // LayerNorm at 4096 with 8 rows a block holds 128 KiB of rows: one block per SM, and the
+  // model charges it four times the DRAM time it would have with warps enough (its L2
+  // time, bandwidth-bound, is not scaled).
+  Setup s = example("layernorm.tc", 4096);
+  std::vector<int> all = {0, 1, 2, 3};
+  GridCandidate eight{{{0}, {0}, {0}, {0}}, {8}, 1};
+  std::optional<KernelPlan> k8 = s.cm->evaluate(all, eight);
+  REQUIRE(k8);
+  CHECK(k8->blocksPerSM == 1);
+  CHECK(k8->occupancyLimiter == "shared memory");
+  CHECK(k8->occupancy == 0.125);
+  // Without occupancy rules (a CPU device) the same kernel counts as fully occupied.
+  Device cpu = s.cm->device();
+  cpu.arch.clear();
+  CostModel plain(s.cm->graph(), s.cm->sizes(), cpu);
+  std::optional<KernelPlan> k8cpu = plain.evaluate(all, eight);
+  REQUIRE(k8cpu);
+  CHECK(k8cpu->occupancy == 1);
+  CHECK(k8->memoryUs > 3.5 * k8cpu->memoryUs);
 }

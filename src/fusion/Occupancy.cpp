@@ -1,4 +1,4 @@
-#include "codegen/Occupancy.h"
+#include "fusion/Occupancy.h"
 
 #include <algorithm>
 #include <map>
@@ -29,6 +29,8 @@ constexpr int64_t kSharedUnit = 128;    // shared memory is allocated in units o
 int64_t roundUp(int64_t v, int64_t unit) { return (v + unit - 1) / unit * unit; }
 
 }  // namespace
+
+bool cudaArchKnown(const std::string& arch) { return kLimits.count(arch) > 0; }
 
 Occupancy cudaOccupancy(const std::string& arch, int threadsPerBlock, int registersPerThread, int64_t smemBytes) {
   auto it = kLimits.find(arch);
