@@ -23,7 +23,8 @@ namespace {
 // The keys of a `devices:` map entry: its base, and the cost-model parameters a
 // weights entry or a device sweep may set (applyDeviceOverrides).
 const std::set<std::string> kDeviceParameters = {"base", "dram_gbps", "l2_gbps", "tflops", "launch_us", "sm_count",
-                                                 "blocks_to_saturate", "l2_mb", "onchip_kb_per_block", "threads_per_block"};
+                                                 "blocks_to_saturate", "l2_mb", "onchip_kb_per_block", "threads_per_block",
+                                                 "saturating_occupancy"};
 
 // A parameter value in a label: "5", "2.5", "1e+03".
 std::string fmtNumber(double v) {
@@ -85,6 +86,7 @@ struct Reader {
     if (!(v > 0) || !(v <= 1e18)) fail(n, "'" + k + "' must be a finite positive number");
     if ((k == "sm_count" || k == "blocks_to_saturate" || k == "threads_per_block") && (v != std::floor(v) || v > 1e9))
       fail(n, "'" + k + "' must be a whole number up to 10^9");
+    if (k == "saturating_occupancy" && v > 1) fail(n, "'saturating_occupancy' is a fraction of at most 1");
     return v;
   }
 
