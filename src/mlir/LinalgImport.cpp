@@ -887,15 +887,8 @@ class Importer {
       if (!returned(r)) return;
       TensorValue& tv = tensors_[r];
       tv.name = resultName(op, 0);
-      StmtDecl s;
-      s.loc = loc;
-      s.lhs = tv.name;
-      s.opLoc = loc;
-      lhs(s, mlir::AffineMap::getMultiDimIdentityMap(unsigned(tv.shape.size()), op->getContext()), loc);
-      for (size_t k = 0; k < tv.shape.size(); ++k) where(s, "d" + std::to_string(k), tv.shape[k], loc);
-      s.rhs = scalar(tv.fill, loc, op);
+      out_.def.stmts.push_back(wholeWrite(tv.name, tv.shape, scalar(tv.fill, loc, op), op));
       tv.kind = Kind::Computed;
-      out_.def.stmts.push_back(std::move(s));
       return;
     }
     if (auto p = mlir::dyn_cast<mlir::tensor::PadOp>(op)) return padStatements(p);
@@ -980,14 +973,21 @@ class Importer {
     }
   }
 
-  // R(d0, ..) = value over the whole of R: the first write of a tensor two ops build.
-  StmtDecl wholeWrite(const std::string& tensor, const Shape& shape, ExprPtr value, Operation* op) {
+  // `tensor(d0, .., d<rank-1>) = ..` at the op, its right side still to give.
+  StmtDecl assignment(const std::string& tensor, size_t rank, Operation* op) {
     SourceLoc loc = locOf(op);
     StmtDecl s;
     s.loc = loc;
     s.lhs = tensor;
     s.opLoc = loc;
-    lhs(s, mlir::AffineMap::getMultiDimIdentityMap(unsigned(shape.size()), op->getContext()), loc);
+    lhs(s, mlir::AffineMap::getMultiDimIdentityMap(unsigned(rank), op->getContext()), loc);
+    return s;
+  }
+
+  // R(d0, ..) = value over the whole of R: the first write of a tensor two ops build.
+  StmtDecl wholeWrite(const std::string& tensor, const Shape& shape, ExprPtr value, Operation* op) {
+    SourceLoc loc = locOf(op);
+    StmtDecl s = assignment(tensor, shape.size(), op);
     for (size_t k = 0; k < shape.size(); ++k) where(s, "d" + std::to_string(k), shape[k], loc);
     s.rhs = std::move(value);
     return s;
@@ -997,11 +997,7 @@ class Importer {
   StmtDecl windowWrite(const std::string& tensor, Value source, const std::vector<int64_t>& offsets,
                        const Shape& extents, Operation* op) {
     SourceLoc loc = locOf(op);
-    StmtDecl s;
-    s.loc = loc;
-    s.lhs = tensor;
-    s.opLoc = loc;
-    lhs(s, mlir::AffineMap::getMultiDimIdentityMap(unsigned(offsets.size()), op->getContext()), loc);
+    StmtDecl s = assignment(tensor, offsets.size(), op);
     std::vector<mlir::AffineExpr> exprs;
     for (size_t k = 0; k < offsets.size(); ++k) {
       exprs.push_back(mlir::getAffineDimExpr(unsigned(k), op->getContext()) - offsets[k]);

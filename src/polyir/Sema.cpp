@@ -467,25 +467,31 @@ class Sema {
       return r;
     }
     std::vector<Bound> bounds;
-    for (const Access* ap : boundingAccesses(st, d)) {
-      const Access& a = *ap;
-      const Tensor& T = prog_.tensors[a.tensor];
-      if (T.shape.size() != a.subscripts.size()) continue;
-      for (size_t p = 0; p < a.subscripts.size(); ++p) {
-        const Affine& s = a.subscripts[p];
-        int64_t c = s.coefficient(v);
-        if (c != 1 && c != -1) continue;
-        Affine rest = s - Affine::var(v).scaled(c);
-        if (rest.dependsOnAny(st.dims)) continue;  // mixes index variables: compoundRange's case
-        if (T.shape[p].div != 1) continue;          // a strided extent: bounds through compoundRange
-        Range r = c == 1 ? Range{rest.scaled(-1), T.shape[p] - rest, ""}
-                         : Range{rest - T.shape[p] + Affine::constantOf(1), rest + Affine::constantOf(1), ""};
-        r.origin = accessText(a);
-        bounds.push_back({r, a.loc, T.name});
-      }
-    }
+    forEachSubscriptOf(st, d, v, [&](const Access& a, const Affine& extent, int64_t c, const Affine& rest) {
+      if ((c != 1 && c != -1) || rest.dependsOnAny(st.dims)) return;  // compoundRange's case
+      Range r = c == 1 ? Range{rest.scaled(-1), extent - rest, ""}
+                       : Range{rest - extent + Affine::constantOf(1), rest + Affine::constantOf(1), ""};
+      r.origin = accessText(a);
+      bounds.push_back({r, a.loc, prog_.tensors[a.tensor].name});
+    });
     if (bounds.empty()) return std::nullopt;
     return intersect(v, bounds);
+  }
+
+  // Calls f(access, extent, c, rest) for each subscript c * v + rest (c != 0) of the
+  // accesses that bound the statement's indices, where the extent is affine (a strided
+  // one, a quotient, bounds nothing further).
+  template <typename F>
+  void forEachSubscriptOf(const Statement& st, const StmtDecl& d, const std::string& v, F f) {
+    for (const Access* ap : boundingAccesses(st, d)) {
+      const Tensor& T = prog_.tensors[ap->tensor];
+      if (T.shape.size() != ap->subscripts.size()) continue;
+      for (size_t p = 0; p < ap->subscripts.size(); ++p) {
+        const int64_t c = ap->subscripts[p].coefficient(v);
+        if (c == 0 || T.shape[p].div != 1) continue;
+        f(*ap, T.shape[p], c, ap->subscripts[p] - Affine::var(v).scaled(c));
+      }
+    }
   }
 
   // Index k's range from subscripts c * v + rest, where rest's other indices all have
@@ -494,46 +500,35 @@ class Sema {
                                      const std::vector<std::optional<Range>>& known) {
     const std::string& v = st.dims[k];
     std::vector<Bound> bounds;
-    for (const Access* ap : boundingAccesses(st, d)) {
-      const Access& a = *ap;
-      const Tensor& T = prog_.tensors[a.tensor];
-      if (T.shape.size() != a.subscripts.size()) continue;
-      for (size_t p = 0; p < a.subscripts.size(); ++p) {
-        const Affine& s = a.subscripts[p];
-        const int64_t c = s.coefficient(v);
-        if (c == 0 || T.shape[p].div != 1) continue;
-        const Affine rest = s - Affine::var(v).scaled(c);
-        // The least and the greatest value of rest over the other indices' ranges.
-        Affine lo = Affine::constantOf(rest.constant), hi = lo;
-        bool ok = true;
-        for (auto& [n, a2] : rest.coef) {
-          auto at = std::find(st.dims.begin(), st.dims.end(), n);
-          if (at == st.dims.end()) {  // a size
-            lo = lo + Affine::var(n).scaled(a2);
-            hi = hi + Affine::var(n).scaled(a2);
-            continue;
-          }
-          const std::optional<Range>& r = known[size_t(at - st.dims.begin())];
-          if (!r || r->lo.div != 1 || r->hi.div != 1) { ok = false; break; }
-          Affine last = r->hi - Affine::constantOf(1);
-          lo = lo + (a2 > 0 ? r->lo : last).scaled(a2);
-          hi = hi + (a2 > 0 ? last : r->lo).scaled(a2);
+    forEachSubscriptOf(st, d, v, [&](const Access& a, const Affine& extent, int64_t c, const Affine& rest) {
+      // The least and the greatest value of rest over the other indices' ranges.
+      Affine lo = Affine::constantOf(rest.constant), hi = lo;
+      for (auto& [n, a2] : rest.coef) {
+        auto at = std::find(st.dims.begin(), st.dims.end(), n);
+        if (at == st.dims.end()) {  // a size
+          lo = lo + Affine::var(n).scaled(a2);
+          hi = hi + Affine::var(n).scaled(a2);
+          continue;
         }
-        if (!ok) continue;
-        const Affine top = T.shape[p] - Affine::constantOf(1);
-        Range r;
-        if (c > 0) {  // 0 <= c*v + lo, c*v + hi <= top
-          r.lo = (lo.scaled(-1) + Affine::constantOf(c - 1)).floorDiv(c);   // ceil(-lo / c)
-          r.hi = (top - hi + Affine::constantOf(c)).floorDiv(c);            // floor((top - hi) / c) + 1
-        } else {      // c = -m: 0 <= hi - m*v, lo - m*v <= top
-          const int64_t m = -c;
-          r.lo = (lo - top + Affine::constantOf(m - 1)).floorDiv(m);        // ceil((lo - top) / m)
-          r.hi = (hi + Affine::constantOf(m)).floorDiv(m);                  // floor(hi / m) + 1
-        }
-        r.origin = accessText(a);
-        bounds.push_back({r, a.loc, T.name});
+        const std::optional<Range>& r = known[size_t(at - st.dims.begin())];
+        if (!r || r->lo.div != 1 || r->hi.div != 1) return;
+        Affine last = r->hi - Affine::constantOf(1);
+        lo = lo + (a2 > 0 ? r->lo : last).scaled(a2);
+        hi = hi + (a2 > 0 ? last : r->lo).scaled(a2);
       }
-    }
+      const Affine top = extent - Affine::constantOf(1);
+      Range r;
+      if (c > 0) {  // 0 <= c*v + lo, c*v + hi <= top
+        r.lo = (lo.scaled(-1) + Affine::constantOf(c - 1)).floorDiv(c);  // ceil(-lo / c)
+        r.hi = (top - hi + Affine::constantOf(c)).floorDiv(c);           // floor((top - hi) / c) + 1
+      } else {      // c = -m: 0 <= hi - m*v, lo - m*v <= top
+        const int64_t m = -c;
+        r.lo = (lo - top + Affine::constantOf(m - 1)).floorDiv(m);       // ceil((lo - top) / m)
+        r.hi = (hi + Affine::constantOf(m)).floorDiv(m);                 // floor(hi / m) + 1
+      }
+      r.origin = accessText(a);
+      bounds.push_back({r, a.loc, prog_.tensors[a.tensor].name});
+    });
     if (bounds.empty()) return std::nullopt;
     return intersect(v, bounds);
   }
