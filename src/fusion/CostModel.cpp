@@ -256,6 +256,7 @@ double CostModel::placeData(const std::vector<int>& members, const BlockShape& s
   // Classify every tensor the kernel touches.
   struct Use {
     Box extReadFull, extReadBlock, writeFull, writeBlock, intReadBlock;
+    int passes = 0;  // member statements that read it from global memory
     bool written = false;
     double sector = 1.0;  // worst sector factor over the kernel's accesses
   };
@@ -268,6 +269,7 @@ double CostModel::placeData(const std::vector<int>& members, const BlockShape& s
     w.sector = std::max(w.sector, sectorFactor(ss.write, k));
     w.writeFull.hull(accessBox(ss.write, ss.lo, ss.hi));
     w.writeBlock.hull(accessBox(ss.write, shape.lo[k], shape.hi[k]));
+    std::set<int> passed;  // tensors this statement already reads from global memory
     for (auto& r : ss.reads) {
       Use& u = uses[r.tensor];
       u.sector = std::max(u.sector, sectorFactor(r, k));
@@ -277,6 +279,7 @@ double CostModel::placeData(const std::vector<int>& members, const BlockShape& s
       else
         for (int src : it->second) external |= !group.contains(src);
       if (external) {
+        u.passes += passed.insert(r.tensor).second;
         u.extReadFull.hull(accessBox(r, ss.lo, ss.hi));
         u.extReadBlock.hull(accessBox(r, shape.lo[k], shape.hi[k]));
       } else {
@@ -343,6 +346,20 @@ double CostModel::placeData(const std::vector<int>& members, const BlockShape& s
   std::sort(kp.onChip.begin(), kp.onChip.end(), [](const OnChipArray& a, const OnChipArray& b) { return a.tensor < b.tensor; });
   std::sort(kp.scratch.begin(), kp.scratch.end());
   kp.onchipBytesPerBlock = kp.sharedBytes = total;
+  occupy(kp);
+  // A statement after the first that reads an input again reads the block's slice of it
+  // again: from L2 while the slices of every block resident at once fit there, from DRAM
+  // otherwise (the generated code does not cache inputs on chip).
+  const int64_t resident = kp.blocksPerSM > 0 ? std::min<int64_t>(kp.blocks, int64_t(kp.blocksPerSM) * dev_.smCount)
+                                              : kp.blocks;
+  for (auto& [t, u] : uses) {
+    if (u.passes < 2 || u.extReadFull.empty) continue;
+    const int64_t slice = u.extReadBlock.volume() * elemBytes_[t];
+    const int64_t again = checkedMul(checkedMul(kp.blocks, slice, "a kernel's re-read bytes"), u.passes - 1,
+                                     "a kernel's re-read bytes");
+    if (double(resident) * double(slice) > dev_.l2Bytes) dram(t, again);
+    else kp.l2Bytes += again;
+  }
 
   if (kp.splitChunks > 1) {
     // Partials: written by the blocks, read back by the combining launch. The scratch
@@ -363,18 +380,20 @@ double CostModel::placeData(const std::vector<int>& members, const BlockShape& s
 
 // Step 4, time: launches, then the slower of memory and arithmetic, each at the
 // bandwidth the kernel's blocks can draw (occupancy).
-void CostModel::timeKernel(double sectorWaste, KernelPlan& kp) const {
-  kp.launchUs = dev_.launchUs * (kp.splitChunks > 1 ? 2 : 1);  // a split reduction's combine is a second launch
-  kp.gridFill = std::min(1.0, double(kp.blocks) / dev_.blocksToSaturate);
+void CostModel::occupy(KernelPlan& kp) const {
   kp.occupancy = 1;
   kp.blocksPerSM = 0;
   kp.occupancyLimiter.clear();
-  if (!dev_.arch.empty()) {
-    Occupancy o = cudaOccupancy(dev_.arch, kp.threadsPerBlock, kEstimatedRegisters, kp.sharedBytes + kStaticSharedBytes);
-    kp.occupancy = o.fraction;
-    kp.blocksPerSM = o.blocksPerSM;
-    kp.occupancyLimiter = o.limiter;
-  }
+  if (dev_.arch.empty()) return;
+  Occupancy o = cudaOccupancy(dev_.arch, kp.threadsPerBlock, kEstimatedRegisters, kp.sharedBytes + kStaticSharedBytes);
+  kp.occupancy = o.fraction;
+  kp.blocksPerSM = o.blocksPerSM;
+  kp.occupancyLimiter = o.limiter;
+}
+
+void CostModel::timeKernel(double sectorWaste, KernelPlan& kp) const {
+  kp.launchUs = dev_.launchUs * (kp.splitChunks > 1 ? 2 : 1);  // a split reduction's combine is a second launch
+  kp.gridFill = std::min(1.0, double(kp.blocks) / dev_.blocksToSaturate);
   // The share of the device's throughput the kernel draws: enough blocks to fill the SMs,
   // and enough warps on each to cover latency.
   const double share = kp.gridFill * std::min(1.0, kp.occupancy / dev_.saturatingOccupancy);

@@ -136,6 +136,8 @@ class CostModel {
   bool mapThreads(const std::vector<int>& members, const std::vector<int>* threadDims, BlockShape& shape,
                   KernelPlan& kp) const;
   double placeData(const std::vector<int>& members, const BlockShape& shape, KernelPlan& kp) const;
+  // Blocks per SM and occupancy by the device's rules, once the shared memory is known.
+  void occupy(KernelPlan& kp) const;
   void timeKernel(double sectorWaste, KernelPlan& kp) const;
   OnChipArray onChipSlice(const std::vector<int>& members, const KernelPlan& kp, int t) const;
   Box accessBox(const SizedAccess& a, const std::vector<int64_t>& lo, const std::vector<int64_t>& hi) const;

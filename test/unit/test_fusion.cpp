@@ -614,12 +614,32 @@ TEST_CASE("cost model: a kernel's occupancy follows CUDA's rules, and too few wa
   CHECK(k8->blocksPerSM == 1);
   CHECK(k8->occupancyLimiter == "shared memory");
   CHECK(k8->occupancy == 0.125);
-  // Without occupancy rules (a CPU device) the same kernel counts as fully occupied.
+  // With one block of 8 warps counted as saturating, the same bytes take a quarter of the
+  // DRAM time (the L2 time, bandwidth-bound, is not scaled).
+  Device relaxed = s.cm->device();
+  relaxed.saturatingOccupancy = 0.125;
+  CostModel saturated(s.cm->graph(), s.cm->sizes(), relaxed);
+  std::optional<KernelPlan> k8sat = saturated.evaluate(all, eight);
+  REQUIRE(k8sat);
+  CHECK(k8sat->dramBytes == k8->dramBytes);
+  CHECK(k8sat->l2Bytes == k8->l2Bytes);
+  const double l2Us = double(k8->l2Bytes) / relaxed.l2BytesPerSec * 1e6;
+  CHECK((k8->memoryUs - l2Us) == Approx(4 * (k8sat->memoryUs - l2Us)).epsilon(1e-12));
+  // Without occupancy rules (a CPU device) the kernel counts as fully occupied.
   Device cpu = s.cm->device();
   cpu.arch.clear();
   CostModel plain(s.cm->graph(), s.cm->sizes(), cpu);
   std::optional<KernelPlan> k8cpu = plain.evaluate(all, eight);
   REQUIRE(k8cpu);
   CHECK(k8cpu->occupancy == 1);
-  CHECK(k8->memoryUs > 3.5 * k8cpu->memoryUs);
+}
+
+TEST_CASE("cost model: a second pass over an input is read again, from L2 when the resident blocks' slices fit") {
+  // Softmax at 4096 reads X in the max and again in the exponential: 64 MiB more, from L2
+  // (8 blocks of one 16 KiB row resident on each of 132 SMs: 17 MB, below H100's 50 MB).
+  Setup s = example("softmax.tc", 4096);
+  Partition p = s.run("ilp");
+  REQUIRE(p.kernels.size() == 1);
+  CHECK(p.kernels[0].dramBytes == s.cm->lowerBoundBytes());
+  CHECK(p.kernels[0].l2Bytes == int64_t(4096) * 4096 * 4);
 }
