@@ -350,8 +350,10 @@ double CostModel::placeData(const std::vector<int>& members, const BlockShape& s
   // A statement after the first that reads an input again reads the block's slice of it
   // again: from L2 while the slices of every block resident at once fit there, from DRAM
   // otherwise (the generated code does not cache inputs on chip).
-  const int64_t resident = kp.blocksPerSM > 0 ? std::min<int64_t>(kp.blocks, int64_t(kp.blocksPerSM) * dev_.smCount)
-                                              : kp.blocks;
+  // Resident at once: what fits on the SMs by the occupancy rules, or on a device without
+  // them (a CPU runs a few work-groups at a time) the blocks it needs to saturate.
+  const int64_t resident = std::min<int64_t>(
+      kp.blocks, kp.blocksPerSM > 0 ? int64_t(kp.blocksPerSM) * dev_.smCount : int64_t(dev_.blocksToSaturate));
   for (auto& [t, u] : uses) {
     if (u.passes < 2 || u.extReadFull.empty) continue;
     const int64_t slice = u.extReadBlock.volume() * elemBytes_[t];
