@@ -63,12 +63,12 @@ class CostModel {
   // do not make the group non-convex.
   std::optional<KernelPlan> plan(const StmtSet& group, const StmtSet& recomputed, bool noParallelismLoss = false) const;
 
-  // False when neither the group nor any superset of it can have a legal grid: the
-  // statements every legal superset must hold (the convex hull; with `recomputed`
-  // allowed, only the group itself) keep no grid coordinate in common. Internal
-  // dependences only grow with a group, so this bounds the candidate enumeration
-  // exactly (docs/cost-model.md, "Candidate kernels").
-  bool mayGrowLegal(const StmtSet& group, bool recomputation) const;
+  // False when no group holding all of `must` can have a legal grid: their internal
+  // dependences keep no grid coordinate in common, and a larger group only adds
+  // dependences. The enumeration passes what every legal superset of its set must hold,
+  // the convex hull (or with recomputation, where kernels need not be convex, the set
+  // itself), which bounds it exactly (docs/strategies.md, "The ILP").
+  bool mayGrowLegal(const StmtSet& must) const;
   // The group's candidate set, in the order `plan` tries it: grid ranks from the
   // largest, every legal assignment, every tile in the menus, every split.
   std::vector<GridCandidate> gridCandidates(const StmtSet& group, bool noParallelismLoss = false,

@@ -7,11 +7,10 @@
 
 namespace polyfuse {
 
-bool CostModel::mayGrowLegal(const StmtSet& group, bool recomputation) const {
+bool CostModel::mayGrowLegal(const StmtSet& must) const {
   // A statement without parallel dimensions admits a grid of rank 0 (one block), which
   // any group may reach by taking it in: no bound then.
   if (anyScalarStatement_) return true;
-  const StmtSet must = recomputation ? group : fg_.convexHull(group);
   // A rank-g assignment restricted to its first coordinate is a rank-1 one.
   return !gridAssignments(must.members(), 1).empty();
 }

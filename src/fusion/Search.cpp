@@ -166,7 +166,6 @@ std::vector<StmtSet> bytesGreedy(const CostModel& cm) {
   // Groups live in slots that never move: merging B into A empties slot B. Slots keep
   // the order the rule's list would have, so the tie-break on list order holds.
   std::vector<StmtSet> group = singletons(n);
-  std::vector<bool> alive(n, true);
   std::vector<std::set<int>> tensors(n);          // per slot: tensors read or written
   std::vector<std::set<int>> holders(prog.tensors.size());  // per tensor: slots touching it
   for (int s = 0; s < n; ++s) {
@@ -261,7 +260,7 @@ std::vector<StmtSet> bytesGreedy(const CostModel& cm) {
                                                                                                 : std::next(it);
     group[bestA] |= group[bestB];
     for (int s : group[bestB].members()) slotOf[s] = bestA;
-    alive[bestB] = false;
+    group[bestB] = StmtSet(n);
     for (int t : tensors[bestB]) {
       holders[t].erase(bestB);
       holders[t].insert(bestA);
@@ -272,7 +271,7 @@ std::vector<StmtSet> bytesGreedy(const CostModel& cm) {
   }
   std::vector<StmtSet> out;
   for (int k = 0; k < n; ++k)
-    if (alive[k]) out.push_back(group[k]);
+    if (!group[k].empty()) out.push_back(group[k]);
   return out;
 }
 
@@ -518,8 +517,8 @@ std::vector<StmtSet> enumerateCandidates(const CostModel& cm, int maxSize, size_
           if (g.contains(v)) continue;
           StmtSet h = g;
           h.insert(v);
-          if (!recomputedOut) h = fg.convexHull(h);
-          if (!seen.insert(h).second || !cm.mayGrowLegal(h, recomputedOut != nullptr)) continue;
+          if (!recomputedOut) h = fg.convexHull(h);  // what any legal superset holds too
+          if (!seen.insert(h).second || !cm.mayGrowLegal(h)) continue;
           if (h.count() > maxSize) {
             bound = CandidateBound::Size;  // a set that might be legal is left out
             continue;
