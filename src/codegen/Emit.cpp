@@ -21,6 +21,16 @@ std::string referenceName(const Program& prog) { return "pf_" + cName(prog.name)
 
 std::string realType(const Program& prog) { return elemTypeName(prog.computeType()); }
 
+std::string cTypeName(ElemType t, Dialect d) {
+  switch (t) {
+    case ElemType::F32: return "float";
+    case ElemType::F64: return "double";
+    case ElemType::I32: return "int";
+    case ElemType::I64: return d == Dialect::OpenCL ? "long" : "long long";
+  }
+  return "?";
+}
+
 double verificationTolerance(const Program& prog) { return prog.computeType() == ElemType::F32 ? 1e-4 : 1e-10; }
 
 namespace {
@@ -155,7 +165,7 @@ class KernelPrinter {
     std::vector<std::string> args;
     for (size_t i = 0; i < k_.params.size(); ++i) {
       const Tensor& T = prog_.tensors[k_.params[i]];
-      std::string ty = std::string(k_.paramWritten[i] ? "" : "const ") + elemTypeName(T.type) + "*";
+      std::string ty = std::string(k_.paramWritten[i] ? "" : "const ") + cTypeName(T.type, sp_.d) + "*";
       args.push_back((sp_.d == Dialect::Cuda ? ty + " __restrict__ " : "__global " + ty + " restrict ") + cName(T.name));
     }
     if (kp.splitChunks > 1)
@@ -244,7 +254,8 @@ class KernelPrinter {
     return s;
   }
 
-  std::string accessC(const Access& a) const {
+  // `st`: the statement whose reads a gather's subscripts name.
+  std::string accessC(const Access& a, const Statement* st = nullptr) const {
     const Tensor& T = prog_.tensors[a.tensor];
     std::vector<std::string> subs;
     for (auto& s : a.subscripts) subs.push_back(affineC(s));
@@ -263,16 +274,18 @@ class KernelPrinter {
       }
       return localName(T) + "[" + (idx.empty() ? "0" : idx) + "]";
     }
-    return cName(T.name) + "[" + globalIndex(a) + "]";
+    return cName(T.name) + "[" + globalIndex(a, st) + "]";
   }
 
   // Row-major element index of a global access.
-  std::string globalIndex(const Access& a) const {
+  std::string globalIndex(const Access& a, const Statement* st = nullptr) const {
     const Tensor& T = prog_.tensors[a.tensor];
     std::string idx;
     int64_t stride = 1;
     for (int p = int(a.subscripts.size()) - 1; p >= 0; --p) {
-      std::string sub = affineC(a.subscripts[p]);
+      if (a.indirectAt(size_t(p)) >= 0 && !st) throw InternalError("a gather printed without its statement");
+      std::string sub = a.indirectAt(size_t(p)) >= 0 ? "(" + sp_.index + ")" + accessC(st->reads[size_t(a.indirect[p])], st)
+                                                     : affineC(a.subscripts[p]);
       std::string term = sub.find_first_of(" ") == std::string::npos ? sub : "(" + sub + ")";
       if (stride != 1) term += " * " + std::to_string(stride);
       idx = idx.empty() ? term : term + " + " + idx;
@@ -296,7 +309,7 @@ class KernelPrinter {
     const Tensor& T = prog_.tensors[st.write.tensor];
     std::ostringstream os;
     os << "// Combines the " << kp.splitChunks << " partial results of " << st.label() << " (K" << k_.id << ") in chunk order.\n";
-    std::string lhsType = std::string(elemTypeName(T.type)) + "*";
+    std::string lhsType = cTypeName(T.type, sp_.d) + "*";
     if (sp_.d == Dialect::Cuda)
       os << "__global__ void " << k_.name << "_combine(" << lhsType << " __restrict__ " << cName(T.name) << ", const " << sp_.real
          << "* __restrict__ pf_partial) {\n"
@@ -327,7 +340,7 @@ class KernelPrinter {
  private:
 
   std::string valueC(const Statement& st, const Expr& e) const {
-    return valueText(st, e, sp_, at_.sizes(), [&](const Access& a) { return accessC(a); });
+    return valueText(st, e, sp_, at_.sizes(), [&](const Access& a) { return accessC(a, &st); });
   }
 
   // Declares loop extents and decomposes a linear index into the loops' variables.
@@ -504,11 +517,16 @@ std::string emitReference(const SizedProgram& at) {
   for (auto& st : prog.statements) {
     const SizedStatement& ss = at.statement(st.id);
     os << "  // " << st.label() << " (line " << st.loc.line << "): " << statementText(prog, st) << "\n";
-    auto idx = [&](const Access& a) {
+    std::function<std::string(const Access&)> idx = [&](const Access& a) {
       const Tensor& T = prog.tensors[a.tensor];
       std::string s;
       int64_t stride = 1;
       for (int p = int(a.subscripts.size()) - 1; p >= 0; --p) {
+        if (a.indirectAt(size_t(p)) >= 0) {  // a gather: the subscript is an index tensor's element
+          s = "(" + sp.index + ")" + idx(st.reads[size_t(a.indirect[p])]) + " * " + std::to_string(stride) + (s.empty() ? "" : " + " + s);
+          stride *= T.shape[p].eval(at.sizes());
+          continue;
+        }
         s = "(" + std::to_string(a.subscripts[p].constant) + [&] {
           std::string r;
           for (auto& [n, c] : a.subscripts[p].coef) {

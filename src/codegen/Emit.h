@@ -35,6 +35,8 @@ std::string referenceName(const Program& prog);
 
 // The element type the kernels compute in ("float" or "double").
 std::string realType(const Program& prog);
+// A tensor element's C type in a dialect (int64 is OpenCL's long, CUDA's long long).
+std::string cTypeName(ElemType t, Dialect d);
 
 // The largest normwise relative error against the reference that still verifies: every
 // backend (OpenCL runner, CUDA harness, exec) checks against this one number.

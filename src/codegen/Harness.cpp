@@ -53,7 +53,10 @@ void emitHostInputs(std::ostream& os, const Program& prog, const Sizes& sizes) {
   for (auto& t : prog.tensors) {
     int64_t n = t.elements(sizes);
     os << "  double* " << host(t.name) << " = (double*)calloc(" << n << ", sizeof(double));\n";
-    if (t.role == TensorRole::Input)
+    if (t.role == TensorRole::Input && isInteger(t.type))  // subscripts, drawn as the interpreter draws them
+      os << "  { uint64_t st = seed ^ fnv(\"" << t.name << "\"); for (long i = 0; i < " << n << "; ++i) " << host(t.name)
+         << "[i] = floor(next_uniform(&st) * " << prog.indexLimit(int(&t - prog.tensors.data()), sizes) << ".0); }\n";
+    else if (t.role == TensorRole::Input)
       os << "  { uint64_t st = seed ^ fnv(\"" << t.name << "\"); for (long i = 0; i < " << n << "; ++i) " << host(t.name)
          << "[i] = (" << elemTypeName(t.type) << ")(2.0 * next_uniform(&st) - 1.0); }\n";
   }
@@ -124,7 +127,7 @@ std::string emitCudaHarness(const Program& prog, const Partition& p, const Gener
   for (int t : globals) {
     const Tensor& T = prog.tensors[t];
     int64_t n = T.elements(sizes);
-    std::string ty = elemTypeName(T.type);
+    std::string ty = cTypeName(T.type, Dialect::Cuda);
     // Outputs and temporaries start at zero, as on every backend (docs/codegen.md).
     os << "  " << ty << "* " << dev(T.name) << "; CHECK(cudaMalloc(&" << dev(T.name) << ", " << n << " * sizeof(" << ty
        << "))); CHECK(cudaMemset(" << dev(T.name) << ", 0, " << n << " * sizeof(" << ty << ")));\n";
@@ -197,7 +200,7 @@ std::string emitCudaHarness(const Program& prog, const Partition& p, const Gener
   for (int t : prog.tensorsWithRole(TensorRole::Output)) {
     const Tensor& T = prog.tensors[t];
     int64_t n = T.elements(sizes);
-    std::string ty = elemTypeName(T.type);
+    std::string ty = cTypeName(T.type, Dialect::Cuda);
     os << "  { " << ty << "* got = (" << ty << "*)malloc(" << n << " * sizeof(" << ty << ")); CHECK(cudaMemcpy(got, " << dev(T.name)
        << ", " << n << " * sizeof(" << ty << "), cudaMemcpyDeviceToHost));\n"
        << "    double scale = 0; for (long i = 0; i < " << n << "; ++i) scale = fmax(scale, fabs(" << host(T.name) << "[i]));\n"

@@ -14,25 +14,6 @@
 
 namespace polyfuse {
 
-void Box::hull(const Box& o) {
-  if (o.empty) return;
-  if (empty) {
-    *this = o;
-    return;
-  }
-  for (size_t p = 0; p < lo.size(); ++p) {
-    lo[p] = std::min(lo[p], o.lo[p]);
-    hi[p] = std::max(hi[p], o.hi[p]);
-  }
-}
-
-int64_t Box::volume() const {
-  if (empty) return 0;
-  int64_t v = 1;
-  for (size_t p = 0; p < lo.size(); ++p) v = checkedMul(v, hi[p] - lo[p] + 1, "a footprint volume");
-  return v;
-}
-
 CostModel::CostModel(const FusionGraph& fg, const Sizes& sizes, const Device& dev) : fg_(fg), at_(fg.program(), sizes), dev_(dev) {
   const Program& prog = fg.program();
   for (auto& t : prog.tensors) elemBytes_.push_back(elemBytes(t.type));
@@ -44,30 +25,6 @@ CostModel::CostModel(const FusionGraph& fg, const Sizes& sizes, const Device& de
       flowSources_[dep.dst][dep.tensor].push_back(dep.src);
       consumers_[dep.tensor].push_back(dep.dst);
     }
-}
-
-Box CostModel::accessBox(const SizedAccess& a, const std::vector<int64_t>& lo, const std::vector<int64_t>& hi) const {
-  Box b;
-  for (size_t k = 0; k < lo.size(); ++k)
-    if (lo[k] >= hi[k]) return b;
-  b.empty = false;
-  for (size_t p = 0; p < a.coef.size(); ++p) {
-    int64_t mn = a.constant[p], mx = a.constant[p];
-    for (size_t k = 0; k < lo.size(); ++k) {
-      int64_t c = a.coef[p][k];
-      const char* what = "an access's footprint bound";
-      if (c > 0) {
-        mn = checkedAdd(mn, checkedMul(c, lo[k], what), what);
-        mx = checkedAdd(mx, checkedMul(c, hi[k] - 1, what), what);
-      } else if (c < 0) {
-        mn = checkedAdd(mn, checkedMul(c, hi[k] - 1, what), what);
-        mx = checkedAdd(mx, checkedMul(c, lo[k], what), what);
-      }
-    }
-    b.lo.push_back(mn);
-    b.hi.push_back(mx);
-  }
-  return b;
 }
 
 std::optional<KernelPlan> CostModel::plan(const StmtSet& group, bool noParallelismLoss) const {
@@ -244,6 +201,8 @@ double CostModel::placeData(const std::vector<int>& members, const BlockShape& s
   auto sectorFactor = [&](const SizedAccess& a, size_t k) {
     int x = kp.threadDims[k];
     double eb = elemBytes_[a.tensor];
+    // A gather along the last dimension scatters its elements over rows it cannot know.
+    if (!a.indirect.empty() && a.indirect.back() >= 0) return kSectorBytes / eb;
     bool uses = false;
     for (auto& row : a.coef) uses |= x >= 0 && row[x] != 0;
     if (!uses) return x >= 0 || a.coef.empty() ? 1.0 : kSectorBytes / eb;
@@ -267,8 +226,8 @@ double CostModel::placeData(const std::vector<int>& members, const BlockShape& s
     Use& w = uses[ss.write.tensor];
     w.written = true;
     w.sector = std::max(w.sector, sectorFactor(ss.write, k));
-    w.writeFull.hull(accessBox(ss.write, ss.lo, ss.hi));
-    w.writeBlock.hull(accessBox(ss.write, shape.lo[k], shape.hi[k]));
+    w.writeFull.hull(footprint(ss, ss.write, ss.lo, ss.hi));
+    w.writeBlock.hull(footprint(ss, ss.write, shape.lo[k], shape.hi[k]));
     std::set<int> passed;  // tensors this statement already reads from global memory
     for (auto& r : ss.reads) {
       Use& u = uses[r.tensor];
@@ -280,10 +239,10 @@ double CostModel::placeData(const std::vector<int>& members, const BlockShape& s
         for (int src : it->second) external |= !group.contains(src);
       if (external) {
         u.passes += passed.insert(r.tensor).second;
-        u.extReadFull.hull(accessBox(r, ss.lo, ss.hi));
-        u.extReadBlock.hull(accessBox(r, shape.lo[k], shape.hi[k]));
+        u.extReadFull.hull(footprint(ss, r, ss.lo, ss.hi));
+        u.extReadBlock.hull(footprint(ss, r, shape.lo[k], shape.hi[k]));
       } else {
-        u.intReadBlock.hull(accessBox(r, shape.lo[k], shape.hi[k]));
+        u.intReadBlock.hull(footprint(ss, r, shape.lo[k], shape.hi[k]));
       }
     }
   }

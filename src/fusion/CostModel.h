@@ -21,14 +21,6 @@ struct GridCandidate {
   int64_t chunks = 1;
 };
 
-// Inclusive integer box; empty when any lo > hi.
-struct Box {
-  std::vector<int64_t> lo, hi;
-  bool empty = true;
-  void hull(const Box& o);
-  int64_t volume() const;
-};
-
 class CostModel {
  public:
   CostModel(const FusionGraph& fg, const Sizes& sizes, const Device& dev);
@@ -140,7 +132,6 @@ class CostModel {
   void occupy(KernelPlan& kp) const;
   void timeKernel(double sectorWaste, KernelPlan& kp) const;
   OnChipArray onChipSlice(const std::vector<int>& members, const KernelPlan& kp, int t) const;
-  Box accessBox(const SizedAccess& a, const std::vector<int64_t>& lo, const std::vector<int64_t>& hi) const;
 };
 
 }  // namespace polyfuse

@@ -8,9 +8,20 @@
 
 namespace polyfuse {
 
-enum class ElemType { F32, F64 };
-inline const char* elemTypeName(ElemType t) { return t == ElemType::F32 ? "float" : "double"; }
-inline int elemBytes(ElemType t) { return t == ElemType::F32 ? 4 : 8; }
+// Integer tensors hold subscripts (a gather reads E(ids(i), j)); they are never values.
+enum class ElemType { F32, F64, I32, I64 };
+// The TC spelling; codegen spells the C types (codegen/Emit.h).
+inline const char* elemTypeName(ElemType t) {
+  switch (t) {
+    case ElemType::F32: return "float";
+    case ElemType::F64: return "double";
+    case ElemType::I32: return "int32";
+    case ElemType::I64: return "int64";
+  }
+  return "?";
+}
+inline int elemBytes(ElemType t) { return t == ElemType::F32 || t == ElemType::I32 ? 4 : 8; }
+inline bool isInteger(ElemType t) { return t == ElemType::I32 || t == ElemType::I64; }
 
 enum class ExprKind {
   Number,     // literal

@@ -34,6 +34,12 @@ Bindings makeInputs(const Program& prog, const Sizes& sizes, uint64_t seed,
     for (auto& e : T.shape) d.shape.push_back(e.eval(sizes));
     d.values.resize(size_t(T.elements(sizes)));
     SplitMix64 rng(seed ^ nameHash(T.name));
+    if (isInteger(T.type)) {  // subscripts: uniform over the rows every gather may read
+      const double limit = double(prog.indexLimit(t, sizes));
+      for (auto& v : d.values) v = std::floor(rng.uniform() * limit);
+      b.tensors[T.name] = std::move(d);
+      continue;
+    }
     // Inputs of float tensors are drawn already rounded to float: the oracle sees
     // exactly what a float kernel reads.
     for (auto& v : d.values) {
@@ -47,16 +53,26 @@ Bindings makeInputs(const Program& prog, const Sizes& sizes, uint64_t seed,
 
 namespace {
 
-// An access compiled to a linear offset: offset = base + sum(stride[k] * point[k]).
+// An access compiled to a linear offset: offset = base + sum(stride[k] * point[k]),
+// plus, for a gather, each data-dependent subscript's value times its element stride.
 struct LinearAccess {
+  struct Gathered {
+    int read;        // the statement's read that holds the subscript
+    int64_t stride;  // elements per step of that subscript
+    int64_t extent;  // its dimension: values outside [0, extent) are an input error
+    size_t dim;
+  };
   double* data = nullptr;
   int64_t base = 0;
   std::vector<int64_t> stride;
+  std::vector<Gathered> gathered;
+  const Tensor* tensor = nullptr;
 };
 
 LinearAccess linearize(const Access& a, const Statement& st, const Tensor& T, TensorData& d, const Sizes& sizes) {
   LinearAccess la;
   la.data = d.values.data();
+  la.tensor = &T;
   la.stride.assign(st.dims.size(), 0);
   int64_t elemStride = 1;
   for (int p = int(a.subscripts.size()) - 1; p >= 0; --p) {
@@ -68,6 +84,7 @@ LinearAccess linearize(const Access& a, const Statement& st, const Tensor& T, Te
       rest = rest - Affine::var(st.dims[k]).scaled(c);
     }
     la.base += rest.eval(sizes) * elemStride;
+    if (a.indirectAt(size_t(p)) >= 0) la.gathered.push_back({a.indirect[size_t(p)], elemStride, T.shape[p].eval(sizes), size_t(p)});
     elemStride *= T.shape[p].eval(sizes);
   }
   return la;
@@ -87,12 +104,7 @@ class Evaluator {
         for (size_t k = 0; k < st_.dims.size(); ++k)
           if (st_.dims[k] == e.name) return double(point_[k]);
         return 0;
-      case ExprKind::Access: {
-        const LinearAccess& a = reads_[e.ref];
-        int64_t off = a.base;
-        for (size_t k = 0; k < point_.size(); ++k) off += a.stride[k] * point_[k];
-        return a.data[off];
-      }
+      case ExprKind::Access: return element(e.ref);
       case ExprKind::Neg: return -eval(*e.args[0]);
       case ExprKind::Add: return eval(*e.args[0]) + eval(*e.args[1]);
       case ExprKind::Sub: return eval(*e.args[0]) - eval(*e.args[1]);
@@ -129,6 +141,22 @@ class Evaluator {
  private:
   const Statement& st_;
   std::vector<LinearAccess> reads_;
+
+  double element(int read) const {
+    const LinearAccess& a = reads_[read];
+    int64_t off = a.base;
+    for (size_t k = 0; k < point_.size(); ++k) off += a.stride[k] * point_[k];
+    for (auto& g : a.gathered) {
+      const double v = element(g.read);
+      if (!(v >= 0 && v < double(g.extent)) || v != std::floor(v))
+        throw UsageError(st_.label() + " (line " + std::to_string(st_.loc.line) + ") reads '" + a.tensor->name +
+                         "' at " + (v == std::floor(v) && std::fabs(v) < 1e15 ? std::to_string(int64_t(v)) : std::to_string(v)) +
+                         " in dimension " + std::to_string(g.dim) + " (from '" + reads_[g.read].tensor->name +
+                         "'), outside 0:" + std::to_string(g.extent));
+      off += int64_t(v) * g.stride;
+    }
+    return a.data[off];
+  }
   const Bindings& b_;
   const std::vector<int64_t>& point_;
 };

@@ -1,5 +1,6 @@
 #include "polyir/Npy.h"
 
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -53,8 +54,12 @@ TensorData readNpy(const std::string& path) {
     return header.substr(c + 1);
   };
   std::string descr = field("descr");
-  bool f4 = descr.find("<f4") != std::string::npos, f8 = descr.find("<f8") != std::string::npos;
-  if (!f4 && !f8) throw UsageError("'" + path + "': only little-endian float32/float64 .npy files are supported");
+  // Integer arrays hold a gather's subscripts; values stay exact in a double below 2^53.
+  std::string kind;
+  for (const char* k : {"<f4", "<f8", "<i4", "<i8"})
+    if (descr.find(k) != std::string::npos) kind = k;
+  if (kind.empty())
+    throw UsageError("'" + path + "': only little-endian float32/float64/int32/int64 .npy files are supported");
   if (field("fortran_order").find("True") < field("fortran_order").find("False"))
     throw UsageError("'" + path + "': Fortran-order arrays are not supported");
   std::string shape = field("shape");
@@ -71,15 +76,16 @@ TensorData readNpy(const std::string& path) {
     count *= v;
   }
   t.values.resize(size_t(count));
-  for (auto& v : t.values) {
-    if (f8) {
-      in.read(reinterpret_cast<char*>(&v), 8);
-    } else {
-      float f;
-      in.read(reinterpret_cast<char*>(&f), 4);
-      v = f;
+  auto read = [&](auto x) {
+    for (auto& v : t.values) {
+      in.read(reinterpret_cast<char*>(&x), sizeof x);
+      v = double(x);
     }
-  }
+  };
+  if (kind == "<f4") read(float(0));
+  else if (kind == "<f8") read(double(0));
+  else if (kind == "<i4") read(int32_t(0));
+  else read(int64_t(0));
   if (!in) throw UsageError("'" + path + "': file is shorter than its shape says");
   return t;
 }

@@ -1,4 +1,5 @@
-// NumPy .npy files (version 1.0, little-endian float32/float64, C order).
+// NumPy .npy files (version 1.0, little-endian, C order): float64 written; float32,
+// float64, int32 and int64 read.
 #pragma once
 #include <string>
 

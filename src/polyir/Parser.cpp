@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
 
 #include "polyir/Lexer.h"
 
@@ -37,14 +38,18 @@ class Parser {
     return next();
   }
 
-  static bool isTypeName(const std::string& s) { return s == "float" || s == "double"; }
+  static std::optional<ElemType> typeNamed(const std::string& s) {
+    for (ElemType t : {ElemType::F32, ElemType::F64, ElemType::I32, ElemType::I64})
+      if (s == elemTypeName(t)) return t;
+    return std::nullopt;
+  }
 
   TensorDecl tensorDecl(bool allowBare) {
     TensorDecl d;
-    if (peek().kind == Tok::Ident && isTypeName(peek().text) &&
+    if (peek().kind == Tok::Ident && typeNamed(peek().text) &&
         (peek(1).kind == Tok::LParen || peek(1).kind == Tok::Ident)) {
       Token ty = next();
-      d.type = ty.text == "float" ? ElemType::F32 : ElemType::F64;
+      d.type = *typeNamed(ty.text);
       if (accept(Tok::LParen)) {
         d.hasShape = true;
         if (peek().kind != Tok::RParen) {
@@ -59,7 +64,7 @@ class Parser {
         expect(Tok::RParen);
       }
     } else if (!allowBare) {
-      fail("a type ('float' or 'double')");
+      fail("a type ('float', 'double', 'int32' or 'int64')");
     }
     Token name = expect(Tok::Ident, "a parameter name");
     d.name = name.text;

@@ -110,9 +110,18 @@ void PolyProgram::buildStatements() {
       return isl::manage(isl_map_from_multi_aff(isl_multi_aff_from_aff_list(ms, list))).intersect_domain(ps.domain);
     };
     auto accessMap = [&](const Access& a) {
+      const Tensor& T = prog_.tensors[a.tensor];
       std::vector<isl::aff> subs;
       for (auto& e : a.subscripts) subs.push_back(affineOn(e, sp, st.dims));
-      return mapTo(tupleSpace(prog_.tensors[a.tensor].name, subs.size(), {}).release(), subs);
+      isl::map m = mapTo(tupleSpace(T.name, subs.size(), {}).release(), subs);
+      if (!a.gathers()) return m;
+      // A data-dependent subscript may take any value in its dimension: the read is a
+      // may-read of the whole extent there, which keeps every dependence it could have.
+      isl_map* raw = m.release();
+      for (size_t p = 0; p < a.indirect.size(); ++p)
+        if (a.indirect[p] >= 0) raw = isl_map_drop_constraints_involving_dims(raw, isl_dim_out, unsigned(p), 1);
+      const isl::space ts = tupleSpace(T.name, T.shape.size(), {});
+      return isl::manage(raw).intersect_range(boxOn(ts, {}, std::vector<Affine>(T.shape.size()), T.shape)).intersect_domain(ps.domain);
     };
     ps.write = accessMap(st.write);
     for (auto& r : st.reads) ps.reads.push_back(accessMap(r));

@@ -16,11 +16,12 @@ static int precedence(ExprKind k) {
   }
 }
 
-static std::string accessText(const Program& prog, const Access& a) {
+static std::string accessText(const Program& prog, const Statement& st, const Access& a) {
   std::string s = prog.tensors[a.tensor].name;
   if (a.subscripts.empty()) return s;
   s += "(";
-  for (size_t i = 0; i < a.subscripts.size(); ++i) s += (i ? ", " : "") + a.subscripts[i].str();
+  for (size_t i = 0; i < a.subscripts.size(); ++i)
+    s += (i ? ", " : "") + (a.indirectAt(i) >= 0 ? accessText(prog, st, st.reads[size_t(a.indirect[i])]) : a.subscripts[i].str());
   return s + ")";
 }
 
@@ -32,7 +33,7 @@ std::string exprText(const Program& prog, const Statement& st, const Expr& e) {
   switch (e.kind) {
     case ExprKind::Number: return e.name.empty() ? std::to_string(e.number) : e.name;
     case ExprKind::Size: case ExprKind::Scalar: case ExprKind::Index: case ExprKind::Name: return e.name;
-    case ExprKind::Access: return accessText(prog, st.reads[e.ref]);
+    case ExprKind::Access: return accessText(prog, st, st.reads[e.ref]);
     case ExprKind::Neg: return "-" + sub(*e.args[0], 3);
     case ExprKind::Lt: return sub(*e.args[0], 1) + " < " + sub(*e.args[1], 1);
     case ExprKind::Le: return sub(*e.args[0], 1) + " <= " + sub(*e.args[1], 1);
@@ -91,7 +92,7 @@ std::string programText(const Program& prog) {
 }
 
 std::string statementText(const Program& prog, const Statement& st) {
-  return accessText(prog, st.write) + " " + reduceOpText(st.op, st.init) + " " + exprText(prog, st, *st.rhs);
+  return accessText(prog, st, st.write) + " " + reduceOpText(st.op, st.init) + " " + exprText(prog, st, *st.rhs);
 }
 
 std::string shapeText(const Tensor& t) {
@@ -132,7 +133,11 @@ void printCheck(std::ostream& os, const PolyProgram& pp, const Sizes* sizes) {
     os << "    domain:    " << islStr(ps.domain.gist_params(pp.paramContext())) << "\n";
     if (sizes) os << "    at sizes:  " << islStr(ps.domain.intersect_params(at).project_out_all_params()) << "\n";
     os << "    write:     " << islStr(ps.write.gist_params(pp.paramContext())) << "\n";
-    for (auto& r : ps.reads) os << "    read:      " << islStr(r.gist_params(pp.paramContext())) << "\n";
+    for (size_t r = 0; r < ps.reads.size(); ++r) {
+      os << "    read:      " << islStr(ps.reads[r].gist_params(pp.paramContext())) << "\n";
+      if (st.reads[r].gathers())
+        os << "               (a may-read: a data-dependent subscript may name any element of its dimension)\n";
+    }
     os << "    reduction: ";
     if (st.numReduction() == 0) os << "(none)";
     for (size_t k = st.numParallel; k < st.dims.size(); ++k) os << (k > size_t(st.numParallel) ? ", " : "") << st.dims[k];

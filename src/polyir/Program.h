@@ -41,7 +41,14 @@ struct Range {
 struct Access {
   int tensor = -1;
   std::vector<Affine> subscripts;  // affine in the statement's index variables and sizes
+  // A gather, E(ids(s), d): per subscript, -1 or the statement's read (of an integer
+  // input) whose value the subscript is; that subscript's affine form is then 0.
+  // Empty when every subscript is affine.
+  std::vector<int> indirect;
   SourceLoc loc;
+
+  bool gathers() const { return !indirect.empty(); }
+  int indirectAt(size_t p) const { return indirect.empty() ? -1 : indirect[p]; }
 };
 
 struct Statement {
@@ -80,6 +87,9 @@ struct Program {
   void checkSizes(const Sizes& sizes) const;
   // The type generated kernels compute in: double when any tensor or scalar is double.
   ElemType computeType() const;
+  // The values an integer input may hold: [0, limit) keeps every gather through it in
+  // bounds (the least extent it indexes); 1 when it indexes nothing.
+  int64_t indexLimit(int tensor, const Sizes& sizes) const;
 };
 
 std::string reduceOpText(ReduceOp op, bool init);  // "+=!": see polyir/Reduction.h

@@ -39,6 +39,18 @@ ElemType Program::computeType() const {
   return ElemType::F32;
 }
 
+int64_t Program::indexLimit(int tensor, const Sizes& sizes) const {
+  int64_t limit = -1;
+  for (auto& st : statements)
+    for (auto& a : st.reads)
+      for (size_t p = 0; p < a.indirect.size(); ++p)
+        if (a.indirect[p] >= 0 && st.reads[a.indirect[p]].tensor == tensor) {
+          const int64_t extent = tensors[a.tensor].shape[p].eval(sizes);
+          limit = limit < 0 ? extent : std::min(limit, extent);
+        }
+  return limit < 0 ? 1 : limit;
+}
+
 void Program::checkSizes(const Sizes& sizes) const {
   for (auto& p : sizeParams) {
     auto it = sizes.find(p);
@@ -148,6 +160,8 @@ class Sema {
     for (auto& p : def_.params) {
       claim(p.name, p.loc);
       if (!p.hasShape) {
+        if (isInteger(p.type))
+          throw SourceError(p.loc, "scalar parameter '" + p.name + "' is an integer; scalars are float or double");
         prog_.scalars.push_back({p.name, p.loc, p.type});
         continue;
       }
@@ -158,7 +172,7 @@ class Sema {
       t.role = TensorRole::Input;
       for (size_t k = 0; k < p.dims.size(); ++k) t.shape.push_back(sizeExpr(p.dims[k], p.dimLocs[k], true));
       prog_.tensors.push_back(std::move(t));
-      if (defaultType_ < 0) defaultType_ = int(p.type);
+      if (defaultType_ < 0 && !isInteger(p.type)) defaultType_ = int(p.type);
     }
     for (auto& sname : prog_.sizeParams)
       if (names.count(sname))
@@ -168,6 +182,9 @@ class Sema {
         throw SourceError(o.loc, "output '" + o.name + "' is also an input; outputs must be new tensors");
       claim(o.name, o.loc);
       if (isSize(o.name)) throw SourceError(o.loc, "output '" + o.name + "' has the name of a size");
+      if (isInteger(o.type))
+        throw SourceError(o.loc, "output '" + o.name + "' is an integer tensor; outputs are float or double "
+                                 "(integer tensors are inputs that hold subscripts)");
       Tensor t;
       t.name = o.name;
       t.loc = o.loc;
@@ -256,6 +273,10 @@ class Sema {
         if (isSize(e.name) || indices.count(e.name)) return Affine::var(e.name);
         if (isScalar(e.name)) throw SourceError(e.loc, "non-affine subscript: scalar '" + e.name + "' cannot index a tensor");
         throw SourceError(e.loc, "unknown name '" + e.name + "' in subscript");
+      case ExprKind::Call:
+        if (prog_.findTensor(e.name) >= 0)
+          throw SourceError(e.loc, "a tensor read inside a subscript must be the whole subscript, as in E(ids(i), j)");
+        throw SourceError(e.loc, "non-affine subscript: a call to '" + e.name + "'");
       case ExprKind::Neg: return toAffine(*e.args[0], indices).scaled(-1);
       case ExprKind::Add: return toAffine(*e.args[0], indices) + toAffine(*e.args[1], indices);
       case ExprKind::Sub: return toAffine(*e.args[0], indices) - toAffine(*e.args[1], indices);
@@ -279,8 +300,15 @@ class Sema {
     }
   }
 
-  // Resolves names in the right-hand side, recording reads.
-  void resolve(Expr& e, Statement& st, const std::set<std::string>& indices) {
+  // A subscript that is a tensor element: E(ids(s), d), a data-dependent read.
+  bool readsTensor(const Expr& e) const {
+    return (e.kind == ExprKind::Call && prog_.findTensor(e.name) >= 0) ||
+           (e.kind == ExprKind::Name && prog_.findTensor(e.name) >= 0 && prog_.tensors[prog_.findTensor(e.name)].shape.empty());
+  }
+
+  // Resolves names in the right-hand side, recording reads; `asSubscript` when e is a
+  // whole subscript of another access (its value indexes that tensor).
+  void resolve(Expr& e, Statement& st, const std::set<std::string>& indices, bool asSubscript = false) {
     switch (e.kind) {
       case ExprKind::Number: return;
       case ExprKind::Name: {
@@ -290,7 +318,7 @@ class Sema {
         if (int t = prog_.findTensor(e.name); t >= 0) {
           if (prog_.tensors[t].shape.empty() && shaped_.count(e.name)) {
             e.kind = ExprKind::Call;  // rank-0 tensor used without parentheses
-            resolve(e, st, indices);
+            resolve(e, st, indices, asSubscript);
             return;
           }
           throw SourceError(e.loc, "tensor '" + e.name + "' used without subscripts");
@@ -305,10 +333,29 @@ class Sema {
           if (e.args.size() != T.shape.size())
             throw SourceError(e.loc, "wrong rank: '" + e.name + "' has " + std::to_string(T.shape.size()) +
                                          " dimension(s), accessed with " + std::to_string(e.args.size()));
+          if (isInteger(T.type) && !asSubscript)
+            throw SourceError(e.loc, "integer tensor '" + e.name + "' is read as a value; integer tensors only "
+                                     "subscript other tensors, as in E(" + e.name + "(i), j)");
+          if (asSubscript && !isInteger(T.type))
+            throw SourceError(e.loc, "'" + e.name + "' is a " + elemTypeName(T.type) +
+                                         " tensor; a data-dependent subscript reads an int32 or int64 input");
           Access a;
           a.tensor = t;
           a.loc = e.loc;
-          for (auto& s : e.args) a.subscripts.push_back(toAffine(*s, indices));
+          for (auto& s : e.args) {
+            if (!readsTensor(*s)) {
+              a.subscripts.push_back(toAffine(*s, indices));
+              continue;
+            }
+            if (asSubscript)
+              throw SourceError(s->loc, "a subscript of a data-dependent subscript must be affine (one level of gather)");
+            if (T.role != TensorRole::Input)
+              throw SourceError(e.loc, "a gather reads an input; '" + e.name + "' is computed by the program");
+            resolve(*s, st, indices, true);
+            a.indirect.resize(e.args.size(), -1);
+            a.indirect[a.subscripts.size()] = s->ref;
+            a.subscripts.push_back(Affine::constantOf(0));
+          }
           e.kind = ExprKind::Access;
           e.ref = int(st.reads.size());
           st.reads.push_back(std::move(a));

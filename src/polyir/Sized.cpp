@@ -18,7 +18,7 @@ static int64_t countOps(const Expr& e) {
   return n;
 }
 
-static SizedAccess sizeAccess(const Access& a, const Statement& st, const Sizes& sizes) {
+static SizedAccess sizeAccess(const Program& prog, const Access& a, const Statement& st, const Sizes& sizes) {
   SizedAccess s;
   s.tensor = a.tensor;
   for (auto& sub : a.subscripts) {
@@ -31,7 +31,63 @@ static SizedAccess sizeAccess(const Access& a, const Statement& st, const Sizes&
     s.coef.push_back(row);
     s.constant.push_back(rest.eval(sizes));
   }
+  if (a.gathers()) {
+    s.indirect = a.indirect;
+    for (auto& e : prog.tensors[a.tensor].shape) s.extent.push_back(e.eval(sizes));
+  }
   return s;
+}
+
+void Box::hull(const Box& o) {
+  if (o.empty) return;
+  if (empty) {
+    *this = o;
+    return;
+  }
+  for (size_t p = 0; p < lo.size(); ++p) {
+    lo[p] = std::min(lo[p], o.lo[p]);
+    hi[p] = std::max(hi[p], o.hi[p]);
+  }
+}
+
+int64_t Box::volume() const {
+  if (empty) return 0;
+  int64_t v = 1;
+  for (size_t p = 0; p < lo.size(); ++p) v = checkedMul(v, hi[p] - lo[p] + 1, "a footprint volume");
+  return v;
+}
+
+Box footprint(const SizedStatement& ss, const SizedAccess& a, const std::vector<int64_t>& lo,
+              const std::vector<int64_t>& hi) {
+  Box b;
+  for (size_t k = 0; k < lo.size(); ++k)
+    if (lo[k] >= hi[k]) return b;
+  b.empty = false;
+  for (size_t p = 0; p < a.coef.size(); ++p) {
+    int64_t mn = a.constant[p], mx = a.constant[p];
+    for (size_t k = 0; k < lo.size(); ++k) {
+      int64_t c = a.coef[p][k];
+      const char* what = "an access's footprint bound";
+      if (c > 0) {
+        mn = checkedAdd(mn, checkedMul(c, lo[k], what), what);
+        mx = checkedAdd(mx, checkedMul(c, hi[k] - 1, what), what);
+      } else if (c < 0) {
+        mn = checkedAdd(mn, checkedMul(c, hi[k] - 1, what), what);
+        mx = checkedAdd(mx, checkedMul(c, lo[k], what), what);
+      }
+    }
+    b.lo.push_back(mn);
+    b.hi.push_back(mx);
+  }
+  // A gather touches at most as many rows as its index read has elements here: the
+  // box spans that many (or the whole dimension), not every row it may read.
+  for (size_t p = 0; p < a.indirect.size(); ++p)
+    if (a.indirect[p] >= 0) {
+      const Box index = footprint(ss, ss.reads[size_t(a.indirect[p])], lo, hi);
+      b.lo[p] = 0;
+      b.hi[p] = std::min(a.extent[p], index.volume()) - 1;
+    }
+  return b;
 }
 
 SizedProgram::SizedProgram(const Program& prog, const Sizes& sizes) : prog_(&prog), sizes_(sizes) {
@@ -46,16 +102,35 @@ SizedProgram::SizedProgram(const Program& prog, const Sizes& sizes) : prog_(&pro
       s.points = checkedMul(s.points, std::max<int64_t>(0, s.hi.back() - s.lo.back()), "a statement's point count");
     }
     s.flopsPerPoint = countOps(*st.rhs) + (st.isReduction() ? 1 : 0);
-    s.write = sizeAccess(st.write, st, sizes);
-    for (auto& r : st.reads) s.reads.push_back(sizeAccess(r, st, sizes));
+    s.write = sizeAccess(prog, st.write, st, sizes);
+    for (auto& r : st.reads) s.reads.push_back(sizeAccess(prog, r, st, sizes));
     stmts_.push_back(std::move(s));
   }
 }
 
 int64_t SizedProgram::lowerBoundBytes() const {
+  // An input read only through gathers: the rows they can touch, when fewer than all.
+  std::vector<int64_t> gathered(prog_->tensors.size(), 0);
+  std::vector<bool> direct(prog_->tensors.size(), false);
+  for (auto& st : prog_->statements) {
+    const SizedStatement& ss = stmts_[size_t(st.id)];
+    for (auto& r : ss.reads) {
+      if (r.indirect.empty()) {
+        direct[size_t(r.tensor)] = true;
+        continue;
+      }
+      gathered[size_t(r.tensor)] = checkedAdd(gathered[size_t(r.tensor)], footprint(ss, r, ss.lo, ss.hi).volume(), "a gather's rows");
+    }
+  }
   int64_t b = 0;
-  for (size_t t = 0; t < prog_->tensors.size(); ++t)
-    if (prog_->tensors[t].role != TensorRole::Temporary) b += tensorBytes(int(t));
+  for (size_t t = 0; t < prog_->tensors.size(); ++t) {
+    const Tensor& T = prog_->tensors[t];
+    if (T.role == TensorRole::Temporary) continue;
+    int64_t bytes = tensorBytes(int(t));
+    if (T.role == TensorRole::Input && !direct[t] && gathered[t] > 0)
+      bytes = std::min(bytes, gathered[t] * elemBytes(T.type));
+    b += bytes;
+  }
   return b;
 }
 

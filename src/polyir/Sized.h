@@ -10,10 +10,14 @@
 namespace polyfuse {
 
 // One access at concrete sizes: subscript p = constant[p] + sum_k coef[p][k] * dim_k.
+// A gather's data-dependent subscripts have zero rows; `indirect` names the statement's
+// read that supplies each (Access::indirect) and `extent` the dimension it may span.
 struct SizedAccess {
   int tensor = -1;
   std::vector<std::vector<int64_t>> coef;
   std::vector<int64_t> constant;
+  std::vector<int> indirect;    // empty unless a gather
+  std::vector<int64_t> extent;  // per subscript, with `indirect`
 };
 
 struct SizedStatement {
@@ -23,6 +27,20 @@ struct SizedStatement {
   SizedAccess write;
   std::vector<SizedAccess> reads;
 };
+
+// Inclusive integer box; empty when any lo > hi.
+struct Box {
+  std::vector<int64_t> lo, hi;
+  bool empty = true;
+  void hull(const Box& o);
+  int64_t volume() const;
+};
+
+// The box of elements access `a` of statement `ss` touches over its points in [lo, hi).
+// A gather's data-dependent dimension spans as many rows as its index read has
+// elements there (or the whole dimension): the rows it can touch, not every row.
+Box footprint(const SizedStatement& ss, const SizedAccess& a, const std::vector<int64_t>& lo,
+              const std::vector<int64_t>& hi);
 
 class SizedProgram {
  public:
@@ -34,7 +52,8 @@ class SizedProgram {
   const SizedStatement& statement(int s) const { return stmts_[s]; }
   int64_t tensorElements(int t) const { return elems_[t]; }
   int64_t tensorBytes(int t) const { return elems_[t] * elemBytes(prog_->tensors[t].type); }
-  // Bytes every execution must move: each input read once, each output written once.
+  // Bytes every execution must move: each output written once, each input read once
+  // (an input read only through gathers, at most the rows they can touch).
   int64_t lowerBoundBytes() const;
   // Whether 32-bit index arithmetic could wrap: a tensor offset, or a linear index
   // over a statement's points, of 2^31 or more.
