@@ -7,7 +7,9 @@ polyfuse TC program. No network, no framework: the geometry is all it needs.
   gen_encoder.py --model bert-base --layers 2 --seq 64 --format tc > bert2.tc
   gen_encoder.py --layers 1 --hidden 64 --heads 4 --ffn 128 --seq 16 ...   (any geometry)
 
-Per layer, from the hidden states x [S, D]:
+First the embeddings, as torch-mlir lowers `BertEmbeddings`: three gathers (one
+linalg.generic each, a tensor.extract of the table at the id's row: word, position and
+token type), their sum, and LayerNorm. Then per layer, from the hidden states x [S, D]:
   Q, K, V projections: linalg.matmul with a zero fill, then a broadcast bias add;
   heads: tensor.expand_shape [S, D] -> [S, H, Dh], linalg.transpose to [H, S, Dh]
   (K to [H, Dh, S]), linalg.batch_matmul for the scores, a scale and the additive mask,
@@ -23,8 +25,8 @@ Choices, and where they differ from torch-mlir's output:
   and contracting over (h, e), instead of transposing the attention output back and
   collapsing it to [S, D]: a collapse of a computed tensor needs floor division in the
   access relation, which the importer does not take yet (docs/linalg.md).
-- The embedding lookup (a gather) is not emitted: the function starts from the
-  embedding output. Data-dependent reads are not imported yet.
+- The ids are arguments, position ids included (torch-mlir reads a constant buffer);
+  `--no-embedding` starts from the embedding output instead.
 """
 import argparse
 import math
@@ -35,15 +37,22 @@ MODELS = {
     "minilm-l12": (12, 384, 12, 1536),
     "bert-base": (12, 768, 12, 3072),
 }
+VOCAB, POSITIONS, TYPES = 30522, 512, 2  # BERT's uncased WordPiece vocabulary, both models
+EMBEDDINGS = [("word", "input_ids"), ("position", "position_ids"), ("token_type", "token_type_ids")]
 
 
-def mlir(L, S, D, H, F):
+def mlir(L, S, D, H, F, vocab):
     Dh = D // H
     t2 = lambda a, b: f"tensor<{a}x{b}xf32>"
     t3 = lambda a, b, c: f"tensor<{a}x{b}x{c}xf32>"
     out = []
     w = out.append
-    args = [f"%x0: {t2(S, D)}", f"%mask: tensor<{S}xf32>"]
+    if vocab:
+        args = [f"%{ids}: tensor<{S}xi64>" for _, ids in EMBEDDINGS]
+        args += [f"%{n}_table: {t2(rows, D)}" for (n, _), rows in zip(EMBEDDINGS, vocab)]
+        args += [f"%g_e: tensor<{D}xf32>", f"%b_e: tensor<{D}xf32>", f"%mask: tensor<{S}xf32>"]
+    else:
+        args = [f"%x0: {t2(S, D)}", f"%mask: tensor<{S}xf32>"]
     for l in range(L):
         for n, shape in [("Wq", (D, D)), ("bq", (D,)), ("Wk", (D, D)), ("bk", (D,)), ("Wv", (D, D)), ("bv", (D,)),
                          ("Wo", (D, D)), ("bo", (D,)), ("g1", (D,)), ("b1", (D,)), ("W1", (D, F)), ("c1", (F,)),
@@ -70,10 +79,10 @@ def mlir(L, S, D, H, F):
     w("  %eps = arith.constant 1.0e-12 : f32")
     w(f"  %dlen = arith.constant {float(D)} : f32")
 
-    def bias(dst, a, b, m, n, residual=None):
+    def bias(dst, a, b, m, n, residual=None, broadcast=True):
         ins = [a, b] + ([residual] if residual else [])
-        maps = ["#id2", "#col"] + (["#id2"] if residual else []) + ["#id2"]
-        tys = [t2(m, n), f"tensor<{n}xf32>"] + ([t2(m, n)] if residual else [])
+        maps = ["#id2", "#col" if broadcast else "#id2"] + (["#id2"] if residual else []) + ["#id2"]
+        tys = [t2(m, n), f"tensor<{n}xf32>" if broadcast else t2(m, n)] + ([t2(m, n)] if residual else [])
         w(f"  %{dst}_e = tensor.empty() : {t2(m, n)}")
         w(f"  %{dst} = linalg.generic {{indexing_maps = [{', '.join(maps)}], iterator_types = [\"parallel\", \"parallel\"]}}")
         w(f"      ins({', '.join('%' + i for i in ins)} : {', '.join(tys)}) outs(%{dst}_e : {t2(m, n)}) {{")
@@ -122,6 +131,19 @@ def mlir(L, S, D, H, F):
         return f"ln{p}"
 
     x = "x0"
+    if vocab:
+        for n, ids in EMBEDDINGS:
+            w(f"  %{n}_e = tensor.empty() : {t2(S, D)}")
+            w(f"  %{n} = linalg.generic {{indexing_maps = [#row, #id2], iterator_types = [\"parallel\", \"parallel\"]}}")
+            w(f"      ins(%{ids} : tensor<{S}xi64>) outs(%{n}_e : {t2(S, D)}) {{")
+            w("  ^bb0(%id: i64, %o: f32):")
+            w("    %r = arith.index_cast %id : i64 to index")
+            w("    %c = linalg.index 1 : index")
+            w(f"    %v = tensor.extract %{n}_table[%r, %c] : {t2(vocab[EMBEDDINGS.index((n, ids))], D)}")
+            w("    linalg.yield %v : f32")
+            w(f"  }} -> {t2(S, D)}")
+        bias("emb", "word", "position", S, D, residual="token_type", broadcast=False)
+        x = layernorm("_e", "emb", "g_e", "b_e")
     for l in range(L):
         p = f"_{l}"
         for n in "qkv":
@@ -184,9 +206,16 @@ def mlir(L, S, D, H, F):
     return "\n".join(out) + "\n"
 
 
-def tc(L, S, D, H, F):
+def tc(L, S, D, H, F, vocab):
     Dh = D // H
     body, params = [], [f"float({S}, {D}) x0", f"float({S}) mask"]
+    if vocab:
+        params = [f"int64({S}) {ids}" for _, ids in EMBEDDINGS]
+        params += [f"float({rows}, {D}) {n}_table" for (n, _), rows in zip(EMBEDDINGS, vocab)]
+        params += [f"float({D}) g_e", f"float({D}) b_e", f"float({S}) mask"]
+        for n, ids in EMBEDDINGS:
+            body.append(f"{n}(i, d) = {n}_table({ids}(i), d)")
+        body.append("emb(i, d) = word(i, d) + position(i, d) + token_type(i, d)")
 
     def ln(p, x, g, b):
         body.extend([f"mu{p}(i) +=! {x}(i, d) / {float(D)}",
@@ -195,7 +224,7 @@ def tc(L, S, D, H, F):
                      f"ln{p}(i, d) = xc{p}(i, d) * rsqrt(va{p}(i) + 1.0e-12) * {g}(d) + {b}(d)"])
         return f"ln{p}"
 
-    x = "x0"
+    x = ln("_e", "emb", "g_e", "b_e") if vocab else "x0"
     for l in range(L):
         p = f"_{l}"
         heads = {"q": "(h, i, e) = qb{p}(i, ", "k": "(h, e, j) = kb{p}(j, ", "v": "(h, j, e) = vb{p}(j, "}
@@ -239,12 +268,17 @@ def main():
     ap.add_argument("--ffn", type=int)
     ap.add_argument("--seq", type=int, default=128)
     ap.add_argument("--format", choices=["mlir", "tc"], default="mlir")
+    ap.add_argument("--vocab", type=int, default=VOCAB, help=f"rows of the word embedding table (default {VOCAB})")
+    ap.add_argument("--no-embedding", action="store_true", help="start from the embedding output (no gathers)")
     a = ap.parse_args()
     L, D, H, F = MODELS[a.model] if a.model else (1, 64, 4, 128)
     L, D, H, F = a.layers or L, a.hidden or D, a.heads or H, a.ffn or F
     if D % H:
         sys.exit(f"gen_encoder.py: --hidden {D} is not a multiple of --heads {H}")
-    sys.stdout.write((mlir if a.format == "mlir" else tc)(L, a.seq, D, H, F))
+    if a.seq > POSITIONS:
+        sys.exit(f"gen_encoder.py: --seq {a.seq} is longer than the {POSITIONS} positions the models embed")
+    vocab = None if a.no_embedding else (a.vocab, POSITIONS, TYPES)
+    sys.stdout.write((mlir if a.format == "mlir" else tc)(L, a.seq, D, H, F, vocab))
 
 
 if __name__ == "__main__":

@@ -171,8 +171,14 @@ int floatBits(mlir::Type t) {
   return t.isF64() ? 64 : 32;
 }
 
-// The TC element type of a float or of a tensor's elements (checked f32 or f64 before).
-ElemType elemType(mlir::Type t) { return floatBits(t) == 64 ? ElemType::F64 : ElemType::F32; }
+// The TC element type of a float or of a tensor's elements (checked f32, f64, i32 or
+// i64 before).
+ElemType elemType(mlir::Type t) {
+  if (auto s = mlir::dyn_cast<mlir::ShapedType>(t)) t = s.getElementType();
+  if (t.isInteger(64)) return ElemType::I64;
+  if (t.isInteger(32)) return ElemType::I32;
+  return floatBits(t) == 64 ? ElemType::F64 : ElemType::F32;
+}
 
 // ---- what a generic computes -----------------------------------------------------
 
@@ -365,11 +371,11 @@ class Importer {
     auto t = mlir::dyn_cast<mlir::RankedTensorType>(v.getType());
     if (!t) throw SourceError(locOf(at), "expected a ranked tensor, found an operand of another type");
     mlir::Type e = t.getElementType();
-    if (!e.isF32() && !e.isF64()) {
+    if (!e.isF32() && !e.isF64() && !e.isSignlessInteger(32) && !e.isSignlessInteger(64)) {
       std::string s;
       llvm::raw_string_ostream os(s);
       e.print(os);
-      throw SourceError(locOf(at), "element type " + os.str() + " is not supported (f32 and f64 are)");
+      throw SourceError(locOf(at), "element type " + os.str() + " is not supported (f32 and f64 values, i32 and i64 subscripts are)");
     }
     return t;
   }
@@ -492,7 +498,9 @@ class Importer {
           }
       }
       for (unsigned k = 0; k < g.getNumResults(); ++k) {
-        tensorType(g.getResult(k), op);
+        if (isInteger(elemType(tensorType(g.getResult(k), op))))
+          throw SourceError(loc, "this op computes integers; polyfuse computes f32 or f64 (integer tensors are inputs "
+                                 "that hold subscripts)");
         tensors_[g.getResult(k)] = TensorValue(Kind::Computed, tensorOf(g.getDpsInits()[k], op).shape);
       }
       loops_[op] = loopSym;
@@ -782,11 +790,13 @@ class Importer {
     if (mlir::isa<mlir::arith::NegFOp>(d)) return node(ExprKind::Neg, loc, args({0}));
     if (mlir::isa<mlir::arith::MaximumFOp, mlir::arith::MaxNumFOp>(d)) return call("fmax", loc, args({0, 1}));
     if (mlir::isa<mlir::arith::MinimumFOp, mlir::arith::MinNumFOp>(d)) return call("fmin", loc, args({0, 1}));
-    if (mlir::isa<mlir::arith::SIToFPOp, mlir::arith::UIToFPOp, mlir::arith::IndexCastOp,
-                  mlir::arith::IndexCastUIOp, mlir::arith::ExtFOp, mlir::arith::TruncFOp>(d))
+    if (mlir::isa<mlir::arith::SIToFPOp, mlir::arith::UIToFPOp, mlir::arith::IndexCastOp, mlir::arith::IndexCastUIOp,
+                  mlir::arith::ExtFOp, mlir::arith::TruncFOp, mlir::arith::ExtSIOp, mlir::arith::ExtUIOp,
+                  mlir::arith::TruncIOp>(d))
       return expr(d->getOperand(0), b);
     if (auto c = mlir::dyn_cast<mlir::arith::ConstantOp>(d)) return scalar(c, loc, d);
     if (auto i = mlir::dyn_cast<mlir::linalg::IndexOp>(d)) return name("d" + std::to_string(i.getDim()), loc);
+    if (auto x = mlir::dyn_cast<mlir::tensor::ExtractOp>(d)) return extract(x, b);
     static const std::map<std::string, const char*> math = {
         {"math.exp", "exp"},   {"math.log", "log"},   {"math.sqrt", "sqrt"}, {"math.rsqrt", "rsqrt"},
         {"math.tanh", "tanh"}, {"math.erf", "erf"},   {"math.absf", "fabs"}, {"math.powf", "pow"}};
@@ -810,6 +820,30 @@ class Importer {
     }
     throw SourceError(loc, "unsupported operation '" + opName(d) + "' in the body of a linalg op");
   }
+
+  // tensor.extract in a body: the element of a tensor the op captures, at subscripts the
+  // body computes (loop indices, constants, or an integer operand's element: a gather,
+  // which Sema turns into a may-read of the dimensions it indexes).
+  ExprPtr extract(mlir::tensor::ExtractOp x, Body& b) {
+    Operation* op = x;
+    SourceLoc loc = locOf(op);
+    TensorValue& tv = tensorOf(x.getTensor(), op);
+    if (tv.kind == Kind::Fill) return scalar(tv.fill, loc, op);
+    if (tv.kind == Kind::View)
+      throw SourceError(loc, "tensor.extract from a reshaped or sliced tensor is not supported; extract from the tensor itself");
+    if (tv.kind == Kind::Empty) throw SourceError(loc, "this op reads a tensor.empty, whose elements are undefined");
+    std::vector<ExprPtr> subs;
+    bool gathers = false;
+    for (Value i : x.getIndices()) {
+      subs.push_back(expr(i, b));
+      gathers |= subs.back()->kind == ExprKind::Call;
+    }
+    if (gathers && gatherNoted_.insert(op).second)
+      out_.notes.push_back("tensor.extract at line " + std::to_string(loc.line) + " reads '" + tv.name +
+                           "' at data-dependent subscripts: a may-read of the dimensions they index");
+    return call(tv.name, loc, std::move(subs));
+  }
+  std::set<Operation*> gatherNoted_;
 
   ExprPtr condition(Value v, Body& b) {
     Operation* d = v.getDefiningOp();
