@@ -37,5 +37,5 @@ for L in ${@:-1 2 4 8 12 24 48 104}; do
 done
 for model in ${MODELS-minilm-l12 bert-base}; do
   python3 examples/models/gen_encoder.py --model "$model" > "$tmp/$model.mlir"
-  row "$model (linalg, 12 layers)" "$tmp/$model.mlir"
+  row "$model (linalg, embeddings + 12 layers)" "$tmp/$model.mlir"
 done
