@@ -14,6 +14,7 @@ token type), their sum, and LayerNorm. Then per layer, from the hidden states x 
   heads: tensor.expand_shape [S, D] -> [S, H, Dh], linalg.transpose to [H, S, Dh]
   (K to [H, Dh, S]), linalg.batch_matmul for the scores, a scale and the additive mask,
   softmax as max / exp of the difference / sum / divide, batch_matmul with V;
+  heads merged back: linalg.transpose to [S, H, Dh], tensor.collapse_shape to [S, D];
   output projection, bias, residual, LayerNorm (mean, centre, variance, normalize);
   FFN: matmul, bias + GELU (erf form), matmul, bias + residual, LayerNorm.
 
@@ -21,10 +22,6 @@ Choices, and where they differ from torch-mlir's output:
 - Batch 1 is folded away (torch-mlir keeps a unit dimension; polyfuse does not fold
   unit extents yet), and weights are function arguments already laid out [in, out]
   (torch-mlir transposes constant weights, which IREE folds at compile time).
-- The heads are merged back by expanding the output projection's weight to [H, Dh, D]
-  and contracting over (h, e), instead of transposing the attention output back and
-  collapsing it to [S, D]: a collapse of a computed tensor needs floor division in the
-  access relation, which the importer does not take yet (docs/linalg.md).
 - The ids are arguments, position ids included (torch-mlir reads a constant buffer);
   `--no-embedding` starts from the embedding output instead.
 """
@@ -66,9 +63,6 @@ def mlir(L, S, D, H, F, vocab):
     w("#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>")
     w("#hi = affine_map<(d0, d1, d2) -> (d0, d1)>")
     w("#key = affine_map<(d0, d1, d2) -> (d2)>")
-    w("#pa = affine_map<(d0, d1, d2, d3) -> (d2, d0, d3)>")
-    w("#pw = affine_map<(d0, d1, d2, d3) -> (d2, d3, d1)>")
-    w("#po = affine_map<(d0, d1, d2, d3) -> (d0, d1)>")
     w(f"func.func @encoder(" + ",\n    ".join(args) + f") -> {t2(S, D)} {{")
     w("  %zero = arith.constant 0.0 : f32")
     w("  %ninf = arith.constant 0xFF800000 : f32")
@@ -175,17 +169,13 @@ def mlir(L, S, D, H, F, vocab):
         w(f"  %at{p}_e = tensor.empty() : {t3(H, S, Dh)}")
         w(f"  %at{p}_z = linalg.fill ins(%zero : f32) outs(%at{p}_e : {t3(H, S, Dh)}) -> {t3(H, S, Dh)}")
         w(f"  %at{p} = linalg.batch_matmul ins(%pr{p}, %vt{p} : {t3(H, S, S)}, {t3(H, S, Dh)}) outs(%at{p}_z : {t3(H, S, Dh)}) -> {t3(H, S, Dh)}")
-        # Output projection over (i, c, h, e): the heads merge through the weight's view.
-        w(f"  %Wo3{p} = tensor.expand_shape %Wo{p} [[0, 1], [2]] output_shape [{H}, {Dh}, {D}] : {t2(D, D)} into {t3(H, Dh, D)}")
+        # Heads merged back as torch-mlir does: transpose, collapse, then the projection.
+        w(f"  %ta{p}_e = tensor.empty() : {t3(S, H, Dh)}")
+        w(f"  %ta{p} = linalg.transpose ins(%at{p} : {t3(H, S, Dh)}) outs(%ta{p}_e : {t3(S, H, Dh)}) permutation = [1, 0, 2]")
+        w(f"  %mg{p} = tensor.collapse_shape %ta{p} [[0], [1, 2]] : {t3(S, H, Dh)} into {t2(S, D)}")
         w(f"  %op{p}_e = tensor.empty() : {t2(S, D)}")
         w(f"  %op{p}_z = linalg.fill ins(%zero : f32) outs(%op{p}_e : {t2(S, D)}) -> {t2(S, D)}")
-        w(f"  %op{p} = linalg.generic {{indexing_maps = [#pa, #pw, #po], iterator_types = [\"parallel\", \"parallel\", \"reduction\", \"reduction\"]}}")
-        w(f"      ins(%at{p}, %Wo3{p} : {t3(H, S, Dh)}, {t3(H, Dh, D)}) outs(%op{p}_z : {t2(S, D)}) {{")
-        w("  ^bb0(%a: f32, %b: f32, %acc: f32):")
-        w("    %m = arith.mulf %a, %b : f32")
-        w("    %r = arith.addf %acc, %m : f32")
-        w("    linalg.yield %r : f32")
-        w(f"  }} -> {t2(S, D)}")
+        w(f"  %op{p} = linalg.matmul ins(%mg{p}, %Wo{p} : {t2(S, D)}, {t2(D, D)}) outs(%op{p}_z : {t2(S, D)}) -> {t2(S, D)}")
         bias(f"rs{p}", f"op{p}", f"bo{p}", S, D, residual=x)
         h1 = layernorm(f"1{p}", f"rs{p}", f"g1{p}", f"b1{p}")
         w(f"  %f{p}_e = tensor.empty() : {t2(S, F)}")
@@ -243,7 +233,8 @@ def tc(L, S, D, H, F, vocab):
         params += [f"float({D}, {D}) Wo{p}", f"float({D}) bo{p}", f"float({D}) g1{p}", f"float({D}) b1{p}",
                    f"float({D}, {F}) W1{p}", f"float({F}) c1{p}", f"float({F}, {D}) W2{p}", f"float({D}) c2{p}",
                    f"float({D}) g2{p}", f"float({D}) b2{p}"]
-        body.append(f"op{p}(i, c) +=! at{p}(h, i, e) * Wo{p}({Dh} * h + e, c)")
+        body.append(f"ta{p}(i, h, e) = at{p}(h, i, e)")
+        body.append(f"op{p}(i, c) +=! ta{p}(i, h, e) * Wo{p}({Dh} * h + e, c)")
         body.append(f"rs{p}(i, c) = op{p}(i, c) + bo{p}(c) + {x}(i, c)")
         h1 = ln(f"1{p}", f"rs{p}", f"g1{p}", f"b1{p}")
         body.append(f"f{p}(i, c) +=! {h1}(i, d) * W1{p}(d, c)")

@@ -10,7 +10,9 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
+#include <tuple>
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -709,9 +711,115 @@ class Importer {
     std::vector<bool> used;  // which operands the expression reads
   };
 
+  // -- reduction loops split by a collapse_shape --
+  //
+  // A read through a collapse of several non-unit extents indexes the source with
+  // (d floordiv inner) mod n: not affine. When d is a reduction loop, the statement runs
+  // it as one loop per extent instead (d2 -> d2_0, d2_1, row-major, the same order of
+  // accumulation): the collapse's subscripts name those loops and every other subscript
+  // of d2 reads their row-major sum. A parallel loop would need the result split too.
+
+  struct SplitLoop {
+    std::vector<int64_t> bounds;  // decreasing: the extent, .., 1; loop k spans bounds[k] / bounds[k + 1]
+  };
+  std::map<unsigned, SplitLoop> split_;  // of the statement being built
+
+  static std::string subLoop(unsigned d, size_t k) { return "d" + std::to_string(d) + "_" + std::to_string(k); }
+
+  // floor(d / inner) mod n (n = 0: no mod) as a row-major sum of d's sub-loops.
+  ExprPtr splitPart(unsigned d, int64_t inner, int64_t n, SourceLoc loc) {
+    const SplitLoop& sl = split_.at(d);
+    ExprPtr sum;
+    for (size_t k = 0; k + 1 < sl.bounds.size(); ++k) {
+      const int64_t below = sl.bounds[k + 1];
+      if (below < inner || (n && below >= inner * n)) continue;
+      ExprPtr term = name(subLoop(d, k), loc);
+      if (below != inner) {
+        std::vector<ExprPtr> m;
+        m.push_back(integer(below / inner, loc));
+        m.push_back(std::move(term));
+        term = node(ExprKind::Mul, loc, std::move(m));
+      }
+      if (!sum) {
+        sum = std::move(term);
+        continue;
+      }
+      std::vector<ExprPtr> a;
+      a.push_back(std::move(sum));
+      a.push_back(std::move(term));
+      sum = node(ExprKind::Add, loc, std::move(a));
+    }
+    return sum ? std::move(sum) : integer(0, loc);
+  }
+
+  // The (loop, inner, n) a floordiv/mod subscript takes apart: (d floordiv c) mod n,
+  // d floordiv c (n = 0) or d mod n (inner = 1); none for any other form.
+  static std::optional<std::tuple<unsigned, int64_t, int64_t>> collapsedPart(mlir::AffineExpr e) {
+    auto b = mlir::dyn_cast<mlir::AffineBinaryOpExpr>(e);
+    if (!b) return std::nullopt;
+    auto c = mlir::dyn_cast<mlir::AffineConstantExpr>(b.getRHS());
+    if (!c || c.getValue() < 1) return std::nullopt;
+    if (e.getKind() == mlir::AffineExprKind::FloorDiv)
+      if (auto d = mlir::dyn_cast<mlir::AffineDimExpr>(b.getLHS())) return std::make_tuple(d.getPosition(), c.getValue(), int64_t(0));
+    if (e.getKind() != mlir::AffineExprKind::Mod) return std::nullopt;
+    if (auto d = mlir::dyn_cast<mlir::AffineDimExpr>(b.getLHS())) return std::make_tuple(d.getPosition(), int64_t(1), c.getValue());
+    auto q = mlir::dyn_cast<mlir::AffineBinaryOpExpr>(b.getLHS());
+    if (!q || q.getKind() != mlir::AffineExprKind::FloorDiv) return std::nullopt;
+    auto d = mlir::dyn_cast<mlir::AffineDimExpr>(q.getLHS());
+    auto qc = mlir::dyn_cast<mlir::AffineConstantExpr>(q.getRHS());
+    if (!d || !qc || qc.getValue() < 1) return std::nullopt;
+    return std::make_tuple(d.getPosition(), qc.getValue(), c.getValue());
+  }
+
+  // Finds the loops a collapse splits, from every operand's map through its views.
+  void splitLoops(mlir::linalg::GenericOp g, const std::vector<int>& loops) {
+    split_.clear();
+    SourceLoc loc = locOf(g);
+    auto iters = g.getIteratorTypesArray();
+    std::map<unsigned, std::set<int64_t>> bounds;
+    for (mlir::OpOperand& o : g->getOpOperands()) {
+      if (!mlir::isa<mlir::RankedTensorType>(o.get().getType())) continue;
+      mlir::AffineMap m = throughViews(o.get(), g.getMatchingIndexingMap(&o), g).second;
+      for (mlir::AffineExpr r : m.getResults())
+        r.walk([&](mlir::AffineExpr sub) {
+          if (auto part = collapsedPart(sub)) {
+            auto [d, inner, n] = *part;
+            bounds[d].insert(inner);
+            if (n) bounds[d].insert(inner * n);
+          }
+        });
+    }
+    for (auto& [d, b] : bounds) {
+      if (iters[d] != mlir::utils::IteratorType::reduction)
+        throw SourceError(loc, "this op reads a collapse_shape of several non-unit extents along parallel loop d" +
+                                   std::to_string(d) + "; polyfuse splits only reduction loops (the result would need "
+                                   "the split too)");
+      std::optional<int64_t> extent = loops[d] >= 0 ? ext_.value(loops[d]) : std::nullopt;
+      if (!extent) throw SourceError(loc, "loop d" + std::to_string(d) + " reads a collapse_shape but has no static extent");
+      b.insert(*extent);
+      b.insert(1);
+      SplitLoop sl;
+      sl.bounds.assign(b.rbegin(), b.rend());
+      if (sl.bounds.front() != *extent)
+        throw SourceError(loc, "loop d" + std::to_string(d) + " reads a collapse_shape larger than its extent");
+      for (size_t k = 0; k + 1 < sl.bounds.size(); ++k)
+        if (sl.bounds[k] % sl.bounds[k + 1])
+          throw SourceError(loc, "loop d" + std::to_string(d) + " reads collapse_shapes that group its extent differently");
+      split_[d] = sl;
+    }
+  }
+
+  // The statement's name for loop d (or its row-major sum, once split).
+  ExprPtr loopName(unsigned d, SourceLoc loc) {
+    if (split_.count(d)) return splitPart(d, 1, 0, loc);
+    return name("d" + std::to_string(d), loc);
+  }
+
   ExprPtr subscript(mlir::AffineExpr e, SourceLoc loc) {
-    if (auto d = mlir::dyn_cast<mlir::AffineDimExpr>(e)) return name("d" + std::to_string(d.getPosition()), loc);
+    if (auto d = mlir::dyn_cast<mlir::AffineDimExpr>(e)) return loopName(d.getPosition(), loc);
     if (auto c = mlir::dyn_cast<mlir::AffineConstantExpr>(e)) return integer(c.getValue(), loc);
+    if (auto part = collapsedPart(e); part && split_.count(std::get<0>(*part)))
+      return splitPart(std::get<0>(*part), std::get<1>(*part), std::get<2>(*part), loc);
     if (auto b = mlir::dyn_cast<mlir::AffineBinaryOpExpr>(e)) {
       std::vector<ExprPtr> a;
       a.push_back(subscript(b.getLHS(), loc));
@@ -795,7 +903,7 @@ class Importer {
                   mlir::arith::TruncIOp>(d))
       return expr(d->getOperand(0), b);
     if (auto c = mlir::dyn_cast<mlir::arith::ConstantOp>(d)) return scalar(c, loc, d);
-    if (auto i = mlir::dyn_cast<mlir::linalg::IndexOp>(d)) return name("d" + std::to_string(i.getDim()), loc);
+    if (auto i = mlir::dyn_cast<mlir::linalg::IndexOp>(d)) return loopName(unsigned(i.getDim()), loc);
     if (auto x = mlir::dyn_cast<mlir::tensor::ExtractOp>(d)) return extract(x, b);
     static const std::map<std::string, const char*> math = {
         {"math.exp", "exp"},   {"math.log", "log"},   {"math.sqrt", "sqrt"}, {"math.rsqrt", "rsqrt"},
@@ -916,6 +1024,7 @@ class Importer {
 
   void statements(Operation* op) {
     SourceLoc loc = locOf(op);
+    split_.clear();  // set again below for a generic: other ops' subscripts read loops as they are
     if (auto f = mlir::dyn_cast<mlir::linalg::FillOp>(op)) {
       Value r = f.getResult(0);
       if (!returned(r)) return;
@@ -947,6 +1056,7 @@ class Importer {
     auto g = mlir::dyn_cast<mlir::linalg::GenericOp>(op);
     if (!g) return;
     const std::vector<int>& loops = loops_[op];
+    splitLoops(g, loops);
     for (unsigned k = 0; k < g.getNumResults(); ++k) {
       const ResultForm& f = forms_[op][k];
       mlir::OpOperand* init = g.getDpsInitOperand(k);
@@ -992,8 +1102,17 @@ class Importer {
       }
       if (f.readsInit && iv.kind != Kind::Fill)
         for (unsigned r = 0; r < om.getNumResults(); ++r) inferable[om.getDimPosition(r)] = true;
+      for (auto& [d, sl] : split_)
+        for (size_t k = 0; k + 1 < sl.bounds.size(); ++k) {
+          WhereRange w;
+          w.index = subLoop(d, k);
+          w.loc = loc;
+          w.lo = integer(0, loc);
+          w.hi = integer(sl.bounds[k] / sl.bounds[k + 1], loc);
+          s.where.push_back(std::move(w));
+        }
       for (size_t l = 0; l < loops.size(); ++l) {
-        if (inferable[l]) continue;
+        if (inferable[l] || split_.count(unsigned(l))) continue;
         if (loops[l] < 0)
           throw SourceError(loc, "the range of loop d" + std::to_string(l) + " is not the extent of any operand");
         where(s, "d" + std::to_string(l), loops[l], loc);

@@ -1,0 +1,32 @@
+// A collapse_shape of several non-unit extents, read along a reduction loop: the loop
+// runs as one loop per extent (row-major, the same order of accumulation), so every
+// access stays affine. This is how torch-mlir merges attention heads (transpose, then
+// collapse [S, H, Dh] to [S, D], then the output projection's matmul). Run on PoCL in
+// exec/collapse.test.
+// RUN: polyfuse check %s --tc | FileCheck %s
+// CHECK: def merge(float(3, 5, 4) at, float(12, 6) wo, float(2, 3, 7) x) -> (float(5, 6) o, float(1) s) {
+// CHECK-NEXT:   t(d0, d1, d2) = at(d1, d0, d2)
+// CHECK-NEXT:   o(d0, d1) +=! t(d0, d2_0, d2_1) * wo(4*d2_0 + d2_1, d1) where d2_0 in 0:3, d2_1 in 0:4
+// CHECK-NEXT:   s(d0) +=! x(d1_0, d1_1, d1_2) where d0 in 0:1, d1_0 in 0:2, d1_1 in 0:3, d1_2 in 0:7
+// Along a parallel loop the result would need the split too: a located error.
+// RUN: expect-exit 2 polyfuse check %S/../Inputs/mlir/collapse_parallel.mlir 2>&1 | FileCheck --check-prefix=PAR %s
+// PAR: polyfuse: error: {{.*}}collapse_parallel.mlir:4:8: this op reads a collapse_shape of several non-unit extents along parallel loop d1; polyfuse splits only reduction loops (the result would need the split too)
+func.func @merge(%at: tensor<3x5x4xf32>, %wo: tensor<12x6xf32>, %x: tensor<2x3x7xf32>) -> (tensor<5x6xf32>, tensor<1xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %te = tensor.empty() : tensor<5x3x4xf32>
+  %t = linalg.transpose ins(%at : tensor<3x5x4xf32>) outs(%te : tensor<5x3x4xf32>) permutation = [1, 0, 2]
+  %c = tensor.collapse_shape %t [[0], [1, 2]] : tensor<5x3x4xf32> into tensor<5x12xf32>
+  %e = tensor.empty() : tensor<5x6xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<5x6xf32>) -> tensor<5x6xf32>
+  %o = linalg.matmul ins(%c, %wo : tensor<5x12xf32>, tensor<12x6xf32>) outs(%z : tensor<5x6xf32>) -> tensor<5x6xf32>
+  %xc = tensor.collapse_shape %x [[0, 1, 2]] : tensor<2x3x7xf32> into tensor<42xf32>
+  %se = tensor.empty() : tensor<1xf32>
+  %sz = linalg.fill ins(%zero : f32) outs(%se : tensor<1xf32>) -> tensor<1xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%xc : tensor<42xf32>) outs(%sz : tensor<1xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %a, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<1xf32>
+  return %o, %s : tensor<5x6xf32>, tensor<1xf32>
+}
