@@ -19,9 +19,10 @@ token type), their sum, and LayerNorm. Then per layer, from the hidden states x 
   FFN: matmul, bias + GELU (erf form), matmul, bias + residual, LayerNorm.
 
 Choices, and where they differ from torch-mlir's output:
-- Batch 1 is folded away (torch-mlir keeps a unit dimension; polyfuse does not fold
-  unit extents yet), and weights are function arguments already laid out [in, out]
-  (torch-mlir transposes constant weights, which IREE folds at compile time).
+- Batch 1 is folded away (torch-mlir keeps a unit dimension, whose loops the importer
+  would drop as IREE does, except on the returned op), and weights are function
+  arguments already laid out [in, out] (torch-mlir transposes constant weights, which
+  IREE folds at compile time).
 - The ids are arguments, position ids included (torch-mlir reads a constant buffer);
   `--no-embedding` starts from the embedding output instead.
 """

@@ -14,6 +14,7 @@
 #include <set>
 #include <tuple>
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -25,6 +26,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Upgrade.h"
 #include "polyir/Parser.h"
 
@@ -420,8 +422,37 @@ class Importer {
   int indexSym(Value v, Operation* at) {
     if (auto it = indexSyms_.find(v); it != indexSyms_.end()) return it->second;
     if (auto c = v.getDefiningOp<mlir::arith::ConstantIndexOp>()) return indexSyms_[v] = ext_.literal(c.value());
+    if (auto a = v.getDefiningOp<mlir::affine::AffineApplyOp>())
+      if (std::optional<int> s = appliedExtent(a, at)) return indexSyms_[v] = *s;
     throw SourceError(locOf(at), "an extent here is computed by an op polyfuse does not follow "
-                                 "(extents must be constants or tensor.dim of a tensor)");
+                                 "(extents must be constants, tensor.dim of a tensor, or affine.apply of those "
+                                 "that is one extent or a constant)");
+  }
+
+  // affine.apply over extents (dropping unit loops writes 1 * n): a constant, or exactly
+  // one extent; anything else is not one size.
+  std::optional<int> appliedExtent(mlir::affine::AffineApplyOp a, Operation* at) {
+    mlir::AffineMap m = a.getAffineMap();
+    if (m.getNumResults() != 1) return std::nullopt;
+    std::vector<mlir::AffineExpr> dims, syms;
+    std::optional<int> extent;
+    mlir::MLIRContext* ctx = a.getContext();
+    for (unsigned i = 0; i < a.getMapOperands().size(); ++i) {
+      const int s = indexSym(a.getMapOperands()[i], at);
+      mlir::AffineExpr r;
+      if (std::optional<int64_t> n = ext_.value(s)) {
+        r = mlir::getAffineConstantExpr(*n, ctx);
+      } else {
+        if (extent && ext_.find(*extent) != ext_.find(s)) return std::nullopt;
+        extent = s;
+        r = mlir::getAffineSymbolExpr(0, ctx);
+      }
+      (i < m.getNumDims() ? dims : syms).push_back(r);
+    }
+    mlir::AffineExpr e = mlir::simplifyAffineExpr(m.getResult(0).replaceDimsAndSymbols(dims, syms), 0, 1);
+    if (auto c = mlir::dyn_cast<mlir::AffineConstantExpr>(e)) return ext_.literal(c.getValue());
+    if (extent && e == mlir::getAffineSymbolExpr(0, ctx)) return extent;
+    return std::nullopt;
   }
 
   // First pass: the shape of every tensor value, and the extents generics equate.
@@ -508,7 +539,7 @@ class Importer {
       loops_[op] = loopSym;
       return;
     }
-    if (mlir::isa<mlir::func::ReturnOp>(op)) return;
+    if (mlir::isa<mlir::func::ReturnOp, mlir::affine::AffineApplyOp>(op)) return;  // an extent: read where used
     if (op->getDialect() && mlir::isa<mlir::arith::ArithDialect, mlir::math::MathDialect>(op->getDialect()) &&
         op->getNumResults() == 1 && op->getResult(0).getType().isIntOrIndexOrFloat())
       return;  // scalar arithmetic outside a body: read where a body or an extent uses it
@@ -546,12 +577,14 @@ class Importer {
     for (size_t g = 0; g < groups.size(); ++g) {
       mlir::AffineExpr x = mlir::getAffineConstantExpr(0, op->getContext());
       int nonUnit = -1, count = 0;
+      const mlir::AffineExpr zero = x;
       for (int64_t k : groups[g]) {
         std::optional<int64_t> n = ext_.value(shape[size_t(k)]);
-        if (k != groups[g].front() && !n)
+        if (n && *n == 1) continue;  // a unit dimension's index is always 0
+        if (!n && x != zero)
           throw SourceError(locOf(op), "expand_shape with a dynamic inner extent is not affine; polyfuse needs static ones");
         x = x * (n ? *n : 1) + mlir::getAffineDimExpr(unsigned(k), op->getContext());
-        if (!n || *n != 1) nonUnit = int(k), ++count;
+        nonUnit = int(k), ++count;
       }
       if (count == 1) ext_.unite(src[g], shape[size_t(nonUnit)], locOf(op));
       exprs.push_back(x);
@@ -1039,6 +1072,18 @@ class Importer {
     if (auto ret = mlir::dyn_cast<mlir::func::ReturnOp>(op)) {
       std::set<std::string> seen;
       for (Value v : ret.getOperands()) {
+        if (tensorOf(v, op).kind == Kind::View) {
+          // A returned view (a result expanded back once its unit loops were dropped):
+          // the output is a copy of what it shows.
+          Operation* vop = v.getDefiningOp();
+          const std::string nm = resultName(vop ? vop : op, 0);
+          const Shape shape = tensorOf(v, op).shape;
+          ExprPtr value = element(v, mlir::AffineMap::getMultiDimIdentityMap(unsigned(shape.size()), op->getContext()), loc, op);
+          out_.def.stmts.push_back(wholeWrite(nm, shape, std::move(value), op));
+          TensorValue copy(Kind::Computed, shape);
+          copy.name = nm;
+          tensors_[v] = copy;
+        }
         TensorValue& tv = tensorOf(v, op);
         if (tv.kind == Kind::Input) throw SourceError(loc, "the function returns '" + tv.name + "' unchanged; polyfuse outputs must be computed");
         if (tv.kind != Kind::Computed) throw SourceError(loc, "the function returns a tensor it never computes");
@@ -1064,18 +1109,20 @@ class Importer {
       TensorValue& tv = tensors_[g.getResult(k)];
       tv.name = resultName(op, k);
       TensorValue& iv = tensorOf(init->get(), op);
-      std::optional<double> c = iv.kind == Kind::Fill ? floatConstant(iv.fill) : std::nullopt;
+      // A fill seen through views (a fill whose unit dimensions were dropped) is still one value.
+      const TensorValue& base = tensorOf(throughViews(init->get(), om, op).first, op);
+      std::optional<double> c = base.kind == Kind::Fill ? floatConstant(base.fill) : std::nullopt;
       bool bang = f.op != ReduceOp::Assign && c && isIdentity(f.op, *c);
       if (f.op != ReduceOp::Assign && !bang) {
         // Start from the init's values: a copy, then the update.
-        if (iv.kind == Kind::Empty) throw SourceError(loc, "this reduction starts from a tensor.empty, whose elements are undefined");
+        if (base.kind == Kind::Empty) throw SourceError(loc, "this reduction starts from a tensor.empty, whose elements are undefined");
         StmtDecl c;
         c.loc = loc;
         c.lhs = tv.name;
         c.opLoc = loc;
         lhs(c, om, loc);
         c.rhs = element(init->get(), om, loc, op);
-        if (iv.kind == Kind::Fill)
+        if (base.kind == Kind::Fill)
           for (unsigned r = 0; r < om.getNumResults(); ++r)
             where(c, "d" + std::to_string(om.getDimPosition(r)), loops[om.getDimPosition(r)], loc);
         out_.def.stmts.push_back(std::move(c));
@@ -1100,7 +1147,7 @@ class Importer {
         for (mlir::AffineExpr r : m.getResults())
           if (auto d = mlir::dyn_cast<mlir::AffineDimExpr>(r)) inferable[d.getPosition()] = true;
       }
-      if (f.readsInit && iv.kind != Kind::Fill)
+      if (f.readsInit && base.kind != Kind::Fill)
         for (unsigned r = 0; r < om.getNumResults(); ++r) inferable[om.getDimPosition(r)] = true;
       for (auto& [d, sl] : split_)
         for (size_t k = 0; k + 1 < sl.bounds.size(); ++k) {
@@ -1274,6 +1321,31 @@ LinalgImport importLinalg(const SourceFile& src, const std::string& entry) {
     rewriter.setInsertionPoint(op);
     if (mlir::failed(mlir::linalg::generalizeNamedOp(rewriter, op)))
       throw SourceError(loc, "cannot generalize '" + what + "'");
+  }
+  // Loops of extent 1 (a batch of one) dropped, as IREE does before forming dispatches:
+  // the generics run on views (collapse_shape, expand_shape) of the same tensors.
+  // Only the ops as written are rewritten (the greedy driver would also fold and reorder
+  // the arithmetic in bodies, which must reach the TC program as written).
+  {
+    std::vector<Operation*> ops;
+    chosen.walk([&](Operation* op) {
+      if (mlir::isa<mlir::linalg::GenericOp, mlir::tensor::PadOp>(op)) ops.push_back(op);
+    });
+    mlir::RewritePatternSet patterns(&ctx);
+    mlir::linalg::ControlDropUnitDims options;
+    // An op whose result the function returns keeps its loops: the result has the
+    // function's shape, and its name stays the output's.
+    options.controlFn = [dropAll = options.controlFn](Operation* op) -> llvm::SmallVector<unsigned> {
+      for (Value r : op->getResults())
+        for (mlir::OpOperand& u : r.getUses())
+          if (mlir::isa<mlir::func::ReturnOp>(u.getOwner())) return {};
+      return dropAll(op);
+    };
+    mlir::linalg::populateFoldUnitExtentDimsPatterns(patterns, options);
+    mlir::GreedyRewriteConfig config;
+    config.strictMode = mlir::GreedyRewriteStrictness::ExistingOps;
+    config.enableRegionSimplification = mlir::GreedySimplifyRegionLevel::Disabled;
+    (void)mlir::applyOpPatternsAndFold(ops, mlir::FrozenRewritePatternSet(std::move(patterns)), config);
   }
 
   Importer(text, out).run(chosen);

@@ -1,12 +1,12 @@
 // A gather as torch-mlir lowers aten.embedding: a generic over the ids whose body
 // extracts the table's row at the id (index_cast) and the column at linalg.index. It
-// becomes the TC gather wte(ids(d0, d1), d2), a may-read of wte's rows (a note says
-// so), and plans as the TC program written by hand. Run on PoCL in exec/gather.test.
+// becomes the TC gather wte(ids(0, d0), d1) (its unit loop dropped, as IREE drops them),
+// a may-read of wte's rows (a note says so), and plans as the TC program written by hand. Run on PoCL in exec/gather.test.
 // RUN: polyfuse check %s --tc 2> %t.err | FileCheck %s
 // RUN: FileCheck --check-prefix=NOTE %s < %t.err
 // CHECK: def embed(int64(1, ids_1) ids, float(50, 16) wte, float(ids_1, 16) wpe) -> (float(1, ids_1, 16) sum) {
-// CHECK-NEXT:   emb(d0, d1, d2) = wte(ids(d0, d1), d2) where d2 in 0:16
-// CHECK-NEXT:   sum(d0, d1, d2) = emb(d0, d1, d2) + wpe(d1, d2)
+// CHECK-NEXT:   emb(d0, d1) = wte(ids(0, d0), d1) where d1 in 0:16
+// CHECK-NEXT:   sum(d0, d1, d2) = emb(d1, d2) + wpe(d1, d2) where d0 in 0:1
 // NOTE: note: tensor.extract at line {{[0-9]+}} reads 'wte' at data-dependent subscripts: a may-read of the dimensions they index
 // RUN: polyfuse check %s --tc > %t.tc 2> /dev/null
 // RUN: polyfuse fuse %s --size ids_1=7 2> /dev/null | sed -n '/^K0/,$p' > %t.mlir.plan
