@@ -4,6 +4,8 @@
 
 #include <cctype>
 #include <functional>
+#include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -83,9 +85,13 @@ struct CExpr {
   int prec;  // 0: comparisons, 1: + -, 2: * /, 3: primary (names, calls, casts, parenthesized)
 };
 
+// `reciprocal`: divisions whose divisor the caller computed once as 1 / divisor (named
+// here), printed as a multiplication by it.
+using Reciprocals = std::map<const Expr*, std::string>;
+
 CExpr valueExpr(const Statement& st, const Expr& e, const Spelling& sp, const Sizes& sizes,
-                const std::function<std::string(const Access&)>& access) {
-  auto sub = [&](int i) { return valueExpr(st, *e.args[i], sp, sizes, access); };
+                const std::function<std::string(const Access&)>& access, const Reciprocals* reciprocal = nullptr) {
+  auto sub = [&](int i) { return valueExpr(st, *e.args[i], sp, sizes, access, reciprocal); };
   auto wrap = [](const CExpr& c, int need) { return c.prec >= need ? c.text : "(" + c.text + ")"; };
   // Left operands of the same precedence need no parentheses; right operands do, so
   // that a - (b - c) and a + (b + c) keep their order of evaluation.
@@ -103,7 +109,10 @@ CExpr valueExpr(const Statement& st, const Expr& e, const Spelling& sp, const Si
     case ExprKind::Add: return binary("+", 1);
     case ExprKind::Sub: return binary("-", 1);
     case ExprKind::Mul: return binary("*", 2);
-    case ExprKind::Div: return binary("/", 2);
+    case ExprKind::Div:
+      if (reciprocal && reciprocal->count(&e))
+        return CExpr{wrap(sub(0), 2) + " * " + reciprocal->at(&e), 2};
+      return binary("/", 2);
     // Comparisons bind looser than arithmetic; they stand only as a conditional's test.
     case ExprKind::Lt: return binary("<", 0);
     case ExprKind::Le: return binary("<=", 0);
@@ -133,8 +142,8 @@ CExpr valueExpr(const Statement& st, const Expr& e, const Spelling& sp, const Si
 // The right-hand side of a statement in C syntax, parenthesized unless primary, so that
 // callers may place it beside any operator; `access` spells tensor elements.
 std::string valueText(const Statement& st, const Expr& e, const Spelling& sp, const Sizes& sizes,
-                      const std::function<std::string(const Access&)>& access) {
-  CExpr c = valueExpr(st, e, sp, sizes, access);
+                      const std::function<std::string(const Access&)>& access, const Reciprocals* reciprocal = nullptr) {
+  CExpr c = valueExpr(st, e, sp, sizes, access, reciprocal);
   return c.prec >= 3 ? c.text : "(" + c.text + ")";
 }
 
@@ -159,7 +168,10 @@ class KernelPrinter {
       os << "// on chip: " << names << "\n";
     }
     if (sp_.d == Dialect::Cuda)
-      os << "__global__ void __launch_bounds__(" << kp.threadsPerBlock << ") " << k_.name << "(";
+      // The plan's blocks per SM as the second bound: ptxas keeps registers within what
+      // that occupancy allows, so the compiled kernel runs as the model priced it.
+      os << "__global__ void __launch_bounds__(" << kp.threadsPerBlock
+         << (kp.blocksPerSM > 0 ? ", " + std::to_string(kp.blocksPerSM) : std::string()) << ") " << k_.name << "(";
     else
       os << "__kernel __attribute__((reqd_work_group_size(" << kp.threadsPerBlock << ", 1, 1))) void " << k_.name << "(";
     std::vector<std::string> args;
@@ -355,6 +367,134 @@ class KernelPrinter {
     }
   }
 
+  int threadDimOf(const StmtIR& s) const {
+    const KernelPlan& kp = k_.plan;
+    for (size_t m = 0; m < kp.statements.size(); ++m)
+      if (kp.statements[m] == s.stmt) return kp.threadDims[m];
+    return -1;
+  }
+
+  // Whether e's value changes along dimension `dim` of st.
+  static bool dependsOn(const Statement& st, const Expr& e, const std::string& dim) {
+    if (e.kind == ExprKind::Index && e.name == dim) return true;
+    if (e.kind == ExprKind::Access) {
+      std::function<bool(const Access&)> uses = [&](const Access& a) {
+        for (size_t p = 0; p < a.subscripts.size(); ++p)
+          if (a.subscripts[p].coefficient(dim) != 0 || (a.indirectAt(p) >= 0 && uses(st.reads[size_t(a.indirect[p])])))
+            return true;
+        return false;
+      };
+      return uses(st.reads[size_t(e.ref)]);
+    }
+    for (auto& a : e.args)
+      if (dependsOn(st, *a, dim)) return true;
+    return false;
+  }
+  static void invariantDivisors(const Statement& st, const Expr& e, const std::string& dim, std::vector<const Expr*>& out) {
+    if (e.kind == ExprKind::Div && !dependsOn(st, *e.args[1], dim)) out.push_back(&e);
+    for (auto& a : e.args) invariantDivisors(st, *a, dim, out);
+  }
+
+  // A statement whose threads take `width` consecutive elements a step (the plan's
+  // vectorWidth): the aligned global accesses move as one 128-bit vector, the lanes
+  // compute one after another in registers, and a divisor that does not change along
+  // the thread dimension is inverted once a step.
+  void printVectorized(std::ostream& os, const StmtIR& s, const Statement& st, const std::vector<const LoopIR*>& par,
+                       const std::vector<const LoopIR*>& red, const std::string& P, const std::string& fixed,
+                       const std::string& lhs, const std::string& init, int width) const {
+    const bool pointwise = s.mode == StmtMode::Pointwise;
+    const std::vector<const LoopIR*>& loops = pointwise ? par : red;
+    const int x = threadDimOf(s);
+    if (loops.empty() || x < 0 || loops.back()->var != cName(st.dims[size_t(x)]))
+      throw InternalError("the plan vectorizes " + st.label() + " along a dimension its innermost thread loop does not run");
+    const std::string& in = loops.back()->var;
+    const std::string vec = sp_.real + std::to_string(width);
+    static const char* lane[] = {".x", ".y", ".z", ".w"};
+    const SizedStatement& ss = at_.statement(st.id);
+    auto aligned = [&](const SizedAccess& a) {
+      const Tensor& T = prog_.tensors[a.tensor];
+      return !local(a.tensor) && elemBytes(T.type) == (sp_.f32 ? 4 : 8) && !T.shape.empty() &&
+             vectorAligned(a, x, width, T.shape.back().eval(at_.sizes()));
+    };
+    auto load = [&](const std::string& element) {
+      return sp_.d == Dialect::Cuda ? "*reinterpret_cast<const " + vec + "*>(&" + element + ")"
+                                    : "vload" + std::to_string(width) + "(0, &" + element + ")";
+    };
+    os << "    const " << sp_.index << " pf_vext_" << in << " = pf_ext_" << in << " / " << width << ";  // "
+       << width << "-wide vectors\n";
+    std::string count = "pf_vext_" + in;
+    for (size_t q = 0; q + 1 < loops.size(); ++q) count += " * pf_ext_" + loops[q]->var;
+    const std::string ind = pointwise ? "      " : "        ";
+    if (pointwise) {
+      os << "    for (" << sp_.index << " pf_p = pf_tid; pf_p < " << count << "; pf_p += pf_nthreads) {\n";
+    } else {
+      os << "    for (" << sp_.index << " pf_p = 0; pf_p < " << P << "; ++pf_p) {\n";
+      decompose(os, par, "pf_p", "      ", sp_.index);
+      if (!fixed.empty()) os << "      " << fixed << "\n";
+      os << "      " << sp_.real << " pf_part = " << identity(st.op, sp_) << ";\n";
+      os << "      for (" << sp_.index << " pf_r = pf_tid; pf_r < " << count << "; pf_r += pf_nthreads) {\n";
+    }
+    // The loops' variables, the innermost as the vector's first element.
+    std::string rem = pointwise ? "pf_p" : "pf_r";
+    os << ind << "const " << sp_.index << " pf_vb = " << loops.back()->lo << " + " << width << " * ("
+       << (loops.size() > 1 ? rem + " % pf_vext_" + in : rem) << ");\n";
+    if (loops.size() > 1) rem = "(" + rem + " / pf_vext_" + in + ")";
+    for (int q = int(loops.size()) - 2; q >= 0; --q) {
+      const LoopIR& l = *loops[size_t(q)];
+      os << ind << "const " << sp_.index << " " << l.var << " = " << l.lo << " + " << (q > 0 ? rem + " % pf_ext_" + l.var : rem) << ";\n";
+      if (q > 0) rem = "(" + rem + " / pf_ext_" + l.var + ")";
+    }
+    if (pointwise && !fixed.empty()) os << ind << fixed << "\n";
+    std::vector<bool> vectorRead(st.reads.size(), false);
+    for (size_t r = 0; r < st.reads.size(); ++r) {
+      if (!aligned(ss.reads[r])) continue;
+      vectorRead[r] = true;
+      os << ind << vec << " pf_v" << r << ";\n";
+      os << ind << "{ const " << sp_.index << " " << in << " = pf_vb; pf_v" << r << " = " << load(accessC(st.reads[r], &st)) << "; }\n";
+    }
+    Reciprocals reciprocal;
+    std::vector<const Expr*> divisions;
+    invariantDivisors(st, *st.rhs, st.dims[size_t(x)], divisions);
+    for (const Expr* d : divisions) {
+      const std::string name = "pf_rcp" + std::to_string(reciprocal.size());
+      os << ind << "const " << sp_.real << " " << name << " = " << sp_.literal("1") << " / "
+         << valueText(st, *d->args[1], sp_, at_.sizes(), [&](const Access& a) { return accessC(a, &st); }) << ";\n";
+      reciprocal[d] = name;
+    }
+    const bool vectorWrite = pointwise && st.op == ReduceOp::Assign && aligned(ss.write);
+    if (vectorWrite) os << ind << vec << " pf_w;\n";
+    for (int k = 0; k < width; ++k) {
+      auto access = [&](const Access& a) {
+        const ptrdiff_t r = &a - st.reads.data();
+        if (r >= 0 && size_t(r) < st.reads.size() && vectorRead[size_t(r)]) return "pf_v" + std::to_string(r) + lane[k];
+        return accessC(a, &st);
+      };
+      const std::string value = valueText(st, *st.rhs, sp_, at_.sizes(), access, &reciprocal);
+      std::string body;
+      if (!pointwise) body = "pf_part = " + combine(st.op, "pf_part", value, sp_) + ";";
+      else if (vectorWrite) body = std::string("pf_w") + lane[k] + " = " + value + ";";
+      else body = lhs + " = " + (st.op == ReduceOp::Assign ? value : combine(st.op, init, value, sp_)) + ";";
+      // The lane's index, where an element access or the value still names it.
+      const bool named = std::regex_search(body, std::regex("\\b" + in + "\\b"));
+      os << ind << "{ " << (named ? "const " + sp_.index + " " + in + " = pf_vb + " + std::to_string(k) + "; " : "") << body
+         << " }\n";
+    }
+    if (vectorWrite) {
+      const std::string element = accessC(st.write);
+      os << ind << "{ const " << sp_.index << " " << in << " = pf_vb; "
+         << (sp_.d == Dialect::Cuda ? "*reinterpret_cast<" + vec + "*>(&" + element + ") = pf_w;"
+                                    : "vstore" + std::to_string(width) + "(pf_w, 0, &" + element + ");")
+         << " }\n";
+    }
+    if (!pointwise) {
+      const bool split = s.mode == StmtMode::SplitReduce;
+      os << "      }\n";
+      os << "      pf_part = pf_block_reduce_" << reduceKind(st.op).name << "(pf_part, pf_red);\n";
+      os << "      if (pf_tid == 0) " << lhs << " = " << (st.init || split ? "pf_part" : combine(st.op, lhs, "pf_part", sp_)) << ";\n";
+    }
+    os << "    }\n";
+  }
+
   void printStatement(std::ostream& os, const StmtIR& s) const {
     const Statement& st = prog_.statements[s.stmt];
     os << "  // " << st.label() << " (line " << st.loc.line << "): " << statementText(prog_, st) << "\n";
@@ -381,7 +521,10 @@ class KernelPrinter {
         lhs = partialC(st);
         init = identity(st.op, sp_);
       }
-      if (reducesAcrossThreads(s.mode)) {
+      const int width = s.vectorWidth;
+      if (width > 1) {
+        printVectorized(os, s, st, par, red, P, fixed, lhs, init, width);
+      } else if (reducesAcrossThreads(s.mode)) {
         os << "    for (" << sp_.index << " pf_p = 0; pf_p < " << P << "; ++pf_p) {\n";
         decompose(os, par, "pf_p", "      ", sp_.index);
         if (!fixed.empty()) os << "      " << fixed << "\n";

@@ -27,6 +27,7 @@ struct PieceIR {
 struct StmtIR {
   int stmt = 0;
   StmtMode mode = StmtMode::Pointwise;  // the plan's
+  int vectorWidth = 1;                  // the plan's: elements a thread takes a step
   std::vector<PieceIR> pieces;
   bool barrierAfter = false;
 };

@@ -182,6 +182,7 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& 
       StmtIR s;
       s.stmt = st.id;
       s.mode = k.modes[m];
+      s.vectorWidth = m < k.vectorWidth.size() ? k.vectorWidth[m] : 1;
       s.pieces = statementAst(sched, st, k, m);
       ki.stmts.push_back(std::move(s));
     }
@@ -194,6 +195,8 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& 
     // parallel loops, and every access of t is the identity of that point.
     auto sameThread = [&](const StmtIR& a, const StmtIR& b, int t) {
       if (reducesAcrossThreads(a.mode) || reducesAcrossThreads(b.mode)) return false;
+      // A vector step gives a thread other points than a scalar one (or a narrower step).
+      if (a.vectorWidth != b.vectorWidth) return false;
       if (a.pieces.size() != 1 || b.pieces.size() != 1) return false;
       const PieceIR &pa = a.pieces[0], &pb = b.pieces[0];
       const Statement &sa = prog.statements[a.stmt], &sb = prog.statements[b.stmt];

@@ -68,6 +68,39 @@ std::map<std::string, PtxasInfo> ptxas(const fs::path& cudaDir, const std::strin
   return out;
 }
 
+// Global loads and stores in the PTX of each entry function, and how many of them move
+// 128 bits (ld.global.v4.f32, .v2.f64: one LDG.E.128 each); the PTX is cached beside.
+struct VectorCounts {
+  int loads = 0, wideLoads = 0, stores = 0, wideStores = 0;
+};
+std::map<std::string, VectorCounts> ptxVectors(const fs::path& cudaDir, const std::string& arch) {
+  std::map<std::string, VectorCounts> out;
+  fs::path ptx = cudaDir / ("kernels-" + arch + ".ptx");
+  if (!fs::exists(ptx)) {
+    std::string nvcc = nvccPath();
+    if (nvcc.empty()) return out;
+    std::string cmd = nvcc + " -arch=" + arch + " -ptx " + (cudaDir / "kernels.cu").string() + " -o " + ptx.string() +
+                      ".part > /dev/null 2>&1";
+    if (std::system(cmd.c_str()) != 0) return out;
+    fs::rename(ptx.string() + ".part", ptx);
+  }
+  std::ifstream in(ptx);
+  std::string line, current;
+  std::regex entry("\\.entry\\s+([A-Za-z0-9_]+)"), wide("\\.v4\\.(f32|b32|u32)|\\.v2\\.(f64|b64|u64)");
+  std::smatch m;
+  while (std::getline(in, line)) {
+    if (std::regex_search(line, m, entry)) current = m[1];
+    if (current.empty()) continue;
+    const bool load = line.find("ld.global") != std::string::npos, store = line.find("st.global") != std::string::npos;
+    if (!load && !store) continue;
+    const bool v = std::regex_search(line, wide);
+    VectorCounts& c = out[current];
+    if (load) c.loads++, c.wideLoads += v;
+    else c.stores++, c.wideStores += v;
+  }
+  return out;
+}
+
 void inspectPoint(std::ostream& os, const fs::path& dir, const std::string& arch) {
   fs::path planPath = dir / "plan.json";
   if (!fs::exists(planPath)) return;
@@ -80,7 +113,9 @@ void inspectPoint(std::ostream& os, const fs::path& dir, const std::string& arch
   std::string note;
   std::map<std::string, PtxasInfo> info;
   bool hasCuda = fs::exists(dir / "cuda" / "kernels.cu");
+  std::map<std::string, VectorCounts> vectors;
   if (hasCuda) info = ptxas(dir / "cuda", arch, note);
+  if (hasCuda && !info.empty()) vectors = ptxVectors(dir / "cuda", arch);
   else note = "no CUDA emitted for this point (add cuda to emit)";
   // What the code generator named and counted: the plan written beside the CUDA sources.
   json emitted;
@@ -109,6 +144,18 @@ void inspectPoint(std::ostream& os, const fs::path& dir, const std::string& arch
                         "shared memory per block); modeled {:.0f}%, grid fill {:.2f}\n",
                         o.blocksPerSM, o.warpsPerSM / std::max(1, o.blocksPerSM), 100 * o.fraction, o.maxWarpsPerSM,
                         o.limiter, smem, 100 * k["occupancy"].get<double>(), k.value("grid_fill", 1.0));
+    }
+    if (k.contains("vector_width") && !k["vector_width"].empty()) {
+      std::string widths;
+      for (size_t m = 0; m < k["statements"].size() && m < k["vector_width"].size(); ++m)
+        widths += fmt::format("{}{} {}", widths.empty() ? "" : ", ", k["statements"][m].get<std::string>(),
+                              k["vector_width"][m].get<int>());
+      os << "     vector width (elements a thread takes a step): " << widths << "\n";
+    }
+    for (auto& [entryName, c] : vectors) {
+      if (entryName.find(name) == std::string::npos || entryName.find(name + "_combine") != std::string::npos) continue;
+      os << fmt::format("     global memory in PTX: {} loads, {} of them 128-bit; {} stores, {} of them 128-bit\n", c.loads,
+                        c.wideLoads, c.stores, c.wideStores);
     }
     if (k.contains("input_passes") && !k["input_passes"].empty()) {
       std::string passes;

@@ -89,6 +89,7 @@ std::optional<KernelPlan> CostModel::evaluate(const std::vector<int>& members, c
   BlockShape shape = shapeGrid(members, c, kp);
   if (!mapThreads(members, threadDims, shape, kp)) return std::nullopt;
   double sectorWaste = placeData(members, shape, kp);
+  vectorize(members, shape, kp);
   timeKernel(sectorWaste, kp);
   return kp;
 }
@@ -337,6 +338,34 @@ double CostModel::placeData(const std::vector<int>& members, const BlockShape& s
   }
   kp.uncoalescedBytes = int64_t(sectorWaste);
   return sectorWaste;
+}
+
+// Step 3b, vector width: a member whose threads step along a dimension off the grid,
+// over a static range that splits into whole 16-byte vectors, takes a vector per step
+// when at least one of its global accesses is aligned for it (vectorAligned). Time is
+// unchanged (the model is bandwidth-bound); the plan states what the kernel will do.
+void CostModel::vectorize(const std::vector<int>& members, const BlockShape& shape, KernelPlan& kp) const {
+  const Program& prog = fg_.program();
+  const int computeBytes = elemBytes(prog.computeType());
+  const int width = 16 / computeBytes;
+  kp.vectorWidth.assign(members.size(), 1);
+  for (size_t k = 0; k < members.size(); ++k) {
+    const int x = kp.threadDims[k];
+    // Off the grid and off a split's chunks (the last chunk may end inside a vector).
+    if (x < 0 || kp.gridCoordOf(k, x) >= 0 || (kp.splitChunks > 1 && kp.chunkDims[k] == x)) continue;
+    if (kp.modes[k] != StmtMode::Pointwise && kp.modes[k] != StmtMode::BlockReduce) continue;
+    const int64_t lo = shape.lo[k][size_t(x)], extent = shape.hi[k][size_t(x)] - lo;
+    if (extent < width || extent % width || lo % width) continue;
+    const SizedStatement& ss = sized(members[k]);
+    auto aligned = [&](const SizedAccess& a) {
+      const Tensor& T = prog.tensors[a.tensor];
+      return !kp.keepsOnChip(a.tensor) && elemBytes(T.type) == computeBytes && !T.shape.empty() &&
+             vectorAligned(a, x, width, T.shape.back().eval(at_.sizes()));
+    };
+    bool any = aligned(ss.write);
+    for (auto& r : ss.reads) any |= aligned(r);
+    if (any) kp.vectorWidth[k] = width;
+  }
 }
 
 // Step 4, time: launches, then the slower of memory and arithmetic, each at the

@@ -128,6 +128,7 @@ class CostModel {
   bool mapThreads(const std::vector<int>& members, const std::vector<int>* threadDims, BlockShape& shape,
                   KernelPlan& kp) const;
   double placeData(const std::vector<int>& members, const BlockShape& shape, KernelPlan& kp) const;
+  void vectorize(const std::vector<int>& members, const BlockShape& shape, KernelPlan& kp) const;
   // Blocks per SM and occupancy by the device's rules, once the shared memory is known.
   void occupy(KernelPlan& kp) const;
   void timeKernel(double sectorWaste, KernelPlan& kp) const;

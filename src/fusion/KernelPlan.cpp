@@ -28,6 +28,17 @@ int KernelPlan::gridCoordOf(size_t m, int d) const {
   return it == gridDims[m].end() ? -1 : int(it - gridDims[m].begin());
 }
 
+bool vectorAligned(const SizedAccess& a, int x, int width, int64_t lastExtent) {
+  if (x < 0 || a.coef.empty() || !a.indirect.empty() || lastExtent % width) return false;
+  for (size_t p = 0; p + 1 < a.coef.size(); ++p)
+    if (a.coef[p][size_t(x)] != 0) return false;
+  const std::vector<int64_t>& last = a.coef.back();
+  if (last[size_t(x)] != 1 || a.constant.back() % width) return false;
+  for (size_t d = 0; d < last.size(); ++d)
+    if (int(d) != x && last[d] % width) return false;
+  return true;
+}
+
 int KernelPlan::splitMember() const {
   for (size_t m = 0; m < modes.size(); ++m)
     if (modes[m] == StmtMode::SplitReduce) return int(m);

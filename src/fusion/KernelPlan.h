@@ -11,6 +11,7 @@
 
 #include "polyir/EnumNames.h"
 #include "polyir/Program.h"
+#include "polyir/Sized.h"
 
 namespace polyfuse {
 
@@ -66,6 +67,10 @@ struct KernelPlan {
   // (-1: one point per block). Coalescing in the cost model assumes this mapping.
   std::vector<int> threadDims;
   std::vector<StmtMode> modes;              // per statement
+  // vectorWidth[k]: elements a thread takes per step along its thread dimension (1, or
+  // 16 bytes of the compute type: float4, double2); the accesses vectorAligned accepts
+  // move as one 128-bit load or store, the others element by element.
+  std::vector<int> vectorWidth;
   int64_t blocks = 1;
   int threadsPerBlock = 32;
   // A split reduction: one member reduces, its last dimension cut into splitChunks
@@ -105,6 +110,12 @@ struct KernelPlan {
   // The index in `statements` of the split reduction; -1 without a split.
   int splitMember() const;
 };
+
+// Whether `a` moves as one `width`-element vector per step along thread dimension x:
+// x only in its last subscript, with coefficient 1, every other term of that subscript
+// a multiple of the width, and rows (the last extent) a multiple of it, so each vector
+// starts 16-byte aligned. A gather never does.
+bool vectorAligned(const SizedAccess& a, int x, int width, int64_t lastExtent);
 
 // What the device runs, in order: each kernel, and after a split reduction its combine.
 enum class LaunchKind { Kernel, Combine };

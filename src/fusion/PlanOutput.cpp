@@ -79,6 +79,7 @@ nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p) {
     }
     kj["modes"] = nlohmann::ordered_json::array();
     for (StmtMode m : k.modes) kj["modes"].push_back(stmtModeName(m));
+    kj["vector_width"] = k.vectorWidth;
     std::vector<int> onChip;
     for (auto& a : k.onChip) onChip.push_back(a.tensor);
     kj["on_chip"] = tensorNames(prog, onChip);
