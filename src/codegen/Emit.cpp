@@ -199,7 +199,8 @@ class KernelPrinter {
     }
     if (kp.usesBlockReduce())
       os << "  " << (sp_.d == Dialect::Cuda ? "__shared__ " : "__local ") << sp_.real << " pf_red["
-         << (sp_.d == Dialect::Cuda ? 32 : kp.threadsPerBlock) << "];\n";
+         << (sp_.d == Dialect::Cuda ? "64];  // two halves, one block reduction after the other\n  int pf_red_half = 0;\n"
+                                    : std::to_string(kp.threadsPerBlock) + "];\n");
     // The plan's thread count, a compile-time constant (the launch bounds and the work-
     // group size enforce it): strides and trip counts fold.
     os << "  const int pf_tid = " << sp_.tid() << ", pf_nthreads = " << kp.threadsPerBlock << ";\n";
@@ -374,6 +375,14 @@ class KernelPrinter {
     return -1;
   }
 
+  // One block reduction of pf_part. CUDA's takes one barrier: consecutive reductions
+  // alternate halves of pf_red, so none overwrites the partials another warp still reads.
+  std::string blockReduce(ReduceOp op) const {
+    const std::string call = std::string("pf_block_reduce_") + reduceKind(op).name;
+    if (sp_.d != Dialect::Cuda) return call + "(pf_part, pf_red)";
+    return call + "(pf_part, pf_red + 32 * pf_red_half); pf_red_half ^= 1";
+  }
+
   // Whether e's value changes along dimension `dim` of st.
   static bool dependsOn(const Statement& st, const Expr& e, const std::string& dim) {
     if (e.kind == ExprKind::Index && e.name == dim) return true;
@@ -489,7 +498,7 @@ class KernelPrinter {
     if (!pointwise) {
       const bool split = s.mode == StmtMode::SplitReduce;
       os << "      }\n";
-      os << "      pf_part = pf_block_reduce_" << reduceKind(st.op).name << "(pf_part, pf_red);\n";
+      os << "      pf_part = " << blockReduce(st.op) << ";\n";
       os << "      if (pf_tid == 0) " << lhs << " = " << (st.init || split ? "pf_part" : combine(st.op, lhs, "pf_part", sp_)) << ";\n";
     }
     os << "    }\n";
@@ -533,7 +542,7 @@ class KernelPrinter {
         decompose(os, red, "pf_r", "        ", sp_.index);
         os << "        pf_part = " << combine(st.op, "pf_part", value, sp_) << ";\n";
         os << "      }\n";
-        os << "      pf_part = pf_block_reduce_" << reduceKind(st.op).name << "(pf_part, pf_red);\n";
+        os << "      pf_part = " << blockReduce(st.op) << ";\n";
         os << "      if (pf_tid == 0) " << lhs << " = " << (st.init || split ? "pf_part" : combine(st.op, lhs, "pf_part", sp_)) << ";\n";
         os << "    }\n";
       } else {
@@ -571,20 +580,18 @@ std::string helpers(const Spelling& sp, const std::set<ReduceOp>& used) {
     if (!used.count(k->op)) continue;
     std::string c = combine(k->op, "v", "o", sp);
     if (sp.d == Dialect::Cuda) {
-      // Warp shuffles within each warp, then the warps' results through shared memory.
+      // Every thread gets the block's result after one barrier: shuffles within each warp,
+      // the warps' partials through `scratch` (32 slots the caller alternates with the
+      // next reduction's, so no second barrier guards them), then every warp combines
+      // all the partials itself with butterfly shuffles.
       os << "__device__ __forceinline__ " << sp.real << " pf_block_reduce_" << k->name << "(" << sp.real << " v, "
          << sp.real << "* scratch) {\n"
-         << "  for (int d = 16; d > 0; d >>= 1) { " << sp.real << " o = __shfl_down_sync(0xffffffffu, v, d); v = " << c << "; }\n"
+         << "  for (int d = 16; d > 0; d >>= 1) { " << sp.real << " o = __shfl_xor_sync(0xffffffffu, v, d); v = " << c << "; }\n"
          << "  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = (blockDim.x + 31) >> 5;\n"
          << "  if (lane == 0) scratch[warp] = v;\n"
          << "  __syncthreads();\n"
-         << "  v = threadIdx.x < warps ? scratch[threadIdx.x] : " << identity(k->op, sp) << ";\n"
-         << "  if (warp == 0)\n"
-         << "    for (int d = 16; d > 0; d >>= 1) { " << sp.real << " o = __shfl_down_sync(0xffffffffu, v, d); v = " << c << "; }\n"
-         << "  if (threadIdx.x == 0) scratch[0] = v;\n"
-         << "  __syncthreads();\n"
-         << "  v = scratch[0];\n"
-         << "  __syncthreads();\n"
+         << "  v = lane < warps ? scratch[lane] : " << identity(k->op, sp) << ";\n"
+         << "  for (int d = 16; d > 0; d >>= 1) { " << sp.real << " o = __shfl_xor_sync(0xffffffffu, v, d); v = " << c << "; }\n"
          << "  return v;\n}\n";
     } else {
       // A tree over local memory; the work-group size need not be a power of two.

@@ -247,7 +247,7 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& 
       pending.push_back({st.id, st.write.tensor, true});
       for (auto& r : st.reads) pending.push_back({st.id, r.tensor, false});
     }
-    // Barriers one block executes: those between statements, and three per block
+    // Barriers one block executes: those between statements, and one per block
     // reduction (CUDA's pf_block_reduce) for each of the block's parallel points.
     ki.barriersPerBlock = ki.barriers;
     for (size_t m = 0; m < k.statements.size(); ++m) {
@@ -259,7 +259,7 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& 
         const int t = k.gridCoordOf(m, d);
         points *= t >= 0 ? k.tile[t] : std::max<int64_t>(0, ss.hi[d] - ss.lo[d]);
       }
-      ki.barriersPerBlock += 3 * points;
+      ki.barriersPerBlock += points;
     }
     out.push_back(std::move(ki));
   }

@@ -375,7 +375,8 @@ void CostModel::occupy(KernelPlan& kp) const {
   kp.blocksPerSM = 0;
   kp.occupancyLimiter.clear();
   if (dev_.arch.empty()) return;
-  Occupancy o = cudaOccupancy(dev_.arch, kp.threadsPerBlock, kEstimatedRegisters, kp.sharedBytes + kStaticSharedBytes);
+  const int64_t scratch = kp.usesBlockReduce() ? kReduceScratchSlots * elemBytes(fg_.program().computeType()) : 0;
+  Occupancy o = cudaOccupancy(dev_.arch, kp.threadsPerBlock, kEstimatedRegisters, kp.sharedBytes + scratch);
   kp.occupancy = o.fraction;
   kp.blocksPerSM = o.blocksPerSM;
   kp.occupancyLimiter = o.limiter;

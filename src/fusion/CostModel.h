@@ -41,10 +41,12 @@ class CostModel {
   static constexpr int64_t kMaxSplitChunks = 4096;
   static constexpr double kSectorBytes = 32;       // DRAM moves whole 32-byte sectors
   // Registers per thread assumed for occupancy: what ptxas gives the generated kernels
-  // (sm_90, 256 threads; test/lit/cuda/occupancy.test checks it stays true), and static
-  // shared memory beside the on-chip arrays (a block reduction's per-warp partials).
+  // (sm_90, 256 threads; test/lit/cuda/occupancy.test checks it stays true; the launch
+  // bounds hold them to the planned blocks per SM), and the static shared memory beside
+  // the on-chip arrays: a block reduction's per-warp partials, two halves of 32 slots in
+  // the compute type (codegen alternates them so one barrier suffices).
   static constexpr int kEstimatedRegisters = 32;
-  static constexpr int64_t kStaticSharedBytes = 128;
+  static constexpr int64_t kReduceScratchSlots = 64;
 
   // The cheapest plan for the group as one kernel, over its whole candidate set; none
   // when the group is not connected, not convex, or has no legal grid. With
