@@ -45,6 +45,9 @@ struct Spelling {
   // points stay below 2^31, else a 64-bit type (wide offsets, e.g. a 16384 x 151936
   // softmax); 32-bit arithmetic is what GPUs run fastest.
   std::string index = "int";
+  // Set while printing one OpenCL vector expression (float4, double2): every scalar
+  // operand is cast to it, as OpenCL's builtins want matching vector arguments.
+  std::string vector;
   std::string tid() const { return d == Dialect::Cuda ? "threadIdx.x" : "get_local_id(0)"; }
   std::string bid() const { return d == Dialect::Cuda ? "blockIdx.x" : "get_group_id(0)"; }
   std::string barrier() const {
@@ -99,11 +102,12 @@ CExpr valueExpr(const Statement& st, const Expr& e, const Spelling& sp, const Si
     return CExpr{wrap(sub(0), prec) + " " + op + " " + wrap(sub(1), prec + 1), prec};
   };
   auto primary = [](std::string t) { return CExpr{std::move(t), 3}; };
+  auto scalar = [&](std::string t) { return primary(sp.vector.empty() ? t : "((" + sp.vector + ")(" + t + "))"); };
   switch (e.kind) {
-    case ExprKind::Number: return primary(sp.literal(e.name.empty() ? std::to_string(e.number) : e.name));
-    case ExprKind::Size: return primary(sp.literal(std::to_string(sizes.at(e.name))));
-    case ExprKind::Scalar: return primary(cName(e.name));
-    case ExprKind::Index: return primary("(" + sp.real + ")" + cName(e.name));
+    case ExprKind::Number: return scalar(sp.literal(e.name.empty() ? std::to_string(e.number) : e.name));
+    case ExprKind::Size: return scalar(sp.literal(std::to_string(sizes.at(e.name))));
+    case ExprKind::Scalar: return scalar(cName(e.name));
+    case ExprKind::Index: return scalar("(" + sp.real + ")" + cName(e.name));
     case ExprKind::Access: return primary(access(st.reads[e.ref]));
     case ExprKind::Neg: return primary("(-" + wrap(sub(0), 3) + ")");
     case ExprKind::Add: return binary("+", 1);
@@ -383,20 +387,20 @@ class KernelPrinter {
     return call + "(pf_part, pf_red + 32 * pf_red_half); pf_red_half ^= 1";
   }
 
-  // Whether e's value changes along dimension `dim` of st.
-  static bool dependsOn(const Statement& st, const Expr& e, const std::string& dim) {
+  // Whether access a (of st) reads other elements along dimension `dim` of st.
+  static bool accessUses(const Statement& st, const Access& a, const std::string& dim) {
+    for (size_t p = 0; p < a.subscripts.size(); ++p)
+      if (a.subscripts[p].coefficient(dim) != 0 || (a.indirectAt(p) >= 0 && accessUses(st, st.reads[size_t(a.indirect[p])], dim)))
+        return true;
+    return false;
+  }
+  // Whether e's value changes along dimension `dim` of st (indexOnly: through the index
+  // itself used as a value).
+  static bool dependsOn(const Statement& st, const Expr& e, const std::string& dim, bool indexOnly = false) {
     if (e.kind == ExprKind::Index && e.name == dim) return true;
-    if (e.kind == ExprKind::Access) {
-      std::function<bool(const Access&)> uses = [&](const Access& a) {
-        for (size_t p = 0; p < a.subscripts.size(); ++p)
-          if (a.subscripts[p].coefficient(dim) != 0 || (a.indirectAt(p) >= 0 && uses(st.reads[size_t(a.indirect[p])])))
-            return true;
-        return false;
-      };
-      return uses(st.reads[size_t(e.ref)]);
-    }
+    if (e.kind == ExprKind::Access) return !indexOnly && accessUses(st, st.reads[size_t(e.ref)], dim);
     for (auto& a : e.args)
-      if (dependsOn(st, *a, dim)) return true;
+      if (dependsOn(st, *a, dim, indexOnly)) return true;
     return false;
   }
   static void invariantDivisors(const Statement& st, const Expr& e, const std::string& dim, std::vector<const Expr*>& out) {
@@ -472,21 +476,51 @@ class KernelPrinter {
     }
     const bool vectorWrite = pointwise && st.op == ReduceOp::Assign && aligned(ss.write);
     if (vectorWrite) os << ind << vec << " pf_w;\n";
-    for (int k = 0; k < width; ++k) {
+    auto laneScope = [&](int k, const std::string& body) {
+      // The lane's index, where an element access or the value still names it.
+      const bool named = std::regex_search(body, std::regex("\\b" + in + "\\b"));
+      os << ind << "{ " << (named ? "const " + sp_.index + " " + in + " = pf_vb + " + std::to_string(k) + "; " : "") << body
+         << " }\n";
+    };
+    if (sp_.d == Dialect::OpenCL && !dependsOn(st, *st.rhs, st.dims[size_t(x)], true)) {
+      // OpenCL computes the step as one vector expression (its builtins take vectors): a
+      // CPU device keeps its math vectorized, where four scalar expf calls a step halved
+      // PoCL's fused softmax. Reads that change along the row but are not one vector load
+      // gather their lanes first; the others are the same in every lane.
+      std::vector<bool> lanesRead(st.reads.size(), false);
+      for (size_t r = 0; r < st.reads.size(); ++r) {
+        if (vectorRead[r] || !accessUses(st, st.reads[r], st.dims[size_t(x)])) continue;
+        lanesRead[r] = true;
+        os << ind << vec << " pf_g" << r << ";\n";
+        for (int k = 0; k < width; ++k)
+          laneScope(k, "pf_g" + std::to_string(r) + lane[k] + " = " + accessC(st.reads[r], &st) + ";");
+      }
+      auto access = [&](const Access& a) {
+        const ptrdiff_t r = &a - st.reads.data();
+        if (r >= 0 && size_t(r) < st.reads.size() && vectorRead[size_t(r)]) return "pf_v" + std::to_string(r);
+        if (r >= 0 && size_t(r) < st.reads.size() && lanesRead[size_t(r)]) return "pf_g" + std::to_string(r);
+        return "((" + vec + ")(" + accessC(a, &st) + "))";
+      };
+      Spelling vsp = sp_;
+      vsp.vector = vec;
+      os << ind << vec << " pf_val = " << valueText(st, *st.rhs, vsp, at_.sizes(), access, &reciprocal) << ";\n";
+      if (vectorWrite) os << ind << "pf_w = pf_val;\n";
+      for (int k = 0; k < width && !vectorWrite; ++k) {
+        const std::string v = std::string("pf_val") + lane[k];
+        if (!pointwise) laneScope(k, "pf_part = " + combine(st.op, "pf_part", v, sp_) + ";");
+        else laneScope(k, lhs + " = " + (st.op == ReduceOp::Assign ? v : combine(st.op, init, v, sp_)) + ";");
+      }
+    }
+    for (int k = 0; k < width && !(sp_.d == Dialect::OpenCL && !dependsOn(st, *st.rhs, st.dims[size_t(x)], true)); ++k) {
       auto access = [&](const Access& a) {
         const ptrdiff_t r = &a - st.reads.data();
         if (r >= 0 && size_t(r) < st.reads.size() && vectorRead[size_t(r)]) return "pf_v" + std::to_string(r) + lane[k];
         return accessC(a, &st);
       };
       const std::string value = valueText(st, *st.rhs, sp_, at_.sizes(), access, &reciprocal);
-      std::string body;
-      if (!pointwise) body = "pf_part = " + combine(st.op, "pf_part", value, sp_) + ";";
-      else if (vectorWrite) body = std::string("pf_w") + lane[k] + " = " + value + ";";
-      else body = lhs + " = " + (st.op == ReduceOp::Assign ? value : combine(st.op, init, value, sp_)) + ";";
-      // The lane's index, where an element access or the value still names it.
-      const bool named = std::regex_search(body, std::regex("\\b" + in + "\\b"));
-      os << ind << "{ " << (named ? "const " + sp_.index + " " + in + " = pf_vb + " + std::to_string(k) + "; " : "") << body
-         << " }\n";
+      if (!pointwise) laneScope(k, "pf_part = " + combine(st.op, "pf_part", value, sp_) + ";");
+      else if (vectorWrite) laneScope(k, std::string("pf_w") + lane[k] + " = " + value + ";");
+      else laneScope(k, lhs + " = " + (st.op == ReduceOp::Assign ? value : combine(st.op, init, value, sp_)) + ";");
     }
     if (vectorWrite) {
       const std::string element = accessC(st.write);

@@ -340,8 +340,8 @@ double CostModel::placeData(const std::vector<int>& members, const BlockShape& s
   return sectorWaste;
 }
 
-// Step 3b, vector width: a member whose threads step along a dimension off the grid,
-// over a static range that splits into whole 16-byte vectors, takes a vector per step
+// Step 3b, vector width: a member whose threads step along a dimension whose range in
+// every block splits into whole 16-byte vectors, takes a vector per step
 // when at least one of its global accesses is aligned for it (vectorAligned). Time is
 // unchanged (the model is bandwidth-bound); the plan states what the kernel will do.
 void CostModel::vectorize(const std::vector<int>& members, const BlockShape& shape, KernelPlan& kp) const {
@@ -351,8 +351,12 @@ void CostModel::vectorize(const std::vector<int>& members, const BlockShape& sha
   kp.vectorWidth.assign(members.size(), 1);
   for (size_t k = 0; k < members.size(); ++k) {
     const int x = kp.threadDims[k];
-    // Off the grid and off a split's chunks (the last chunk may end inside a vector).
-    if (x < 0 || kp.gridCoordOf(k, x) >= 0 || (kp.splitChunks > 1 && kp.chunkDims[k] == x)) continue;
+    // Off a split's chunks (the last chunk may end inside a vector); on the grid only
+    // where every block's tile, the last one's too, is whole aligned vectors.
+    if (x < 0 || (kp.splitChunks > 1 && kp.chunkDims[k] == x)) continue;
+    if (const int t = kp.gridCoordOf(k, x);
+        t >= 0 && (kp.tile[t] % width || kp.gridLo[t] % width || kp.gridExtent[t] % width))
+      continue;
     if (kp.modes[k] != StmtMode::Pointwise && kp.modes[k] != StmtMode::BlockReduce) continue;
     const int64_t lo = shape.lo[k][size_t(x)], extent = shape.hi[k][size_t(x)] - lo;
     if (extent < width || extent % width || lo % width) continue;
