@@ -269,6 +269,7 @@ double CostModel::placeData(const std::vector<int>& members, const BlockShape& s
       dram(t, first * eb);
       reread(t, (checkedMul(kp.blocks, u.extReadBlock.volume(), "a kernel's re-read bytes") - first) * eb);
       kp.globalReads.push_back(t);
+      kp.inputPasses.push_back(u.passes);
     }
     if (!u.written) continue;
     bool escapes = prog.tensors[t].role == TensorRole::Output;

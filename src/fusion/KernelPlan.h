@@ -85,6 +85,9 @@ struct KernelPlan {
   std::vector<OnChipArray> onChip;          // in tensor order
   std::vector<int> scratch;                 // temporaries spilled to global scratch
   std::vector<int> globalReads, globalWrites;
+  // Per globalReads entry: the member statements that read it from global memory (a
+  // fused softmax reads X twice); every pass after the first is priced as a re-read.
+  std::vector<int> inputPasses;
   int64_t sharedBytes = 0;                  // dynamic shared memory per block (the on-chip arrays)
 
   int64_t dramBytes = 0, l2Bytes = 0, flops = 0, onchipBytesPerBlock = 0;

@@ -64,19 +64,11 @@ nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p) {
     kj["occupancy"] = k.occupancy;
     kj["blocks_per_sm"] = k.blocksPerSM;
     kj["grid_fill"] = k.gridFill;
-    // Passes over each input the kernel reads from global memory: one per member
-    // statement that reads it (a fused softmax reads X twice).
+    // Passes over each tensor the kernel reads from global memory, as the cost model
+    // priced them (a fused softmax reads X twice).
     kj["input_passes"] = nlohmann::ordered_json::object();
-    for (int t : k.globalReads) {
-      int passes = 0;
-      for (int s : k.statements)
-        for (auto& r : prog.statements[s].reads)
-          if (r.tensor == t) {
-            ++passes;
-            break;
-          }
-      kj["input_passes"][prog.tensors[t].name] = passes;
-    }
+    for (size_t g = 0; g < k.globalReads.size() && g < k.inputPasses.size(); ++g)
+      kj["input_passes"][prog.tensors[k.globalReads[g]].name] = k.inputPasses[g];
     kj["modes"] = nlohmann::ordered_json::array();
     for (StmtMode m : k.modes) kj["modes"].push_back(stmtModeName(m));
     kj["vector_width"] = k.vectorWidth;
