@@ -166,10 +166,12 @@ class KernelPrinter {
          << "): " << statementText(prog_, prog_.statements[s]) << "\n";
     os << fmt::format("// grid {} tile {}: {} block(s) of {} threads, {} barrier(s); modeled {:.3f} us\n", gridText(prog_, kp),
                       tileText(kp), kp.blocks, kp.threadsPerBlock, k_.barriers, kp.modeledUs);
-    if (!kp.onChip.empty()) {
-      std::string names;
+    if (!kp.onChip.empty() || !kp.cachedInputs.empty()) {
+      std::string names, cached;
       for (auto& a : kp.onChip) names += (names.empty() ? "" : ", ") + prog_.tensors[a.tensor].name;
-      os << "// on chip: " << names << "\n";
+      for (auto& a : kp.cachedInputs) cached += (cached.empty() ? "" : ", ") + prog_.tensors[a.tensor].name;
+      os << "// on chip: " << names << (cached.empty() ? "" : (names.empty() ? "" : "; ") + cached + " cached after its first pass")
+         << "\n";
     }
     if (sp_.d == Dialect::Cuda)
       // The plan's blocks per SM as the second bound: ptxas keeps registers within what
@@ -190,7 +192,9 @@ class KernelPrinter {
     for (size_t i = 0; i < args.size(); ++i) os << (i ? ",\n    " : "") << args[i];
     os << ") {\n";
     int64_t offset = 0;
-    for (auto& la : kp.onChip) {
+    std::vector<OnChipArray> arrays = kp.onChip;
+    arrays.insert(arrays.end(), kp.cachedInputs.begin(), kp.cachedInputs.end());
+    for (auto& la : arrays) {
       const Tensor& T = prog_.tensors[la.tensor];
       if (sp_.d == Dialect::Cuda) {
         if (offset == 0) os << "  extern __shared__ __align__(16) unsigned char pf_smem[];\n";
@@ -242,10 +246,24 @@ class KernelPrinter {
     return prog_.statements[kp.statements.front()].dims[kp.gridDims.front()[t]];
   }
   static std::string localName(const Tensor& T) { return "pf_sh_" + cName(T.name); }
-  const OnChipArray* local(int tensor) const {
+  // The on-chip array `st` reads `tensor` from: a temporary kept on chip, or an input
+  // cached there, except in its first reader (which reads global memory and fills it).
+  const OnChipArray* local(int tensor, const Statement* st = nullptr) const {
     for (auto& la : k_.plan.onChip)
       if (la.tensor == tensor) return &la;
+    if (const OnChipArray* c = cachedInput(tensor); c && !(st && firstReader(tensor) == st->id)) return c;
     return nullptr;
+  }
+  const OnChipArray* cachedInput(int tensor) const {
+    for (auto& la : k_.plan.cachedInputs)
+      if (la.tensor == tensor) return &la;
+    return nullptr;
+  }
+  int firstReader(int tensor) const {
+    for (int s : k_.plan.statements)
+      for (auto& r : prog_.statements[s].reads)
+        if (r.tensor == tensor) return s;
+    return -1;
   }
 
   // Subscript with statement dims bound to their C names.
@@ -271,13 +289,36 @@ class KernelPrinter {
     return s;
   }
 
-  // `st`: the statement whose reads a gather's subscripts name.
+  // `st`: the statement whose reads a gather's subscripts name (and, for an input cached
+  // on chip, whether it reads global memory: its first reader does).
   std::string accessC(const Access& a, const Statement* st = nullptr) const {
+    if (const OnChipArray* la = local(a.tensor, st)) return localC(a, *la);
+    return cName(prog_.tensors[a.tensor].name) + "[" + globalIndex(a, st) + "]";
+  }
+
+  // In the first reader of an input cached on chip: the statements that leave each
+  // element it reads there, before the value that reads them (from global memory: the
+  // compiler keeps one load of each). `skip`: reads already copied another way.
+  std::string cacheCopies(const Statement& st, const std::vector<bool>& skip = {}) const {
+    std::string out;
+    std::set<std::string> seen;
+    for (size_t r = 0; r < st.reads.size(); ++r) {
+      const OnChipArray* c = cachedInput(st.reads[r].tensor);
+      if (!c || local(st.reads[r].tensor, &st) || (r < skip.size() && skip[r])) continue;
+      const std::string copy = localC(st.reads[r], *c) + " = " + accessC(st.reads[r], &st) + ";";
+      if (seen.insert(copy).second) out += (out.empty() ? "" : " ") + copy;
+    }
+    return out;
+  }
+
+  // The element of on-chip array la that access a names, relative to the block's slice.
+  std::string localC(const Access& a, const OnChipArray& arr) const {
+    const OnChipArray* la = &arr;
     const Tensor& T = prog_.tensors[a.tensor];
     std::vector<std::string> subs;
     for (auto& s : a.subscripts) subs.push_back(affineC(s));
     std::string idx;
-    if (const OnChipArray* la = local(a.tensor)) {
+    {
       int64_t stride = 1;
       for (int p = int(subs.size()) - 1; p >= 0; --p) {
         std::string base = la->gridCoord[p] >= 0 ? "pf_b" + std::to_string(la->gridCoord[p])
@@ -291,7 +332,6 @@ class KernelPrinter {
       }
       return localName(T) + "[" + (idx.empty() ? "0" : idx) + "]";
     }
-    return cName(T.name) + "[" + globalIndex(a, st) + "]";
   }
 
   // Row-major element index of a global access.
@@ -426,7 +466,7 @@ class KernelPrinter {
     const SizedStatement& ss = at_.statement(st.id);
     auto aligned = [&](const SizedAccess& a) {
       const Tensor& T = prog_.tensors[a.tensor];
-      return !local(a.tensor) && elemBytes(T.type) == (sp_.f32 ? 4 : 8) && !T.shape.empty() &&
+      return !local(a.tensor, &st) && elemBytes(T.type) == (sp_.f32 ? 4 : 8) && !T.shape.empty() &&
              vectorAligned(a, x, width, T.shape.back().eval(at_.sizes()));
     };
     auto load = [&](const std::string& element) {
@@ -463,7 +503,8 @@ class KernelPrinter {
       if (!aligned(ss.reads[r])) continue;
       vectorRead[r] = true;
       os << ind << vec << " pf_v" << r << ";\n";
-      os << ind << "{ const " << sp_.index << " " << in << " = pf_vb; pf_v" << r << " = " << load(accessC(st.reads[r], &st)) << "; }\n";
+      os << ind << "{ const " << sp_.index << " " << in << " = pf_vb; pf_v" << r << " = " << load(accessC(st.reads[r], &st))
+         << "; }\n";
     }
     Reciprocals reciprocal;
     std::vector<const Expr*> divisions;
@@ -482,6 +523,14 @@ class KernelPrinter {
       os << ind << "{ " << (named ? "const " + sp_.index + " " + in + " = pf_vb + " + std::to_string(k) + "; " : "") << body
          << " }\n";
     };
+    // The first reader of an input cached on chip leaves each loaded vector's lanes there,
+    // and the elements of its other reads of it.
+    for (size_t r = 0; r < st.reads.size(); ++r)
+      if (const OnChipArray* c = cachedInput(st.reads[r].tensor); vectorRead[r] && c)
+        for (int k = 0; k < width; ++k)
+          laneScope(k, localC(st.reads[r], *c) + " = pf_v" + std::to_string(r) + lane[k] + ";");
+    if (const std::string copies = cacheCopies(st, vectorRead); !copies.empty())
+      for (int k = 0; k < width; ++k) laneScope(k, copies);
     if (sp_.d == Dialect::OpenCL && !dependsOn(st, *st.rhs, st.dims[size_t(x)], true)) {
       // OpenCL computes the step as one vector expression (its builtins take vectors): a
       // CPU device keeps its math vectorized, where four scalar expf calls a step halved
@@ -574,6 +623,7 @@ class KernelPrinter {
         os << "      " << sp_.real << " pf_part = " << identity(st.op, sp_) << ";\n";
         os << "      for (" << sp_.index << " pf_r = pf_tid; pf_r < " << R << "; pf_r += pf_nthreads) {\n";
         decompose(os, red, "pf_r", "        ", sp_.index);
+        if (const std::string copies = cacheCopies(st); !copies.empty()) os << "        " << copies << "\n";
         os << "        pf_part = " << combine(st.op, "pf_part", value, sp_) << ";\n";
         os << "      }\n";
         os << "      pf_part = " << blockReduce(st.op) << ";\n";
@@ -584,6 +634,7 @@ class KernelPrinter {
         decompose(os, par, "pf_p", "      ", sp_.index);
         if (!fixed.empty()) os << "      " << fixed << "\n";
         if (s.mode == StmtMode::Pointwise) {
+          if (const std::string copies = cacheCopies(st); !copies.empty()) os << "      " << copies << "\n";
           os << "      " << lhs << " = " << (st.op == ReduceOp::Assign ? value : combine(st.op, init, value, sp_)) << ";\n";
         } else {
           os << "      " << sp_.real << " pf_acc = " << init << ";\n";
@@ -592,6 +643,7 @@ class KernelPrinter {
             os << ind << "for (" << sp_.index << " " << l->var << " = " << l->lo << "; " << l->var << " < " << l->hi << "; ++" << l->var << ") {\n";
             ind += "  ";
           }
+          if (const std::string copies = cacheCopies(st); !copies.empty()) os << ind << copies << "\n";
           os << ind << "pf_acc = " << combine(st.op, "pf_acc", value, sp_) << ";\n";
           for (size_t q = 0; q < red.size(); ++q) {
             ind = ind.substr(2);

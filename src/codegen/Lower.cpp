@@ -190,6 +190,12 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& 
     // overwrites what another thread read) since the last barrier. A pointwise chain
     // over the same points in the same thread needs none.
     struct Pending { int stmt; int tensor; bool write; };
+    auto firstReader = [&](int t) {
+      for (int s : k.statements)
+        for (auto& r : prog.statements[s].reads)
+          if (r.tensor == t) return s;
+      return -1;
+    };
     std::vector<Pending> pending;
     // Statements a and b touch tensor t only at the point each thread owns: same
     // parallel loops, and every access of t is the identity of that point.
@@ -245,7 +251,11 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& 
         pending.clear();
       }
       pending.push_back({st.id, st.write.tensor, true});
-      for (auto& r : st.reads) pending.push_back({st.id, r.tensor, false});
+      for (auto& r : st.reads) {
+        // The first reader of an input cached on chip writes the on-chip copy.
+        const bool fills = k.cachesInput(r.tensor) && firstReader(r.tensor) == st.id;
+        pending.push_back({st.id, r.tensor, fills});
+      }
     }
     // Barriers one block executes: those between statements, and one per block
     // reduction (CUDA's pf_block_reduce) for each of the block's parallel points.

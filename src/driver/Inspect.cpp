@@ -157,6 +157,11 @@ void inspectPoint(std::ostream& os, const fs::path& dir, const std::string& arch
       os << fmt::format("     global memory in PTX: {} loads, {} of them 128-bit; {} stores, {} of them 128-bit\n", c.loads,
                         c.wideLoads, c.stores, c.wideStores);
     }
+    if (k.contains("cached_inputs") && !k["cached_inputs"].empty()) {
+      std::string names;
+      for (auto& n : k["cached_inputs"]) names += (names.empty() ? "" : ", ") + n.get<std::string>();
+      os << "     cached on chip after their first pass: " << names << "\n";
+    }
     if (k.contains("input_passes") && !k["input_passes"].empty()) {
       std::string passes;
       for (auto& [t, n] : k["input_passes"].items()) passes += fmt::format("{}{} {}", passes.empty() ? "" : ", ", t, n.get<int>());

@@ -88,10 +88,61 @@ std::optional<KernelPlan> CostModel::evaluate(const std::vector<int>& members, c
   kp.recomputed = recomputed;
   BlockShape shape = shapeGrid(members, c, kp);
   if (!mapThreads(members, threadDims, shape, kp)) return std::nullopt;
-  double sectorWaste = placeData(members, shape, kp);
+  // Without, then with, the re-read inputs cached on chip: the cheaper, the first of equals.
+  KernelPlan cached = kp;
+  double sectorWaste = placeData(members, shape, kp, false);
   vectorize(members, shape, kp);
   timeKernel(sectorWaste, kp);
-  return kp;
+  if (!kp.cacheable) return kp;
+  sectorWaste = placeData(members, shape, cached, true);
+  vectorize(members, shape, cached);
+  timeKernel(sectorWaste, cached);
+  return cached.modeledUs < kp.modeledUs - 1e-12 ? cached : kp;
+}
+
+// The slice of input t that every member reading it reads in one block, as an on-chip
+// array, when they all read the same box through the same subscripts' grid coordinates
+// (then the first reader's pass fills it and every later one finds what it needs);
+// none otherwise, or in a split reduction.
+std::optional<OnChipArray> CostModel::inputSlice(const std::vector<int>& members, const BlockShape& shape,
+                                                const KernelPlan& kp, int t) const {
+  if (kp.splitChunks > 1) return std::nullopt;
+  std::optional<OnChipArray> out;
+  std::optional<Box> box;
+  for (size_t k = 0; k < members.size(); ++k) {
+    const SizedStatement& ss = sized(members[k]);
+    for (auto& r : ss.reads) {
+      if (r.tensor != t) continue;
+      if (!r.indirect.empty()) return std::nullopt;
+      const Box b = footprint(ss, r, shape.lo[k], shape.hi[k]);
+      if (b.empty || (box && (box->lo != b.lo || box->hi != b.hi))) return std::nullopt;
+      box = b;
+      OnChipArray a;
+      a.tensor = t;
+      for (size_t p = 0; p < r.coef.size(); ++p) {
+        int grid = -1, dims = 0;
+        for (size_t d = 0; d < r.coef[p].size(); ++d) {
+          if (r.coef[p][d] == 0) continue;
+          ++dims;
+          if (kp.gridCoordOf(k, int(d)) >= 0) grid = int(d);
+        }
+        if (grid >= 0) {  // the subscript is the grid dimension itself: the tile
+          if (dims != 1 || r.coef[p][size_t(grid)] != 1 || r.constant[p] != 0) return std::nullopt;
+          const int g = kp.gridCoordOf(k, grid);
+          a.gridCoord.push_back(g);
+          a.lo.push_back(0);
+          a.extent.push_back(kp.tile[size_t(g)]);
+        } else {
+          a.gridCoord.push_back(-1);
+          a.lo.push_back(b.lo[p]);
+          a.extent.push_back(b.hi[p] - b.lo[p] + 1);
+        }
+      }
+      if (out && (out->gridCoord != a.gridCoord || out->lo != a.lo || out->extent != a.extent)) return std::nullopt;
+      out = a;
+    }
+  }
+  return out;
 }
 
 // Step 1, the grid: where it starts and ends, how many blocks, each member's box in one
@@ -193,7 +244,8 @@ bool CostModel::mapThreads(const std::vector<int>& members, const std::vector<in
 
 // Step 3, footprints and placement: what each tensor costs in DRAM and L2 bytes, and
 // which temporaries stay on chip. Returns the extra bytes of uncoalesced accesses.
-double CostModel::placeData(const std::vector<int>& members, const BlockShape& shape, KernelPlan& kp) const {
+double CostModel::placeData(const std::vector<int>& members, const BlockShape& shape, KernelPlan& kp,
+                            bool cacheInputs) const {
   const Program& prog = fg_.program();
   StmtSet group = StmtSet::of(fg_.size(), members);
   // Bytes per element an access moves, as a multiple of its element: 1 when coalesced
@@ -306,17 +358,31 @@ double CostModel::placeData(const std::vector<int>& members, const BlockShape& s
   }
   std::sort(kp.onChip.begin(), kp.onChip.end(), [](const OnChipArray& a, const OnChipArray& b) { return a.tensor < b.tensor; });
   std::sort(kp.scratch.begin(), kp.scratch.end());
+  // A tensor read from global memory in several passes may stay on chip after its first:
+  // the first reader leaves its slice there (evaluate prices both ways).
+  for (auto& [t, u] : uses) {
+    if (u.passes < 2 || u.extReadFull.empty) continue;
+    const std::optional<OnChipArray> slice = inputSlice(members, shape, kp, t);
+    if (!slice) continue;
+    kp.cacheable = true;
+    const int64_t bytes = slice->alignedBytes(computeBytes);
+    if (!cacheInputs || double(total + bytes) > dev_.onchipBytesPerBlock) continue;
+    kp.cachedInputs.push_back(*slice);
+    total += bytes;
+  }
+  for (size_t g = 0; g < kp.globalReads.size(); ++g)
+    if (kp.cachesInput(kp.globalReads[g])) kp.inputPasses[g] = 1;  // later passes read the on-chip copy
   kp.onchipBytesPerBlock = kp.sharedBytes = total;
   occupy(kp);
-  // A statement after the first that reads an input again reads the block's slice of it
-  // again: from L2 while the slices of every block resident at once fit there, from DRAM
-  // otherwise (the generated code does not cache inputs on chip).
+  // A statement after the first that reads an input again, where it is not cached on
+  // chip, reads the block's slice of it again: from L2 while the slices of every block
+  // resident at once fit there, from DRAM otherwise.
   // Resident at once: what fits on the SMs by the occupancy rules, or on a device without
   // them (a CPU runs a few work-groups at a time) the blocks it needs to saturate.
   const int64_t resident = std::min<int64_t>(
       kp.blocks, kp.blocksPerSM > 0 ? int64_t(kp.blocksPerSM) * dev_.smCount : int64_t(dev_.blocksToSaturate));
   for (auto& [t, u] : uses) {
-    if (u.passes < 2 || u.extReadFull.empty) continue;
+    if (u.passes < 2 || u.extReadFull.empty || kp.cachesInput(t)) continue;
     const int64_t slice = u.extReadBlock.volume() * elemBytes_[t];
     const int64_t again = checkedMul(checkedMul(kp.blocks, slice, "a kernel's re-read bytes"), u.passes - 1,
                                      "a kernel's re-read bytes");
@@ -362,8 +428,15 @@ void CostModel::vectorize(const std::vector<int>& members, const BlockShape& sha
     const int64_t lo = shape.lo[k][size_t(x)], extent = shape.hi[k][size_t(x)] - lo;
     if (extent < width || extent % width || lo % width) continue;
     const SizedStatement& ss = sized(members[k]);
+    auto firstReader = [&](int t) {
+      for (size_t m = 0; m < members.size(); ++m)
+        for (auto& r : sized(members[m]).reads)
+          if (r.tensor == t) return m;
+      return members.size();
+    };
     auto aligned = [&](const SizedAccess& a) {
       const Tensor& T = prog.tensors[a.tensor];
+      if (kp.cachesInput(a.tensor) && firstReader(a.tensor) != k) return false;  // read on chip
       return !kp.keepsOnChip(a.tensor) && elemBytes(T.type) == computeBytes && !T.shape.empty() &&
              vectorAligned(a, x, width, T.shape.back().eval(at_.sizes()));
     };

@@ -129,7 +129,9 @@ class CostModel {
   BlockShape shapeGrid(const std::vector<int>& members, const GridCandidate& c, KernelPlan& kp) const;
   bool mapThreads(const std::vector<int>& members, const std::vector<int>* threadDims, BlockShape& shape,
                   KernelPlan& kp) const;
-  double placeData(const std::vector<int>& members, const BlockShape& shape, KernelPlan& kp) const;
+  double placeData(const std::vector<int>& members, const BlockShape& shape, KernelPlan& kp, bool cacheInputs) const;
+  std::optional<OnChipArray> inputSlice(const std::vector<int>& members, const BlockShape& shape, const KernelPlan& kp,
+                                        int t) const;
   void vectorize(const std::vector<int>& members, const BlockShape& shape, KernelPlan& kp) const;
   // Blocks per SM and occupancy by the device's rules, once the shared memory is known.
   void occupy(KernelPlan& kp) const;

@@ -21,6 +21,10 @@ bool KernelPlan::keepsOnChip(int tensor) const {
   return std::any_of(onChip.begin(), onChip.end(), [&](const OnChipArray& a) { return a.tensor == tensor; });
 }
 
+bool KernelPlan::cachesInput(int tensor) const {
+  return std::any_of(cachedInputs.begin(), cachedInputs.end(), [&](const OnChipArray& a) { return a.tensor == tensor; });
+}
+
 bool KernelPlan::usesBlockReduce() const { return std::any_of(modes.begin(), modes.end(), reducesAcrossThreads); }
 
 int KernelPlan::gridCoordOf(size_t m, int d) const {

@@ -84,6 +84,10 @@ struct KernelPlan {
   int64_t partialElements = 0;              // the split's scratch: chunks x the result tensor's elements
   std::vector<OnChipArray> onChip;          // in tensor order
   std::vector<int> scratch;                 // temporaries spilled to global scratch
+  // Inputs read in several passes whose block slice stays on chip: the first member
+  // that reads one reads global memory and leaves the slice; later members read it.
+  std::vector<OnChipArray> cachedInputs;
+  bool cacheable = false;                   // some input could be cached (the cost model tried both)
   std::vector<int> globalReads, globalWrites;
   // Per globalReads entry: the member statements that read it from global memory (a
   // fused softmax reads X twice); every pass after the first is priced as a re-read.
@@ -109,6 +113,7 @@ struct KernelPlan {
     return t >= 0 && tile[t] == 1;
   }
   bool keepsOnChip(int tensor) const;
+  bool cachesInput(int tensor) const;
   bool usesBlockReduce() const;
   // The index in `statements` of the split reduction; -1 without a split.
   int splitMember() const;

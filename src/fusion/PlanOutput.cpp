@@ -76,6 +76,9 @@ nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p) {
     for (auto& a : k.onChip) onChip.push_back(a.tensor);
     kj["on_chip"] = tensorNames(prog, onChip);
     kj["scratch"] = tensorNames(prog, k.scratch);
+    std::vector<int> cached;
+    for (auto& a : k.cachedInputs) cached.push_back(a.tensor);
+    kj["cached_inputs"] = tensorNames(prog, cached);
     kj["modeled_us"] = k.modeledUs;
     j["kernels"].push_back(kj);
   }

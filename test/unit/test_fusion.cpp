@@ -634,12 +634,27 @@ TEST_CASE("cost model: a kernel's occupancy follows CUDA's rules, and too few wa
   CHECK(k8cpu->occupancy == 1);
 }
 
-TEST_CASE("cost model: a second pass over an input is read again, from L2 when the resident blocks' slices fit") {
-  // Softmax at 4096 reads X in the max and again in the exponential: 64 MiB more, from L2
-  // (8 blocks of one 16 KiB row resident on each of 132 SMs: 17 MB, below H100's 50 MB).
+TEST_CASE("cost model: a second pass over an input stays on chip when it fits, else is read again from L2") {
+  // Softmax at 4096 reads X in the max and again in the exponential. Its row (16 KiB)
+  // fits on chip beside e's: the max leaves it there, and nothing is read twice.
   Setup s = example("softmax.tc", 4096);
   Partition p = s.run("ilp");
   REQUIRE(p.kernels.size() == 1);
-  CHECK(p.kernels[0].dramBytes == s.cm->lowerBoundBytes());
-  CHECK(p.kernels[0].l2Bytes == int64_t(4096) * 4096 * 4);
+  const KernelPlan& k = p.kernels[0];
+  CHECK(k.dramBytes == s.cm->lowerBoundBytes());
+  CHECK(k.l2Bytes == 0);
+  REQUIRE(k.cachedInputs.size() == 1);
+  CHECK(s.poly().program().tensors[size_t(k.cachedInputs[0].tensor)].name == "X");
+  CHECK(k.sharedBytes == 2 * 4096 * 4 + 2 * 16);  // rows of e and X, and mx and s (16 bytes each)
+  // With room for e alone, the exponential reads X's row again: 64 MiB more, from L2 (8
+  // blocks of one 16 KiB row resident on each of 132 SMs: 17 MB, below H100's 50 MB).
+  Device small = s.cm->device();
+  small.onchipBytesPerBlock = 20 * 1024;
+  CostModel tight(s.cm->graph(), s.cm->sizes(), small);
+  std::optional<KernelPlan> reread = tight.plan(StmtSet::of(4, {0, 1, 2, 3}));
+  REQUIRE(reread);
+  CHECK(reread->cachedInputs.empty());
+  CHECK(reread->dramBytes == s.cm->lowerBoundBytes());
+  CHECK(reread->l2Bytes == int64_t(4096) * 4096 * 4);
+  CHECK(reread->modeledUs > k.modeledUs);
 }
