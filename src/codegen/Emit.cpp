@@ -251,19 +251,13 @@ class KernelPrinter {
   const OnChipArray* local(int tensor, const Statement* st = nullptr) const {
     for (auto& la : k_.plan.onChip)
       if (la.tensor == tensor) return &la;
-    if (const OnChipArray* c = cachedInput(tensor); c && !(st && firstReader(tensor) == st->id)) return c;
+    if (const OnChipArray* c = cachedInput(tensor); c && !(st && k_.plan.firstReader(prog_, tensor) == st->id)) return c;
     return nullptr;
   }
   const OnChipArray* cachedInput(int tensor) const {
     for (auto& la : k_.plan.cachedInputs)
       if (la.tensor == tensor) return &la;
     return nullptr;
-  }
-  int firstReader(int tensor) const {
-    for (int s : k_.plan.statements)
-      for (auto& r : prog_.statements[s].reads)
-        if (r.tensor == tensor) return s;
-    return -1;
   }
 
   // Subscript with statement dims bound to their C names.
@@ -312,26 +306,20 @@ class KernelPrinter {
   }
 
   // The element of on-chip array la that access a names, relative to the block's slice.
-  std::string localC(const Access& a, const OnChipArray& arr) const {
-    const OnChipArray* la = &arr;
-    const Tensor& T = prog_.tensors[a.tensor];
-    std::vector<std::string> subs;
-    for (auto& s : a.subscripts) subs.push_back(affineC(s));
+  std::string localC(const Access& a, const OnChipArray& la) const {
     std::string idx;
-    {
-      int64_t stride = 1;
-      for (int p = int(subs.size()) - 1; p >= 0; --p) {
-        std::string base = la->gridCoord[p] >= 0 ? "pf_b" + std::to_string(la->gridCoord[p])
-                           : la->gridCoord[p] == OnChipArray::kChunkCoord
-                               ? "(" + std::to_string(la->lo[p]) + " + pf_c * " + std::to_string(k_.plan.splitChunk) + ")"
-                               : std::to_string(la->lo[p]);
-        std::string term = "(" + subs[p] + " - " + base + ")";
-        if (stride != 1) term += " * " + std::to_string(stride);
-        idx = idx.empty() ? term : term + " + " + idx;
-        stride *= la->extent[p];
-      }
-      return localName(T) + "[" + (idx.empty() ? "0" : idx) + "]";
+    int64_t stride = 1;
+    for (int p = int(a.subscripts.size()) - 1; p >= 0; --p) {
+      std::string base = la.gridCoord[p] >= 0 ? "pf_b" + std::to_string(la.gridCoord[p])
+                         : la.gridCoord[p] == OnChipArray::kChunkCoord
+                             ? "(" + std::to_string(la.lo[p]) + " + pf_c * " + std::to_string(k_.plan.splitChunk) + ")"
+                             : std::to_string(la.lo[p]);
+      std::string term = "(" + affineC(a.subscripts[p]) + " - " + base + ")";
+      if (stride != 1) term += " * " + std::to_string(stride);
+      idx = idx.empty() ? term : term + " + " + idx;
+      stride *= la.extent[p];
     }
+    return localName(prog_.tensors[a.tensor]) + "[" + (idx.empty() ? "0" : idx) + "]";
   }
 
   // Row-major element index of a global access.
@@ -412,13 +400,6 @@ class KernelPrinter {
     }
   }
 
-  int threadDimOf(const StmtIR& s) const {
-    const KernelPlan& kp = k_.plan;
-    for (size_t m = 0; m < kp.statements.size(); ++m)
-      if (kp.statements[m] == s.stmt) return kp.threadDims[m];
-    return -1;
-  }
-
   // One block reduction of pf_part. CUDA's takes one barrier: consecutive reductions
   // alternate halves of pf_red, so none overwrites the partials another warp still reads.
   std::string blockReduce(ReduceOp op) const {
@@ -457,18 +438,14 @@ class KernelPrinter {
                        const std::string& lhs, const std::string& init, int width) const {
     const bool pointwise = s.mode == StmtMode::Pointwise;
     const std::vector<const LoopIR*>& loops = pointwise ? par : red;
-    const int x = threadDimOf(s);
+    const int x = s.threadDim;
     if (loops.empty() || x < 0 || loops.back()->var != cName(st.dims[size_t(x)]))
       throw InternalError("the plan vectorizes " + st.label() + " along a dimension its innermost thread loop does not run");
     const std::string& in = loops.back()->var;
     const std::string vec = sp_.real + std::to_string(width);
     static const char* lane[] = {".x", ".y", ".z", ".w"};
     const SizedStatement& ss = at_.statement(st.id);
-    auto aligned = [&](const SizedAccess& a) {
-      const Tensor& T = prog_.tensors[a.tensor];
-      return !local(a.tensor, &st) && elemBytes(T.type) == (sp_.f32 ? 4 : 8) && !T.shape.empty() &&
-             vectorAligned(a, x, width, T.shape.back().eval(at_.sizes()));
-    };
+    auto aligned = [&](const SizedAccess& a) { return k_.plan.vectorAccess(prog_, at_.sizes(), s.member, a, width); };
     auto load = [&](const std::string& element) {
       return sp_.d == Dialect::Cuda ? "*reinterpret_cast<const " + vec + "*>(&" + element + ")"
                                     : "vload" + std::to_string(width) + "(0, &" + element + ")";
@@ -517,9 +494,10 @@ class KernelPrinter {
     }
     const bool vectorWrite = pointwise && st.op == ReduceOp::Assign && aligned(ss.write);
     if (vectorWrite) os << ind << vec << " pf_w;\n";
+    const std::regex namesIndex("\\b" + in + "\\b");
     auto laneScope = [&](int k, const std::string& body) {
       // The lane's index, where an element access or the value still names it.
-      const bool named = std::regex_search(body, std::regex("\\b" + in + "\\b"));
+      const bool named = std::regex_search(body, namesIndex);
       os << ind << "{ " << (named ? "const " + sp_.index + " " + in + " = pf_vb + " + std::to_string(k) + "; " : "") << body
          << " }\n";
     };
@@ -531,6 +509,12 @@ class KernelPrinter {
           laneScope(k, localC(st.reads[r], *c) + " = pf_v" + std::to_string(r) + lane[k] + ";");
     if (const std::string copies = cacheCopies(st, vectorRead); !copies.empty())
       for (int k = 0; k < width; ++k) laneScope(k, copies);
+    // Where the step's value lands: in the reduction's partial, the vector to store, or lhs.
+    auto result = [&](int k, const std::string& value) {
+      if (!pointwise) laneScope(k, "pf_part = " + combine(st.op, "pf_part", value, sp_) + ";");
+      else if (vectorWrite) laneScope(k, std::string("pf_w") + lane[k] + " = " + value + ";");
+      else laneScope(k, lhs + " = " + (st.op == ReduceOp::Assign ? value : combine(st.op, init, value, sp_)) + ";");
+    };
     if (sp_.d == Dialect::OpenCL && !dependsOn(st, *st.rhs, st.dims[size_t(x)], true)) {
       // OpenCL computes the step as one vector expression (its builtins take vectors): a
       // CPU device keeps its math vectorized, where four scalar expf calls a step halved
@@ -554,22 +538,17 @@ class KernelPrinter {
       vsp.vector = vec;
       os << ind << vec << " pf_val = " << valueText(st, *st.rhs, vsp, at_.sizes(), access, &reciprocal) << ";\n";
       if (vectorWrite) os << ind << "pf_w = pf_val;\n";
-      for (int k = 0; k < width && !vectorWrite; ++k) {
-        const std::string v = std::string("pf_val") + lane[k];
-        if (!pointwise) laneScope(k, "pf_part = " + combine(st.op, "pf_part", v, sp_) + ";");
-        else laneScope(k, lhs + " = " + (st.op == ReduceOp::Assign ? v : combine(st.op, init, v, sp_)) + ";");
+      else
+        for (int k = 0; k < width; ++k) result(k, std::string("pf_val") + lane[k]);
+    } else {
+      for (int k = 0; k < width; ++k) {
+        auto access = [&](const Access& a) {
+          const ptrdiff_t r = &a - st.reads.data();
+          if (r >= 0 && size_t(r) < st.reads.size() && vectorRead[size_t(r)]) return "pf_v" + std::to_string(r) + lane[k];
+          return accessC(a, &st);
+        };
+        result(k, valueText(st, *st.rhs, sp_, at_.sizes(), access, &reciprocal));
       }
-    }
-    for (int k = 0; k < width && !(sp_.d == Dialect::OpenCL && !dependsOn(st, *st.rhs, st.dims[size_t(x)], true)); ++k) {
-      auto access = [&](const Access& a) {
-        const ptrdiff_t r = &a - st.reads.data();
-        if (r >= 0 && size_t(r) < st.reads.size() && vectorRead[size_t(r)]) return "pf_v" + std::to_string(r) + lane[k];
-        return accessC(a, &st);
-      };
-      const std::string value = valueText(st, *st.rhs, sp_, at_.sizes(), access, &reciprocal);
-      if (!pointwise) laneScope(k, "pf_part = " + combine(st.op, "pf_part", value, sp_) + ";");
-      else if (vectorWrite) laneScope(k, std::string("pf_w") + lane[k] + " = " + value + ";");
-      else laneScope(k, lhs + " = " + (st.op == ReduceOp::Assign ? value : combine(st.op, init, value, sp_)) + ";");
     }
     if (vectorWrite) {
       const std::string element = accessC(st.write);

@@ -28,6 +28,8 @@ struct StmtIR {
   int stmt = 0;
   StmtMode mode = StmtMode::Pointwise;  // the plan's
   int vectorWidth = 1;                  // the plan's: elements a thread takes a step
+  int threadDim = -1;                   // the plan's: the dimension consecutive threads run along
+  size_t member = 0;                    // its index in the plan's statements
   std::vector<PieceIR> pieces;
   bool barrierAfter = false;
 };

@@ -183,6 +183,8 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& 
       s.stmt = st.id;
       s.mode = k.modes[m];
       s.vectorWidth = m < k.vectorWidth.size() ? k.vectorWidth[m] : 1;
+      s.threadDim = k.threadDims[m];
+      s.member = m;
       s.pieces = statementAst(sched, st, k, m);
       ki.stmts.push_back(std::move(s));
     }
@@ -190,12 +192,6 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& 
     // overwrites what another thread read) since the last barrier. A pointwise chain
     // over the same points in the same thread needs none.
     struct Pending { int stmt; int tensor; bool write; };
-    auto firstReader = [&](int t) {
-      for (int s : k.statements)
-        for (auto& r : prog.statements[s].reads)
-          if (r.tensor == t) return s;
-      return -1;
-    };
     std::vector<Pending> pending;
     // Statements a and b touch tensor t only at the point each thread owns: same
     // parallel loops, and every access of t is the identity of that point.
@@ -253,7 +249,7 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& 
       pending.push_back({st.id, st.write.tensor, true});
       for (auto& r : st.reads) {
         // The first reader of an input cached on chip writes the on-chip copy.
-        const bool fills = k.cachesInput(r.tensor) && firstReader(r.tensor) == st.id;
+        const bool fills = k.cachesInput(r.tensor) && k.firstReader(prog, r.tensor) == st.id;
         pending.push_back({st.id, r.tensor, fills});
       }
     }

@@ -364,9 +364,10 @@ double CostModel::placeData(const std::vector<int>& members, const BlockShape& s
     if (u.passes < 2 || u.extReadFull.empty) continue;
     const std::optional<OnChipArray> slice = inputSlice(members, shape, kp, t);
     if (!slice) continue;
-    kp.cacheable = true;
     const int64_t bytes = slice->alignedBytes(computeBytes);
-    if (!cacheInputs || double(total + bytes) > dev_.onchipBytesPerBlock) continue;
+    if (double(total + bytes) > dev_.onchipBytesPerBlock) continue;
+    kp.cacheable = true;  // else the cached variant would be this plan again
+    if (!cacheInputs) continue;
     kp.cachedInputs.push_back(*slice);
     total += bytes;
   }
@@ -428,20 +429,8 @@ void CostModel::vectorize(const std::vector<int>& members, const BlockShape& sha
     const int64_t lo = shape.lo[k][size_t(x)], extent = shape.hi[k][size_t(x)] - lo;
     if (extent < width || extent % width || lo % width) continue;
     const SizedStatement& ss = sized(members[k]);
-    auto firstReader = [&](int t) {
-      for (size_t m = 0; m < members.size(); ++m)
-        for (auto& r : sized(members[m]).reads)
-          if (r.tensor == t) return m;
-      return members.size();
-    };
-    auto aligned = [&](const SizedAccess& a) {
-      const Tensor& T = prog.tensors[a.tensor];
-      if (kp.cachesInput(a.tensor) && firstReader(a.tensor) != k) return false;  // read on chip
-      return !kp.keepsOnChip(a.tensor) && elemBytes(T.type) == computeBytes && !T.shape.empty() &&
-             vectorAligned(a, x, width, T.shape.back().eval(at_.sizes()));
-    };
-    bool any = aligned(ss.write);
-    for (auto& r : ss.reads) any |= aligned(r);
+    bool any = kp.vectorAccess(prog, at_.sizes(), k, ss.write, width);
+    for (auto& r : ss.reads) any |= kp.vectorAccess(prog, at_.sizes(), k, r, width);
     if (any) kp.vectorWidth[k] = width;
   }
 }

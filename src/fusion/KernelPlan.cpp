@@ -25,6 +25,21 @@ bool KernelPlan::cachesInput(int tensor) const {
   return std::any_of(cachedInputs.begin(), cachedInputs.end(), [&](const OnChipArray& a) { return a.tensor == tensor; });
 }
 
+int KernelPlan::firstReader(const Program& prog, int tensor) const {
+  for (int s : statements)
+    for (auto& r : prog.statements[size_t(s)].reads)
+      if (r.tensor == tensor) return s;
+  return -1;
+}
+
+bool KernelPlan::vectorAccess(const Program& prog, const Sizes& sizes, size_t m, const SizedAccess& a, int width) const {
+  const Tensor& T = prog.tensors[size_t(a.tensor)];
+  if (keepsOnChip(a.tensor) || (cachesInput(a.tensor) && firstReader(prog, a.tensor) != statements[m])) return false;
+  // The width is 16 bytes of the compute type: the access's elements must be that type.
+  return elemBytes(T.type) * width == 16 && !T.shape.empty() &&
+         vectorAligned(a, threadDims[m], width, T.shape.back().eval(sizes));
+}
+
 bool KernelPlan::usesBlockReduce() const { return std::any_of(modes.begin(), modes.end(), reducesAcrossThreads); }
 
 int KernelPlan::gridCoordOf(size_t m, int d) const {

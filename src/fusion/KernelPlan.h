@@ -87,7 +87,7 @@ struct KernelPlan {
   // Inputs read in several passes whose block slice stays on chip: the first member
   // that reads one reads global memory and leaves the slice; later members read it.
   std::vector<OnChipArray> cachedInputs;
-  bool cacheable = false;                   // some input could be cached (the cost model tried both)
+  bool cacheable = false;                   // some input's slice could stay on chip (the cost model tries both)
   std::vector<int> globalReads, globalWrites;
   // Per globalReads entry: the member statements that read it from global memory (a
   // fused softmax reads X twice); every pass after the first is priced as a re-read.
@@ -114,6 +114,14 @@ struct KernelPlan {
   }
   bool keepsOnChip(int tensor) const;
   bool cachesInput(int tensor) const;
+  // The first member (a statement id) that reads `tensor`; -1 when none does. It reads
+  // a cached input from global memory and fills the on-chip copy.
+  int firstReader(const Program& prog, int tensor) const;
+  // Whether access `a` of member m moves as one `width`-element vector a step: a global
+  // access there (not an on-chip temporary, nor a cached input past its first reader)
+  // of the compute type, aligned for it (vectorAligned). The cost model and codegen
+  // both ask this one question.
+  bool vectorAccess(const Program& prog, const Sizes& sizes, size_t m, const SizedAccess& a, int width) const;
   bool usesBlockReduce() const;
   // The index in `statements` of the split reduction; -1 without a split.
   int splitMember() const;

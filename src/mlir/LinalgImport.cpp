@@ -752,19 +752,18 @@ class Importer {
   // accumulation): the collapse's subscripts name those loops and every other subscript
   // of d2 reads their row-major sum. A parallel loop would need the result split too.
 
-  struct SplitLoop {
-    std::vector<int64_t> bounds;  // decreasing: the extent, .., 1; loop k spans bounds[k] / bounds[k + 1]
-  };
-  std::map<unsigned, SplitLoop> split_;  // of the statement being built
+  // Per split loop of the statement being built, its bounds, decreasing from the extent
+  // to 1: sub-loop k spans bounds[k] / bounds[k + 1].
+  std::map<unsigned, std::vector<int64_t>> split_;
 
   static std::string subLoop(unsigned d, size_t k) { return "d" + std::to_string(d) + "_" + std::to_string(k); }
 
   // floor(d / inner) mod n (n = 0: no mod) as a row-major sum of d's sub-loops.
   ExprPtr splitPart(unsigned d, int64_t inner, int64_t n, SourceLoc loc) {
-    const SplitLoop& sl = split_.at(d);
+    const std::vector<int64_t>& bounds = split_.at(d);
     ExprPtr sum;
-    for (size_t k = 0; k + 1 < sl.bounds.size(); ++k) {
-      const int64_t below = sl.bounds[k + 1];
+    for (size_t k = 0; k + 1 < bounds.size(); ++k) {
+      const int64_t below = bounds[k + 1];
       if (below < inner || (n && below >= inner * n)) continue;
       ExprPtr term = name(subLoop(d, k), loc);
       if (below != inner) {
@@ -831,14 +830,13 @@ class Importer {
       if (!extent) throw SourceError(loc, "loop d" + std::to_string(d) + " reads a collapse_shape but has no static extent");
       b.insert(*extent);
       b.insert(1);
-      SplitLoop sl;
-      sl.bounds.assign(b.rbegin(), b.rend());
-      if (sl.bounds.front() != *extent)
+      const std::vector<int64_t> bounds(b.rbegin(), b.rend());
+      if (bounds.front() != *extent)
         throw SourceError(loc, "loop d" + std::to_string(d) + " reads a collapse_shape larger than its extent");
-      for (size_t k = 0; k + 1 < sl.bounds.size(); ++k)
-        if (sl.bounds[k] % sl.bounds[k + 1])
+      for (size_t k = 0; k + 1 < bounds.size(); ++k)
+        if (bounds[k] % bounds[k + 1])
           throw SourceError(loc, "loop d" + std::to_string(d) + " reads collapse_shapes that group its extent differently");
-      split_[d] = sl;
+      split_[d] = bounds;
     }
   }
 
@@ -1108,7 +1106,6 @@ class Importer {
       mlir::AffineMap om = g.getMatchingIndexingMap(init);
       TensorValue& tv = tensors_[g.getResult(k)];
       tv.name = resultName(op, k);
-      TensorValue& iv = tensorOf(init->get(), op);
       // A fill seen through views (a fill whose unit dimensions were dropped) is still one value.
       const TensorValue& base = tensorOf(throughViews(init->get(), om, op).first, op);
       std::optional<double> c = base.kind == Kind::Fill ? floatConstant(base.fill) : std::nullopt;
@@ -1149,13 +1146,13 @@ class Importer {
       }
       if (f.readsInit && base.kind != Kind::Fill)
         for (unsigned r = 0; r < om.getNumResults(); ++r) inferable[om.getDimPosition(r)] = true;
-      for (auto& [d, sl] : split_)
-        for (size_t k = 0; k + 1 < sl.bounds.size(); ++k) {
+      for (auto& [d, bounds] : split_)
+        for (size_t k = 0; k + 1 < bounds.size(); ++k) {
           WhereRange w;
           w.index = subLoop(d, k);
           w.loc = loc;
           w.lo = integer(0, loc);
-          w.hi = integer(sl.bounds[k] / sl.bounds[k + 1], loc);
+          w.hi = integer(bounds[k] / bounds[k + 1], loc);
           s.where.push_back(std::move(w));
         }
       for (size_t l = 0; l < loops.size(); ++l) {

@@ -302,8 +302,8 @@ class Sema {
 
   // A subscript that is a tensor element: E(ids(s), d), a data-dependent read.
   bool readsTensor(const Expr& e) const {
-    return (e.kind == ExprKind::Call && prog_.findTensor(e.name) >= 0) ||
-           (e.kind == ExprKind::Name && prog_.findTensor(e.name) >= 0 && prog_.tensors[prog_.findTensor(e.name)].shape.empty());
+    const int t = e.kind == ExprKind::Call || e.kind == ExprKind::Name ? prog_.findTensor(e.name) : -1;
+    return t >= 0 && (e.kind == ExprKind::Call || prog_.tensors[size_t(t)].shape.empty());
   }
 
   // Resolves names in the right-hand side, recording reads; `asSubscript` when e is a
