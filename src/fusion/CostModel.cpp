@@ -114,6 +114,13 @@ std::optional<OnChipArray> CostModel::inputSlice(const std::vector<int>& members
     for (auto& r : ss.reads) {
       if (r.tensor != t) continue;
       if (!r.indirect.empty()) return std::nullopt;
+      // Every block must run every reader, the first included: a member whose range on a
+      // grid coordinate is narrower than the grid leaves blocks where it fills nothing.
+      for (int g = 0; g < kp.gridRank(); ++g) {
+        const size_t d = size_t(kp.gridDims[k][size_t(g)]);
+        if (ss.lo[d] != kp.gridLo[size_t(g)] || ss.hi[d] != kp.gridLo[size_t(g)] + kp.gridExtent[size_t(g)])
+          return std::nullopt;
+      }
       const Box b = footprint(ss, r, shape.lo[k], shape.hi[k]);
       if (b.empty || (box && (box->lo != b.lo || box->hi != b.hi))) return std::nullopt;
       box = b;
