@@ -196,6 +196,7 @@ class KernelPrinter {
     arrays.insert(arrays.end(), kp.cachedInputs.begin(), kp.cachedInputs.end());
     for (auto& la : arrays) {
       const Tensor& T = prog_.tensors[la.tensor];
+      if (la.reuses >= 0) continue;  // declared below, once its storage's owner is
       if (sp_.d == Dialect::Cuda) {
         if (offset == 0) os << "  extern __shared__ __align__(16) unsigned char pf_smem[];\n";
         os << "  " << sp_.real << "* " << localName(T) << " = (" << sp_.real << "*)(pf_smem + " << offset << ");  // "
@@ -205,7 +206,13 @@ class KernelPrinter {
         os << "  __local " << sp_.real << " " << localName(T) << "[" << la.elements() << "];\n";
       }
     }
-    if (kp.usesBlockReduce())
+    for (auto& la : arrays)
+      if (la.reuses >= 0)
+        os << "  " << (sp_.d == Dialect::Cuda ? "" : "__local ") << sp_.real << "* " << localName(prog_.tensors[la.tensor])
+           << " = " << localName(prog_.tensors[kp.storageOf(la.tensor)]) << ";  // reuses "
+           << prog_.tensors[la.reuses].name << "'s storage after its last read\n";
+    // CUDA's warps reduce by shuffles; OpenCL's through local memory, 32 slots a row.
+    if (kp.usesBlockReduce() && !(kp.warpPerRow() && sp_.d == Dialect::Cuda))
       os << "  " << (sp_.d == Dialect::Cuda ? "__shared__ " : "__local ") << sp_.real << " pf_red["
          << (sp_.d == Dialect::Cuda ? "64];  // two halves, one block reduction after the other\n  int pf_red_half = 0;\n"
                                     : std::to_string(kp.threadsPerBlock) + "];\n");
@@ -226,10 +233,15 @@ class KernelPrinter {
         os << "  // origin of " << gridDimName(t) << "\n";
       }
     }
+    if (kp.warpPerRow())
+      os << "  const int pf_lane = pf_tid & 31, pf_warp = pf_tid >> 5;  // one row per warp\n";
     os << "  (void)pf_tid; (void)pf_nthreads;\n";
     for (auto& s : k_.stmts) {
       printStatement(os, s);
-      if (s.barrierAfter) os << "  " << sp_.barrier() << "\n";
+      // A warp-per-row kernel's statements meet within each warp: every dependence stays
+      // in a row (at one grid point). OpenCL has no warp barrier; its barrier is uniform here.
+      if (s.barrierAfter)
+        os << "  " << (kp.warpPerRow() && sp_.d == Dialect::Cuda ? "__syncwarp();" : sp_.barrier()) << "\n";
     }
     os << "}\n";
     return os.str();
@@ -400,10 +412,23 @@ class KernelPrinter {
     }
   }
 
-  // One block reduction of pf_part. CUDA's takes one barrier: consecutive reductions
-  // alternate halves of pf_red, so none overwrites the partials another warp still reads.
-  std::string blockReduce(ReduceOp op) const {
-    const std::string call = std::string("pf_block_reduce_") + reduceKind(op).name;
+  // The threads that share a statement's points: the block's, or under WarpPerRow one
+  // warp's lanes, while `live` (the block's last tile may hold fewer rows than warps;
+  // such a warp still reaches OpenCL's barriers, idle).
+  struct Lanes {
+    std::string tid = "pf_tid", count = "pf_nthreads", live;
+    std::string when(const std::string& cond) const { return live.empty() ? cond : live + " && " + cond; }
+  };
+
+  // One reduction of pf_part across the threads of `lanes`. CUDA's block reduction takes
+  // one barrier: consecutive reductions alternate halves of pf_red, so none overwrites
+  // the partials another warp still reads; its warp reduction is shuffles alone.
+  std::string blockReduce(ReduceOp op, const Lanes& lanes) const {
+    const std::string name = reduceKind(op).name;
+    if (!lanes.live.empty())
+      return sp_.d == Dialect::Cuda ? "pf_warp_reduce_" + name + "(pf_part)"
+                                    : "pf_warp_reduce_" + name + "(pf_part, pf_red + 32 * pf_warp)";
+    const std::string call = "pf_block_reduce_" + name;
     if (sp_.d != Dialect::Cuda) return call + "(pf_part, pf_red)";
     return call + "(pf_part, pf_red + 32 * pf_red_half); pf_red_half ^= 1";
   }
@@ -435,7 +460,7 @@ class KernelPrinter {
   // the thread dimension is inverted once a step.
   void printVectorized(std::ostream& os, const StmtIR& s, const Statement& st, const std::vector<const LoopIR*>& par,
                        const std::vector<const LoopIR*>& red, const std::string& P, const std::string& fixed,
-                       const std::string& lhs, const std::string& init, int width) const {
+                       const std::string& lhs, const std::string& init, int width, const Lanes& lanes) const {
     const bool pointwise = s.mode == StmtMode::Pointwise;
     const std::vector<const LoopIR*>& loops = pointwise ? par : red;
     const int x = s.threadDim;
@@ -456,13 +481,15 @@ class KernelPrinter {
     for (size_t q = 0; q + 1 < loops.size(); ++q) count += " * pf_ext_" + loops[q]->var;
     const std::string ind = pointwise ? "      " : "        ";
     if (pointwise) {
-      os << "    for (" << sp_.index << " pf_p = pf_tid; pf_p < " << count << "; pf_p += pf_nthreads) {\n";
+      os << "    for (" << sp_.index << " pf_p = " << lanes.tid << "; " << lanes.when("pf_p < " + count) << "; pf_p += "
+         << lanes.count << ") {\n";
     } else {
       os << "    for (" << sp_.index << " pf_p = 0; pf_p < " << P << "; ++pf_p) {\n";
       decompose(os, par, "pf_p", "      ", sp_.index);
       if (!fixed.empty()) os << "      " << fixed << "\n";
       os << "      " << sp_.real << " pf_part = " << identity(st.op, sp_) << ";\n";
-      os << "      for (" << sp_.index << " pf_r = pf_tid; pf_r < " << count << "; pf_r += pf_nthreads) {\n";
+      os << "      for (" << sp_.index << " pf_r = " << lanes.tid << "; " << lanes.when("pf_r < " + count) << "; pf_r += "
+         << lanes.count << ") {\n";
     }
     // The loops' variables, the innermost as the vector's first element.
     std::string rem = pointwise ? "pf_p" : "pf_r";
@@ -560,8 +587,9 @@ class KernelPrinter {
     if (!pointwise) {
       const bool split = s.mode == StmtMode::SplitReduce;
       os << "      }\n";
-      os << "      pf_part = " << blockReduce(st.op) << ";\n";
-      os << "      if (pf_tid == 0) " << lhs << " = " << (st.init || split ? "pf_part" : combine(st.op, lhs, "pf_part", sp_)) << ";\n";
+      os << "      pf_part = " << blockReduce(st.op, lanes) << ";\n";
+      os << "      if (" << lanes.when(lanes.tid + " == 0") << ") " << lhs << " = "
+         << (st.init || split ? "pf_part" : combine(st.op, lhs, "pf_part", sp_)) << ";\n";
     }
     os << "    }\n";
   }
@@ -572,9 +600,23 @@ class KernelPrinter {
     std::string lhs = accessC(st.write);
     for (auto& piece : s.pieces) {
       os << "  " << (piece.guard.empty() ? "" : "if " + piece.guard + " ") << "{\n";
-      std::vector<const LoopIR*> par, red;
-      for (auto& l : piece.loops) (l.reduction ? red : par).push_back(&l);
+      std::vector<const LoopIR*> par, red, rows;
       for (auto& l : piece.loops) os << "    const " << sp_.index << " pf_ext_" << l.var << " = " << l.hi << " - " << l.lo << ";\n";
+      for (auto& l : piece.loops) {
+        bool row = false;
+        for (size_t d = 0; d < st.dims.size() && !l.reduction; ++d)
+          row |= l.var == cName(st.dims[d]) && k_.plan.rowOfWarp(s.member, int(d));
+        (l.reduction ? red : row ? rows : par).push_back(&l);
+      }
+      Lanes lanes;
+      if (k_.plan.warpPerRow()) {
+        // This warp's row: the block's tile points, one per warp.
+        std::string count = "1";
+        for (auto* l : rows) count += " * pf_ext_" + l->var;
+        os << "    const bool pf_live = pf_warp < " << (rows.empty() ? "1" : count.substr(4)) << ";\n";
+        decompose(os, rows, "(pf_live ? pf_warp : 0)", "    ", sp_.index);
+        lanes = {"pf_lane", "32", "pf_live"};
+      }
       std::string P = "1", R = "1";
       for (auto* l : par) P += " * pf_ext_" + l->var;
       for (auto* l : red) R += " * pf_ext_" + l->var;
@@ -594,22 +636,25 @@ class KernelPrinter {
       }
       const int width = s.vectorWidth;
       if (width > 1) {
-        printVectorized(os, s, st, par, red, P, fixed, lhs, init, width);
+        printVectorized(os, s, st, par, red, P, fixed, lhs, init, width, lanes);
       } else if (reducesAcrossThreads(s.mode)) {
         os << "    for (" << sp_.index << " pf_p = 0; pf_p < " << P << "; ++pf_p) {\n";
         decompose(os, par, "pf_p", "      ", sp_.index);
         if (!fixed.empty()) os << "      " << fixed << "\n";
         os << "      " << sp_.real << " pf_part = " << identity(st.op, sp_) << ";\n";
-        os << "      for (" << sp_.index << " pf_r = pf_tid; pf_r < " << R << "; pf_r += pf_nthreads) {\n";
+        os << "      for (" << sp_.index << " pf_r = " << lanes.tid << "; " << lanes.when("pf_r < " + R) << "; pf_r += "
+           << lanes.count << ") {\n";
         decompose(os, red, "pf_r", "        ", sp_.index);
         if (const std::string copies = cacheCopies(st); !copies.empty()) os << "        " << copies << "\n";
         os << "        pf_part = " << combine(st.op, "pf_part", value, sp_) << ";\n";
         os << "      }\n";
-        os << "      pf_part = " << blockReduce(st.op) << ";\n";
-        os << "      if (pf_tid == 0) " << lhs << " = " << (st.init || split ? "pf_part" : combine(st.op, lhs, "pf_part", sp_)) << ";\n";
+        os << "      pf_part = " << blockReduce(st.op, lanes) << ";\n";
+        os << "      if (" << lanes.when(lanes.tid + " == 0") << ") " << lhs << " = "
+           << (st.init || split ? "pf_part" : combine(st.op, lhs, "pf_part", sp_)) << ";\n";
         os << "    }\n";
       } else {
-        os << "    for (" << sp_.index << " pf_p = pf_tid; pf_p < " << P << "; pf_p += pf_nthreads) {\n";
+        os << "    for (" << sp_.index << " pf_p = " << lanes.tid << "; " << lanes.when("pf_p < " + P) << "; pf_p += "
+           << lanes.count << ") {\n";
         decompose(os, par, "pf_p", "      ", sp_.index);
         if (!fixed.empty()) os << "      " << fixed << "\n";
         if (s.mode == StmtMode::Pointwise) {
@@ -637,7 +682,8 @@ class KernelPrinter {
   }
 };
 
-std::string helpers(const Spelling& sp, const std::set<ReduceOp>& used) {
+// `warpRows`: some kernel runs a row per warp, so OpenCL needs its 32-lane reduction.
+std::string helpers(const Spelling& sp, const std::set<ReduceOp>& used, bool warpRows) {
   std::ostringstream os;
   if (sp.d == Dialect::OpenCL && !sp.f32) os << "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
   os << "#define pf_floord(a, b) ((a) < 0 ? -((-(a) + (b) - 1) / (b)) : (a) / (b))\n";
@@ -649,15 +695,16 @@ std::string helpers(const Spelling& sp, const std::set<ReduceOp>& used) {
       // the warps' partials through `scratch` (32 slots the caller alternates with the
       // next reduction's, so no second barrier guards them), then every warp combines
       // all the partials itself with butterfly shuffles.
+      os << "__device__ __forceinline__ " << sp.real << " pf_warp_reduce_" << k->name << "(" << sp.real << " v) {\n"
+         << "  for (int d = 16; d > 0; d >>= 1) { " << sp.real << " o = __shfl_xor_sync(0xffffffffu, v, d); v = " << c << "; }\n"
+         << "  return v;\n}\n";
       os << "__device__ __forceinline__ " << sp.real << " pf_block_reduce_" << k->name << "(" << sp.real << " v, "
          << sp.real << "* scratch) {\n"
-         << "  for (int d = 16; d > 0; d >>= 1) { " << sp.real << " o = __shfl_xor_sync(0xffffffffu, v, d); v = " << c << "; }\n"
+         << "  v = pf_warp_reduce_" << k->name << "(v);\n"
          << "  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = (blockDim.x + 31) >> 5;\n"
          << "  if (lane == 0) scratch[warp] = v;\n"
          << "  __syncthreads();\n"
-         << "  v = lane < warps ? scratch[lane] : " << identity(k->op, sp) << ";\n"
-         << "  for (int d = 16; d > 0; d >>= 1) { " << sp.real << " o = __shfl_xor_sync(0xffffffffu, v, d); v = " << c << "; }\n"
-         << "  return v;\n}\n";
+         << "  return pf_warp_reduce_" << k->name << "(lane < warps ? scratch[lane] : " << identity(k->op, sp) << ");\n}\n";
     } else {
       // A tree over local memory; the work-group size need not be a power of two.
       os << sp.real << " pf_block_reduce_" << k->name << "(" << sp.real << " v, __local " << sp.real << "* scratch) {\n"
@@ -671,6 +718,20 @@ std::string helpers(const Spelling& sp, const std::set<ReduceOp>& used) {
          << "  v = scratch[0];\n"
          << "  barrier(CLK_LOCAL_MEM_FENCE);\n"
          << "  return v;\n}\n";
+      // A row per warp: each warp's 32 work-items reduce over its own 32 slots. Every
+      // work-item of the group calls it (barriers), those of a warp without a row too.
+      if (warpRows)
+        os << sp.real << " pf_warp_reduce_" << k->name << "(" << sp.real << " v, __local " << sp.real << "* scratch) {\n"
+           << "  const int t = get_local_id(0) & 31;\n"
+           << "  scratch[t] = v;\n"
+           << "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+           << "  for (int s = 16; s > 0; s >>= 1) {\n"
+           << "    if (t < s) { " << sp.real << " o = scratch[t + s]; v = scratch[t]; scratch[t] = " << c << "; }\n"
+           << "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+           << "  }\n"
+           << "  v = scratch[0];\n"
+           << "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+           << "  return v;\n}\n";
     }
   }
   return os.str();
@@ -704,10 +765,13 @@ GeneratedCode generate(const PolyProgram& pp, const Partition& p, Dialect d) {
      << p.device << ", sizes " << sizes << ").\n";
   os << "// " << p.kernels.size() << " kernel(s); every kernel's schedule was verified by isl against all dependences.\n";
   std::set<ReduceOp> used;  // block combines the kernels need
-  for (auto& k : out.kernels)
+  bool warpRows = false;
+  for (auto& k : out.kernels) {
+    warpRows |= k.plan.warpPerRow();
     for (auto& s : k.stmts)
       if (reducesAcrossThreads(s.mode)) used.insert(prog.statements[s.stmt].op);
-  os << helpers(sp, used) << "\n";
+  }
+  os << helpers(sp, used, warpRows) << "\n";
   for (auto& k : out.kernels) {
     KernelPrinter kp(at, k, sp);
     os << kp.print() << "\n";

@@ -43,7 +43,11 @@ struct KernelIR {
   std::vector<bool> paramWritten;
   std::vector<StmtIR> stmts;
   int barriers = 0;            // between statements
-  int64_t barriersPerBlock = 0;  // executed by one block: those, and the block reductions' (CUDA)
+  // Executed by one block in CUDA: those between statements and one per block reduction.
+  // A warp-per-row kernel has none: its statements meet at warp barriers (warpBarriers,
+  // per warp) and its reductions are shuffles.
+  int64_t barriersPerBlock = 0;
+  int64_t warpBarriers = 0;
 };
 
 }  // namespace polyfuse

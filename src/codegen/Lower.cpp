@@ -212,12 +212,13 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& 
         return v;
       };
       if (parLoops(pa) != parLoops(pb)) return false;
+      // Every access of t's storage (the tensors sharing it too).
       auto ownPoint = [&](const Statement& s) {
         std::vector<Affine> point;
         for (int d = 0; d < s.numParallel; ++d) point.push_back(Affine::var(s.dims[d]));
-        if (s.write.tensor == t && s.write.subscripts != point) return false;
+        if (k.storageOf(s.write.tensor) == k.storageOf(t) && s.write.subscripts != point) return false;
         for (auto& r : s.reads)
-          if (r.tensor == t && r.subscripts != point) return false;
+          if (k.storageOf(r.tensor) == k.storageOf(t) && r.subscripts != point) return false;
         return true;
       };
       return ownPoint(sa) && ownPoint(sb);
@@ -226,8 +227,10 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& 
       const Statement& st = prog.statements[ki.stmts[m].stmt];
       bool conflict = false;
       for (auto& pd : pending) {
-        bool reads = std::any_of(st.reads.begin(), st.reads.end(), [&](const Access& a) { return a.tensor == pd.tensor; });
-        bool writes = st.write.tensor == pd.tensor;
+        // Tensors sharing on-chip storage are one buffer here.
+        const int buffer = k.storageOf(pd.tensor);
+        bool reads = std::any_of(st.reads.begin(), st.reads.end(), [&](const Access& a) { return k.storageOf(a.tensor) == buffer; });
+        bool writes = k.storageOf(st.write.tensor) == buffer;
         if (!(writes || (reads && pd.write))) continue;
         const StmtIR& prev = *std::find_if(ki.stmts.begin(), ki.stmts.end(), [&](const StmtIR& s) { return s.stmt == pd.stmt; });
         if (!sameThread(prev, ki.stmts[m], pd.tensor)) conflict = true;
@@ -256,7 +259,11 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& 
     // Barriers one block executes: those between statements, and one per block
     // reduction (CUDA's pf_block_reduce) for each of the block's parallel points.
     ki.barriersPerBlock = ki.barriers;
-    for (size_t m = 0; m < k.statements.size(); ++m) {
+    if (k.warpPerRow()) {
+      ki.warpBarriers = ki.barriers;
+      ki.barriersPerBlock = 0;
+    }
+    for (size_t m = 0; m < k.statements.size() && !k.warpPerRow(); ++m) {
       if (!reducesAcrossThreads(k.modes[m])) continue;
       const Statement& st = prog.statements[k.statements[m]];
       const SizedStatement& ss = at.statement(st.id);

@@ -44,6 +44,7 @@ std::vector<std::string> writeCode(const CostModel& cm, const Partition& p, cons
   for (size_t i = 0; i < code.kernels.size(); ++i) {
     plan["kernels"][i]["function"] = code.kernels[i].name;
     plan["kernels"][i]["barriers_per_block"] = code.kernels[i].barriersPerBlock;
+    if (code.kernels[i].warpBarriers > 0) plan["kernels"][i]["warp_barriers"] = code.kernels[i].warpBarriers;
   }
   write("plan.json", plan.dump(2) + "\n");
   return files;

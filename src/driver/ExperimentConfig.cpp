@@ -24,7 +24,7 @@ namespace {
 // weights entry or a device sweep may set (applyDeviceOverrides).
 const std::set<std::string> kDeviceParameters = {"base", "dram_gbps", "l2_gbps", "tflops", "launch_us", "sm_count",
                                                  "blocks_to_saturate", "l2_mb", "onchip_kb_per_block", "threads_per_block",
-                                                 "saturating_occupancy"};
+                                                 "dram_latency_ns", "loads_in_flight", "saturating_occupancy"};
 
 // A parameter value in a label: "5", "2.5", "1e+03".
 std::string fmtNumber(double v) {
@@ -86,7 +86,8 @@ struct Reader {
     if (!(v > 0) || !(v <= 1e18)) fail(n, "'" + k + "' must be a finite positive number");
     if ((k == "sm_count" || k == "blocks_to_saturate" || k == "threads_per_block") && (v != std::floor(v) || v > 1e9))
       fail(n, "'" + k + "' must be a whole number up to 10^9");
-    if (k == "saturating_occupancy" && v > 1) fail(n, "'saturating_occupancy' is a fraction of at most 1");
+    if (k == "loads_in_flight" && (v != std::floor(v) || v > 64)) fail(n, "'loads_in_flight' must be a whole number up to 64");
+    if (k == "saturating_occupancy") fail(n, kSaturatingOccupancyGone);
     return v;
   }
 

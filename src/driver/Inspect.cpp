@@ -167,8 +167,13 @@ void inspectPoint(std::ostream& os, const fs::path& dir, const std::string& arch
       for (auto& [t, n] : k["input_passes"].items()) passes += fmt::format("{}{} {}", passes.empty() ? "" : ", ", t, n.get<int>());
       os << "     passes over global inputs: " << passes << "\n";
     }
+    if (k.contains("row_mapping")) os << "     rows: " << k["row_mapping"].get<std::string>() << "\n";
     if (code && code->contains("barriers_per_block"))
-      os << "     barriers per block: " << code->at("barriers_per_block").get<int64_t>() << "\n";
+      os << "     barriers per block: " << code->at("barriers_per_block").get<int64_t>()
+         << (code->value("warp_barriers", int64_t(0)) > 0
+                 ? fmt::format(" (and {} warp barriers)", code->at("warp_barriers").get<int64_t>())
+                 : std::string())
+         << "\n";
     for (auto& s : k["statements"]) {
       const json& st = stmts[s];
       os << "     " << s.get<std::string>() << " (line " << st["line"].get<int>() << "): " << st["text"].get<std::string>() << "\n";

@@ -33,8 +33,10 @@ std::optional<KernelPlan> CostModel::plan(const StmtSet& group, bool noParalleli
   std::optional<KernelPlan> best;
   std::vector<int> members = group.members();
   // The first of equal times wins: candidates come in a fixed order (docs/cost-model.md).
-  for (const GridCandidate& c : gridCandidates(group, noParallelismLoss))
-    if (auto p = evaluate(members, c); p && (!best || p->modeledUs < best->modeledUs - 1e-12)) best = std::move(p);
+  for (const GridCandidate& c : gridCandidates(group, noParallelismLoss)) {
+    auto p = evaluate(members, c);
+    if (p && (!best || p->modeledUs < best->modeledUs - 1e-12)) best = std::move(p);
+  }
   memo[group] = best;
   return best;
 }
@@ -88,16 +90,19 @@ std::optional<KernelPlan> CostModel::evaluate(const std::vector<int>& members, c
   kp.recomputed = recomputed;
   BlockShape shape = shapeGrid(members, c, kp);
   if (!mapThreads(members, threadDims, shape, kp)) return std::nullopt;
-  // Without, then with, the re-read inputs cached on chip: the cheaper, the first of equals.
+  // Without, then with, the re-read inputs cached on chip: the cheaper, and at equal time
+  // the cached one (each input read once: L2 traffic the time does not show is spared).
   KernelPlan cached = kp;
   double sectorWaste = placeData(members, shape, kp, false);
   vectorize(members, shape, kp);
+  loadsInFlight(members, shape, kp);
   timeKernel(sectorWaste, kp);
   if (!kp.cacheable) return kp;
   sectorWaste = placeData(members, shape, cached, true);
   vectorize(members, shape, cached);
+  loadsInFlight(members, shape, cached);
   timeKernel(sectorWaste, cached);
-  return cached.modeledUs < kp.modeledUs - 1e-12 ? cached : kp;
+  return cached.modeledUs <= kp.modeledUs + 1e-12 ? cached : kp;
 }
 
 // The slice of input t that every member reading it reads in one block, as an on-chip
@@ -150,6 +155,51 @@ std::optional<OnChipArray> CostModel::inputSlice(const std::vector<int>& members
     }
   }
   return out;
+}
+
+// Buffers whose lifetimes do not overlap share storage: a pointwise member that reads an
+// on-chip array (a temporary, or an input cached after its first pass) for the last time,
+// each element at the point where it writes its own on-chip result, writes that result
+// in place (h -> d = h - mean in SkipLayerNorm). The same thread reads an element and then
+// overwrites it; the barrier analysis sees one buffer. Returns the bytes saved.
+int64_t CostModel::reuseStorage(const std::vector<int>& members, KernelPlan& kp, int computeBytes) const {
+  const Program& prog = fg_.program();
+  auto same = [](const OnChipArray& a, const OnChipArray& b) {
+    return a.extent == b.extent && a.gridCoord == b.gridCoord && a.lo == b.lo;
+  };
+  auto find = [&](int t) -> OnChipArray* {
+    for (auto* list : {&kp.onChip, &kp.cachedInputs})
+      for (auto& a : *list)
+        if (a.tensor == t) return &a;
+    return nullptr;
+  };
+  std::set<int> taken;  // arrays whose storage a later one holds now
+  int64_t saved = 0;
+  for (size_t k = 0; k < members.size(); ++k) {
+    const Statement& st = prog.statements[members[k]];
+    OnChipArray* b = find(st.write.tensor);
+    if (!b || kp.modes[k] != StmtMode::Pointwise || !kp.keepsOnChip(st.write.tensor)) continue;
+    bool single = true;  // one writer of b in the kernel
+    for (size_t m = 0; m < members.size(); ++m)
+      single &= m == k || prog.statements[members[m]].write.tensor != st.write.tensor;
+    if (!single) continue;
+    for (auto& r : st.reads) {
+      OnChipArray* a = find(r.tensor);
+      if (!a || a == b || taken.count(r.tensor) || !same(*a, *b) || r.subscripts != st.write.subscripts) continue;
+      // The first reader of a cached input fills it: the copy is still being made there.
+      if (kp.cachesInput(r.tensor) && kp.firstReader(prog, r.tensor) == st.id) continue;
+      bool last = true;  // no later member reads a, and st reads it only at its own point
+      for (size_t m = 0; m < members.size(); ++m)
+        for (auto& q : prog.statements[members[m]].reads)
+          if (q.tensor == r.tensor) last &= m < k || (m == k && q.subscripts == st.write.subscripts);
+      if (!last) continue;
+      b->reuses = r.tensor;
+      taken.insert(r.tensor);
+      saved += b->alignedBytes(computeBytes);
+      break;
+    }
+  }
+  return saved;
 }
 
 // Step 1, the grid: where it starts and ends, how many blocks, each member's box in one
@@ -205,6 +255,7 @@ CostModel::BlockShape CostModel::shapeGrid(const std::vector<int>& members, cons
       shape.hi[k][d] = std::min(s.hi[d], s.lo[d] + kp.splitChunk);
       w = w / std::max<int64_t>(1, extent) * kp.splitChunk;
     }
+    shape.work.push_back(w * tilePoints);
     work = std::max(work, w * tilePoints);
     kp.flops = checkedAdd(kp.flops, checkedMul(s.points, s.flopsPerPoint, "a kernel's flops"), "a kernel's flops");
   }
@@ -246,7 +297,35 @@ bool CostModel::mapThreads(const std::vector<int>& members, const std::vector<in
     if (kp.splitChunks > 1 && kp.chunkDims[k] < 0) return false;  // a member the chunks do not cut
     if (kp.chunkDims[k] >= 0 && kp.gridCoordOf(k, kp.chunkDims[k]) >= 0) return false;  // chunks cut across blocks only
   }
-  return kp.splitChunks == 1 || kp.splitMember() >= 0;
+  if (kp.splitChunks > 1 && kp.splitMember() < 0) return false;
+  return mapRows(members, kp);
+}
+
+// Step 2b, rows onto threads (RowMapping). A kernel whose threads share a reduction
+// never runs its rows one after another through the whole block: a block of one row
+// (the tile is one grid point), or a warp per row (each grid point of the tile gets a
+// warp; its reductions are shuffles and its statements meet at warp barriers, since every
+// dependence stays at one grid point). False for a tile that fits neither.
+bool CostModel::mapRows(const std::vector<int>& members, KernelPlan& kp) const {
+  const Program& prog = fg_.program();
+  int64_t rows = 1;
+  for (int64_t t : kp.tile) rows *= t;
+  if (!kp.usesBlockReduce()) kp.rowMapping = RowMapping::Threads;
+  else if (kp.splitChunks > 1) kp.rowMapping = RowMapping::SplitRow;
+  else if (rows == 1) kp.rowMapping = RowMapping::BlockPerRow;
+  else kp.rowMapping = RowMapping::WarpPerRow;
+  if (kp.rowMapping == RowMapping::SplitRow && rows > 1) return false;
+  if (!kp.warpPerRow()) return true;
+  if (rows * kWarp > dev_.threadsPerBlock) return false;
+  // A warp's reductions run over its row alone: every parallel dimension a reducing
+  // member loops over in the block is the row.
+  for (size_t k = 0; k < members.size(); ++k) {
+    if (!reducesAcrossThreads(kp.modes[k])) continue;
+    for (int d = 0; d < prog.statements[members[k]].numParallel; ++d)
+      if (!kp.fixedByBlock(k, d) && !kp.rowOfWarp(k, d)) return false;
+  }
+  kp.threadsPerBlock = int(rows * kWarp);
+  return true;
 }
 
 // Step 3, footprints and placement: what each tensor costs in DRAM and L2 bytes, and
@@ -380,6 +459,7 @@ double CostModel::placeData(const std::vector<int>& members, const BlockShape& s
   }
   for (size_t g = 0; g < kp.globalReads.size(); ++g)
     if (kp.cachesInput(kp.globalReads[g])) kp.inputPasses[g] = 1;  // later passes read the on-chip copy
+  total -= reuseStorage(members, kp, computeBytes);
   kp.onchipBytesPerBlock = kp.sharedBytes = total;
   occupy(kp);
   // A statement after the first that reads an input again, where it is not cached on
@@ -428,7 +508,7 @@ void CostModel::vectorize(const std::vector<int>& members, const BlockShape& sha
     const int x = kp.threadDims[k];
     // Off a split's chunks (the last chunk may end inside a vector); on the grid only
     // where every block's tile, the last one's too, is whole aligned vectors.
-    if (x < 0 || (kp.splitChunks > 1 && kp.chunkDims[k] == x)) continue;
+    if (x < 0 || (kp.splitChunks > 1 && kp.chunkDims[k] == x) || kp.rowOfWarp(k, x)) continue;
     if (const int t = kp.gridCoordOf(k, x);
         t >= 0 && (kp.tile[t] % width || kp.gridLo[t] % width || kp.gridExtent[t] % width))
       continue;
@@ -440,6 +520,16 @@ void CostModel::vectorize(const std::vector<int>& members, const BlockShape& sha
     for (auto& r : ss.reads) any |= kp.vectorAccess(prog, at_.sizes(), k, r, width);
     if (any) kp.vectorWidth[k] = width;
   }
+  // A thread takes a vector a step: a block needs threads for its steps, not its points
+  // (a 128-element row of float4 steps is one warp's work, not four warps').
+  if (kp.warpPerRow()) return;
+  int64_t steps = 1;
+  for (size_t k = 0; k < members.size(); ++k) steps = std::max(steps, (shape.work[k] + kp.vectorWidth[k] - 1) / kp.vectorWidth[k]);
+  const int threads = int(std::min<int64_t>(dev_.threadsPerBlock, (steps + kWarp - 1) / kWarp * kWarp));
+  if (threads != kp.threadsPerBlock) {
+    kp.threadsPerBlock = threads;
+    occupy(kp);
+  }
 }
 
 // Step 4, time: launches, then the slower of memory and arithmetic, each at the
@@ -449,11 +539,42 @@ void CostModel::occupy(KernelPlan& kp) const {
   kp.blocksPerSM = 0;
   kp.occupancyLimiter.clear();
   if (dev_.arch.empty()) return;
-  const int64_t scratch = kp.usesBlockReduce() ? kReduceScratchSlots * elemBytes(fg_.program().computeType()) : 0;
+  const int64_t scratch = kp.usesBlockReduce() && !kp.warpPerRow() ? kReduceScratchSlots * elemBytes(fg_.program().computeType()) : 0;
   Occupancy o = cudaOccupancy(dev_.arch, kp.threadsPerBlock, kEstimatedRegisters, kp.sharedBytes + scratch);
   kp.occupancy = o.fraction;
   kp.blocksPerSM = o.blocksPerSM;
   kp.occupancyLimiter = o.limiter;
+}
+
+// Little's law: an SM streams at bandwidth B from DRAM of latency L only with B x L bytes
+// of loads in flight. Its resident threads each keep a step's global loads in flight
+// (one 16-byte vector, or one element, per access), for up to loads_in_flight steps of
+// their loop at once, counted on the member that reads the most global bytes.
+void CostModel::loadsInFlight(const std::vector<int>& members, const BlockShape& shape, KernelPlan& kp) const {
+  const Program& prog = fg_.program();
+  int64_t most = -1;
+  kp.bytesInFlightPerThread = 0;
+  for (size_t k = 0; k < members.size(); ++k) {
+    const SizedStatement& ss = sized(members[k]);
+    const int width = kp.vectorWidth[k];
+    int64_t step = 0;
+    for (auto& r : ss.reads) {
+      if (kp.keepsOnChip(r.tensor) || (kp.cachesInput(r.tensor) && kp.firstReader(prog, r.tensor) != members[k])) continue;
+      step += kp.vectorAccess(prog, at_.sizes(), k, r, width) ? 16 : elemBytes_[r.tensor];
+    }
+    if (step == 0) continue;
+    const int64_t steps = (shape.work[k] + width - 1) / width;  // the block's steps of this member
+    if (steps * step <= most) continue;
+    most = steps * step;
+    const int64_t perThread = (steps + kp.threadsPerBlock - 1) / kp.threadsPerBlock;
+    kp.bytesInFlightPerThread = step * std::min<int64_t>(perThread, dev_.loadsInFlight);
+  }
+  kp.latencyShare = 1;
+  if (kp.blocksPerSM > 0 && kp.bytesInFlightPerThread > 0) {
+    const double needed = dev_.dramBytesPerSec / dev_.smCount * dev_.dramLatencyNs * 1e-9;
+    const double inFlight = double(kp.blocksPerSM) * kp.threadsPerBlock * double(kp.bytesInFlightPerThread);
+    kp.latencyShare = std::min(1.0, inFlight / needed);
+  }
 }
 
 void CostModel::timeKernel(double sectorWaste, KernelPlan& kp) const {
@@ -461,10 +582,13 @@ void CostModel::timeKernel(double sectorWaste, KernelPlan& kp) const {
   kp.gridFill = std::min(1.0, double(kp.blocks) / dev_.blocksToSaturate);
   // The share of the device's throughput the kernel draws: enough blocks to fill the SMs,
   // and enough warps on each to cover latency.
-  const double share = kp.gridFill * std::min(1.0, kp.occupancy / dev_.saturatingOccupancy);
-  kp.memoryUs = ((double(kp.dramBytes) + sectorWaste) / (dev_.dramBytesPerSec * share) +
-                 double(kp.l2Bytes) / dev_.l2BytesPerSec) * 1e6;
-  kp.computeUs = double(kp.flops) / (dev_.flopsPerSec * share) * 1e6;
+  const double share = kp.gridFill * kp.latencyShare;
+  // Two levels: DRAM at the share the kernel draws, and L2, which every byte passes
+  // (DRAM's on its way, re-reads that hit) and which streams while DRAM does.
+  kp.memoryUs = std::max((double(kp.dramBytes) + sectorWaste) / (dev_.dramBytesPerSec * share),
+                         double(kp.dramBytes + kp.l2Bytes) / dev_.l2BytesPerSec) * 1e6;
+  // Arithmetic needs blocks on every SM; its latencies are short beside DRAM's.
+  kp.computeUs = double(kp.flops) / (dev_.flopsPerSec * kp.gridFill) * 1e6;
   kp.modeledUs = kp.launchUs + std::max(kp.memoryUs, kp.computeUs);
 }
 

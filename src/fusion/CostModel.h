@@ -115,6 +115,7 @@ class CostModel {
   struct BlockShape {
     std::vector<std::vector<int64_t>> lo, hi;
     std::vector<int64_t> run;
+    std::vector<int64_t> work;  // per member: its points in one block
   };
   std::vector<std::vector<std::vector<int>>> gridAssignments(const std::vector<int>& members, int g) const;
   std::pair<std::vector<int64_t>, std::vector<int64_t>> gridBounds(const std::vector<int>& members,
@@ -129,12 +130,15 @@ class CostModel {
   BlockShape shapeGrid(const std::vector<int>& members, const GridCandidate& c, KernelPlan& kp) const;
   bool mapThreads(const std::vector<int>& members, const std::vector<int>* threadDims, BlockShape& shape,
                   KernelPlan& kp) const;
+  bool mapRows(const std::vector<int>& members, KernelPlan& kp) const;
+  int64_t reuseStorage(const std::vector<int>& members, KernelPlan& kp, int computeBytes) const;
   double placeData(const std::vector<int>& members, const BlockShape& shape, KernelPlan& kp, bool cacheInputs) const;
   std::optional<OnChipArray> inputSlice(const std::vector<int>& members, const BlockShape& shape, const KernelPlan& kp,
                                         int t) const;
   void vectorize(const std::vector<int>& members, const BlockShape& shape, KernelPlan& kp) const;
   // Blocks per SM and occupancy by the device's rules, once the shared memory is known.
   void occupy(KernelPlan& kp) const;
+  void loadsInFlight(const std::vector<int>& members, const BlockShape& shape, KernelPlan& kp) const;
   void timeKernel(double sectorWaste, KernelPlan& kp) const;
   OnChipArray onChipSlice(const std::vector<int>& members, const KernelPlan& kp, int t) const;
 };

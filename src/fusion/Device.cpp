@@ -44,9 +44,14 @@ void applyDeviceOverrides(Device& d, const std::map<std::string, double>& values
     else if (k == "l2_mb") d.l2Bytes = v * 1e6;
     else if (k == "onchip_kb_per_block") d.onchipBytesPerBlock = v * 1024;
     else if (k == "threads_per_block") d.threadsPerBlock = int(v);
-    else if (k == "saturating_occupancy") {
-      if (!(v > 0 && v <= 1)) throw UsageError("saturating_occupancy is a fraction in (0, 1], not " + std::to_string(v));
-      d.saturatingOccupancy = v;
+    else if (k == "dram_latency_ns") {
+      if (!(v > 0 && v < 1e6)) throw UsageError("dram_latency_ns is a positive number of nanoseconds, not " + std::to_string(v));
+      d.dramLatencyNs = v;
+    } else if (k == "loads_in_flight") {
+      if (!(v >= 1 && v <= 64 && v == std::floor(v))) throw UsageError("loads_in_flight is a whole number from 1 to 64, not " + std::to_string(v));
+      d.loadsInFlight = int(v);
+    } else if (k == "saturating_occupancy") {
+      throw UsageError(kSaturatingOccupancyGone);
     } else throw UsageError("unknown device parameter '" + k + "'");
   }
 }
@@ -93,7 +98,7 @@ Device loadDevice(const std::string& nameOrPath) {
   if (y["base"]) d = preset(text(y["base"], "base"));
   static const std::set<std::string> keys = {"name", "base", "dram_gbps", "l2_gbps", "tflops", "launch_us", "sm_count",
                                              "blocks_to_saturate", "l2_mb", "onchip_kb_per_block", "threads_per_block",
-                                             "arch", "saturating_occupancy"};
+                                             "arch", "dram_latency_ns", "loads_in_flight", "saturating_occupancy"};
   for (auto it = y.begin(); it != y.end(); ++it) {
     std::string k = text(it->first, "a key");
     if (!keys.count(k)) throw UsageError(at(it->first) + "unknown key '" + k + "'");
@@ -111,9 +116,13 @@ Device loadDevice(const std::string& nameOrPath) {
     else if (k == "arch") {
       d.arch = text(v, "arch");
       if (!cudaArchKnown(d.arch)) throw UsageError(at(v) + "no occupancy rules for '" + d.arch + "' (sm_80, sm_86, sm_89, sm_90)");
+    } else if (k == "dram_latency_ns") {
+      d.dramLatencyNs = number(v, k, false);
+    } else if (k == "loads_in_flight") {
+      d.loadsInFlight = count(v, k);
+      if (d.loadsInFlight > 64) throw UsageError(at(v) + "'loads_in_flight' is at most 64");
     } else if (k == "saturating_occupancy") {
-      d.saturatingOccupancy = number(v, k, false);
-      if (d.saturatingOccupancy > 1) throw UsageError(at(v) + "'saturating_occupancy' is a fraction of at most 1");
+      throw UsageError(at(it->first) + kSaturatingOccupancyGone);
     }
   }
   if (d.blocksToSaturate <= 0) d.blocksToSaturate = 2 * d.smCount;

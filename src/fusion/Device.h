@@ -20,11 +20,18 @@ struct Device {
   // CUDA architecture whose occupancy rules bound blocks per SM (sm_80, sm_90, ..); empty
   // for a device without them (an OpenCL CPU), where every kernel counts as fully occupied.
   std::string arch;
-  // SM occupancy (resident warps over the most an SM holds) from which a kernel keeps
-  // enough loads in flight to cover memory latency (Little's law); below it, throughput
-  // falls in proportion. A documented assumption until calibrated on a GPU.
-  double saturatingOccupancy = 0.5;
+  // Little's law: an SM draws its share of DRAM bandwidth only with bandwidth x latency
+  // bytes of loads in flight. DRAM latency under load, and the loop steps whose loads one
+  // thread keeps in flight at once (the compiler's unrolling overlaps them): documented
+  // assumptions until calibrated on a GPU.
+  double dramLatencyNs = 600;
+  int loadsInFlight = 2;
 };
+
+// What a device file or sweep that still sets the old occupancy threshold is told.
+inline constexpr const char* kSaturatingOccupancyGone =
+    "'saturating_occupancy' is gone: the model counts the bytes a kernel keeps in flight (Little's law); "
+    "set 'dram_latency_ns' and 'loads_in_flight' instead (docs/cost-model.md, \"Time\")";
 
 // "a100", "h100", "h200", or a path to a YAML file. Throws UsageError.
 Device loadDevice(const std::string& nameOrPath);

@@ -21,6 +21,18 @@ bool KernelPlan::keepsOnChip(int tensor) const {
   return std::any_of(onChip.begin(), onChip.end(), [&](const OnChipArray& a) { return a.tensor == tensor; });
 }
 
+int KernelPlan::storageOf(int tensor) const {
+  for (int hops = 0; hops <= int(onChip.size() + cachedInputs.size()); ++hops) {
+    int next = -1;
+    for (auto* list : {&onChip, &cachedInputs})
+      for (auto& a : *list)
+        if (a.tensor == tensor) next = a.reuses;
+    if (next < 0) return tensor;
+    tensor = next;
+  }
+  throw InternalError("on-chip arrays reuse each other's storage in a cycle");
+}
+
 bool KernelPlan::cachesInput(int tensor) const {
   return std::any_of(cachedInputs.begin(), cachedInputs.end(), [&](const OnChipArray& a) { return a.tensor == tensor; });
 }

@@ -30,6 +30,21 @@ inline const char* stmtModeName(StmtMode m) { return nameIn(kStmtModeNames, m); 
 // The block's threads share each point's reduction (and combine through shared memory).
 inline bool reducesAcrossThreads(StmtMode m) { return m == StmtMode::BlockReduce || m == StmtMode::SplitReduce; }
 
+// How a kernel whose threads share reductions lays its rows (the grid points of its
+// block's tile: the points a reduction runs over) onto threads. Rows never run one
+// after another through a whole block: a block holds one row, or each warp holds one.
+enum class RowMapping {
+  Threads,     // no reduction shared across threads: the block's threads run all its points
+  BlockPerRow, // one row per block; its reductions combine across the block (one barrier each)
+  WarpPerRow,  // one row per warp, 32 x rows threads: reductions are warp shuffles, no block barrier
+  SplitRow     // one chunk of a row per block, combined by a second launch (a split reduction)
+};
+inline constexpr EnumName<RowMapping> kRowMappingNames[] = {{RowMapping::Threads, "threads"},
+                                                           {RowMapping::BlockPerRow, "block-per-row"},
+                                                           {RowMapping::WarpPerRow, "warp-per-row"},
+                                                           {RowMapping::SplitRow, "split-row"}};
+inline const char* rowMappingName(RowMapping m) { return nameIn(kRowMappingNames, m); }
+
 // A kernel's statement as reports print it: S1, or S1' where the kernel recomputes it.
 inline std::string memberLabel(const std::string& label, const std::vector<int>& recomputed, int s) {
   for (int r : recomputed)
@@ -45,6 +60,9 @@ struct OnChipArray {
   // lo[p] + chunk * splitChunk.
   static constexpr int kChunkCoord = -2;
   int tensor = -1;
+  // The on-chip array (a tensor id) whose storage this one takes once that one's last
+  // reader is done with it; -1: storage of its own (KernelPlan::storageOf).
+  int reuses = -1;
   std::vector<int64_t> extent;
   std::vector<int> gridCoord;
   std::vector<int64_t> lo;
@@ -73,6 +91,7 @@ struct KernelPlan {
   std::vector<int> vectorWidth;
   int64_t blocks = 1;
   int threadsPerBlock = 32;
+  RowMapping rowMapping = RowMapping::Threads;
   // A split reduction: one member reduces, its last dimension cut into splitChunks
   // chunks of splitChunk points; each block reduces one chunk into a partial result, and
   // a second launch combines the partials in order. The other members are elementwise
@@ -101,6 +120,11 @@ struct KernelPlan {
   // gridFill: the blocks over those the device needs in flight to saturate.
   double occupancy = 0, gridFill = 0, memoryUs = 0, computeUs = 0, launchUs = 0, modeledUs = 0;
   int blocksPerSM = 0;
+  // Little's law: bytes of global loads one thread keeps in flight in the kernel's main
+  // stream (its member that reads the most global memory), and the share of DRAM
+  // bandwidth the resident threads' loads in flight cover (1 without occupancy rules).
+  int64_t bytesInFlightPerThread = 0;
+  double latencyShare = 1;
   std::string occupancyLimiter;  // threads, registers, shared memory or blocks
 
   int gridRank() const { return int(gridExtent.size()); }
@@ -113,6 +137,9 @@ struct KernelPlan {
     return t >= 0 && tile[t] == 1;
   }
   bool keepsOnChip(int tensor) const;
+  // The tensor whose on-chip storage `tensor` lives in: itself, or the array it reuses
+  // (followed to the first owner). Codegen aliases them; barriers see one buffer.
+  int storageOf(int tensor) const;
   bool cachesInput(int tensor) const;
   // The first member (a statement id) that reads `tensor`; -1 when none does. It reads
   // a cached input from global memory and fills the on-chip copy.
@@ -123,6 +150,13 @@ struct KernelPlan {
   // both ask this one question.
   bool vectorAccess(const Program& prog, const Sizes& sizes, size_t m, const SizedAccess& a, int width) const;
   bool usesBlockReduce() const;
+  bool warpPerRow() const { return rowMapping == RowMapping::WarpPerRow; }
+  // Whether dimension d of statements[m] runs one row per warp (a grid coordinate the
+  // block's tile spans with more than one point, under WarpPerRow).
+  bool rowOfWarp(size_t m, int d) const {
+    const int t = gridCoordOf(m, d);
+    return warpPerRow() && t >= 0 && tile[size_t(t)] > 1;
+  }
   // The index in `statements` of the split reduction; -1 without a split.
   int splitMember() const;
 };

@@ -56,6 +56,7 @@ nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p) {
     kj["split_chunks"] = k.splitChunks;
     kj["blocks"] = k.blocks;
     kj["threads_per_block"] = k.threadsPerBlock;
+    kj["row_mapping"] = rowMappingName(k.rowMapping);
     kj["dram_bytes"] = k.dramBytes;
     kj["l2_bytes"] = k.l2Bytes;
     kj["uncoalesced_bytes"] = k.uncoalescedBytes;
@@ -64,6 +65,8 @@ nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p) {
     kj["occupancy"] = k.occupancy;
     kj["blocks_per_sm"] = k.blocksPerSM;
     kj["grid_fill"] = k.gridFill;
+    kj["bytes_in_flight_per_thread"] = k.bytesInFlightPerThread;
+    kj["latency_share"] = k.latencyShare;
     // Passes over each tensor the kernel reads from global memory, as the cost model
     // priced them (a fused softmax reads X twice).
     kj["input_passes"] = nlohmann::ordered_json::object();
