@@ -682,8 +682,9 @@ class KernelPrinter {
   }
 };
 
-// `warpRows`: some kernel runs a row per warp, so OpenCL needs its 32-lane reduction.
-std::string helpers(const Spelling& sp, const std::set<ReduceOp>& used, bool warpRows) {
+// `warpRows`: some kernel runs a row per warp (OpenCL needs its 32-lane reduction);
+// `blockRows`: some kernel reduces across a whole block.
+std::string helpers(const Spelling& sp, const std::set<ReduceOp>& used, bool warpRows, bool blockRows) {
   std::ostringstream os;
   if (sp.d == Dialect::OpenCL && !sp.f32) os << "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
   os << "#define pf_floord(a, b) ((a) < 0 ? -((-(a) + (b) - 1) / (b)) : (a) / (b))\n";
@@ -698,7 +699,8 @@ std::string helpers(const Spelling& sp, const std::set<ReduceOp>& used, bool war
       os << "__device__ __forceinline__ " << sp.real << " pf_warp_reduce_" << k->name << "(" << sp.real << " v) {\n"
          << "  for (int d = 16; d > 0; d >>= 1) { " << sp.real << " o = __shfl_xor_sync(0xffffffffu, v, d); v = " << c << "; }\n"
          << "  return v;\n}\n";
-      os << "__device__ __forceinline__ " << sp.real << " pf_block_reduce_" << k->name << "(" << sp.real << " v, "
+      if (blockRows)
+        os << "__device__ __forceinline__ " << sp.real << " pf_block_reduce_" << k->name << "(" << sp.real << " v, "
          << sp.real << "* scratch) {\n"
          << "  v = pf_warp_reduce_" << k->name << "(v);\n"
          << "  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = (blockDim.x + 31) >> 5;\n"
@@ -765,13 +767,14 @@ GeneratedCode generate(const PolyProgram& pp, const Partition& p, Dialect d) {
      << p.device << ", sizes " << sizes << ").\n";
   os << "// " << p.kernels.size() << " kernel(s); every kernel's schedule was verified by isl against all dependences.\n";
   std::set<ReduceOp> used;  // block combines the kernels need
-  bool warpRows = false;
+  bool warpRows = false, blockRows = false;
   for (auto& k : out.kernels) {
     warpRows |= k.plan.warpPerRow();
+    blockRows |= k.plan.usesBlockReduce() && !k.plan.warpPerRow();
     for (auto& s : k.stmts)
       if (reducesAcrossThreads(s.mode)) used.insert(prog.statements[s.stmt].op);
   }
-  os << helpers(sp, used, warpRows) << "\n";
+  os << helpers(sp, used, warpRows, blockRows) << "\n";
   for (auto& k : out.kernels) {
     KernelPrinter kp(at, k, sp);
     os << kp.print() << "\n";

@@ -520,16 +520,23 @@ void CostModel::vectorize(const std::vector<int>& members, const BlockShape& sha
     for (auto& r : ss.reads) any |= kp.vectorAccess(prog, at_.sizes(), k, r, width);
     if (any) kp.vectorWidth[k] = width;
   }
+  // Registers: a step's vectors live at once.
+  int vectors = 0;
+  for (size_t k = 0; k < members.size(); ++k) {
+    if (kp.vectorWidth[k] == 1) continue;
+    int n = 0;
+    for (auto& r : sized(members[k]).reads) n += kp.vectorAccess(prog, at_.sizes(), k, r, kp.vectorWidth[k]);
+    vectors = std::max(vectors, n);
+  }
+  kp.registersPerThread = kEstimatedRegisters + kRegistersPerExtraVector * std::max(0, vectors - 2);
   // A thread takes a vector a step: a block needs threads for its steps, not its points
   // (a 128-element row of float4 steps is one warp's work, not four warps').
-  if (kp.warpPerRow()) return;
-  int64_t steps = 1;
-  for (size_t k = 0; k < members.size(); ++k) steps = std::max(steps, (shape.work[k] + kp.vectorWidth[k] - 1) / kp.vectorWidth[k]);
-  const int threads = int(std::min<int64_t>(dev_.threadsPerBlock, (steps + kWarp - 1) / kWarp * kWarp));
-  if (threads != kp.threadsPerBlock) {
-    kp.threadsPerBlock = threads;
-    occupy(kp);
+  if (!kp.warpPerRow()) {
+    int64_t steps = 1;
+    for (size_t k = 0; k < members.size(); ++k) steps = std::max(steps, (shape.work[k] + kp.vectorWidth[k] - 1) / kp.vectorWidth[k]);
+    kp.threadsPerBlock = int(std::min<int64_t>(dev_.threadsPerBlock, (steps + kWarp - 1) / kWarp * kWarp));
   }
+  occupy(kp);
 }
 
 // Step 4, time: launches, then the slower of memory and arithmetic, each at the
@@ -540,20 +547,21 @@ void CostModel::occupy(KernelPlan& kp) const {
   kp.occupancyLimiter.clear();
   if (dev_.arch.empty()) return;
   const int64_t scratch = kp.usesBlockReduce() && !kp.warpPerRow() ? kReduceScratchSlots * elemBytes(fg_.program().computeType()) : 0;
-  Occupancy o = cudaOccupancy(dev_.arch, kp.threadsPerBlock, kEstimatedRegisters, kp.sharedBytes + scratch);
+  Occupancy o = cudaOccupancy(dev_.arch, kp.threadsPerBlock, kp.registersPerThread, kp.sharedBytes + scratch);
   kp.occupancy = o.fraction;
   kp.blocksPerSM = o.blocksPerSM;
   kp.occupancyLimiter = o.limiter;
 }
 
 // Little's law: an SM streams at bandwidth B from DRAM of latency L only with B x L bytes
-// of loads in flight. Its resident threads each keep a step's global loads in flight
-// (one 16-byte vector, or one element, per access), for up to loads_in_flight steps of
-// their loop at once, counted on the member that reads the most global bytes.
+// of loads in flight. A block's threads each keep a step's global loads in flight (one
+// 16-byte vector, or one element, per access), for up to loads_in_flight steps of their
+// loop at once, counted on the member that reads the most global bytes; a thread without
+// a step of its own keeps nothing in flight.
 void CostModel::loadsInFlight(const std::vector<int>& members, const BlockShape& shape, KernelPlan& kp) const {
   const Program& prog = fg_.program();
   int64_t most = -1;
-  kp.bytesInFlightPerThread = 0;
+  kp.bytesInFlightPerBlock = 0;
   for (size_t k = 0; k < members.size(); ++k) {
     const SizedStatement& ss = sized(members[k]);
     const int width = kp.vectorWidth[k];
@@ -566,13 +574,12 @@ void CostModel::loadsInFlight(const std::vector<int>& members, const BlockShape&
     const int64_t steps = (shape.work[k] + width - 1) / width;  // the block's steps of this member
     if (steps * step <= most) continue;
     most = steps * step;
-    const int64_t perThread = (steps + kp.threadsPerBlock - 1) / kp.threadsPerBlock;
-    kp.bytesInFlightPerThread = step * std::min<int64_t>(perThread, dev_.loadsInFlight);
+    kp.bytesInFlightPerBlock = step * std::min<int64_t>(steps, int64_t(kp.threadsPerBlock) * dev_.loadsInFlight);
   }
   kp.latencyShare = 1;
-  if (kp.blocksPerSM > 0 && kp.bytesInFlightPerThread > 0) {
+  if (kp.blocksPerSM > 0 && kp.bytesInFlightPerBlock > 0) {
     const double needed = dev_.dramBytesPerSec / dev_.smCount * dev_.dramLatencyNs * 1e-9;
-    const double inFlight = double(kp.blocksPerSM) * kp.threadsPerBlock * double(kp.bytesInFlightPerThread);
+    const double inFlight = double(kp.blocksPerSM) * double(kp.bytesInFlightPerBlock);
     kp.latencyShare = std::min(1.0, inFlight / needed);
   }
 }

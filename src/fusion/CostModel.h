@@ -46,6 +46,9 @@ class CostModel {
   // the on-chip arrays: a block reduction's per-warp partials, two halves of 32 slots in
   // the compute type (codegen alternates them so one barrier suffices).
   static constexpr int kEstimatedRegisters = 32;
+  // ...and 8 more for each 16-byte vector beyond two that one step of a member loads at
+  // once (SkipLayerNorm's h = X + R + bias holds three float4s: ptxas wants 38).
+  static constexpr int kRegistersPerExtraVector = 8;
   static constexpr int64_t kReduceScratchSlots = 64;
 
   // The cheapest plan for the group as one kernel, over its whole candidate set; none

@@ -120,10 +120,11 @@ struct KernelPlan {
   // gridFill: the blocks over those the device needs in flight to saturate.
   double occupancy = 0, gridFill = 0, memoryUs = 0, computeUs = 0, launchUs = 0, modeledUs = 0;
   int blocksPerSM = 0;
-  // Little's law: bytes of global loads one thread keeps in flight in the kernel's main
+  int registersPerThread = 32;  // the model's estimate (CostModel::kEstimatedRegisters and up)
+  // Little's law: bytes of global loads a block keeps in flight in the kernel's main
   // stream (its member that reads the most global memory), and the share of DRAM
-  // bandwidth the resident threads' loads in flight cover (1 without occupancy rules).
-  int64_t bytesInFlightPerThread = 0;
+  // bandwidth the resident blocks' loads in flight cover (1 without occupancy rules).
+  int64_t bytesInFlightPerBlock = 0;
   double latencyShare = 1;
   std::string occupancyLimiter;  // threads, registers, shared memory or blocks
 

@@ -64,8 +64,9 @@ nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p) {
     kj["flops"] = k.flops;
     kj["occupancy"] = k.occupancy;
     kj["blocks_per_sm"] = k.blocksPerSM;
+    kj["registers_per_thread"] = k.registersPerThread;
     kj["grid_fill"] = k.gridFill;
-    kj["bytes_in_flight_per_thread"] = k.bytesInFlightPerThread;
+    kj["bytes_in_flight_per_block"] = k.bytesInFlightPerBlock;
     kj["latency_share"] = k.latencyShare;
     // Passes over each tensor the kernel reads from global memory, as the cost model
     // priced them (a fused softmax reads X twice).

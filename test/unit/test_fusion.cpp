@@ -597,7 +597,7 @@ TEST_CASE("cost model: a kernel's occupancy follows CUDA's rules, and too few wa
       for (const KernelPlan& k : p.kernels) {
         // Float partials of a block reduction; a warp per row reduces by shuffles alone.
         const int64_t scratch = k.usesBlockReduce() && !k.warpPerRow() ? CostModel::kReduceScratchSlots * 4 : 0;
-        Occupancy o = cudaOccupancy("sm_90", k.threadsPerBlock, CostModel::kEstimatedRegisters, k.sharedBytes + scratch);
+        Occupancy o = cudaOccupancy("sm_90", k.threadsPerBlock, k.registersPerThread, k.sharedBytes + scratch);
         CHECK(k.occupancy == o.fraction);
         CHECK(k.blocksPerSM == o.blocksPerSM);
         CHECK(k.occupancy >= 0.5);
@@ -617,7 +617,7 @@ TEST_CASE("cost model: a kernel's occupancy follows CUDA's rules, and too few wa
   CHECK(k8->blocksPerSM == 1);
   CHECK(k8->occupancyLimiter == "shared memory");
   CHECK(k8->occupancy == 0.125);
-  CHECK(k8->bytesInFlightPerThread == 2 * 32);
+  CHECK(k8->bytesInFlightPerBlock == 256 * 2 * 32);
   CHECK(k8->latencyShare == 1);
   // A thread with one step in flight keeps 8 KiB an SM in flight: the same bytes take
   // DRAM time longer by the share missing.
@@ -628,7 +628,7 @@ TEST_CASE("cost model: a kernel's occupancy follows CUDA's rules, and too few wa
   std::optional<KernelPlan> k8one = exposed.evaluate(all, eight);
   REQUIRE(k8one);
   CHECK(k8one->dramBytes == k8->dramBytes);
-  CHECK(k8one->bytesInFlightPerThread == 32);
+  CHECK(k8one->bytesInFlightPerBlock == 256 * 32);
   CHECK(k8one->latencyShare == Approx(256 * 32 / needed));
   CHECK(k8one->memoryUs == Approx(k8->memoryUs / k8one->latencyShare).epsilon(1e-12));
   // Without occupancy rules (a CPU device) the kernel counts as fully occupied.
