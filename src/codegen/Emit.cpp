@@ -216,6 +216,13 @@ class KernelPrinter {
       os << "  " << (sp_.d == Dialect::Cuda ? "__shared__ " : "__local ") << sp_.real << " pf_red["
          << (sp_.d == Dialect::Cuda ? "64];  // two halves, one block reduction after the other\n  int pf_red_half = 0;\n"
                                     : std::to_string(kp.threadsPerBlock) + "];\n");
+    // A tiled contraction's staged slices: one per read, [tileP x kStep] or [kStep x tileQ].
+    if (const ContractionTile& c = kp.contraction; c.member >= 0)
+      for (size_t r = 0; r < c.alongP.size(); ++r)
+        os << "  " << (sp_.d == Dialect::Cuda ? "__shared__ " : "__local ") << sp_.real << " pf_stage" << r << "["
+           << (c.alongP[r] ? c.tileP : c.tileQ) * c.kStep << "];  // "
+           << prog_.tensors[prog_.statements[kp.statements[size_t(c.member)]].reads[r].tensor].name << ", a step of "
+           << c.kStep << "\n";
     // The plan's thread count, a compile-time constant (the launch bounds and the work-
     // group size enforce it): strides and trip counts fold.
     os << "  const int pf_tid = " << sp_.tid() << ", pf_nthreads = " << kp.threadsPerBlock << ";\n";
@@ -594,6 +601,97 @@ class KernelPrinter {
     os << "    }\n";
   }
 
+  // Whether this piece of the plan's tiled contraction has the loops the tiling runs: p
+  // and q parallel, r the reduction, no dimension fixed. (Another piece runs the plain
+  // loops, with the same threads.)
+  bool tiledPiece(const StmtIR& s, const Statement& st, const PieceIR& piece) const {
+    const ContractionTile& c = k_.plan.contraction;
+    if (c.member < 0 || size_t(c.member) != s.member || piece.loops.size() != 3) return false;
+    return piece.loops[size_t(c.p)].var == cName(st.dims[size_t(c.p)]) && !piece.loops[size_t(c.p)].reduction &&
+           piece.loops[size_t(c.q)].var == cName(st.dims[size_t(c.q)]) && !piece.loops[size_t(c.q)].reduction &&
+           piece.loops[2].var == cName(st.dims[2]) && piece.loops[2].reduction;
+  }
+
+  // The plan's tiled contraction (ContractionTile): per step of r, the block stages each
+  // read's slice in shared memory, then each thread runs its micro x micro outputs from
+  // registers; the accumulators meet the output once, after the last step.
+  void printTiledContraction(std::ostream& os, const Statement& st, const PieceIR& piece, const std::string& lhs) const {
+    const ContractionTile& c = k_.plan.contraction;
+    const LoopIR &lp = piece.loops[size_t(c.p)], &lq = piece.loops[size_t(c.q)], &lr = piece.loops[2];
+    const int64_t threadsP = c.tileP / c.micro, threadsQ = c.tileQ / c.micro;
+    const std::string& ix = sp_.index;
+    const std::string unroll = "#pragma unroll\n";
+    const std::string m = std::to_string(c.micro);
+    os << "    // " << c.micro << " x " << c.micro << " outputs a thread (" << lp.var << " and " << lq.var << " strided by "
+       << threadsP << " and " << threadsQ << " threads), " << lr.var << " staged " << c.kStep << " steps at a time\n";
+    os << "    const int pf_tp = pf_tid / " << threadsQ << ", pf_tq = pf_tid % " << threadsQ << ";\n";
+    os << "    " << sp_.real << " pf_acc[" << m << "][" << m << "];\n";
+    os << unroll << "    for (int pf_a = 0; pf_a < " << m << "; ++pf_a)\n" << unroll << "      for (int pf_b = 0; pf_b < " << m
+       << "; ++pf_b) pf_acc[pf_a][pf_b] = " << identity(st.op, sp_) << ";\n";
+    os << "    for (" << ix << " pf_k0 = 0; pf_k0 < pf_ext_" << lr.var << "; pf_k0 += " << c.kStep << ") {\n";
+    for (size_t r = 0; r < c.alongP.size(); ++r) {
+      // Consecutive threads take consecutive elements of the slice's rows: along r for a
+      // [tileP x kStep] slice, along q for a [kStep x tileQ] one.
+      const LoopIR& other = c.alongP[r] ? lp : lq;
+      const int64_t rows = c.alongP[r] ? c.tileP : c.kStep, cols = c.alongP[r] ? c.kStep : c.tileQ;
+      const std::string rowIdx = "(pf_e / " + std::to_string(cols) + ")", colIdx = "(pf_e % " + std::to_string(cols) + ")";
+      const std::string otherOff = c.alongP[r] ? rowIdx : colIdx, rOff = c.alongP[r] ? colIdx : rowIdx;
+      os << "      for (int pf_e = pf_tid; pf_e < " << rows * cols << "; pf_e += pf_nthreads) {\n"
+         << "        " << sp_.real << " pf_x = " << sp_.literal("0") << ";\n"
+         << "        if (" << otherOff << " < pf_ext_" << other.var << " && pf_k0 + " << rOff << " < pf_ext_" << lr.var << ") { "
+         << "const " << ix << " " << other.var << " = " << other.lo << " + " << otherOff << "; const " << ix << " " << lr.var
+         << " = " << lr.lo << " + pf_k0 + " << rOff << "; pf_x = " << accessC(st.reads[r], &st) << "; }\n"
+         << "        pf_stage" << r << "[pf_e] = pf_x;\n      }\n";
+    }
+    os << "      " << sp_.barrier() << "\n";
+    // A product of its reads adds nothing where a staged operand is the slices' zero
+    // padding: every step runs the whole slice, a loop the compiler unrolls.
+    if (isProduct(*st.rhs)) {
+      os << unroll << "      for (int pf_r = 0; pf_r < " << c.kStep << "; ++pf_r) {\n";
+    } else {
+      os << "      const " << ix << " pf_kn = pf_ext_" << lr.var << " - pf_k0 < " << c.kStep << " ? pf_ext_" << lr.var
+         << " - pf_k0 : " << c.kStep << ";\n";
+      os << "      for (int pf_r = 0; pf_r < pf_kn; ++pf_r) {\n";
+    }
+    for (size_t r = 0; r < c.alongP.size(); ++r) {
+      const std::string f = "pf_f" + std::to_string(r);
+      os << "        " << sp_.real << " " << f << "[" << m << "];\n" << unroll << "        for (int pf_a = 0; pf_a < " << m
+         << "; ++pf_a) " << f << "[pf_a] = pf_stage" << r << "["
+         << (c.alongP[r] ? "(pf_tp + pf_a * " + std::to_string(threadsP) + ") * " + std::to_string(c.kStep) + " + pf_r"
+                         : "pf_r * " + std::to_string(c.tileQ) + " + pf_tq + pf_a * " + std::to_string(threadsQ))
+         << "];\n";
+    }
+    auto fragment = [&](const Access& a) {
+      const size_t r = size_t(&a - st.reads.data());
+      return "pf_f" + std::to_string(r) + (c.alongP[r] ? "[pf_a]" : "[pf_b]");
+    };
+    const std::string value = valueText(st, *st.rhs, sp_, at_.sizes(), fragment);
+    os << unroll << "        for (int pf_a = 0; pf_a < " << m << "; ++pf_a)\n" << unroll << "          for (int pf_b = 0; pf_b < "
+       << m << "; ++pf_b) {\n";
+    if (dependsOnIndex(*st.rhs))
+      os << "            const " << ix << " " << lp.var << " = " << lp.lo << " + pf_tp + pf_a * " << threadsP << ", " << lq.var
+         << " = " << lq.lo << " + pf_tq + pf_b * " << threadsQ << ", " << lr.var << " = " << lr.lo << " + pf_k0 + pf_r;\n";
+    os << "            pf_acc[pf_a][pf_b] = " << combine(st.op, "pf_acc[pf_a][pf_b]", value, sp_) << ";\n          }\n";
+    os << "      }\n      " << sp_.barrier() << "\n    }\n";
+    os << unroll << "    for (int pf_a = 0; pf_a < " << m << "; ++pf_a)\n" << unroll << "      for (int pf_b = 0; pf_b < " << m
+       << "; ++pf_b) {\n"
+       << "        const " << ix << " " << lp.var << " = " << lp.lo << " + pf_tp + pf_a * " << threadsP << ", " << lq.var << " = "
+       << lq.lo << " + pf_tq + pf_b * " << threadsQ << ";\n"
+       << "        if (" << lp.var << " < " << lp.hi << " && " << lq.var << " < " << lq.hi << ") " << lhs << " = "
+       << (st.init ? "pf_acc[pf_a][pf_b]" : combine(st.op, lhs, "pf_acc[pf_a][pf_b]", sp_)) << ";\n      }\n";
+  }
+  // Whether e is a product of accesses, scalars and numbers: zero when an access is.
+  static bool isProduct(const Expr& e) {
+    if (e.kind == ExprKind::Mul) return isProduct(*e.args[0]) && isProduct(*e.args[1]);
+    return e.kind == ExprKind::Access || e.kind == ExprKind::Scalar || e.kind == ExprKind::Number || e.kind == ExprKind::Size;
+  }
+  static bool dependsOnIndex(const Expr& e) {
+    if (e.kind == ExprKind::Index) return true;
+    for (auto& a : e.args)
+      if (dependsOnIndex(*a)) return true;
+    return false;
+  }
+
   void printStatement(std::ostream& os, const StmtIR& s) const {
     const Statement& st = prog_.statements[s.stmt];
     os << "  // " << st.label() << " (line " << st.loc.line << "): " << statementText(prog_, st) << "\n";
@@ -635,7 +733,9 @@ class KernelPrinter {
         init = identity(st.op, sp_);
       }
       const int width = s.vectorWidth;
-      if (width > 1) {
+      if (tiledPiece(s, st, piece)) {
+        printTiledContraction(os, st, piece, lhs);
+      } else if (width > 1) {
         printVectorized(os, s, st, par, red, P, fixed, lhs, init, width, lanes);
       } else if (reducesAcrossThreads(s.mode)) {
         os << "    for (" << sp_.index << " pf_p = 0; pf_p < " << P << "; ++pf_p) {\n";

@@ -197,6 +197,8 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& 
     // parallel loops, and every access of t is the identity of that point.
     auto sameThread = [&](const StmtIR& a, const StmtIR& b, int t) {
       if (reducesAcrossThreads(a.mode) || reducesAcrossThreads(b.mode)) return false;
+      // A tiled contraction's thread owns a strided micro-tile, not a point of the plain order.
+      if (int(a.member) == k.contraction.member || int(b.member) == k.contraction.member) return false;
       // A vector step gives a thread other points than a scalar one (or a narrower step).
       if (a.vectorWidth != b.vectorWidth) return false;
       if (a.pieces.size() != 1 || b.pieces.size() != 1) return false;
@@ -239,8 +241,8 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& 
       // blocks take. That is legal (the guard is uniform over the block), but PoCL
       // miscompiles the code after such a branch unless a barrier closes it (bicg at
       // N > M summed garbage); one barrier per block is cheap on every device.
-      auto guardedBarriers = [](const StmtIR& s) {
-        return reducesAcrossThreads(s.mode) &&
+      auto guardedBarriers = [&](const StmtIR& s) {
+        return (reducesAcrossThreads(s.mode) || int(s.member) == k.contraction.member) &&
                std::any_of(s.pieces.begin(), s.pieces.end(), [](const PieceIR& p) { return !p.guard.empty(); });
       };
       if (m > 0 && guardedBarriers(ki.stmts[m - 1])) conflict = true;
@@ -262,6 +264,11 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& 
     if (k.warpPerRow()) {
       ki.warpBarriers = ki.barriers;
       ki.barriersPerBlock = 0;
+    }
+    // A tiled contraction: two a step (staged, then consumed).
+    if (const ContractionTile& c = k.contraction; c.member >= 0) {
+      const SizedStatement& ss = at.statement(k.statements[size_t(c.member)]);
+      ki.barriersPerBlock += 2 * ((ss.hi[size_t(c.r)] - ss.lo[size_t(c.r)] + c.kStep - 1) / c.kStep);
     }
     for (size_t m = 0; m < k.statements.size() && !k.warpPerRow(); ++m) {
       if (!reducesAcrossThreads(k.modes[m])) continue;

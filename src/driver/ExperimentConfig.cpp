@@ -24,6 +24,7 @@ namespace {
 // weights entry or a device sweep may set (applyDeviceOverrides).
 const std::set<std::string> kDeviceParameters = {"base", "dram_gbps", "l2_gbps", "tflops", "launch_us", "sm_count",
                                                  "blocks_to_saturate", "l2_mb", "onchip_kb_per_block", "threads_per_block",
+                                                 "onchip_gbps",
                                                  "dram_latency_ns", "loads_in_flight", "saturating_occupancy"};
 
 // A parameter value in a label: "5", "2.5", "1e+03".

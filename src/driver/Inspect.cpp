@@ -72,6 +72,7 @@ std::map<std::string, PtxasInfo> ptxas(const fs::path& cudaDir, const std::strin
 // 128 bits (ld.global.v4.f32, .v2.f64: one LDG.E.128 each); the PTX is cached beside.
 struct VectorCounts {
   int loads = 0, wideLoads = 0, stores = 0, wideStores = 0;
+  int fmas = 0;  // fused multiply-adds (fma.rn): a contraction's arithmetic beside its loads
 };
 std::map<std::string, VectorCounts> ptxVectors(const fs::path& cudaDir, const std::string& arch) {
   std::map<std::string, VectorCounts> out;
@@ -91,6 +92,7 @@ std::map<std::string, VectorCounts> ptxVectors(const fs::path& cudaDir, const st
   while (std::getline(in, line)) {
     if (std::regex_search(line, m, entry)) current = m[1];
     if (current.empty()) continue;
+    if (line.find("fma.rn.") != std::string::npos) out[current].fmas++;
     const bool load = line.find("ld.global") != std::string::npos, store = line.find("st.global") != std::string::npos;
     if (!load && !store) continue;
     const bool v = std::regex_search(line, wide);
@@ -156,6 +158,12 @@ void inspectPoint(std::ostream& os, const fs::path& dir, const std::string& arch
       if (entryName.find(name) == std::string::npos || entryName.find(name + "_combine") != std::string::npos) continue;
       os << fmt::format("     global memory in PTX: {} loads, {} of them 128-bit; {} stores, {} of them 128-bit\n", c.loads,
                         c.wideLoads, c.stores, c.wideStores);
+      // A contraction's (a serial reduction's) arithmetic against its loads.
+      bool contraction = false;
+      for (auto& m : k.value("modes", json::array())) contraction |= m == "serial-reduce";
+      if (contraction)
+        os << fmt::format("     arithmetic in PTX: {} FMAs, {:.1f} per global load\n", c.fmas,
+                          double(c.fmas) / std::max(1, c.loads));
     }
     if (k.contains("cached_inputs") && !k["cached_inputs"].empty()) {
       std::string names;
@@ -168,6 +176,12 @@ void inspectPoint(std::ostream& os, const fs::path& dir, const std::string& arch
       os << "     passes over global inputs: " << passes << "\n";
     }
     if (k.contains("row_mapping")) os << "     rows: " << k["row_mapping"].get<std::string>() << "\n";
+    if (k.contains("contraction_tile") && !k["contraction_tile"].is_null()) {
+      const json& c = k["contraction_tile"];
+      os << fmt::format("     tiled contraction {}: {}x{} outputs a thread, staged in shared memory {} steps at a time: {}\n",
+                        c["statement"].get<std::string>(), c["micro_tile"].get<int>(), c["micro_tile"].get<int>(),
+                        c["k_step"].get<int>(), c["staged"].dump());
+    }
     if (code && code->contains("barriers_per_block"))
       os << "     barriers per block: " << code->at("barriers_per_block").get<int64_t>()
          << (code->value("warp_barriers", int64_t(0)) > 0

@@ -90,19 +90,98 @@ std::optional<KernelPlan> CostModel::evaluate(const std::vector<int>& members, c
   kp.recomputed = recomputed;
   BlockShape shape = shapeGrid(members, c, kp);
   if (!mapThreads(members, threadDims, shape, kp)) return std::nullopt;
-  // Without, then with, the re-read inputs cached on chip: the cheaper, and at equal time
-  // the cached one (each input read once: L2 traffic the time does not show is spared).
+  // A contraction tiled (if it can be), then as it is: the cheaper, the tiled at equal time.
+  KernelPlan tiled = kp;
+  if (!tileContraction(members, tiled)) return price(members, shape, kp);
+  KernelPlan best = price(members, shape, tiled), plain = price(members, shape, kp);
+  return plain.modeledUs < best.modeledUs - 1e-12 ? plain : best;
+}
+
+// Steps 3 and 4 for one thread mapping: without, then with, the re-read inputs cached on
+// chip; the cheaper, and at equal time the cached one (each input read once: L2 traffic
+// the time does not show is spared).
+KernelPlan CostModel::price(const std::vector<int>& members, BlockShape& shape, KernelPlan kp) const {
   KernelPlan cached = kp;
   double sectorWaste = placeData(members, shape, kp, false);
   vectorize(members, shape, kp);
   loadsInFlight(members, shape, kp);
+  onchipLoads(members, kp);
   timeKernel(sectorWaste, kp);
   if (!kp.cacheable) return kp;
   sectorWaste = placeData(members, shape, cached, true);
   vectorize(members, shape, cached);
   loadsInFlight(members, shape, cached);
+  onchipLoads(members, cached);
   timeKernel(sectorWaste, cached);
   return cached.modeledUs <= kp.modeledUs + 1e-12 ? cached : kp;
+}
+
+// A kernel's one serial reduction, a sum over one reduction dim r with two parallel dims
+// p, q, both tiled on the grid in multiples of the micro-tile, every read varying with r
+// and with exactly one of p and q (A(i, k), W(k, j)), runs as a tiled matrix product:
+// (tileP / 4) x (tileQ / 4) threads, 4 x 4 outputs each, the reads staged in shared
+// memory 16 steps of r at a time. False (kp unchanged) for any other kernel.
+bool CostModel::tileContraction(const std::vector<int>& members, KernelPlan& kp) const {
+  const Program& prog = fg_.program();
+  if (kp.rowMapping != RowMapping::Threads || kp.splitChunks > 1) return false;
+  int member = -1;
+  for (size_t k = 0; k < members.size(); ++k)
+    if (kp.modes[k] == StmtMode::SerialReduce) {
+      if (member >= 0) return false;
+      member = int(k);
+    }
+  if (member < 0) return false;
+  const Statement& st = prog.statements[members[size_t(member)]];
+  if (st.numParallel != 2 || st.numReduction() != 1 || st.op != ReduceOp::Add || st.reads.empty()) return false;
+  ContractionTile c;
+  c.member = member;
+  c.q = kp.threadDims[size_t(member)];
+  c.p = 1 - c.q;
+  c.r = 2;
+  if (c.q != 0 && c.q != 1) return false;
+  const int tp = kp.gridCoordOf(size_t(member), c.p), tq = kp.gridCoordOf(size_t(member), c.q);
+  if (tp < 0 || tq < 0) return false;
+  c.tileP = kp.tile[size_t(tp)];
+  c.tileQ = kp.tile[size_t(tq)];
+  c.micro = kMicroTile;
+  c.kStep = kContractionStep;
+  if (c.tileP % c.micro || c.tileQ % c.micro) return false;
+  if (c.threads() < kWarp || c.threads() % kWarp || c.threads() > dev_.threadsPerBlock) return false;
+  auto uses = [](const Access& a, const std::string& dim) {
+    for (auto& s : a.subscripts)
+      if (s.coefficient(dim) != 0) return true;
+    return false;
+  };
+  for (auto& r : st.reads) {
+    if (!r.indirect.empty()) return false;
+    const bool p = uses(r, st.dims[size_t(c.p)]), q = uses(r, st.dims[size_t(c.q)]);
+    if (!uses(r, st.dims[2]) || p == q) return false;
+    c.alongP.push_back(p);
+  }
+  kp.contraction = c;
+  kp.threadsPerBlock = c.threads();
+  return true;
+}
+
+// Operand traffic from L1 / shared memory: every read of every point, except a tiled
+// contraction's, whose staged values each feed a micro-tile's row or column from
+// registers, plus its staging stores (each block's slices, every step: smaller tiles
+// stage more).
+void CostModel::onchipLoads(const std::vector<int>& members, KernelPlan& kp) const {
+  kp.onchipLoadBytes = 0;
+  if (const ContractionTile& c = kp.contraction; c.member >= 0) {
+    const SizedStatement& ss = sized(members[size_t(c.member)]);
+    const int64_t steps = (ss.hi[size_t(c.r)] - ss.lo[size_t(c.r)] + c.kStep - 1) / c.kStep;
+    kp.onchipLoadBytes = checkedMul(checkedMul(kp.blocks, c.stagedElements() * steps, "staging"),
+                                    elemBytes(fg_.program().computeType()), "staging");
+  }
+  for (size_t k = 0; k < members.size(); ++k) {
+    const SizedStatement& ss = sized(members[k]);
+    const int64_t reuse = int(k) == kp.contraction.member ? kp.contraction.micro : 1;
+    for (auto& r : ss.reads)
+      kp.onchipLoadBytes = checkedAdd(kp.onchipLoadBytes, checkedMul(ss.points, elemBytes_[r.tensor], "on-chip loads") / reuse,
+                                      "on-chip loads");
+  }
 }
 
 // The slice of input t that every member reading it reads in one block, as an on-chip
@@ -529,9 +608,12 @@ void CostModel::vectorize(const std::vector<int>& members, const BlockShape& sha
     vectors = std::max(vectors, n);
   }
   kp.registersPerThread = kEstimatedRegisters + kRegistersPerExtraVector * std::max(0, vectors - 2);
+  // A tiled contraction's accumulators and one step's operands live in registers.
+  if (kp.contraction.member >= 0)
+    kp.registersPerThread += kp.contraction.micro * kp.contraction.micro + 2 * kp.contraction.micro;
   // A thread takes a vector a step: a block needs threads for its steps, not its points
   // (a 128-element row of float4 steps is one warp's work, not four warps').
-  if (!kp.warpPerRow()) {
+  if (!kp.warpPerRow() && kp.contraction.member < 0) {
     int64_t steps = 1;
     for (size_t k = 0; k < members.size(); ++k) steps = std::max(steps, (shape.work[k] + kp.vectorWidth[k] - 1) / kp.vectorWidth[k]);
     kp.threadsPerBlock = int(std::min<int64_t>(dev_.threadsPerBlock, (steps + kWarp - 1) / kWarp * kWarp));
@@ -546,7 +628,9 @@ void CostModel::occupy(KernelPlan& kp) const {
   kp.blocksPerSM = 0;
   kp.occupancyLimiter.clear();
   if (dev_.arch.empty()) return;
-  const int64_t scratch = kp.usesBlockReduce() && !kp.warpPerRow() ? kReduceScratchSlots * elemBytes(fg_.program().computeType()) : 0;
+  const int eb = elemBytes(fg_.program().computeType());
+  const int64_t scratch = (kp.usesBlockReduce() && !kp.warpPerRow() ? kReduceScratchSlots * eb : 0) +
+                          kp.contraction.stagedElements() * eb;
   Occupancy o = cudaOccupancy(dev_.arch, kp.threadsPerBlock, kp.registersPerThread, kp.sharedBytes + scratch);
   kp.occupancy = o.fraction;
   kp.blocksPerSM = o.blocksPerSM;
@@ -596,7 +680,10 @@ void CostModel::timeKernel(double sectorWaste, KernelPlan& kp) const {
                          double(kp.dramBytes + kp.l2Bytes) / dev_.l2BytesPerSec) * 1e6;
   // Arithmetic needs blocks on every SM; its latencies are short beside DRAM's.
   kp.computeUs = double(kp.flops) / (dev_.flopsPerSec * kp.gridFill) * 1e6;
-  kp.modeledUs = kp.launchUs + std::max(kp.memoryUs, kp.computeUs);
+  // Operands stream from L1 / shared memory at its bandwidth: a naive contraction's two
+  // loads a multiply-add bound it there, long before the arithmetic.
+  kp.onchipUs = dev_.onchipBytesPerSec > 0 ? double(kp.onchipLoadBytes) / (dev_.onchipBytesPerSec * kp.gridFill) * 1e6 : 0;
+  kp.modeledUs = kp.launchUs + std::max({kp.memoryUs, kp.computeUs, kp.onchipUs});
 }
 
 CostModel::Refusal CostModel::whyNotFusible(const StmtSet& group) const {

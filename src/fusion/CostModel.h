@@ -50,6 +50,10 @@ class CostModel {
   // once (SkipLayerNorm's h = X + R + bias holds three float4s: ptxas wants 38).
   static constexpr int kRegistersPerExtraVector = 8;
   static constexpr int64_t kReduceScratchSlots = 64;
+  // A tiled contraction (ContractionTile): 4 x 4 outputs a thread, the reduction staged
+  // 16 steps at a time.
+  static constexpr int kMicroTile = 4;
+  static constexpr int64_t kContractionStep = 16;
 
   // The cheapest plan for the group as one kernel, over its whole candidate set; none
   // when the group is not connected, not convex, or has no legal grid. With
@@ -134,6 +138,9 @@ class CostModel {
   bool mapThreads(const std::vector<int>& members, const std::vector<int>* threadDims, BlockShape& shape,
                   KernelPlan& kp) const;
   bool mapRows(const std::vector<int>& members, KernelPlan& kp) const;
+  bool tileContraction(const std::vector<int>& members, KernelPlan& kp) const;
+  KernelPlan price(const std::vector<int>& members, BlockShape& shape, KernelPlan kp) const;
+  void onchipLoads(const std::vector<int>& members, KernelPlan& kp) const;
   int64_t reuseStorage(const std::vector<int>& members, KernelPlan& kp, int computeBytes) const;
   double placeData(const std::vector<int>& members, const BlockShape& shape, KernelPlan& kp, bool cacheInputs) const;
   std::optional<OnChipArray> inputSlice(const std::vector<int>& members, const BlockShape& shape, const KernelPlan& kp,

@@ -18,12 +18,15 @@ static Device preset(const std::string& n) {
   if (n == "a100") {  // A100 SXM4 80GB
     d.dramBytesPerSec = 2.039e12; d.l2BytesPerSec = 5.0e12; d.flopsPerSec = 19.5e12;
     d.smCount = 108; d.l2Bytes = 40e6; d.onchipBytesPerBlock = 163 * 1024.0; d.launchUs = 3.0; d.arch = "sm_80";
+    d.onchipBytesPerSec = 19.5e12;  // 128 B a clock an SM at 1.41 GHz
   } else if (n == "h100") {  // H100 SXM5 80GB
     d.dramBytesPerSec = 3.35e12; d.l2BytesPerSec = 7.0e12; d.flopsPerSec = 67e12;
     d.smCount = 132; d.l2Bytes = 50e6; d.onchipBytesPerBlock = 227 * 1024.0; d.launchUs = 2.5; d.arch = "sm_90";
+    d.onchipBytesPerSec = 33e12;  // 128 B a clock an SM at 1.98 GHz
   } else if (n == "h200") {  // H200 SXM 141GB
     d.dramBytesPerSec = 4.8e12; d.l2BytesPerSec = 7.0e12; d.flopsPerSec = 67e12;
     d.smCount = 132; d.l2Bytes = 50e6; d.onchipBytesPerBlock = 227 * 1024.0; d.launchUs = 2.5; d.arch = "sm_90";
+    d.onchipBytesPerSec = 33e12;
   } else {
     throw UsageError("unknown device '" + n + "' (presets: a100, h100, h200; or a YAML file)");
   }
@@ -43,6 +46,7 @@ void applyDeviceOverrides(Device& d, const std::map<std::string, double>& values
     else if (k == "blocks_to_saturate") d.blocksToSaturate = int(v);
     else if (k == "l2_mb") d.l2Bytes = v * 1e6;
     else if (k == "onchip_kb_per_block") d.onchipBytesPerBlock = v * 1024;
+    else if (k == "onchip_gbps") d.onchipBytesPerSec = v * 1e9;
     else if (k == "threads_per_block") d.threadsPerBlock = int(v);
     else if (k == "dram_latency_ns") {
       if (!(v > 0 && v < 1e6)) throw UsageError("dram_latency_ns is a positive number of nanoseconds, not " + std::to_string(v));
@@ -98,7 +102,7 @@ Device loadDevice(const std::string& nameOrPath) {
   if (y["base"]) d = preset(text(y["base"], "base"));
   static const std::set<std::string> keys = {"name", "base", "dram_gbps", "l2_gbps", "tflops", "launch_us", "sm_count",
                                              "blocks_to_saturate", "l2_mb", "onchip_kb_per_block", "threads_per_block",
-                                             "arch", "dram_latency_ns", "loads_in_flight", "saturating_occupancy"};
+                                             "onchip_gbps", "arch", "dram_latency_ns", "loads_in_flight", "saturating_occupancy"};
   for (auto it = y.begin(); it != y.end(); ++it) {
     std::string k = text(it->first, "a key");
     if (!keys.count(k)) throw UsageError(at(it->first) + "unknown key '" + k + "'");
@@ -112,6 +116,7 @@ Device loadDevice(const std::string& nameOrPath) {
     else if (k == "blocks_to_saturate") d.blocksToSaturate = count(v, k);
     else if (k == "l2_mb") d.l2Bytes = number(v, k, true) * 1e6;
     else if (k == "onchip_kb_per_block") d.onchipBytesPerBlock = number(v, k, true) * 1024;
+    else if (k == "onchip_gbps") d.onchipBytesPerSec = number(v, k, true) * 1e9;
     else if (k == "threads_per_block") d.threadsPerBlock = count(v, k);
     else if (k == "arch") {
       d.arch = text(v, "arch");

@@ -16,6 +16,7 @@ struct Device {
   int blocksToSaturate = 0;       // blocks in flight needed to reach full bandwidth
   double l2Bytes = 0;             // re-reads of tensors larger than this go to DRAM
   double onchipBytesPerBlock = 0; // shared memory a block may use for temporaries
+  double onchipBytesPerSec = 0;   // L1 / shared memory operand bandwidth, all SMs (0: not modeled)
   int threadsPerBlock = 256;
   // CUDA architecture whose occupancy rules bound blocks per SM (sm_80, sm_90, ..); empty
   // for a device without them (an OpenCL CPU), where every kernel counts as fully occupied.

@@ -17,6 +17,12 @@ int64_t OnChipArray::elements() const {
   return n;
 }
 
+int64_t ContractionTile::stagedElements() const {
+  int64_t n = 0;
+  for (bool p : alongP) n += (p ? tileP : tileQ) * kStep;
+  return n;
+}
+
 bool KernelPlan::keepsOnChip(int tensor) const {
   return std::any_of(onChip.begin(), onChip.end(), [&](const OnChipArray& a) { return a.tensor == tensor; });
 }

@@ -71,6 +71,26 @@ struct OnChipArray {
   int64_t alignedBytes(int elemBytes) const { return (elements() * elemBytes + 15) / 16 * 16; }
 };
 
+// A contraction run as a tiled matrix product (CostModel::tileContraction): member
+// `member` computes the block's tile of outputs along its parallel dims p (rows) and q
+// (columns, consecutive threads), each thread a micro x micro register tile strided by
+// the thread grid (thread t takes p offsets t / (tileQ / micro) + a * tileP / micro and
+// q offsets t % (tileQ / micro) + b * tileQ / micro). The reduction dim r runs in steps of
+// kStep; each step stages in shared memory the block's slice of every read, a
+// [tileP x kStep] one for a read that does not vary with q, [kStep x tileQ] for one that
+// does not vary with p (polyhedral promotion: the footprint of the access per step).
+struct ContractionTile {
+  int member = -1;  // index in KernelPlan::statements; -1: no tiled contraction
+  int p = -1, q = -1, r = -1;
+  int64_t tileP = 0, tileQ = 0;
+  int micro = 4;
+  int64_t kStep = 16;
+  std::vector<bool> alongP;  // per read of the member: its slice is [tileP x kStep]
+  int threads() const { return int(tileP / micro * (tileQ / micro)); }
+  // Static shared memory of the staged slices, in elements.
+  int64_t stagedElements() const;
+};
+
 struct KernelPlan {
   int id = 0;
   std::vector<int> statements;             // program order
@@ -100,6 +120,7 @@ struct KernelPlan {
   // statements[k] cut into chunks (-1 without a split).
   int64_t splitChunks = 1, splitChunk = 0;
   std::vector<int> chunkDims;
+  ContractionTile contraction;
   int64_t partialElements = 0;              // the split's scratch: chunks x the result tensor's elements
   std::vector<OnChipArray> onChip;          // in tensor order
   std::vector<int> scratch;                 // temporaries spilled to global scratch
@@ -115,10 +136,13 @@ struct KernelPlan {
 
   int64_t dramBytes = 0, l2Bytes = 0, flops = 0, onchipBytesPerBlock = 0;
   int64_t uncoalescedBytes = 0;  // extra sector traffic of uncoalesced accesses (time only)
+  // Operand bytes the members' arithmetic reads from L1 / shared memory: every read of
+  // every point, but a tiled contraction's staged reads once per micro-tile row or column.
+  int64_t onchipLoadBytes = 0;
   // occupancy: resident warps over the SM's most, by CUDA's rules for this kernel's
   // threads, shared memory and estimated registers (1 on a device without the rules);
   // gridFill: the blocks over those the device needs in flight to saturate.
-  double occupancy = 0, gridFill = 0, memoryUs = 0, computeUs = 0, launchUs = 0, modeledUs = 0;
+  double occupancy = 0, gridFill = 0, memoryUs = 0, computeUs = 0, onchipUs = 0, launchUs = 0, modeledUs = 0;
   int blocksPerSM = 0;
   int registersPerThread = 32;  // the model's estimate (CostModel::kEstimatedRegisters and up)
   // Little's law: bytes of global loads a block keeps in flight in the kernel's main
