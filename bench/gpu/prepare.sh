@@ -1,16 +1,25 @@
 #!/usr/bin/env bash
-# Generates the CUDA harnesses that run.sh measures on a GPU machine (which need not
-# have polyfuse's build dependencies): fused (ilp) against unfused (nofuse) and IREE's
-# rule (greedy), at a size larger than the caches.
-# Usage (repository root, after make build): bench/gpu/prepare.sh [N] [M]
+# Generates what run.sh measures on a GPU machine (which need not have polyfuse's build
+# dependencies): the CUDA harnesses of softmax, LayerNorm, RMSNorm and SkipLayerNorm at
+# row lengths 1024, 4096 and 32768 (256 MiB of X each: larger than any cache), fused
+# (ilp) against unfused (nofuse), and the tiled contraction (matmul, 2048^3) beside a
+# cuBLAS SGEMM of the same shape. Each harness verifies against the C reference and
+# times with CUDA events; its plan.json carries the modeled time.
+# Usage (repository root, after make build): bench/gpu/prepare.sh [DEVICE]   (default h200)
 set -euo pipefail
-N=${1:-8192}; M=${2:-8192}
+dev=${1:-h200}
 out=bench/gpu/gen
 rm -rf "$out" && mkdir -p "$out"
-for prog in softmax layernorm rmsnorm skip_layernorm; do
-  for s in nofuse greedy ilp; do
-    build/bin/polyfuse codegen examples/$prog.tc --target cuda --size N=$N,M=$M --strategy $s --device h200 \
-      -o "$out/${prog}_$s" > /dev/null
+for rows in "65536 1024" "16384 4096" "2048 32768"; do
+  set -- $rows
+  for prog in softmax layernorm rmsnorm skip_layernorm; do
+    for s in nofuse ilp; do
+      build/bin/polyfuse codegen examples/$prog.tc --target cuda --size N=$1,M=$2 --strategy $s --device "$dev" \
+        -o "$out/${prog}_M$2_$s" > /dev/null
+    done
   done
 done
-echo "generated $(ls "$out" | wc -l) harnesses in $out"
+build/bin/polyfuse codegen examples/matmul.tc --target cuda --size N=2048,K=2048,M=2048 --device "$dev" \
+  -o "$out/matmul_2048_ilp" > /dev/null
+cp bench/gpu/cublas_sgemm.cu "$out/"
+echo "generated $(ls -d "$out"/*/ | wc -l) harnesses in $out"

@@ -1,24 +1,53 @@
 #!/usr/bin/env bash
 # On a GPU machine: compiles each generated harness with nvcc, runs it (it verifies
-# against its C reference and times with CUDA events), and prints one table with
-# time, achieved GB/s of the lower-bound bytes, the device-to-device copy's GB/s, and
-# the fused/unfused ratios measured side by side in this run.
+# against its C reference and times with CUDA events), and prints two tables. Norms:
+# time, GB/s of the lower-bound bytes against a device-to-device copy of the same bytes,
+# fused/unfused measured side by side in this run, and modeled against measured time.
+# Contraction: GFLOP/s of polyfuse's tiled matmul against cuBLAS SGEMM, same shape.
 # Usage: bench/gpu/run.sh [ARCH]     (ARCH defaults to native)
 set -uo pipefail
 cd "$(dirname "$0")/gen"
 arch=${1:-native}
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
-printf "| program | strategy | kernels | ms | GB/s (lower-bound bytes) | copy GB/s | verified |\n|---|---|---|---|---|---|---|\n"
+: > results.jsonl
 for d in */; do
   d=${d%/}
-  "$nvcc" -O3 -arch="$arch" "$d/harness.cu" -o "$d/harness" 2> "$d/nvcc.log" || { echo "| $d | nvcc failed |"; continue; }
-  line=$("./$d/harness" 1 50 | grep '^JSON ' | cut -c6-)
-  k=$(grep -c '__global__ void' "$d/kernels.cu")
-  python3 - "$d" "$k" "$line" <<'PY'
+  "$nvcc" -O3 -arch="$arch" "$d/harness.cu" -o "$d/harness" 2> "$d/nvcc.log" || { echo "$d: nvcc failed" >&2; continue; }
+  line=$("./$d/harness" 1 20 | grep '^JSON ' | cut -c6-)
+  [ -n "$line" ] && python3 - "$d" "$line" >> results.jsonl <<'PY'
 import json, sys
-d, k, j = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
-gbs = j["lower_bound_bytes"] / (j["total_ms"] * 1e6)
-copy = j["lower_bound_bytes"] / (j["copy_ms"] * 1e6)
-print(f"| {j['program']} | {j['strategy']} | {k} | {j['total_ms']:.4f} | {gbs:.0f} | {copy:.0f} | {j['verified']} |")
+d, j = sys.argv[1], json.loads(sys.argv[2])
+plan = json.load(open(f"{d}/plan.json"))
+j.update(point=d, modeled_us=plan["modeled_us"], kernels=len(plan["kernels"]), flops=plan["flops"])
+print(json.dumps(j))
 PY
 done
+"$nvcc" -O3 -arch="$arch" cublas_sgemm.cu -lcublas -o cublas_sgemm 2> cublas.log && ./cublas_sgemm 2048 20 > cublas.txt
+python3 - <<'PY'
+import json
+rows = [json.loads(l) for l in open("results.jsonl")]
+by = {r["point"]: r for r in rows}
+print("| program | row | strategy | kernels | ms | GB/s | copy GB/s | % of copy | fused/unfused | modeled us | measured/modeled | verified |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+for r in rows:
+    if r["point"].startswith("matmul"): continue
+    prog, m, strat = r["point"].rsplit("_", 2)
+    gbs = r["lower_bound_bytes"] / (r["total_ms"] * 1e6)
+    copy = r["lower_bound_bytes"] / (r["copy_ms"] * 1e6)
+    other = by.get(f"{prog}_{m}_nofuse")
+    ratio = f"{other['total_ms'] / r['total_ms']:.2f}x" if strat == "ilp" and other else ""
+    print(f"| {prog} | {m[1:]} | {strat} | {r['kernels']} | {r['total_ms']:.4f} | {gbs:.0f} | {copy:.0f} | {100 * gbs / copy:.0f}% | {ratio} | "
+          f"{r['modeled_us']:.1f} | {r['total_ms'] * 1e3 / r['modeled_us']:.2f} | {r['verified']} |")
+mm = [r for r in rows if r["point"].startswith("matmul")]
+try:
+    cub = float(open("cublas.txt").read().split("ms=")[1].split()[0])
+except Exception:
+    cub = None
+print()
+print("| contraction | ms | GFLOP/s | cuBLAS ms | cuBLAS GFLOP/s | polyfuse/cuBLAS | modeled us | verified |")
+print("|---|---|---|---|---|---|---|---|")
+for r in mm:
+    gf = r["flops"] / (r["total_ms"] * 1e6)
+    c = f"{cub:.4f} | {r['flops'] / (cub * 1e6):.0f} | {cub / r['total_ms']:.2f}" if cub else "n/a | n/a | n/a"
+    print(f"| {r['point']} | {r['total_ms']:.4f} | {gf:.0f} | {c} | {r['modeled_us']:.1f} | {r['verified']} |")
+PY
