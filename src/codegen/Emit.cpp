@@ -808,32 +808,28 @@ std::string helpers(const Spelling& sp, const std::set<ReduceOp>& used, bool war
          << "  __syncthreads();\n"
          << "  return pf_warp_reduce_" << k->name << "(lane < warps ? scratch[lane] : " << identity(k->op, sp) << ");\n}\n";
     } else {
-      // A tree over local memory; the work-group size need not be a power of two.
-      os << sp.real << " pf_block_reduce_" << k->name << "(" << sp.real << " v, __local " << sp.real << "* scratch) {\n"
-         << "  const int t = get_local_id(0), n = get_local_size(0);\n"
-         << "  scratch[t] = v;\n"
-         << "  barrier(CLK_LOCAL_MEM_FENCE);\n"
-         << "  for (int s = 1; s < n; s <<= 1) {\n"
-         << "    if (t % (2 * s) == 0 && t + s < n) { " << sp.real << " o = scratch[t + s]; v = scratch[t]; scratch[t] = " << c << "; }\n"
-         << "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-         << "  }\n"
-         << "  v = scratch[0];\n"
-         << "  barrier(CLK_LOCAL_MEM_FENCE);\n"
-         << "  return v;\n}\n";
-      // A row per warp: each warp's 32 work-items reduce over its own 32 slots. Every
-      // work-item of the group calls it (barriers), those of a warp without a row too.
-      if (warpRows)
-        os << sp.real << " pf_warp_reduce_" << k->name << "(" << sp.real << " v, __local " << sp.real << "* scratch) {\n"
-           << "  const int t = get_local_id(0) & 31;\n"
+      // A tree over `scratch` in local memory, which every work-item of the group calls
+      // (barriers): the block's, whose size need not be a power of two, and, for a row
+      // per warp, each warp's 32 work-items over their own 32 slots (those of a warp
+      // without a row too).
+      auto tree = [&](const std::string& name, const std::string& lanes, const std::string& steps,
+                      const std::string& takes) {
+        os << sp.real << " " << name << k->name << "(" << sp.real << " v, __local " << sp.real << "* scratch) {\n"
+           << "  const int " << lanes << ";\n"
            << "  scratch[t] = v;\n"
            << "  barrier(CLK_LOCAL_MEM_FENCE);\n"
-           << "  for (int s = 16; s > 0; s >>= 1) {\n"
-           << "    if (t < s) { " << sp.real << " o = scratch[t + s]; v = scratch[t]; scratch[t] = " << c << "; }\n"
+           << "  for (" << steps << ") {\n"
+           << "    if (" << takes << ") { " << sp.real << " o = scratch[t + s]; v = scratch[t]; scratch[t] = " << c << "; }\n"
            << "    barrier(CLK_LOCAL_MEM_FENCE);\n"
            << "  }\n"
            << "  v = scratch[0];\n"
            << "  barrier(CLK_LOCAL_MEM_FENCE);\n"
            << "  return v;\n}\n";
+      };
+      if (blockRows)
+        tree("pf_block_reduce_", "t = get_local_id(0), n = get_local_size(0)", "int s = 1; s < n; s <<= 1",
+             "t % (2 * s) == 0 && t + s < n");
+      if (warpRows) tree("pf_warp_reduce_", "t = get_local_id(0) & 31", "int s = 16; s > 0; s >>= 1", "t < s");
     }
   }
   return os.str();
