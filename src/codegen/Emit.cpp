@@ -216,13 +216,11 @@ class KernelPrinter {
       os << "  " << (sp_.d == Dialect::Cuda ? "__shared__ " : "__local ") << sp_.real << " pf_red["
          << (sp_.d == Dialect::Cuda ? "64];  // two halves, one block reduction after the other\n  int pf_red_half = 0;\n"
                                     : std::to_string(kp.threadsPerBlock) + "];\n");
-    // A tiled contraction's staged slices: one per read, [tileP x kStep] or [kStep x tileQ].
-    if (const ContractionTile& c = kp.contraction; c.member >= 0)
-      for (size_t r = 0; r < c.alongP.size(); ++r)
-        os << "  " << (sp_.d == Dialect::Cuda ? "__shared__ " : "__local ") << sp_.real << " pf_stage" << r << "["
-           << (c.alongP[r] ? c.tileP : c.tileQ) * c.kStep << "];  // "
-           << prog_.tensors[prog_.statements[kp.statements[size_t(c.member)]].reads[r].tensor].name << ", a step of "
-           << c.kStep << "\n";
+    // The tiled contractions' staged slices, [tileP x kStep] or [kStep x tileQ] a read,
+    // one buffer that the contractions, one after another, share.
+    if (!kp.contractions.empty())
+      os << "  " << (sp_.d == Dialect::Cuda ? "__shared__ " : "__local ") << sp_.real << " pf_stage[" << kp.stagedElements()
+         << "];  // the staged slices of a step\n";
     // The plan's thread count, a compile-time constant (the launch bounds and the work-
     // group size enforce it): strides and trip counts fold.
     os << "  const int pf_tid = " << sp_.tid() << ", pf_nthreads = " << kp.threadsPerBlock << ";\n";
@@ -605,8 +603,9 @@ class KernelPrinter {
   // and q parallel, r the reduction, no dimension fixed. (Another piece runs the plain
   // loops, with the same threads.)
   bool tiledPiece(const StmtIR& s, const Statement& st, const PieceIR& piece) const {
-    const ContractionTile& c = k_.plan.contraction;
-    if (c.member < 0 || size_t(c.member) != s.member || piece.loops.size() != 3) return false;
+    const ContractionTile* t = k_.plan.contractionOf(s.member);
+    if (!t || piece.loops.size() != 3) return false;
+    const ContractionTile& c = *t;
     return piece.loops[size_t(c.p)].var == cName(st.dims[size_t(c.p)]) && !piece.loops[size_t(c.p)].reduction &&
            piece.loops[size_t(c.q)].var == cName(st.dims[size_t(c.q)]) && !piece.loops[size_t(c.q)].reduction &&
            piece.loops[2].var == cName(st.dims[2]) && piece.loops[2].reduction;
@@ -615,8 +614,12 @@ class KernelPrinter {
   // The plan's tiled contraction (ContractionTile): per step of r, the block stages each
   // read's slice in shared memory, then each thread runs its micro x micro outputs from
   // registers; the accumulators meet the output once, after the last step.
-  void printTiledContraction(std::ostream& os, const Statement& st, const PieceIR& piece, const std::string& lhs) const {
-    const ContractionTile& c = k_.plan.contraction;
+  void printTiledContraction(std::ostream& os, const ContractionTile& c, const Statement& st, const PieceIR& piece,
+                             const std::string& lhs) const {
+    // Read r's slice starts at stage[r] in the shared buffer.
+    std::vector<int64_t> stage{0};
+    for (size_t r = 0; r < c.alongP.size(); ++r) stage.push_back(stage.back() + (c.alongP[r] ? c.tileP : c.tileQ) * c.kStep);
+    auto slice = [&](size_t r) { return "pf_stage[" + (stage[r] ? std::to_string(stage[r]) + " + " : std::string()); };
     const LoopIR &lp = piece.loops[size_t(c.p)], &lq = piece.loops[size_t(c.q)], &lr = piece.loops[2];
     const int64_t threadsP = c.tileP / c.micro, threadsQ = c.tileQ / c.micro;
     const std::string& ix = sp_.index;
@@ -641,7 +644,7 @@ class KernelPrinter {
          << "        if (" << otherOff << " < pf_ext_" << other.var << " && pf_k0 + " << rOff << " < pf_ext_" << lr.var << ") { "
          << "const " << ix << " " << other.var << " = " << other.lo << " + " << otherOff << "; const " << ix << " " << lr.var
          << " = " << lr.lo << " + pf_k0 + " << rOff << "; pf_x = " << accessC(st.reads[r], &st) << "; }\n"
-         << "        pf_stage" << r << "[pf_e] = pf_x;\n      }\n";
+         << "        " << slice(r) << "pf_e] = pf_x;\n      }\n";
     }
     os << "      " << sp_.barrier() << "\n";
     // A product of its reads adds nothing where a staged operand is the slices' zero
@@ -656,7 +659,7 @@ class KernelPrinter {
     for (size_t r = 0; r < c.alongP.size(); ++r) {
       const std::string f = "pf_f" + std::to_string(r);
       os << "        " << sp_.real << " " << f << "[" << m << "];\n" << unroll << "        for (int pf_a = 0; pf_a < " << m
-         << "; ++pf_a) " << f << "[pf_a] = pf_stage" << r << "["
+         << "; ++pf_a) " << f << "[pf_a] = " << slice(r)
          << (c.alongP[r] ? "(pf_tp + pf_a * " + std::to_string(threadsP) + ") * " + std::to_string(c.kStep) + " + pf_r"
                          : "pf_r * " + std::to_string(c.tileQ) + " + pf_tq + pf_a * " + std::to_string(threadsQ))
          << "];\n";
@@ -734,7 +737,7 @@ class KernelPrinter {
       }
       const int width = s.vectorWidth;
       if (tiledPiece(s, st, piece)) {
-        printTiledContraction(os, st, piece, lhs);
+        printTiledContraction(os, *k_.plan.contractionOf(s.member), st, piece, lhs);
       } else if (width > 1) {
         printVectorized(os, s, st, par, red, P, fixed, lhs, init, width, lanes);
       } else if (reducesAcrossThreads(s.mode)) {

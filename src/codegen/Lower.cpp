@@ -198,7 +198,7 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& 
     auto sameThread = [&](const StmtIR& a, const StmtIR& b, int t) {
       if (reducesAcrossThreads(a.mode) || reducesAcrossThreads(b.mode)) return false;
       // A tiled contraction's thread owns a strided micro-tile, not a point of the plain order.
-      if (int(a.member) == k.contraction.member || int(b.member) == k.contraction.member) return false;
+      if (k.contractionOf(a.member) || k.contractionOf(b.member)) return false;
       // A vector step gives a thread other points than a scalar one (or a narrower step).
       if (a.vectorWidth != b.vectorWidth) return false;
       if (a.pieces.size() != 1 || b.pieces.size() != 1) return false;
@@ -242,7 +242,7 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& 
       // miscompiles the code after such a branch unless a barrier closes it (bicg at
       // N > M summed garbage); one barrier per block is cheap on every device.
       auto guardedBarriers = [&](const StmtIR& s) {
-        return (reducesAcrossThreads(s.mode) || int(s.member) == k.contraction.member) &&
+        return (reducesAcrossThreads(s.mode) || k.contractionOf(s.member)) &&
                std::any_of(s.pieces.begin(), s.pieces.end(), [](const PieceIR& p) { return !p.guard.empty(); });
       };
       if (m > 0 && guardedBarriers(ki.stmts[m - 1])) conflict = true;
@@ -266,7 +266,7 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& 
       ki.barriersPerBlock = 0;
     }
     // A tiled contraction: two a step (staged, then consumed).
-    if (const ContractionTile& c = k.contraction; c.member >= 0) {
+    for (const ContractionTile& c : k.contractions) {
       const SizedStatement& ss = at.statement(k.statements[size_t(c.member)]);
       ki.barriersPerBlock += 2 * ((ss.hi[size_t(c.r)] - ss.lo[size_t(c.r)] + c.kStep - 1) / c.kStep);
     }

@@ -176,8 +176,7 @@ void inspectPoint(std::ostream& os, const fs::path& dir, const std::string& arch
       os << "     passes over global inputs: " << passes << "\n";
     }
     if (k.contains("row_mapping")) os << "     rows: " << k["row_mapping"].get<std::string>() << "\n";
-    if (k.contains("contraction_tile") && !k["contraction_tile"].is_null()) {
-      const json& c = k["contraction_tile"];
+    for (const json& c : k.value("contraction_tiles", json::array())) {
       os << fmt::format("     tiled contraction {}: {}x{} outputs a thread, staged in shared memory {} steps at a time: {}\n",
                         c["statement"].get<std::string>(), c["micro_tile"].get<int>(), c["micro_tile"].get<int>(),
                         c["k_step"].get<int>(), c["staged"].dump());

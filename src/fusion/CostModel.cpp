@@ -116,51 +116,58 @@ KernelPlan CostModel::price(const std::vector<int>& members, BlockShape& shape, 
   return cached.modeledUs <= kp.modeledUs + 1e-12 ? cached : kp;
 }
 
-// A kernel's one serial reduction, a sum over one reduction dim r with two parallel dims
-// p, q, both tiled on the grid in multiples of the micro-tile, every read varying with r
-// and with exactly one of p and q (A(i, k), W(k, j)), runs as a tiled matrix product:
+// A serial reduction that is a sum over one reduction dim r with two parallel dims p, q,
+// both tiled on the grid in multiples of the micro-tile, every read varying with r and
+// with exactly one of p and q (A(i, k), W(k, j)), runs as a tiled matrix product:
 // (tileP / 4) x (tileQ / 4) threads, 4 x 4 outputs each, the reads staged in shared
-// memory 16 steps of r at a time. False (kp unchanged) for any other kernel.
+// memory 16 steps of r at a time. Every such member whose threads agree with the first's
+// is tiled (the others run their plain loops with those threads). False (kp unchanged)
+// when none is.
 bool CostModel::tileContraction(const std::vector<int>& members, KernelPlan& kp) const {
-  const Program& prog = fg_.program();
   if (kp.rowMapping != RowMapping::Threads || kp.splitChunks > 1) return false;
-  int member = -1;
-  for (size_t k = 0; k < members.size(); ++k)
-    if (kp.modes[k] == StmtMode::SerialReduce) {
-      if (member >= 0) return false;
-      member = int(k);
-    }
-  if (member < 0) return false;
+  std::vector<ContractionTile> tiles;
+  for (size_t k = 0; k < members.size(); ++k) {
+    if (kp.modes[k] != StmtMode::SerialReduce) continue;
+    std::optional<ContractionTile> c = contractionTile(members, kp, int(k));
+    if (c && (tiles.empty() || c->threads() == tiles.front().threads())) tiles.push_back(*c);
+  }
+  if (tiles.empty()) return false;
+  kp.contractions = tiles;
+  kp.threadsPerBlock = tiles.front().threads();
+  return true;
+}
+
+std::optional<ContractionTile> CostModel::contractionTile(const std::vector<int>& members, const KernelPlan& kp,
+                                                          int member) const {
+  const Program& prog = fg_.program();
   const Statement& st = prog.statements[members[size_t(member)]];
-  if (st.numParallel != 2 || st.numReduction() != 1 || st.op != ReduceOp::Add || st.reads.empty()) return false;
+  if (st.numParallel != 2 || st.numReduction() != 1 || st.op != ReduceOp::Add || st.reads.empty()) return std::nullopt;
   ContractionTile c;
   c.member = member;
   c.q = kp.threadDims[size_t(member)];
   c.p = 1 - c.q;
   c.r = 2;
-  if (c.q != 0 && c.q != 1) return false;
+  if (c.q != 0 && c.q != 1) return std::nullopt;
   const int tp = kp.gridCoordOf(size_t(member), c.p), tq = kp.gridCoordOf(size_t(member), c.q);
-  if (tp < 0 || tq < 0) return false;
+  if (tp < 0 || tq < 0) return std::nullopt;
   c.tileP = kp.tile[size_t(tp)];
   c.tileQ = kp.tile[size_t(tq)];
   c.micro = kMicroTile;
   c.kStep = kContractionStep;
-  if (c.tileP % c.micro || c.tileQ % c.micro) return false;
-  if (c.threads() < kWarp || c.threads() % kWarp || c.threads() > dev_.threadsPerBlock) return false;
+  if (c.tileP % c.micro || c.tileQ % c.micro) return std::nullopt;
+  if (c.threads() < kWarp || c.threads() % kWarp || c.threads() > dev_.threadsPerBlock) return std::nullopt;
   auto uses = [](const Access& a, const std::string& dim) {
     for (auto& s : a.subscripts)
       if (s.coefficient(dim) != 0) return true;
     return false;
   };
   for (auto& r : st.reads) {
-    if (!r.indirect.empty()) return false;
+    if (!r.indirect.empty()) return std::nullopt;
     const bool p = uses(r, st.dims[size_t(c.p)]), q = uses(r, st.dims[size_t(c.q)]);
-    if (!uses(r, st.dims[2]) || p == q) return false;
+    if (!uses(r, st.dims[2]) || p == q) return std::nullopt;
     c.alongP.push_back(p);
   }
-  kp.contraction = c;
-  kp.threadsPerBlock = c.threads();
-  return true;
+  return c;
 }
 
 // Operand traffic from L1 / shared memory: every read of every point, except a tiled
@@ -169,15 +176,16 @@ bool CostModel::tileContraction(const std::vector<int>& members, KernelPlan& kp)
 // stage more).
 void CostModel::onchipLoads(const std::vector<int>& members, KernelPlan& kp) const {
   kp.onchipLoadBytes = 0;
-  if (const ContractionTile& c = kp.contraction; c.member >= 0) {
+  for (const ContractionTile& c : kp.contractions) {
     const SizedStatement& ss = sized(members[size_t(c.member)]);
     const int64_t steps = (ss.hi[size_t(c.r)] - ss.lo[size_t(c.r)] + c.kStep - 1) / c.kStep;
-    kp.onchipLoadBytes = checkedMul(checkedMul(kp.blocks, c.stagedElements() * steps, "staging"),
-                                    elemBytes(fg_.program().computeType()), "staging");
+    kp.onchipLoadBytes += checkedMul(checkedMul(kp.blocks, c.stagedElements() * steps, "staging"),
+                                     elemBytes(fg_.program().computeType()), "staging");
   }
   for (size_t k = 0; k < members.size(); ++k) {
     const SizedStatement& ss = sized(members[k]);
-    const int64_t reuse = int(k) == kp.contraction.member ? kp.contraction.micro : 1;
+    const ContractionTile* c = kp.contractionOf(k);
+    const int64_t reuse = c ? c->micro : 1;
     for (auto& r : ss.reads)
       kp.onchipLoadBytes = checkedAdd(kp.onchipLoadBytes, checkedMul(ss.points, elemBytes_[r.tensor], "on-chip loads") / reuse,
                                       "on-chip loads");
@@ -609,11 +617,11 @@ void CostModel::vectorize(const std::vector<int>& members, const BlockShape& sha
   }
   kp.registersPerThread = kEstimatedRegisters + kRegistersPerExtraVector * std::max(0, vectors - 2);
   // A tiled contraction's accumulators and one step's operands live in registers.
-  if (kp.contraction.member >= 0)
-    kp.registersPerThread += kp.contraction.micro * kp.contraction.micro + 2 * kp.contraction.micro;
+  if (!kp.contractions.empty())
+    kp.registersPerThread += kMicroTile * kMicroTile + 2 * kMicroTile;
   // A thread takes a vector a step: a block needs threads for its steps, not its points
   // (a 128-element row of float4 steps is one warp's work, not four warps').
-  if (!kp.warpPerRow() && kp.contraction.member < 0) {
+  if (!kp.warpPerRow() && kp.contractions.empty()) {
     int64_t steps = 1;
     for (size_t k = 0; k < members.size(); ++k) steps = std::max(steps, (shape.work[k] + kp.vectorWidth[k] - 1) / kp.vectorWidth[k]);
     kp.threadsPerBlock = int(std::min<int64_t>(dev_.threadsPerBlock, (steps + kWarp - 1) / kWarp * kWarp));
@@ -630,7 +638,7 @@ void CostModel::occupy(KernelPlan& kp) const {
   if (dev_.arch.empty()) return;
   const int eb = elemBytes(fg_.program().computeType());
   const int64_t scratch = (kp.usesBlockReduce() && !kp.warpPerRow() ? kReduceScratchSlots * eb : 0) +
-                          kp.contraction.stagedElements() * eb;
+                          kp.stagedElements() * eb;
   Occupancy o = cudaOccupancy(dev_.arch, kp.threadsPerBlock, kp.registersPerThread, kp.sharedBytes + scratch);
   kp.occupancy = o.fraction;
   kp.blocksPerSM = o.blocksPerSM;

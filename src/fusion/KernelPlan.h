@@ -5,6 +5,7 @@
 // runner, `inspect` and the reports read it and decide nothing of their own: what is
 // costed is what is generated.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -120,7 +121,20 @@ struct KernelPlan {
   // statements[k] cut into chunks (-1 without a split).
   int64_t splitChunks = 1, splitChunk = 0;
   std::vector<int> chunkDims;
-  ContractionTile contraction;
+  // The members run as tiled contractions (Q, K and V projections side by side), in
+  // member order, all with the kernel's threads. They run one after another, so their
+  // staged slices share one buffer (stagedElements: the largest).
+  std::vector<ContractionTile> contractions;
+  const ContractionTile* contractionOf(size_t m) const {
+    for (auto& c : contractions)
+      if (size_t(c.member) == m) return &c;
+    return nullptr;
+  }
+  int64_t stagedElements() const {
+    int64_t n = 0;
+    for (auto& c : contractions) n = std::max(n, c.stagedElements());
+    return n;
+  }
   int64_t partialElements = 0;              // the split's scratch: chunks x the result tensor's elements
   std::vector<OnChipArray> onChip;          // in tensor order
   std::vector<int> scratch;                 // temporaries spilled to global scratch

@@ -57,14 +57,13 @@ nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p) {
     kj["blocks"] = k.blocks;
     kj["threads_per_block"] = k.threadsPerBlock;
     kj["row_mapping"] = rowMappingName(k.rowMapping);
-    if (const ContractionTile& c = k.contraction; c.member >= 0) {
+    kj["contraction_tiles"] = nlohmann::ordered_json::array();
+    for (const ContractionTile& c : k.contractions) {
       const Statement& st = prog.statements[size_t(k.statements[size_t(c.member)])];
       std::vector<int> staged;
       for (auto& r : st.reads) staged.push_back(r.tensor);
-      kj["contraction_tile"] = {{"statement", st.label()}, {"micro_tile", c.micro}, {"k_step", c.kStep},
-                                {"tile", {c.tileP, c.tileQ}}, {"staged", tensorNames(prog, staged)}};
-    } else {
-      kj["contraction_tile"] = nullptr;
+      kj["contraction_tiles"].push_back({{"statement", st.label()}, {"micro_tile", c.micro}, {"k_step", c.kStep},
+                                         {"tile", {c.tileP, c.tileQ}}, {"staged", tensorNames(prog, staged)}});
     }
     kj["dram_bytes"] = k.dramBytes;
     kj["l2_bytes"] = k.l2Bytes;
