@@ -205,7 +205,8 @@ std::optional<OnChipArray> CostModel::inputSlice(const std::vector<int>& members
     const SizedStatement& ss = sized(members[k]);
     for (auto& r : ss.reads) {
       if (r.tensor != t) continue;
-      if (!r.indirect.empty()) return std::nullopt;
+      // A tiled contraction stages its reads step by step instead: it leaves no copy.
+      if (!r.indirect.empty() || kp.contractionOf(k)) return std::nullopt;
       // Every block must run every reader, the first included: a member whose range on a
       // grid coordinate is narrower than the grid leaves blocks where it fills nothing.
       for (int g = 0; g < kp.gridRank(); ++g) {
