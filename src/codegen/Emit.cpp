@@ -671,7 +671,8 @@ class KernelPrinter {
     const std::string value = valueText(st, *st.rhs, sp_, at_.sizes(), fragment);
     os << unroll << "        for (int pf_a = 0; pf_a < " << m << "; ++pf_a)\n" << unroll << "          for (int pf_b = 0; pf_b < "
        << m << "; ++pf_b) {\n";
-    if (dependsOnIndex(*st.rhs))
+    if (dependsOn(st, *st.rhs, st.dims[size_t(c.p)], true) || dependsOn(st, *st.rhs, st.dims[size_t(c.q)], true) ||
+        dependsOn(st, *st.rhs, st.dims[size_t(c.r)], true))
       os << "            const " << ix << " " << lp.var << " = " << lp.lo << " + pf_tp + pf_a * " << threadsP << ", " << lq.var
          << " = " << lq.lo << " + pf_tq + pf_b * " << threadsQ << ", " << lr.var << " = " << lr.lo << " + pf_k0 + pf_r;\n";
     os << "            pf_acc[pf_a][pf_b] = " << combine(st.op, "pf_acc[pf_a][pf_b]", value, sp_) << ";\n          }\n";
@@ -687,12 +688,6 @@ class KernelPrinter {
   static bool isProduct(const Expr& e) {
     if (e.kind == ExprKind::Mul) return isProduct(*e.args[0]) && isProduct(*e.args[1]);
     return e.kind == ExprKind::Access || e.kind == ExprKind::Scalar || e.kind == ExprKind::Number || e.kind == ExprKind::Size;
-  }
-  static bool dependsOnIndex(const Expr& e) {
-    if (e.kind == ExprKind::Index) return true;
-    for (auto& a : e.args)
-      if (dependsOnIndex(*a)) return true;
-    return false;
   }
 
   void printStatement(std::ostream& os, const StmtIR& s) const {

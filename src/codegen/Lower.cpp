@@ -266,10 +266,8 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& 
       ki.barriersPerBlock = 0;
     }
     // A tiled contraction: two a step (staged, then consumed).
-    for (const ContractionTile& c : k.contractions) {
-      const SizedStatement& ss = at.statement(k.statements[size_t(c.member)]);
-      ki.barriersPerBlock += 2 * ((ss.hi[size_t(c.r)] - ss.lo[size_t(c.r)] + c.kStep - 1) / c.kStep);
-    }
+    for (const ContractionTile& c : k.contractions)
+      ki.barriersPerBlock += 2 * c.steps(at.statement(k.statements[size_t(c.member)]));
     for (size_t m = 0; m < k.statements.size() && !k.warpPerRow(); ++m) {
       if (!reducesAcrossThreads(k.modes[m])) continue;
       const Statement& st = prog.statements[k.statements[m]];

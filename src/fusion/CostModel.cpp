@@ -33,10 +33,8 @@ std::optional<KernelPlan> CostModel::plan(const StmtSet& group, bool noParalleli
   std::optional<KernelPlan> best;
   std::vector<int> members = group.members();
   // The first of equal times wins: candidates come in a fixed order (docs/cost-model.md).
-  for (const GridCandidate& c : gridCandidates(group, noParallelismLoss)) {
-    auto p = evaluate(members, c);
-    if (p && (!best || p->modeledUs < best->modeledUs - 1e-12)) best = std::move(p);
-  }
+  for (const GridCandidate& c : gridCandidates(group, noParallelismLoss))
+    if (auto p = evaluate(members, c); p && (!best || p->modeledUs < best->modeledUs - 1e-12)) best = std::move(p);
   memo[group] = best;
   return best;
 }
@@ -100,7 +98,7 @@ std::optional<KernelPlan> CostModel::evaluate(const std::vector<int>& members, c
 // Steps 3 and 4 for one thread mapping: without, then with, the re-read inputs cached on
 // chip; the cheaper, and at equal time the cached one (each input read once: L2 traffic
 // the time does not show is spared).
-KernelPlan CostModel::price(const std::vector<int>& members, BlockShape& shape, KernelPlan kp) const {
+KernelPlan CostModel::price(const std::vector<int>& members, const BlockShape& shape, KernelPlan kp) const {
   KernelPlan cached = kp;
   double sectorWaste = placeData(members, shape, kp, false);
   vectorize(members, shape, kp);
@@ -177,8 +175,7 @@ std::optional<ContractionTile> CostModel::contractionTile(const std::vector<int>
 void CostModel::onchipLoads(const std::vector<int>& members, KernelPlan& kp) const {
   kp.onchipLoadBytes = 0;
   for (const ContractionTile& c : kp.contractions) {
-    const SizedStatement& ss = sized(members[size_t(c.member)]);
-    const int64_t steps = (ss.hi[size_t(c.r)] - ss.lo[size_t(c.r)] + c.kStep - 1) / c.kStep;
+    const int64_t steps = c.steps(sized(members[size_t(c.member)]));
     kp.onchipLoadBytes += checkedMul(checkedMul(kp.blocks, c.stagedElements() * steps, "staging"),
                                      elemBytes(fg_.program().computeType()), "staging");
   }
@@ -255,24 +252,18 @@ int64_t CostModel::reuseStorage(const std::vector<int>& members, KernelPlan& kp,
   auto same = [](const OnChipArray& a, const OnChipArray& b) {
     return a.extent == b.extent && a.gridCoord == b.gridCoord && a.lo == b.lo;
   };
-  auto find = [&](int t) -> OnChipArray* {
-    for (auto* list : {&kp.onChip, &kp.cachedInputs})
-      for (auto& a : *list)
-        if (a.tensor == t) return &a;
-    return nullptr;
-  };
   std::set<int> taken;  // arrays whose storage a later one holds now
   int64_t saved = 0;
   for (size_t k = 0; k < members.size(); ++k) {
     const Statement& st = prog.statements[members[k]];
-    OnChipArray* b = find(st.write.tensor);
+    OnChipArray* b = kp.arrayOf(st.write.tensor);
     if (!b || kp.modes[k] != StmtMode::Pointwise || !kp.keepsOnChip(st.write.tensor)) continue;
     bool single = true;  // one writer of b in the kernel
     for (size_t m = 0; m < members.size(); ++m)
       single &= m == k || prog.statements[members[m]].write.tensor != st.write.tensor;
     if (!single) continue;
     for (auto& r : st.reads) {
-      OnChipArray* a = find(r.tensor);
+      OnChipArray* a = kp.arrayOf(r.tensor);
       if (!a || a == b || taken.count(r.tensor) || !same(*a, *b) || r.subscripts != st.write.subscripts) continue;
       // The first reader of a cached input fills it: the copy is still being made there.
       if (kp.cachesInput(r.tensor) && kp.firstReader(prog, r.tensor) == st.id) continue;
@@ -660,7 +651,7 @@ void CostModel::loadsInFlight(const std::vector<int>& members, const BlockShape&
     const int width = kp.vectorWidth[k];
     int64_t step = 0;
     for (auto& r : ss.reads) {
-      if (kp.keepsOnChip(r.tensor) || (kp.cachesInput(r.tensor) && kp.firstReader(prog, r.tensor) != members[k])) continue;
+      if (!kp.readsGlobal(prog, k, r.tensor)) continue;
       step += kp.vectorAccess(prog, at_.sizes(), k, r, width) ? 16 : elemBytes_[r.tensor];
     }
     if (step == 0) continue;

@@ -140,7 +140,7 @@ class CostModel {
   bool mapRows(const std::vector<int>& members, KernelPlan& kp) const;
   bool tileContraction(const std::vector<int>& members, KernelPlan& kp) const;
   std::optional<ContractionTile> contractionTile(const std::vector<int>& members, const KernelPlan& kp, int member) const;
-  KernelPlan price(const std::vector<int>& members, BlockShape& shape, KernelPlan kp) const;
+  KernelPlan price(const std::vector<int>& members, const BlockShape& shape, KernelPlan kp) const;
   void onchipLoads(const std::vector<int>& members, KernelPlan& kp) const;
   int64_t reuseStorage(const std::vector<int>& members, KernelPlan& kp, int computeBytes) const;
   double placeData(const std::vector<int>& members, const BlockShape& shape, KernelPlan& kp, bool cacheInputs) const;

@@ -27,14 +27,18 @@ bool KernelPlan::keepsOnChip(int tensor) const {
   return std::any_of(onChip.begin(), onChip.end(), [&](const OnChipArray& a) { return a.tensor == tensor; });
 }
 
+const OnChipArray* KernelPlan::arrayOf(int tensor) const {
+  for (auto* list : {&onChip, &cachedInputs})
+    for (auto& a : *list)
+      if (a.tensor == tensor) return &a;
+  return nullptr;
+}
+
 int KernelPlan::storageOf(int tensor) const {
   for (int hops = 0; hops <= int(onChip.size() + cachedInputs.size()); ++hops) {
-    int next = -1;
-    for (auto* list : {&onChip, &cachedInputs})
-      for (auto& a : *list)
-        if (a.tensor == tensor) next = a.reuses;
-    if (next < 0) return tensor;
-    tensor = next;
+    const OnChipArray* a = arrayOf(tensor);
+    if (!a || a->reuses < 0) return tensor;
+    tensor = a->reuses;
   }
   throw InternalError("on-chip arrays reuse each other's storage in a cycle");
 }
@@ -52,10 +56,14 @@ int KernelPlan::firstReader(const Program& prog, int tensor) const {
 
 bool KernelPlan::vectorAccess(const Program& prog, const Sizes& sizes, size_t m, const SizedAccess& a, int width) const {
   const Tensor& T = prog.tensors[size_t(a.tensor)];
-  if (keepsOnChip(a.tensor) || (cachesInput(a.tensor) && firstReader(prog, a.tensor) != statements[m])) return false;
+  if (!readsGlobal(prog, m, a.tensor)) return false;
   // The width is 16 bytes of the compute type: the access's elements must be that type.
   return elemBytes(T.type) * width == 16 && !T.shape.empty() &&
          vectorAligned(a, threadDims[m], width, T.shape.back().eval(sizes));
+}
+
+bool KernelPlan::readsGlobal(const Program& prog, size_t m, int tensor) const {
+  return !keepsOnChip(tensor) && !(cachesInput(tensor) && firstReader(prog, tensor) != statements[m]);
 }
 
 bool KernelPlan::usesBlockReduce() const { return std::any_of(modes.begin(), modes.end(), reducesAcrossThreads); }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "polyir/EnumNames.h"
@@ -81,7 +82,7 @@ struct OnChipArray {
 // [tileP x kStep] one for a read that does not vary with q, [kStep x tileQ] for one that
 // does not vary with p (polyhedral promotion: the footprint of the access per step).
 struct ContractionTile {
-  int member = -1;  // index in KernelPlan::statements; -1: no tiled contraction
+  int member = -1;  // index in KernelPlan::statements
   int p = -1, q = -1, r = -1;
   int64_t tileP = 0, tileQ = 0;
   int micro = 4;
@@ -90,6 +91,8 @@ struct ContractionTile {
   int threads() const { return int(tileP / micro * (tileQ / micro)); }
   // Static shared memory of the staged slices, in elements.
   int64_t stagedElements() const;
+  // The steps of the reduction over the member's range (`ss`: the member at the plan's sizes).
+  int64_t steps(const SizedStatement& ss) const { return (ss.hi[size_t(r)] - ss.lo[size_t(r)] + kStep - 1) / kStep; }
 };
 
 struct KernelPlan {
@@ -176,6 +179,12 @@ struct KernelPlan {
     return t >= 0 && tile[t] == 1;
   }
   bool keepsOnChip(int tensor) const;
+  // The on-chip array of `tensor`: a temporary kept on chip or a cached input; null if none.
+  const OnChipArray* arrayOf(int tensor) const;
+  OnChipArray* arrayOf(int tensor) { return const_cast<OnChipArray*>(std::as_const(*this).arrayOf(tensor)); }
+  // Whether member m reads `tensor` from global memory: not kept on chip, nor a cached
+  // input past its first reader.
+  bool readsGlobal(const Program& prog, size_t m, int tensor) const;
   // The tensor whose on-chip storage `tensor` lives in: itself, or the array it reuses
   // (followed to the first owner). Codegen aliases them; barriers see one buffer.
   int storageOf(int tensor) const;
