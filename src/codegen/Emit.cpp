@@ -172,6 +172,14 @@ class KernelPrinter {
       for (auto& a : kp.cachedInputs) cached += (cached.empty() ? "" : ", ") + prog_.tensors[a.tensor].name;
       os << "// on chip: " << names << (cached.empty() ? "" : (names.empty() ? "" : "; ") + cached + " cached after its first pass")
          << "\n";
+      std::string registers;
+      for (auto* list : {&kp.onChip, &kp.cachedInputs})
+        for (auto& a : *list)
+          if (a.inRegisters()) registers += (registers.empty() ? "" : ", ") + prog_.tensors[a.tensor].name;
+      if (!registers.empty())
+        os << "// in registers: " << registers
+           << (kp.registerSteps > 0 ? " (each thread's part of a row: " + std::to_string(kp.registerSteps) + " unrolled steps)" : "")
+           << "; no thread reads another's\n";
     }
     if (sp_.d == Dialect::Cuda)
       // The plan's blocks per SM as the second bound: ptxas keeps registers within what
@@ -196,6 +204,14 @@ class KernelPrinter {
     arrays.insert(arrays.end(), kp.cachedInputs.begin(), kp.cachedInputs.end());
     for (auto& la : arrays) {
       const Tensor& T = prog_.tensors[la.tensor];
+      if (la.inRegisters()) {
+        // The thread's own elements: the compiler reuses registers by liveness itself.
+        os << "  " << sp_.real << " " << registerName(T) << "[" << la.registerSlots << "];  // "
+           << (la.rowDim() >= 0 ? "its " + std::to_string(la.registerSlots) + " elements of the row"
+                                : std::string("the row's value, every thread's"))
+           << ", in registers\n";
+        continue;
+      }
       if (la.reuses >= 0) continue;  // declared below, once its storage's owner is
       if (sp_.d == Dialect::Cuda) {
         if (offset == 0) os << "  extern __shared__ __align__(16) unsigned char pf_smem[];\n";
@@ -207,7 +223,7 @@ class KernelPrinter {
       }
     }
     for (auto& la : arrays)
-      if (la.reuses >= 0)
+      if (la.reuses >= 0 && !la.inRegisters())
         os << "  " << (sp_.d == Dialect::Cuda ? "" : "__local ") << sp_.real << "* " << localName(prog_.tensors[la.tensor])
            << " = " << localName(prog_.tensors[kp.storageOf(la.tensor)]) << ";  // reuses "
            << prog_.tensors[la.reuses].name << "'s storage after its last read\n";
@@ -263,6 +279,10 @@ class KernelPrinter {
     return prog_.statements[kp.statements.front()].dims[kp.gridDims.front()[t]];
   }
   static std::string localName(const Tensor& T) { return "pf_sh_" + cName(T.name); }
+  static std::string registerName(const Tensor& T) { return "pf_rg_" + cName(T.name); }
+  // While printing a step of a member that runs a row in registers: the register slot of
+  // the element the step touches (a compile-time index once the steps are unrolled).
+  mutable std::string slot_;
   // The on-chip array `st` reads `tensor` from: a temporary kept on chip, or an input
   // cached there, except in its first reader (which reads global memory and fills it).
   const OnChipArray* local(int tensor, const Statement* st = nullptr) const {
@@ -324,6 +344,11 @@ class KernelPrinter {
 
   // The element of on-chip array la that access a names, relative to the block's slice.
   std::string localC(const Access& a, const OnChipArray& la) const {
+    if (la.inRegisters()) {
+      if (la.rowDim() < 0) return registerName(prog_.tensors[a.tensor]) + "[0]";
+      if (slot_.empty()) throw InternalError("a row in registers read outside its unrolled steps");
+      return registerName(prog_.tensors[a.tensor]) + "[" + slot_ + "]";
+    }
     std::string idx;
     int64_t stride = 1;
     for (int p = int(a.subscripts.size()) - 1; p >= 0; --p) {
@@ -424,6 +449,17 @@ class KernelPrinter {
     std::string tid = "pf_tid", count = "pf_nthreads", live;
     std::string when(const std::string& cond) const { return live.empty() ? cond : live + " && " + cond; }
   };
+  // The loop of a thread's steps over `count` points: strided by the threads, or, running
+  // a row in registers, the plan's steps unrolled (a step past the end does nothing).
+  std::string stepLoop(const std::string& var, const std::string& count, const Lanes& lanes, bool unrolled,
+                       const std::string& ind) const {
+    if (!unrolled)
+      return ind + "for (" + sp_.index + " " + var + " = " + lanes.tid + "; " + lanes.when(var + " < " + count) + "; " +
+             var + " += " + lanes.count + ") {\n";
+    return ind + "#pragma unroll\n" + ind + "for (int pf_s = 0; pf_s < " + std::to_string(k_.plan.registerSteps) +
+           "; ++pf_s) {\n" + ind + "  const " + sp_.index + " " + var + " = " + lanes.tid + " + pf_s * " + lanes.count + ";\n" +
+           ind + "  if (!(" + lanes.when(var + " < " + count) + ")) continue;\n";
+  }
 
   // One reduction of pf_part across the threads of `lanes`. CUDA's block reduction takes
   // one barrier: consecutive reductions alternate halves of pf_red, so none overwrites
@@ -485,17 +521,20 @@ class KernelPrinter {
     std::string count = "pf_vext_" + in;
     for (size_t q = 0; q + 1 < loops.size(); ++q) count += " * pf_ext_" + loops[q]->var;
     const std::string ind = pointwise ? "      " : "        ";
+    const bool unrolled = k_.plan.runsRegisterRow(prog_, s.member);
     if (pointwise) {
-      os << "    for (" << sp_.index << " pf_p = " << lanes.tid << "; " << lanes.when("pf_p < " + count) << "; pf_p += "
-         << lanes.count << ") {\n";
+      os << stepLoop("pf_p", count, lanes, unrolled, "    ");
     } else {
       os << "    for (" << sp_.index << " pf_p = 0; pf_p < " << P << "; ++pf_p) {\n";
       decompose(os, par, "pf_p", "      ", sp_.index);
       if (!fixed.empty()) os << "      " << fixed << "\n";
       os << "      " << sp_.real << " pf_part = " << identity(st.op, sp_) << ";\n";
-      os << "      for (" << sp_.index << " pf_r = " << lanes.tid << "; " << lanes.when("pf_r < " + count) << "; pf_r += "
-         << lanes.count << ") {\n";
+      os << stepLoop("pf_r", count, lanes, unrolled, "      ");
     }
+    // Lane k of the step: its register slot, where the statement runs a row there.
+    auto atLane = [&](int k) {
+      if (unrolled) slot_ = width == 1 ? "pf_s" : "pf_s * " + std::to_string(width) + " + " + std::to_string(k);
+    };
     // The loops' variables, the innermost as the vector's first element.
     std::string rem = pointwise ? "pf_p" : "pf_r";
     os << ind << "const " << sp_.index << " pf_vb = " << loops.back()->lo << " + " << width << " * ("
@@ -537,15 +576,22 @@ class KernelPrinter {
     // and the elements of its other reads of it.
     for (size_t r = 0; r < st.reads.size(); ++r)
       if (const OnChipArray* c = cachedInput(st.reads[r].tensor); vectorRead[r] && c)
-        for (int k = 0; k < width; ++k)
+        for (int k = 0; k < width; ++k) {
+          atLane(k);
           laneScope(k, localC(st.reads[r], *c) + " = pf_v" + std::to_string(r) + lane[k] + ";");
-    if (const std::string copies = cacheCopies(st, vectorRead); !copies.empty())
-      for (int k = 0; k < width; ++k) laneScope(k, copies);
-    // Where the step's value lands: in the reduction's partial, the vector to store, or lhs.
+        }
+    for (int k = 0; k < width; ++k) {
+      atLane(k);
+      if (const std::string copies = cacheCopies(st, vectorRead); !copies.empty()) laneScope(k, copies);
+    }
+    // Where the step's value lands: in the reduction's partial, the vector to store, or lhs
+    // (a register's, named per lane).
     auto result = [&](int k, const std::string& value) {
+      atLane(k);
+      const std::string out = unrolled ? accessC(st.write) : lhs;
       if (!pointwise) laneScope(k, "pf_part = " + combine(st.op, "pf_part", value, sp_) + ";");
       else if (vectorWrite) laneScope(k, std::string("pf_w") + lane[k] + " = " + value + ";");
-      else laneScope(k, lhs + " = " + (st.op == ReduceOp::Assign ? value : combine(st.op, init, value, sp_)) + ";");
+      else laneScope(k, out + " = " + (st.op == ReduceOp::Assign ? value : combine(st.op, init, value, sp_)) + ";");
     };
     if (sp_.d == Dialect::OpenCL && !dependsOn(st, *st.rhs, st.dims[size_t(x)], true)) {
       // OpenCL computes the step as one vector expression (its builtins take vectors): a
@@ -557,8 +603,10 @@ class KernelPrinter {
         if (vectorRead[r] || !accessUses(st, st.reads[r], st.dims[size_t(x)])) continue;
         lanesRead[r] = true;
         os << ind << vec << " pf_g" << r << ";\n";
-        for (int k = 0; k < width; ++k)
+        for (int k = 0; k < width; ++k) {
+          atLane(k);
           laneScope(k, "pf_g" + std::to_string(r) + lane[k] + " = " + accessC(st.reads[r], &st) + ";");
+        }
       }
       auto access = [&](const Access& a) {
         const ptrdiff_t r = &a - st.reads.data();
@@ -574,6 +622,7 @@ class KernelPrinter {
         for (int k = 0; k < width; ++k) result(k, std::string("pf_val") + lane[k]);
     } else {
       for (int k = 0; k < width; ++k) {
+        atLane(k);
         auto access = [&](const Access& a) {
           const ptrdiff_t r = &a - st.reads.data();
           if (r >= 0 && size_t(r) < st.reads.size() && vectorRead[size_t(r)]) return "pf_v" + std::to_string(r) + lane[k];
@@ -590,11 +639,9 @@ class KernelPrinter {
          << " }\n";
     }
     if (!pointwise) {
-      const bool split = s.mode == StmtMode::SplitReduce;
       os << "      }\n";
       os << "      pf_part = " << blockReduce(st.op, lanes) << ";\n";
-      os << "      if (" << lanes.when(lanes.tid + " == 0") << ") " << lhs << " = "
-         << (st.init || split ? "pf_part" : combine(st.op, lhs, "pf_part", sp_)) << ";\n";
+      os << "      " << reductionResult(st, s.mode, lhs, lanes) << "\n";
     }
     os << "    }\n";
   }
@@ -693,8 +740,13 @@ class KernelPrinter {
   void printStatement(std::ostream& os, const StmtIR& s) const {
     const Statement& st = prog_.statements[s.stmt];
     os << "  // " << st.label() << " (line " << st.loc.line << "): " << statementText(prog_, st) << "\n";
+    // A row in registers: the unrolled steps name their registers (a scalar step's slot is
+    // its step, a vector step's lane sets its own).
+    const bool unrolled = k_.plan.runsRegisterRow(prog_, s.member);
+    slot_ = unrolled ? "pf_s" : "";
     std::string lhs = accessC(st.write);
     for (auto& piece : s.pieces) {
+      slot_ = unrolled ? "pf_s" : "";
       os << "  " << (piece.guard.empty() ? "" : "if " + piece.guard + " ") << "{\n";
       std::vector<const LoopIR*> par, red, rows;
       for (auto& l : piece.loops) os << "    const " << sp_.index << " pf_ext_" << l.var << " = " << l.hi << " - " << l.lo << ";\n";
@@ -740,24 +792,23 @@ class KernelPrinter {
         decompose(os, par, "pf_p", "      ", sp_.index);
         if (!fixed.empty()) os << "      " << fixed << "\n";
         os << "      " << sp_.real << " pf_part = " << identity(st.op, sp_) << ";\n";
-        os << "      for (" << sp_.index << " pf_r = " << lanes.tid << "; " << lanes.when("pf_r < " + R) << "; pf_r += "
-           << lanes.count << ") {\n";
+        os << stepLoop("pf_r", R, lanes, unrolled, "      ");
         decompose(os, red, "pf_r", "        ", sp_.index);
         if (const std::string copies = cacheCopies(st); !copies.empty()) os << "        " << copies << "\n";
-        os << "        pf_part = " << combine(st.op, "pf_part", value, sp_) << ";\n";
+        os << "        pf_part = " << combine(st.op, "pf_part", valueC(st, *st.rhs), sp_) << ";\n";
         os << "      }\n";
         os << "      pf_part = " << blockReduce(st.op, lanes) << ";\n";
-        os << "      if (" << lanes.when(lanes.tid + " == 0") << ") " << lhs << " = "
-           << (st.init || split ? "pf_part" : combine(st.op, lhs, "pf_part", sp_)) << ";\n";
+        os << "      " << reductionResult(st, s.mode, lhs, lanes) << "\n";
         os << "    }\n";
       } else {
-        os << "    for (" << sp_.index << " pf_p = " << lanes.tid << "; " << lanes.when("pf_p < " + P) << "; pf_p += "
-           << lanes.count << ") {\n";
+        os << stepLoop("pf_p", P, lanes, unrolled, "    ");
         decompose(os, par, "pf_p", "      ", sp_.index);
         if (!fixed.empty()) os << "      " << fixed << "\n";
         if (s.mode == StmtMode::Pointwise) {
           if (const std::string copies = cacheCopies(st); !copies.empty()) os << "      " << copies << "\n";
-          os << "      " << lhs << " = " << (st.op == ReduceOp::Assign ? value : combine(st.op, init, value, sp_)) << ";\n";
+          const std::string out = unrolled ? accessC(st.write) : lhs;
+          os << "      " << out << " = " << (st.op == ReduceOp::Assign ? valueC(st, *st.rhs) : combine(st.op, init, valueC(st, *st.rhs), sp_))
+             << ";\n";
         } else {
           os << "      " << sp_.real << " pf_acc = " << init << ";\n";
           std::string ind = "      ";
@@ -777,6 +828,17 @@ class KernelPrinter {
       }
       os << "  }\n";
     }
+    slot_.clear();
+  }
+
+  // Where a cross-thread reduction's result goes: to memory by one thread, or, for a value
+  // per row in registers, to every thread's register (each received the combined value).
+  std::string reductionResult(const Statement& st, StmtMode mode, const std::string& lhs, const Lanes& lanes) const {
+    const bool split = mode == StmtMode::SplitReduce;
+    const std::string v = st.init || split ? "pf_part" : combine(st.op, lhs, "pf_part", sp_);
+    const OnChipArray* a = k_.plan.arrayOf(st.write.tensor);
+    if (a && a->inRegisters() && !split) return lhs + " = " + v + ";";
+    return "if (" + lanes.when(lanes.tid + " == 0") + ") " + lhs + " = " + v + ";";
   }
 };
 

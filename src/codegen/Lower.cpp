@@ -229,6 +229,8 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& 
       const Statement& st = prog.statements[ki.stmts[m].stmt];
       bool conflict = false;
       for (auto& pd : pending) {
+        // A thread's registers hold only what it wrote itself (CostModel::registerRows).
+        if (const OnChipArray* a = k.arrayOf(pd.tensor); a && a->inRegisters()) continue;
         // Tensors sharing on-chip storage are one buffer here.
         const int buffer = k.storageOf(pd.tensor);
         bool reads = std::any_of(st.reads.begin(), st.reads.end(), [&](const Access& a) { return k.storageOf(a.tensor) == buffer; });

@@ -175,7 +175,17 @@ void inspectPoint(std::ostream& os, const fs::path& dir, const std::string& arch
       for (auto& [t, n] : k["input_passes"].items()) passes += fmt::format("{}{} {}", passes.empty() ? "" : ", ", t, n.get<int>());
       os << "     passes over global inputs: " << passes << "\n";
     }
-    if (k.contains("row_mapping")) os << "     rows: " << k["row_mapping"].get<std::string>() << "\n";
+    if (k.contains("row_mapping")) {
+      os << "     rows: " << k["row_mapping"].get<std::string>();
+      if (k.value("register_steps", int64_t(0)) > 0)
+        os << ", each thread's part in registers (" << k["register_steps"].get<int64_t>() << (k["register_steps"].get<int64_t>() == 1 ? " unrolled step)" : " unrolled steps)");
+      os << "\n";
+    }
+    if (k.contains("in_registers") && !k["in_registers"].empty()) {
+      std::string names;
+      for (auto& n : k["in_registers"]) names += (names.empty() ? "" : ", ") + n.get<std::string>();
+      os << "     in registers (no thread reads another's): " << names << "\n";
+    }
     for (const json& c : k.value("contraction_tiles", json::array())) {
       os << fmt::format("     tiled contraction {}: {}x{} outputs a thread, staged in shared memory {} steps at a time: {}\n",
                         c["statement"].get<std::string>(), c["micro_tile"].get<int>(), c["micro_tile"].get<int>(),

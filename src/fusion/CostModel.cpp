@@ -96,22 +96,28 @@ std::optional<KernelPlan> CostModel::evaluate(const std::vector<int>& members, c
 }
 
 // Steps 3 and 4 for one thread mapping: without, then with, the re-read inputs cached on
-// chip; the cheaper, and at equal time the cached one (each input read once: L2 traffic
-// the time does not show is spared).
+// chip, each with its rows in shared memory, then in registers where they can be; the
+// cheapest, and at equal time the later (each input read once: L2 traffic the time does
+// not show is spared; rows in registers: no on-chip loads, no barriers).
 KernelPlan CostModel::price(const std::vector<int>& members, const BlockShape& shape, KernelPlan kp) const {
-  KernelPlan cached = kp;
-  double sectorWaste = placeData(members, shape, kp, false);
-  vectorize(members, shape, kp);
-  loadsInFlight(members, shape, kp);
-  onchipLoads(members, kp);
-  timeKernel(sectorWaste, kp);
-  if (!kp.cacheable) return kp;
-  sectorWaste = placeData(members, shape, cached, true);
-  vectorize(members, shape, cached);
-  loadsInFlight(members, shape, cached);
-  onchipLoads(members, cached);
-  timeKernel(sectorWaste, cached);
-  return cached.modeledUs <= kp.modeledUs + 1e-12 ? cached : kp;
+  std::optional<KernelPlan> best;
+  bool cacheable = true;
+  for (bool cacheInputs : {false, true}) {
+    if (!cacheable) break;
+    KernelPlan placed = kp;
+    const double sectorWaste = placeData(members, shape, placed, cacheInputs);
+    cacheable = placed.cacheable;  // else the cached variant would be this plan again
+    vectorize(members, shape, placed);
+    for (bool registers : {false, true}) {
+      KernelPlan v = placed;
+      if (registers && !registerRows(members, shape, v)) break;
+      loadsInFlight(members, shape, v);
+      onchipLoads(members, v);
+      timeKernel(sectorWaste, v);
+      if (!best || v.modeledUs <= best->modeledUs + 1e-12) best = std::move(v);
+    }
+  }
+  return *best;
 }
 
 // A serial reduction that is a sum over one reduction dim r with two parallel dims p, q,
@@ -183,9 +189,12 @@ void CostModel::onchipLoads(const std::vector<int>& members, KernelPlan& kp) con
     const SizedStatement& ss = sized(members[k]);
     const ContractionTile* c = kp.contractionOf(k);
     const int64_t reuse = c ? c->micro : 1;
-    for (auto& r : ss.reads)
+    for (auto& r : ss.reads) {
+      if (const OnChipArray* a = kp.arrayOf(r.tensor); a && a->inRegisters() && !kp.readsGlobal(fg_.program(), k, r.tensor))
+        continue;  // the thread's own registers
       kp.onchipLoadBytes = checkedAdd(kp.onchipLoadBytes, checkedMul(ss.points, elemBytes_[r.tensor], "on-chip loads") / reuse,
                                       "on-chip loads");
+    }
   }
 }
 
@@ -600,14 +609,7 @@ void CostModel::vectorize(const std::vector<int>& members, const BlockShape& sha
     if (any) kp.vectorWidth[k] = width;
   }
   // Registers: a step's vectors live at once.
-  int vectors = 0;
-  for (size_t k = 0; k < members.size(); ++k) {
-    if (kp.vectorWidth[k] == 1) continue;
-    int n = 0;
-    for (auto& r : sized(members[k]).reads) n += kp.vectorAccess(prog, at_.sizes(), k, r, kp.vectorWidth[k]);
-    vectors = std::max(vectors, n);
-  }
-  kp.registersPerThread = kEstimatedRegisters + kRegistersPerExtraVector * std::max(0, vectors - 2);
+  kp.registersPerThread = kEstimatedRegisters + kRegistersPerExtraVector * std::max(0, vectorsPerStep(members, kp) - 2);
   // A tiled contraction's accumulators and one step's operands live in registers.
   if (!kp.contractions.empty())
     kp.registersPerThread += kMicroTile * kMicroTile + 2 * kMicroTile;
@@ -619,6 +621,156 @@ void CostModel::vectorize(const std::vector<int>& members, const BlockShape& sha
     kp.threadsPerBlock = int(std::min<int64_t>(dev_.threadsPerBlock, (steps + kWarp - 1) / kWarp * kWarp));
   }
   occupy(kp);
+}
+
+// Step 3c, rows in registers (the OneFlow softmax's layout): in a kernel of one row per
+// block or per warp, an on-chip array goes to registers when no thread ever reads an
+// element another thread wrote, so it needs neither shared memory nor barriers:
+// - a row: every member that touches it runs the row (one dimension) with the row's
+//   threads, each step a vector of the same width from the same start, and touches at
+//   each point exactly the element of that point; the thread then holds its elements of
+//   the row, `registerSteps` vectors, and each member's loop along the row is unrolled;
+// - a value per row: a block or warp reduction's result (with its initialization), which
+//   every thread of the row receives from the combine.
+// Rows of one kernel share the width: 16 bytes when every member touching one can step
+// by vectors, else 1 (when none of them already does). A row takes at most
+// kMaxRegisterRow registers a thread. False (kp unchanged) when no array qualifies.
+int CostModel::vectorsPerStep(const std::vector<int>& members, const KernelPlan& kp) const {
+  const Program& prog = fg_.program();
+  int vectors = 0;
+  for (size_t k = 0; k < members.size(); ++k) {
+    if (kp.vectorWidth[k] == 1) continue;
+    // Reads of one element (X(i, j) * X(i, j)) are one load.
+    std::set<std::tuple<int, std::vector<std::vector<int64_t>>, std::vector<int64_t>>> loads;
+    for (auto& r : sized(members[k]).reads)
+      if (kp.vectorAccess(prog, at_.sizes(), k, r, kp.vectorWidth[k])) loads.insert({r.tensor, r.coef, r.constant});
+    vectors = std::max(vectors, int(loads.size()));
+  }
+  return vectors;
+}
+
+bool CostModel::registerRows(const std::vector<int>& members, const BlockShape& shape, KernelPlan& kp) const {
+  if ((kp.rowMapping != RowMapping::BlockPerRow && !kp.warpPerRow()) || !kp.contractions.empty()) return false;
+  const Program& prog = fg_.program();
+  const int computeBytes = elemBytes(prog.computeType());
+  const int64_t threads = kp.warpPerRow() ? kWarp : kp.threadsPerBlock;
+  // Whether member k touches array a's row only at its own points, in the row's order.
+  auto rowMember = [&](size_t k, const OnChipArray& a, int rowDim) {
+    const Statement& st = prog.statements[members[k]];
+    const SizedStatement& ss = sized(members[k]);
+    const int x = kp.threadDims[k];
+    const bool reduce = kp.modes[k] == StmtMode::BlockReduce;
+    if (x < 0 || (kp.modes[k] != StmtMode::Pointwise && !reduce)) return false;
+    if (reduce ? st.numReduction() != 1 || x != int(st.dims.size()) - 1 : x >= st.numParallel) return false;
+    for (int d = 0; d < st.numParallel; ++d)
+      if (d != x && !kp.fixedByBlock(k, d) && !kp.rowOfWarp(k, d)) return false;
+    auto own = [&](const SizedAccess& acc, size_t ref, bool write) {
+      const Access& orig = write ? st.write : st.reads[ref];
+      if (!acc.indirect.empty()) return false;
+      for (size_t p = 0; p < acc.coef.size(); ++p) {
+        if (orig.subscripts[p].div != 1) return false;
+        if (int(p) != rowDim) {
+          if (acc.coef[p][size_t(x)] != 0) return false;
+          continue;
+        }
+        for (size_t d = 0; d < acc.coef[p].size(); ++d)
+          if (acc.coef[p][d] != (int(d) == x ? 1 : 0)) return false;
+        // Step 0 of lane 0 touches the slice's first element.
+        if (shape.lo[k][size_t(x)] + acc.constant[p] != a.lo[size_t(p)]) return false;
+      }
+      return true;
+    };
+    if (st.write.tensor == a.tensor && (!own(ss.write, 0, true) || reduce || st.op != ReduceOp::Assign)) return false;
+    for (size_t r = 0; r < ss.reads.size(); ++r)
+      if (ss.reads[r].tensor == a.tensor && !own(ss.reads[r], r, false)) return false;
+    return true;
+  };
+  auto touches = [&](size_t k, int t) {
+    const Statement& st = prog.statements[members[k]];
+    return st.write.tensor == t ||
+           std::any_of(st.reads.begin(), st.reads.end(), [&](const Access& r) { return r.tensor == t; });
+  };
+  // Members running a row that stays; whether each can step by 16-byte vectors.
+  std::vector<bool> runsRow(members.size(), false);
+  std::vector<OnChipArray*> rows, values;
+  for (auto* list : {&kp.onChip, &kp.cachedInputs})
+    for (OnChipArray& a : *list) {
+      const int rowDim = a.rowDim();
+      if (rowDim == -2) continue;
+      bool ok = true;
+      for (size_t k = 0; k < members.size() && ok; ++k) {
+        if (!touches(k, a.tensor)) continue;
+        const Statement& st = prog.statements[members[k]];
+        if (rowDim >= 0) ok = rowMember(k, a, rowDim);
+        // A value per row: written once, by a reduction every thread of the row takes part in.
+        else if (st.write.tensor == a.tensor)
+          ok = kp.modes[k] == StmtMode::BlockReduce && st.init && !kp.cachesInput(a.tensor);
+      }
+      if (!ok) continue;
+      if (rowDim < 0) {
+        values.push_back(&a);
+        continue;
+      }
+      rows.push_back(&a);
+      for (size_t k = 0; k < members.size(); ++k) runsRow[k] = runsRow[k] || touches(k, a.tensor);
+    }
+  // A value per row that no member writes (a cached input) stays: its readers fill it.
+  values.erase(std::remove_if(values.begin(), values.end(), [&](const OnChipArray* a) {
+                 return std::none_of(members.begin(), members.end(),
+                                     [&](int s) { return prog.statements[size_t(s)].write.tensor == a->tensor; });
+               }), values.end());
+  int width = 16 / computeBytes;
+  bool vectors = true, scalars = true;
+  for (size_t k = 0; k < members.size(); ++k) {
+    if (!runsRow[k]) continue;
+    const int x = kp.threadDims[k];
+    const int64_t lo = shape.lo[k][size_t(x)], extent = shape.hi[k][size_t(x)] - lo;
+    vectors = vectors && extent >= width && extent % width == 0 && lo % width == 0;
+    scalars = scalars && kp.vectorWidth[k] == 1;
+  }
+  if (!vectors) {
+    if (!scalars) rows.clear();  // some member steps by vectors, another cannot
+    width = 1;
+  }
+  int64_t steps = 0;
+  for (size_t k = 0; k < members.size(); ++k) {
+    if (!runsRow[k] || rows.empty()) continue;
+    const int x = kp.threadDims[k];
+    const int64_t extent = shape.hi[k][size_t(x)] - shape.lo[k][size_t(x)];
+    steps = std::max(steps, (extent / width + threads - 1) / threads);
+  }
+  if (steps * width > kMaxRegisterRow) rows.clear();
+  if (rows.empty() && values.empty()) return false;
+  for (OnChipArray* a : rows) {
+    a->place = OnChipPlace::Registers;
+    a->registerSlots = steps * width;
+  }
+  for (OnChipArray* a : values) {
+    a->place = OnChipPlace::Registers;
+    a->registerSlots = 1;
+  }
+  if (!rows.empty()) {
+    kp.registerSteps = steps;
+    for (size_t k = 0; k < members.size(); ++k)
+      if (runsRow[k]) kp.vectorWidth[k] = width;
+  }
+  // Storage: an array reuses another's only in the same place; shared memory holds what
+  // stays there. Registers: the rows (one per storage: the compiler reuses registers by
+  // liveness as the plan reuses storage), besides what the kernel needs anyway, and each
+  // unrolled step's global vectors beyond one, loaded ahead of their use.
+  int64_t shared = 0, registers = 0;
+  for (auto* list : {&kp.onChip, &kp.cachedInputs})
+    for (OnChipArray& a : *list) {
+      if (a.reuses >= 0 && kp.arrayOf(a.reuses)->place != a.place) a.reuses = -1;
+      if (a.reuses >= 0) continue;
+      if (!a.inRegisters()) shared += a.alignedBytes(computeBytes);
+      else if (a.rowDim() >= 0) registers += a.registerSlots;  // a value per row: one register among those any kernel has
+    }
+  kp.sharedBytes = shared;
+  kp.registersPerThread = int(kRowKernelRegisters + registers * computeBytes / 4 +
+                              kRegistersPerVectorStep * std::max(0, vectorsPerStep(members, kp) - 1) * std::max<int64_t>(1, kp.registerSteps));
+  occupy(kp);
+  return true;
 }
 
 // Step 4, time: launches, then the slower of memory and arithmetic, each at the
@@ -640,8 +792,8 @@ void CostModel::occupy(KernelPlan& kp) const {
 // Little's law: an SM streams at bandwidth B from DRAM of latency L only with B x L bytes
 // of loads in flight. A block's threads each keep a step's global loads in flight (one
 // 16-byte vector, or one element, per access), for up to loads_in_flight steps of their
-// loop at once, counted on the member that reads the most global bytes; a thread without
-// a step of its own keeps nothing in flight.
+// loop at once (all its steps, running a row in registers), counted on the member that
+// reads the most global bytes; a thread without a step of its own keeps nothing in flight.
 void CostModel::loadsInFlight(const std::vector<int>& members, const BlockShape& shape, KernelPlan& kp) const {
   const Program& prog = fg_.program();
   int64_t most = -1;
@@ -658,7 +810,10 @@ void CostModel::loadsInFlight(const std::vector<int>& members, const BlockShape&
     const int64_t steps = (shape.work[k] + width - 1) / width;  // the block's steps of this member
     if (steps * step <= most) continue;
     most = steps * step;
-    kp.bytesInFlightPerBlock = step * std::min<int64_t>(steps, int64_t(kp.threadsPerBlock) * dev_.loadsInFlight);
+    // A thread running a row in registers issues all its unrolled steps' loads at once.
+    const int64_t perThread = kp.runsRegisterRow(prog, k) ? std::max<int64_t>(dev_.loadsInFlight, kp.registerSteps)
+                                                           : int64_t(dev_.loadsInFlight);
+    kp.bytesInFlightPerBlock = step * std::min<int64_t>(steps, int64_t(kp.threadsPerBlock) * perThread);
   }
   kp.latencyShare = 1;
   if (kp.blocksPerSM > 0 && kp.bytesInFlightPerBlock > 0) {

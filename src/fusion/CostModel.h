@@ -54,6 +54,14 @@ class CostModel {
   // 16 steps at a time.
   static constexpr int kMicroTile = 4;
   static constexpr int64_t kContractionStep = 16;
+  // A row kept in registers holds at most this many elements a thread (OneFlow's
+  // warp-per-row softmax keeps 1,024 floats a warp: 32 a thread).
+  static constexpr int64_t kMaxRegisterRow = 32;
+  // Registers of a kernel with rows in registers, besides the rows: what ptxas gives the
+  // generated norms (sm_90, test/lit/cuda/inspect_occupancy.test), and 4 for each global
+  // vector beyond one that a step loads, once per unrolled step.
+  static constexpr int kRowKernelRegisters = 16;
+  static constexpr int kRegistersPerVectorStep = 4;
 
   // The cheapest plan for the group as one kernel, over its whole candidate set; none
   // when the group is not connected, not convex, or has no legal grid. With
@@ -147,6 +155,9 @@ class CostModel {
   std::optional<OnChipArray> inputSlice(const std::vector<int>& members, const BlockShape& shape, const KernelPlan& kp,
                                         int t) const;
   void vectorize(const std::vector<int>& members, const BlockShape& shape, KernelPlan& kp) const;
+  bool registerRows(const std::vector<int>& members, const BlockShape& shape, KernelPlan& kp) const;
+  // The most 16-byte global vectors one step of a member loads.
+  int vectorsPerStep(const std::vector<int>& members, const KernelPlan& kp) const;
   // Blocks per SM and occupancy by the device's rules, once the shared memory is known.
   void occupy(KernelPlan& kp) const;
   void loadsInFlight(const std::vector<int>& members, const BlockShape& shape, KernelPlan& kp) const;

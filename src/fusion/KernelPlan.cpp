@@ -17,6 +17,16 @@ int64_t OnChipArray::elements() const {
   return n;
 }
 
+int OnChipArray::rowDim() const {
+  int row = -1;
+  for (size_t p = 0; p < extent.size(); ++p) {
+    if (extent[p] == 1 || gridCoord[p] >= 0) continue;  // the block's or the warp's row
+    if (row >= 0) return -2;
+    row = int(p);
+  }
+  return row;
+}
+
 int64_t ContractionTile::stagedElements() const {
   int64_t n = 0;
   for (bool p : alongP) n += (p ? tileP : tileQ) * kStep;
@@ -64,6 +74,15 @@ bool KernelPlan::vectorAccess(const Program& prog, const Sizes& sizes, size_t m,
 
 bool KernelPlan::readsGlobal(const Program& prog, size_t m, int tensor) const {
   return !keepsOnChip(tensor) && !(cachesInput(tensor) && firstReader(prog, tensor) != statements[m]);
+}
+
+bool KernelPlan::runsRegisterRow(const Program& prog, size_t m) const {
+  auto row = [&](int t) {
+    const OnChipArray* a = arrayOf(t);
+    return a && a->inRegisters() && a->rowDim() >= 0;
+  };
+  const Statement& st = prog.statements[size_t(statements[m])];
+  return row(st.write.tensor) || std::any_of(st.reads.begin(), st.reads.end(), [&](const Access& r) { return row(r.tensor); });
 }
 
 bool KernelPlan::usesBlockReduce() const { return std::any_of(modes.begin(), modes.end(), reducesAcrossThreads); }

@@ -54,8 +54,16 @@ inline std::string memberLabel(const std::string& label, const std::vector<int>&
   return label;
 }
 
-// A temporary the kernel keeps on chip (shared memory in CUDA, local memory in OpenCL):
-// the block's slice of it. Tensor dimension p starts at the block origin of grid
+// Where an on-chip array lives. Registers hold a row only where every thread touches
+// just its own elements (CostModel::registerRows): no other thread ever reads them, so
+// they need neither shared memory nor barriers.
+enum class OnChipPlace { SharedMemory, Registers };
+inline constexpr EnumName<OnChipPlace> kOnChipPlaceNames[] = {{OnChipPlace::SharedMemory, "shared"},
+                                                             {OnChipPlace::Registers, "registers"}};
+inline const char* onChipPlaceName(OnChipPlace p) { return nameIn(kOnChipPlaceNames, p); }
+
+// A temporary the kernel keeps on chip (shared memory in CUDA, local memory in OpenCL,
+// or each thread's registers): the block's slice of it. Tensor dimension p starts at the block origin of grid
 // coordinate gridCoord[p], or at the constant lo[p] when gridCoord[p] < 0.
 struct OnChipArray {
   // gridCoord[p] for a dimension cut into the chunks of a split reduction: it starts at
@@ -68,6 +76,15 @@ struct OnChipArray {
   std::vector<int64_t> extent;
   std::vector<int> gridCoord;
   std::vector<int64_t> lo;
+  OnChipPlace place = OnChipPlace::SharedMemory;
+  // In registers: the elements each thread holds. A row: the thread's vector of `width`
+  // elements at each of KernelPlan::registerSteps steps along it (slot step x width + lane);
+  // a value per row (a reduction's result, which every thread of the row receives): 1.
+  int64_t registerSlots = 0;
+  bool inRegisters() const { return place == OnChipPlace::Registers; }
+  // The dimension along which the block (or warp) holds more than its row's own element:
+  // the row; -1 for a value per row, -2 for more than one such dimension.
+  int rowDim() const;
   int64_t elements() const;
   // Bytes in dynamic shared memory: 16-byte aligned, so arrays pack in plan order.
   int64_t alignedBytes(int elemBytes) const { return (elements() * elemBytes + 15) / 16 * 16; }
@@ -144,12 +161,15 @@ struct KernelPlan {
   // Inputs read in several passes whose block slice stays on chip: the first member
   // that reads one reads global memory and leaves the slice; later members read it.
   std::vector<OnChipArray> cachedInputs;
+  // Rows in registers: the steps each thread takes along a row (its loop unrolled, so
+  // each step's registers are named at compile time); 0 when no row is there.
+  int64_t registerSteps = 0;
   bool cacheable = false;                   // some input's slice could stay on chip (the cost model tries both)
   std::vector<int> globalReads, globalWrites;
   // Per globalReads entry: the member statements that read it from global memory (a
   // fused softmax reads X twice); every pass after the first is priced as a re-read.
   std::vector<int> inputPasses;
-  int64_t sharedBytes = 0;                  // dynamic shared memory per block (the on-chip arrays)
+  int64_t sharedBytes = 0;                  // dynamic shared memory per block (the on-chip arrays there)
 
   int64_t dramBytes = 0, l2Bytes = 0, flops = 0, onchipBytesPerBlock = 0;
   int64_t uncoalescedBytes = 0;  // extra sector traffic of uncoalesced accesses (time only)
@@ -198,6 +218,8 @@ struct KernelPlan {
   // both ask this one question.
   bool vectorAccess(const Program& prog, const Sizes& sizes, size_t m, const SizedAccess& a, int width) const;
   bool usesBlockReduce() const;
+  // Whether member m touches a row kept in registers: its loop along the row is unrolled.
+  bool runsRegisterRow(const Program& prog, size_t m) const;
   bool warpPerRow() const { return rowMapping == RowMapping::WarpPerRow; }
   // Whether dimension d of statements[m] runs one row per warp (a grid coordinate the
   // block's tile spans with more than one point, under WarpPerRow).

@@ -92,6 +92,14 @@ nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p) {
     std::vector<int> cached;
     for (auto& a : k.cachedInputs) cached.push_back(a.tensor);
     kj["cached_inputs"] = tensorNames(prog, cached);
+    // Of those, the ones each thread holds in registers, and its steps along a row there.
+    std::vector<int> registers;
+    for (auto* list : {&k.onChip, &k.cachedInputs})
+      for (auto& a : *list)
+        if (a.inRegisters()) registers.push_back(a.tensor);
+    std::sort(registers.begin(), registers.end());
+    kj["in_registers"] = tensorNames(prog, registers);
+    kj["register_steps"] = k.registerSteps;
     kj["modeled_us"] = k.modeledUs;
     j["kernels"].push_back(kj);
   }

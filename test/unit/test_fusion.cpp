@@ -652,10 +652,26 @@ TEST_CASE("cost model: a second pass over an input stays on chip when it fits, e
   REQUIRE(k.cachedInputs.size() == 1);
   CHECK(s.poly().program().tensors[size_t(k.cachedInputs[0].tensor)].name == "X");
   // X's row, then e's in the same storage (the exponential reads each element of X for
-  // the last time where it writes e's), and mx and s (16 bytes each).
-  CHECK(k.sharedBytes == 4096 * 4 + 2 * 16);
+  // the last time where it writes e's): each thread's 4 steps of float4 in registers, as
+  // are mx and s, which every thread receives from the block's combine. No shared memory.
+  CHECK(k.rowMapping == RowMapping::BlockPerRow);
+  CHECK(k.threadsPerBlock == 256);
+  CHECK(k.registerSteps == 4);
+  CHECK(k.cachedInputs[0].inRegisters());
+  CHECK(k.cachedInputs[0].registerSlots == 16);
+  for (const OnChipArray& a : k.onChip) CHECK(a.inRegisters());
+  CHECK(k.sharedBytes == 0);
+  CHECK(k.vectorWidth == std::vector<int>{4, 4, 4, 4});
+  CHECK(k.registersPerThread == CostModel::kRowKernelRegisters + 16);  // e reuses X's registers
+  CHECK(k.occupancy == 1.0);
   const int e = s.poly().program().findTensor("e");
   CHECK(k.storageOf(e) == k.cachedInputs[0].tensor);
+  // At 32768 a row is 128 floats a thread: past kMaxRegisterRow, it stays in shared memory.
+  Setup wide = example("softmax.tc", 32768);
+  Partition pw = wide.run("ilp");
+  REQUIRE(pw.kernels.size() == 1);
+  CHECK(pw.kernels[0].registerSteps == 0);
+  CHECK(pw.kernels[0].sharedBytes >= 32768 * 4);
   // With room for e alone, the exponential reads X's row again: 64 MiB more, from L2 (8
   // blocks of one 16 KiB row resident on each of 132 SMs: 17 MB, below H100's 50 MB).
   Device small = s.cm->device();
