@@ -172,10 +172,13 @@ class KernelPrinter {
       for (auto& a : kp.cachedInputs) cached += (cached.empty() ? "" : ", ") + prog_.tensors[a.tensor].name;
       os << "// on chip: " << names << (cached.empty() ? "" : (names.empty() ? "" : "; ") + cached + " cached after its first pass")
          << "\n";
-      std::string registers;
+      std::string registers, accumulators;
       for (auto* list : {&kp.onChip, &kp.cachedInputs})
         for (auto& a : *list)
-          if (a.inRegisters()) registers += (registers.empty() ? "" : ", ") + prog_.tensors[a.tensor].name;
+          if (accumulatorOnly(a.tensor)) accumulators += (accumulators.empty() ? "" : ", ") + prog_.tensors[a.tensor].name;
+          else if (a.inRegisters()) registers += (registers.empty() ? "" : ", ") + prog_.tensors[a.tensor].name;
+      if (!accumulators.empty())
+        os << "// in the tiled contraction's accumulators, in no memory: " << accumulators << "\n";
       if (!registers.empty())
         os << "// in registers: " << registers
            << (kp.registerSteps > 0 ? " (each thread's part of a row: " + std::to_string(kp.registerSteps) + " unrolled steps)" : "")
@@ -204,6 +207,7 @@ class KernelPrinter {
     arrays.insert(arrays.end(), kp.cachedInputs.begin(), kp.cachedInputs.end());
     for (auto& la : arrays) {
       const Tensor& T = prog_.tensors[la.tensor];
+      if (accumulatorOnly(la.tensor)) continue;  // the tiled contraction's pf_acc
       if (la.inRegisters()) {
         // The thread's own elements: the compiler reuses registers by liveness itself.
         os << "  " << sp_.real << " " << registerName(T) << "[" << la.registerSlots << "];  // "
@@ -258,6 +262,12 @@ class KernelPrinter {
       os << "  const int pf_lane = pf_tid & 31, pf_warp = pf_tid >> 5;  // one row per warp\n";
     os << "  (void)pf_tid; (void)pf_nthreads;\n";
     for (auto& s : k_.stmts) {
+      if (k_.plan.tiledWith(s.member) && !k_.plan.contractionOf(s.member)) {
+        const Statement& st = prog_.statements[size_t(s.stmt)];
+        os << "  // " << st.label() << " (line " << st.loc.line << "): " << statementText(prog_, st)
+           << ": applied in registers as each output of the tiled contraction above leaves its micro-tile\n";
+        continue;
+      }
       printStatement(os, s);
       // A warp-per-row kernel's statements meet within each warp: every dependence stays
       // in a row (at one grid point). OpenCL has no warp barrier; its barrier is uniform here.
@@ -728,8 +738,55 @@ class KernelPrinter {
        << "; ++pf_b) {\n"
        << "        const " << ix << " " << lp.var << " = " << lp.lo << " + pf_tp + pf_a * " << threadsP << ", " << lq.var << " = "
        << lq.lo << " + pf_tq + pf_b * " << threadsQ << ";\n"
-       << "        if (" << lp.var << " < " << lp.hi << " && " << lq.var << " < " << lq.hi << ") " << lhs << " = "
-       << (st.init ? "pf_acc[pf_a][pf_b]" : combine(st.op, lhs, "pf_acc[pf_a][pf_b]", sp_)) << ";\n      }\n";
+       << "        if (" << lp.var << " < " << lp.hi << " && " << lq.var << " < " << lq.hi << ") {\n";
+    if (!accumulatorOnly(st.write.tensor))
+      os << "          " << lhs << " = " << (st.init ? "pf_acc[pf_a][pf_b]" : combine(st.op, lhs, "pf_acc[pf_a][pf_b]", sp_))
+         << ";\n";
+    printEpilogue(os, c, st, lp.var, lq.var);
+    os << "        }\n      }\n";
+  }
+
+  // A value the plan keeps in a tiled contraction's accumulators (its result, or its
+  // epilogue's), which no memory holds.
+  bool accumulatorOnly(int tensor) const {
+    const OnChipArray* a = k_.plan.arrayOf(tensor);
+    if (!a || !a->inRegisters()) return false;
+    for (size_t m = 0; m < k_.plan.statements.size(); ++m)
+      if (prog_.statements[size_t(k_.plan.statements[m])].write.tensor == tensor && k_.plan.tiledWith(m)) return true;
+    return false;
+  }
+
+  // The contraction's epilogue at one output of the micro-tile (p, q: the C names of its
+  // coordinates): each member's value from the accumulator and the earlier values, in
+  // registers; stored only where memory must hold it.
+  void printEpilogue(std::ostream& os, const ContractionTile& c, const Statement& st, const std::string& p,
+                     const std::string& q) const {
+    if (c.epilogue.empty()) return;
+    const KernelPlan& kp = k_.plan;
+    std::vector<int> chain{st.write.tensor};
+    os << "          const " << sp_.real << " pf_ep0 = pf_acc[pf_a][pf_b];\n";
+    os << "          const " << sp_.index << " pf_op = " << p << ", pf_oq = " << q << ";\n";
+    const int tp = kp.gridCoordOf(size_t(c.member), c.p);
+    for (int e : c.epilogue) {
+      const Statement& es = prog_.statements[size_t(kp.statements[size_t(e)])];
+      const std::string v = "pf_ep" + std::to_string(chain.size());
+      os << "          // " << es.label() << " (line " << es.loc.line << "): " << statementText(prog_, es)
+         << ", from registers\n";
+      auto access = [&](const Access& a) {
+        for (size_t i = 0; i < chain.size(); ++i)
+          if (chain[i] == a.tensor) return "pf_ep" + std::to_string(i);
+        return accessC(a, &es);
+      };
+      std::string body = "            " + v + " = " + valueText(es, *es.rhs, sp_, at_.sizes(), access) + ";\n";
+      if (!accumulatorOnly(es.write.tensor)) body += "            " + accessC(es.write) + " = " + v + ";\n";
+      os << "          " << sp_.real << " " << v << ";\n          {\n";
+      for (size_t d = 0; d < es.dims.size(); ++d)  // the member's dims, where it names them
+        if (std::regex_search(body, std::regex("\\b" + cName(es.dims[d]) + "\\b")))
+          os << "            const " << sp_.index << " " << cName(es.dims[d]) << " = "
+             << (kp.gridCoordOf(size_t(e), int(d)) == tp ? "pf_op" : "pf_oq") << ";\n";
+      os << body << "          }\n";
+      chain.push_back(es.write.tensor);
+    }
   }
   // Whether e is a product of accesses, scalars and numbers: zero when an access is.
   static bool isProduct(const Expr& e) {

@@ -197,8 +197,9 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& 
     // parallel loops, and every access of t is the identity of that point.
     auto sameThread = [&](const StmtIR& a, const StmtIR& b, int t) {
       if (reducesAcrossThreads(a.mode) || reducesAcrossThreads(b.mode)) return false;
-      // A tiled contraction's thread owns a strided micro-tile, not a point of the plain order.
-      if (k.contractionOf(a.member) || k.contractionOf(b.member)) return false;
+      // A tiled contraction's thread (its epilogue's too) owns a strided micro-tile, not a
+      // point of the plain order.
+      if (k.tiledWith(a.member) || k.tiledWith(b.member)) return false;
       // A vector step gives a thread other points than a scalar one (or a narrower step).
       if (a.vectorWidth != b.vectorWidth) return false;
       if (a.pieces.size() != 1 || b.pieces.size() != 1) return false;
@@ -227,8 +228,12 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& 
     };
     for (size_t m = 0; m < ki.stmts.size(); ++m) {
       const Statement& st = prog.statements[ki.stmts[m].stmt];
+      // An epilogue runs inside its contraction, after the staging barriers: it waits for
+      // nothing of its own (what it touches stays pending).
+      const bool epilogue = k.tiledWith(m) && !k.contractionOf(m);
       bool conflict = false;
       for (auto& pd : pending) {
+        if (epilogue) break;
         // A thread's registers hold only what it wrote itself (CostModel::registerRows).
         if (const OnChipArray* a = k.arrayOf(pd.tensor); a && a->inRegisters()) continue;
         // Tensors sharing on-chip storage are one buffer here.
@@ -247,7 +252,7 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& 
         return (reducesAcrossThreads(s.mode) || k.contractionOf(s.member)) &&
                std::any_of(s.pieces.begin(), s.pieces.end(), [](const PieceIR& p) { return !p.guard.empty(); });
       };
-      if (m > 0 && guardedBarriers(ki.stmts[m - 1])) conflict = true;
+      if (m > 0 && !epilogue && guardedBarriers(ki.stmts[m - 1])) conflict = true;
       if (conflict) {
         ki.stmts[m - 1].barrierAfter = true;
         ++ki.barriers;

@@ -190,6 +190,9 @@ void inspectPoint(std::ostream& os, const fs::path& dir, const std::string& arch
       os << fmt::format("     tiled contraction {}: {}x{} outputs a thread, staged in shared memory {} steps at a time: {}\n",
                         c["statement"].get<std::string>(), c["micro_tile"].get<int>(), c["micro_tile"].get<int>(),
                         c["k_step"].get<int>(), c["staged"].dump());
+      std::string epilogue;
+      for (auto& e : c.value("epilogue", json::array())) epilogue += (epilogue.empty() ? "" : ", ") + e.get<std::string>();
+      if (!epilogue.empty()) os << "     its epilogue, applied to the accumulators in registers: " << epilogue << "\n";
     }
     if (code && code->contains("barriers_per_block"))
       os << "     barriers per block: " << code->at("barriers_per_block").get<int64_t>()

@@ -125,8 +125,8 @@ KernelPlan CostModel::price(const std::vector<int>& members, const BlockShape& s
 // with exactly one of p and q (A(i, k), W(k, j)), runs as a tiled matrix product:
 // (tileP / 4) x (tileQ / 4) threads, 4 x 4 outputs each, the reads staged in shared
 // memory 16 steps of r at a time. Every such member whose threads agree with the first's
-// is tiled (the others run their plain loops with those threads). False (kp unchanged)
-// when none is.
+// is tiled (the others run their plain loops with those threads), with its epilogue.
+// False (kp unchanged) when none is.
 bool CostModel::tileContraction(const std::vector<int>& members, KernelPlan& kp) const {
   if (kp.rowMapping != RowMapping::Threads || kp.splitChunks > 1) return false;
   std::vector<ContractionTile> tiles;
@@ -138,7 +138,94 @@ bool CostModel::tileContraction(const std::vector<int>& members, KernelPlan& kp)
   if (tiles.empty()) return false;
   kp.contractions = tiles;
   kp.threadsPerBlock = tiles.front().threads();
+  for (ContractionTile& c : kp.contractions) c.epilogue = epilogueOf(members, kp, c);
   return true;
+}
+
+// A contraction's epilogue: the later pointwise members that can run on its accumulators
+// in registers as each output leaves the micro-tile, ahead of the members between them.
+// Member e qualifies when it assigns one value at each point of the contraction's tile
+// (its two dims on the same grid coordinates, over the same ranges), reads the
+// contraction's result or an earlier epilogue member's only at its own point, and no
+// member between them writes what e reads or touches what e writes. What e reads besides
+// was written before the contraction, which the staging barriers of its first step order.
+const ContractionTile* CostModel::accumulated(const std::vector<int>& members, const KernelPlan& kp, int t) const {
+  const Program& prog = fg_.program();
+  const ContractionTile* tile = nullptr;
+  for (size_t m = 0; m < members.size(); ++m)
+    if (prog.statements[size_t(members[m])].write.tensor == t) tile = kp.tiledWith(m);
+  if (!tile) return nullptr;
+  for (size_t m = 0; m < members.size(); ++m)
+    for (const Access& r : prog.statements[size_t(members[m])].reads)
+      if (r.tensor == t && (kp.tiledWith(m) != tile || kp.contractionOf(m))) return nullptr;
+  return tile;
+}
+
+std::vector<int> CostModel::epilogueOf(const std::vector<int>& members, const KernelPlan& kp, const ContractionTile& c) const {
+  const Program& prog = fg_.program();
+  const size_t cm = size_t(c.member);
+  const SizedStatement& cs = sized(members[cm]);
+  std::vector<int> out;
+  // No step, no staging barrier; a contraction that adds to a value it does not start
+  // from keeps that value in memory.
+  if (cs.hi[size_t(c.r)] <= cs.lo[size_t(c.r)] || !prog.statements[size_t(members[cm])].init) return out;
+  std::vector<int> chain{prog.statements[size_t(members[cm])].write.tensor};
+  auto inChain = [&](int t) { return std::find(chain.begin(), chain.end(), t) != chain.end(); };
+  // The grid coordinate of each subscript of an access that is a bare dimension; -1 else.
+  auto coords = [&](size_t m, const Access& a) {
+    const Statement& st = prog.statements[size_t(members[m])];
+    std::vector<int> g;
+    for (const Affine& sub : a.subscripts) {
+      int t = -1;
+      if (sub.coef.size() == 1 && sub.constant == 0 && sub.div == 1 && sub.coef.begin()->second == 1)
+        for (size_t d = 0; d < st.dims.size(); ++d)
+          if (st.dims[d] == sub.coef.begin()->first) t = kp.gridCoordOf(m, int(d));
+      g.push_back(t);
+    }
+    return g;
+  };
+  const int tp = kp.gridCoordOf(cm, c.p), tq = kp.gridCoordOf(cm, c.q);
+  std::vector<size_t> between;  // members after the contraction that stay where they are
+  for (size_t e = cm + 1; e < members.size(); ++e) {
+    const Statement& st = prog.statements[size_t(members[e])];
+    const SizedStatement& ss = sized(members[e]);
+    bool ok = kp.modes[e] == StmtMode::Pointwise && st.op == ReduceOp::Assign && st.numParallel == 2 &&
+              st.dims.size() == 2 && !kp.contractionOf(e);
+    for (int d = 0; d < 2 && ok; ++d) {
+      const int t = kp.gridCoordOf(e, d);
+      const int cd = t == tp ? c.p : t == tq ? c.q : -1;
+      ok = cd >= 0 && ss.lo[size_t(d)] == cs.lo[size_t(cd)] && ss.hi[size_t(d)] == cs.hi[size_t(cd)];
+    }
+    bool readsChain = false;
+    for (const Access& r : st.reads) {
+      if (!ok) break;
+      if (!inChain(r.tensor)) continue;
+      readsChain = true;
+      // The value at e's own point: each subscript the dimension on the grid coordinate
+      // that the writer's subscript there runs on.
+      int w = int(cm);
+      for (size_t m = 0; m < members.size(); ++m)
+        if (prog.statements[size_t(members[m])].write.tensor == r.tensor) w = int(m);
+      const std::vector<int> at = coords(e, r), written = coords(size_t(w), prog.statements[size_t(members[size_t(w)])].write);
+      ok = at == written && std::find(at.begin(), at.end(), -1) == at.end();
+    }
+    ok = ok && readsChain;
+    for (size_t m = 0; m < members.size() && ok; ++m)  // e's tensor has one writer
+      ok = m == e || prog.statements[size_t(members[m])].write.tensor != st.write.tensor;
+    for (size_t b : between) {  // e moves ahead of b
+      const Statement& sb = prog.statements[size_t(members[b])];
+      for (const Access& r : st.reads) ok = ok && sb.write.tensor != r.tensor;
+      ok = ok && sb.write.tensor != st.write.tensor;
+      for (const Access& r : sb.reads) ok = ok && r.tensor != st.write.tensor;
+    }
+    if (!ok) {
+      between.push_back(e);
+      continue;
+    }
+    out.push_back(int(e));
+    chain.push_back(st.write.tensor);
+  }
+  return out;
 }
 
 std::optional<ContractionTile> CostModel::contractionTile(const std::vector<int>& members, const KernelPlan& kp,
@@ -212,7 +299,7 @@ std::optional<OnChipArray> CostModel::inputSlice(const std::vector<int>& members
     for (auto& r : ss.reads) {
       if (r.tensor != t) continue;
       // A tiled contraction stages its reads step by step instead: it leaves no copy.
-      if (!r.indirect.empty() || kp.contractionOf(k)) return std::nullopt;
+      if (!r.indirect.empty() || kp.tiledWith(k)) return std::nullopt;
       // Every block must run every reader, the first included: a member whose range on a
       // grid coordinate is narrower than the grid leaves blocks where it fills nothing.
       for (int g = 0; g < kp.gridRank(); ++g) {
@@ -266,14 +353,15 @@ int64_t CostModel::reuseStorage(const std::vector<int>& members, KernelPlan& kp,
   for (size_t k = 0; k < members.size(); ++k) {
     const Statement& st = prog.statements[members[k]];
     OnChipArray* b = kp.arrayOf(st.write.tensor);
-    if (!b || kp.modes[k] != StmtMode::Pointwise || !kp.keepsOnChip(st.write.tensor)) continue;
+    if (!b || b->inRegisters() || kp.modes[k] != StmtMode::Pointwise || !kp.keepsOnChip(st.write.tensor)) continue;
     bool single = true;  // one writer of b in the kernel
     for (size_t m = 0; m < members.size(); ++m)
       single &= m == k || prog.statements[members[m]].write.tensor != st.write.tensor;
     if (!single) continue;
     for (auto& r : st.reads) {
       OnChipArray* a = kp.arrayOf(r.tensor);
-      if (!a || a == b || taken.count(r.tensor) || !same(*a, *b) || r.subscripts != st.write.subscripts) continue;
+      if (!a || a == b || a->inRegisters() || taken.count(r.tensor) || !same(*a, *b) || r.subscripts != st.write.subscripts)
+        continue;
       // The first reader of a cached input fills it: the copy is still being made there.
       if (kp.cachesInput(r.tensor) && kp.firstReader(prog, r.tensor) == st.id) continue;
       bool last = true;  // no later member reads a, and st reads it only at its own point
@@ -509,6 +597,14 @@ double CostModel::placeData(const std::vector<int>& members, const BlockShape& s
       kp.globalWrites.push_back(t);
     } else {
       OnChipArray a = onChipSlice(members, kp, t);
+      if (const ContractionTile* c = accumulated(members, kp, t)) {
+        // A contraction's result, or its epilogue's, read by that epilogue alone: it
+        // lives in the accumulators' registers, in no memory.
+        a.place = OnChipPlace::Registers;
+        a.registerSlots = int64_t(c->micro) * c->micro;
+        kp.onChip.push_back(a);
+        continue;
+      }
       onchip.push_back({a, a.alignedBytes(computeBytes)});
     }
   }
@@ -596,7 +692,7 @@ void CostModel::vectorize(const std::vector<int>& members, const BlockShape& sha
     const int x = kp.threadDims[k];
     // Off a split's chunks (the last chunk may end inside a vector); on the grid only
     // where every block's tile, the last one's too, is whole aligned vectors.
-    if (x < 0 || (kp.splitChunks > 1 && kp.chunkDims[k] == x) || kp.rowOfWarp(k, x)) continue;
+    if (x < 0 || (kp.splitChunks > 1 && kp.chunkDims[k] == x) || kp.rowOfWarp(k, x) || kp.tiledWith(k)) continue;
     if (const int t = kp.gridCoordOf(k, x);
         t >= 0 && (kp.tile[t] % width || kp.gridLo[t] % width || kp.gridExtent[t] % width))
       continue;

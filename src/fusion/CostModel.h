@@ -148,6 +148,10 @@ class CostModel {
   bool mapRows(const std::vector<int>& members, KernelPlan& kp) const;
   bool tileContraction(const std::vector<int>& members, KernelPlan& kp) const;
   std::optional<ContractionTile> contractionTile(const std::vector<int>& members, const KernelPlan& kp, int member) const;
+  std::vector<int> epilogueOf(const std::vector<int>& members, const KernelPlan& kp, const ContractionTile& c) const;
+  // The tiled contraction whose accumulators hold temporary t: written by it or its
+  // epilogue, and read only by that epilogue; null otherwise.
+  const ContractionTile* accumulated(const std::vector<int>& members, const KernelPlan& kp, int t) const;
   KernelPlan price(const std::vector<int>& members, const BlockShape& shape, KernelPlan kp) const;
   void onchipLoads(const std::vector<int>& members, KernelPlan& kp) const;
   int64_t reuseStorage(const std::vector<int>& members, KernelPlan& kp, int computeBytes) const;

@@ -105,6 +105,10 @@ struct ContractionTile {
   int micro = 4;
   int64_t kStep = 16;
   std::vector<bool> alongP;  // per read of the member: its slice is [tileP x kStep]
+  // Pointwise members applied to the accumulators in registers, in order, as each
+  // output leaves the micro-tile (bias, GELU): each reads the contraction's result, or
+  // an earlier one's, only at its own point, and those results live in no memory at all.
+  std::vector<int> epilogue;  // indices in KernelPlan::statements
   int threads() const { return int(tileP / micro * (tileQ / micro)); }
   // Static shared memory of the staged slices, in elements.
   int64_t stagedElements() const;
@@ -148,6 +152,12 @@ struct KernelPlan {
   const ContractionTile* contractionOf(size_t m) const {
     for (auto& c : contractions)
       if (size_t(c.member) == m) return &c;
+    return nullptr;
+  }
+  // The tiled contraction that runs member m: its own, or the one whose epilogue it is.
+  const ContractionTile* tiledWith(size_t m) const {
+    for (auto& c : contractions)
+      if (size_t(c.member) == m || std::find(c.epilogue.begin(), c.epilogue.end(), int(m)) != c.epilogue.end()) return &c;
     return nullptr;
   }
   int64_t stagedElements() const {

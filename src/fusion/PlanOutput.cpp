@@ -62,8 +62,11 @@ nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p) {
       const Statement& st = prog.statements[size_t(k.statements[size_t(c.member)])];
       std::vector<int> staged;
       for (auto& r : st.reads) staged.push_back(r.tensor);
+      std::vector<std::string> epilogue;
+      for (int e : c.epilogue) epilogue.push_back(prog.statements[size_t(k.statements[size_t(e)])].label());
       kj["contraction_tiles"].push_back({{"statement", st.label()}, {"micro_tile", c.micro}, {"k_step", c.kStep},
-                                         {"tile", {c.tileP, c.tileQ}}, {"staged", tensorNames(prog, staged)}});
+                                         {"tile", {c.tileP, c.tileQ}}, {"staged", tensorNames(prog, staged)},
+                                         {"epilogue", epilogue}});
     }
     kj["dram_bytes"] = k.dramBytes;
     kj["l2_bytes"] = k.l2Bytes;
