@@ -648,12 +648,30 @@ class KernelPrinter {
                                     : "vstore" + std::to_string(width) + "(pf_w, 0, &" + element + ");")
          << " }\n";
     }
+    // The range's last elements, fewer than a vector: one a thread (the plan vectorizes a
+    // range that is no multiple of the width only when it is the member's one loop).
+    const int64_t extent = ss.hi[size_t(x)] - ss.lo[size_t(x)];
+    auto tail = [&](const std::string& var, const std::string& in2) {
+      if (extent % width == 0) return;
+      if (loops.size() != 1) throw InternalError("a scalar tail after the vectors of a loop nest in " + st.label());
+      os << in2 << "for (" << sp_.index << " " << var << " = pf_vext_" << in << " * " << width << " + " << lanes.tid << "; "
+         << lanes.when(var + " < pf_ext_" + in) << "; " << var << " += " << lanes.count << ") {  // the scalar tail\n";
+      os << in2 << "  const " << sp_.index << " " << in << " = " << loops.back()->lo << " + " << var << ";\n";
+      if (pointwise && !fixed.empty()) os << in2 << "  " << fixed << "\n";
+      if (const std::string copies = cacheCopies(st); !copies.empty()) os << in2 << "  " << copies << "\n";
+      const std::string value = valueC(st, *st.rhs);
+      if (!pointwise) os << in2 << "  pf_part = " << combine(st.op, "pf_part", value, sp_) << ";\n";
+      else os << in2 << "  " << lhs << " = " << (st.op == ReduceOp::Assign ? value : combine(st.op, init, value, sp_)) << ";\n";
+      os << in2 << "}\n";
+    };
     if (!pointwise) {
       os << "      }\n";
+      tail("pf_r", "      ");
       os << "      pf_part = " << blockReduce(st.op, lanes) << ";\n";
       os << "      " << reductionResult(st, s.mode, lhs, lanes) << "\n";
     }
     os << "    }\n";
+    if (pointwise) tail("pf_p", "    ");
   }
 
   // Whether this piece of the plan's tiled contraction has the loops the tiling runs: p
@@ -905,6 +923,9 @@ std::string helpers(const Spelling& sp, const std::set<ReduceOp>& used, bool war
   std::ostringstream os;
   if (sp.d == Dialect::OpenCL && !sp.f32) os << "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
   os << "#define pf_floord(a, b) ((a) < 0 ? -((-(a) + (b) - 1) / (b)) : (a) / (b))\n";
+  // isl's bounds mix int literals with 64-bit block origins under wide indices, where
+  // OpenCL's min(int, long) is ambiguous: a comparison takes the wider type.
+  os << "#define pf_min(a, b) ((a) < (b) ? (a) : (b))\n#define pf_max(a, b) ((a) > (b) ? (a) : (b))\n";
   for (const ReduceKind* k = reductionsBegin(); k != reductionsEnd(); ++k) {
     if (!used.count(k->op)) continue;
     std::string c = combine(k->op, "v", "o", sp);

@@ -33,12 +33,12 @@ static std::string exprC(const isl::ast_expr& expr) {
         case isl_ast_expr_op_or: return "(" + a[0] + " || " + a[1] + ")";
         case isl_ast_expr_op_max: {
           std::string r = a[0];
-          for (int i = 1; i < n; ++i) r = "max(" + r + ", " + a[i] + ")";
+          for (int i = 1; i < n; ++i) r = "pf_max(" + r + ", " + a[i] + ")";
           return r;
         }
         case isl_ast_expr_op_min: {
           std::string r = a[0];
-          for (int i = 1; i < n; ++i) r = "min(" + r + ", " + a[i] + ")";
+          for (int i = 1; i < n; ++i) r = "pf_min(" + r + ", " + a[i] + ")";
           return r;
         }
         case isl_ast_expr_op_minus: return "(-" + a[0] + ")";

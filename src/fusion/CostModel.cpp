@@ -680,8 +680,9 @@ double CostModel::placeData(const std::vector<int>& members, const BlockShape& s
 }
 
 // Step 3b, vector width: a member whose threads step along a dimension whose range in
-// every block splits into whole 16-byte vectors, takes a vector per step
-// when at least one of its global accesses is aligned for it (vectorAligned). Time is
+// every block starts at a 16-byte vector and either splits into whole vectors or is the
+// member's one loop (the rest, a scalar tail), takes a vector per step when at least one
+// of its global accesses is aligned for it (vectorAligned). Time is
 // unchanged (the model is bandwidth-bound); the plan states what the kernel will do.
 void CostModel::vectorize(const std::vector<int>& members, const BlockShape& shape, KernelPlan& kp) const {
   const Program& prog = fg_.program();
@@ -690,15 +691,21 @@ void CostModel::vectorize(const std::vector<int>& members, const BlockShape& sha
   kp.vectorWidth.assign(members.size(), 1);
   for (size_t k = 0; k < members.size(); ++k) {
     const int x = kp.threadDims[k];
-    // Off a split's chunks (the last chunk may end inside a vector); on the grid only
-    // where every block's tile, the last one's too, is whole aligned vectors.
+    // Off a split's chunks (the last chunk may end inside a vector) and a tiled contraction.
     if (x < 0 || (kp.splitChunks > 1 && kp.chunkDims[k] == x) || kp.rowOfWarp(k, x) || kp.tiledWith(k)) continue;
-    if (const int t = kp.gridCoordOf(k, x);
-        t >= 0 && (kp.tile[t] % width || kp.gridLo[t] % width || kp.gridExtent[t] % width))
-      continue;
     if (kp.modes[k] != StmtMode::Pointwise && kp.modes[k] != StmtMode::BlockReduce) continue;
+    // A range that is no multiple of the width ends in a scalar tail, where the thread
+    // dimension is the member's one loop in the block.
+    const Statement& st = prog.statements[size_t(members[k])];
+    bool oneLoop = kp.modes[k] == StmtMode::Pointwise ? st.numReduction() == 0 : st.numReduction() == 1;
+    for (int d = 0; d < st.numParallel && oneLoop; ++d)
+      oneLoop = d == x || kp.fixedByBlock(k, d) || kp.rowOfWarp(k, d) || kp.modes[k] != StmtMode::Pointwise;
+    // On the grid, every block's tile starts a vector (the last one's may end in the tail).
+    if (const int t = kp.gridCoordOf(k, x);
+        t >= 0 && (kp.tile[t] % width || kp.gridLo[t] % width || (kp.gridExtent[t] % width && !oneLoop)))
+      continue;
     const int64_t lo = shape.lo[k][size_t(x)], extent = shape.hi[k][size_t(x)] - lo;
-    if (extent < width || extent % width || lo % width) continue;
+    if (extent < width || lo % width || (extent % width && !oneLoop)) continue;
     const SizedStatement& ss = sized(members[k]);
     bool any = kp.vectorAccess(prog, at_.sizes(), k, ss.write, width);
     for (auto& r : ss.reads) any |= kp.vectorAccess(prog, at_.sizes(), k, r, width);

@@ -93,9 +93,15 @@ int KernelPlan::gridCoordOf(size_t m, int d) const {
 }
 
 bool vectorAligned(const SizedAccess& a, int x, int width, int64_t lastExtent) {
-  if (x < 0 || a.coef.empty() || !a.indirect.empty() || lastExtent % width) return false;
-  for (size_t p = 0; p + 1 < a.coef.size(); ++p)
+  if (x < 0 || a.coef.empty() || !a.indirect.empty()) return false;
+  // Rows whose length is no multiple of the width start misaligned, all but the first:
+  // only an access that stays in the first row (a vector, bias(j)) is aligned then.
+  bool firstRow = true;
+  for (size_t p = 0; p + 1 < a.coef.size(); ++p) {
     if (a.coef[p][size_t(x)] != 0) return false;
+    firstRow = firstRow && a.constant[p] == 0 && std::all_of(a.coef[p].begin(), a.coef[p].end(), [](int64_t c) { return c == 0; });
+  }
+  if (lastExtent % width && !firstRow) return false;
   const std::vector<int64_t>& last = a.coef.back();
   if (last[size_t(x)] != 1 || a.constant.back() % width) return false;
   for (size_t d = 0; d < last.size(); ++d)

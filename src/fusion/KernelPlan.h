@@ -244,7 +244,8 @@ struct KernelPlan {
 // Whether `a` moves as one `width`-element vector per step along thread dimension x:
 // x only in its last subscript, with coefficient 1, every other term of that subscript
 // a multiple of the width, and rows (the last extent) a multiple of it, so each vector
-// starts 16-byte aligned. A gather never does.
+// starts 16-byte aligned; or, rows of any length, when the access stays in the first row
+// (a one-dimensional tensor). A gather never does.
 bool vectorAligned(const SizedAccess& a, int x, int width, int64_t lastExtent);
 
 // What the device runs, in order: each kernel, and after a split reduction its combine.
