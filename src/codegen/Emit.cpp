@@ -870,7 +870,7 @@ class KernelPrinter {
         os << stepLoop("pf_r", R, lanes, unrolled, "      ");
         decompose(os, red, "pf_r", "        ", sp_.index);
         if (const std::string copies = cacheCopies(st); !copies.empty()) os << "        " << copies << "\n";
-        os << "        pf_part = " << combine(st.op, "pf_part", valueC(st, *st.rhs), sp_) << ";\n";
+        os << "        pf_part = " << combine(st.op, "pf_part", value, sp_) << ";\n";
         os << "      }\n";
         os << "      pf_part = " << blockReduce(st.op, lanes) << ";\n";
         os << "      " << reductionResult(st, s.mode, lhs, lanes) << "\n";
@@ -881,9 +881,7 @@ class KernelPrinter {
         if (!fixed.empty()) os << "      " << fixed << "\n";
         if (s.mode == StmtMode::Pointwise) {
           if (const std::string copies = cacheCopies(st); !copies.empty()) os << "      " << copies << "\n";
-          const std::string out = unrolled ? accessC(st.write) : lhs;
-          os << "      " << out << " = " << (st.op == ReduceOp::Assign ? valueC(st, *st.rhs) : combine(st.op, init, valueC(st, *st.rhs), sp_))
-             << ";\n";
+          os << "      " << lhs << " = " << (st.op == ReduceOp::Assign ? value : combine(st.op, init, value, sp_)) << ";\n";
         } else {
           os << "      " << sp_.real << " pf_acc = " << init << ";\n";
           std::string ind = "      ";

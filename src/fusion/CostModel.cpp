@@ -142,13 +142,6 @@ bool CostModel::tileContraction(const std::vector<int>& members, KernelPlan& kp)
   return true;
 }
 
-// A contraction's epilogue: the later pointwise members that can run on its accumulators
-// in registers as each output leaves the micro-tile, ahead of the members between them.
-// Member e qualifies when it assigns one value at each point of the contraction's tile
-// (its two dims on the same grid coordinates, over the same ranges), reads the
-// contraction's result or an earlier epilogue member's only at its own point, and no
-// member between them writes what e reads or touches what e writes. What e reads besides
-// was written before the contraction, which the staging barriers of its first step order.
 const ContractionTile* CostModel::accumulated(const std::vector<int>& members, const KernelPlan& kp, int t) const {
   const Program& prog = fg_.program();
   const ContractionTile* tile = nullptr;
@@ -161,6 +154,13 @@ const ContractionTile* CostModel::accumulated(const std::vector<int>& members, c
   return tile;
 }
 
+// A contraction's epilogue: the later pointwise members that can run on its accumulators
+// in registers as each output leaves the micro-tile, ahead of the members between them.
+// Member e qualifies when it assigns one value at each point of the contraction's tile
+// (its two dims on the same grid coordinates, over the same ranges), reads the
+// contraction's result or an earlier epilogue member's only at its own point, and no
+// member between them writes what e reads or touches what e writes. What e reads besides
+// was written before the contraction, which the staging barriers of its first step order.
 std::vector<int> CostModel::epilogueOf(const std::vector<int>& members, const KernelPlan& kp, const ContractionTile& c) const {
   const Program& prog = fg_.program();
   const size_t cm = size_t(c.member);
@@ -726,18 +726,6 @@ void CostModel::vectorize(const std::vector<int>& members, const BlockShape& sha
   occupy(kp);
 }
 
-// Step 3c, rows in registers (the OneFlow softmax's layout): in a kernel of one row per
-// block or per warp, an on-chip array goes to registers when no thread ever reads an
-// element another thread wrote, so it needs neither shared memory nor barriers:
-// - a row: every member that touches it runs the row (one dimension) with the row's
-//   threads, each step a vector of the same width from the same start, and touches at
-//   each point exactly the element of that point; the thread then holds its elements of
-//   the row, `registerSteps` vectors, and each member's loop along the row is unrolled;
-// - a value per row: a block or warp reduction's result (with its initialization), which
-//   every thread of the row receives from the combine.
-// Rows of one kernel share the width: 16 bytes when every member touching one can step
-// by vectors, else 1 (when none of them already does). A row takes at most
-// kMaxRegisterRow registers a thread. False (kp unchanged) when no array qualifies.
 int CostModel::vectorsPerStep(const std::vector<int>& members, const KernelPlan& kp) const {
   const Program& prog = fg_.program();
   int vectors = 0;
@@ -752,6 +740,18 @@ int CostModel::vectorsPerStep(const std::vector<int>& members, const KernelPlan&
   return vectors;
 }
 
+// Step 3c, rows in registers (the OneFlow softmax's layout): in a kernel of one row per
+// block or per warp, an on-chip array goes to registers when no thread ever reads an
+// element another thread wrote, so it needs neither shared memory nor barriers:
+// - a row: every member that touches it runs the row (one dimension) with the row's
+//   threads, each step a vector of the same width from the same start, and touches at
+//   each point exactly the element of that point; the thread then holds its elements of
+//   the row, `registerSteps` vectors, and each member's loop along the row is unrolled;
+// - a value per row: a block or warp reduction's result (with its initialization), which
+//   every thread of the row receives from the combine.
+// Rows of one kernel share the width: 16 bytes when every member touching one can step
+// by vectors, else 1 (when none of them already does). A row takes at most
+// kMaxRegisterRow registers a thread. False (kp unchanged) when no array qualifies.
 bool CostModel::registerRows(const std::vector<int>& members, const BlockShape& shape, KernelPlan& kp) const {
   if ((kp.rowMapping != RowMapping::BlockPerRow && !kp.warpPerRow()) || !kp.contractions.empty()) return false;
   const Program& prog = fg_.program();

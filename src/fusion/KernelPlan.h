@@ -58,13 +58,11 @@ inline std::string memberLabel(const std::string& label, const std::vector<int>&
 // just its own elements (CostModel::registerRows): no other thread ever reads them, so
 // they need neither shared memory nor barriers.
 enum class OnChipPlace { SharedMemory, Registers };
-inline constexpr EnumName<OnChipPlace> kOnChipPlaceNames[] = {{OnChipPlace::SharedMemory, "shared"},
-                                                             {OnChipPlace::Registers, "registers"}};
-inline const char* onChipPlaceName(OnChipPlace p) { return nameIn(kOnChipPlaceNames, p); }
 
 // A temporary the kernel keeps on chip (shared memory in CUDA, local memory in OpenCL,
-// or each thread's registers): the block's slice of it. Tensor dimension p starts at the block origin of grid
-// coordinate gridCoord[p], or at the constant lo[p] when gridCoord[p] < 0.
+// or each thread's registers): the block's slice of it. Tensor dimension p starts at the
+// block origin of grid coordinate gridCoord[p], or at the constant lo[p] when
+// gridCoord[p] < 0.
 struct OnChipArray {
   // gridCoord[p] for a dimension cut into the chunks of a split reduction: it starts at
   // lo[p] + chunk * splitChunk.
