@@ -1,4 +1,5 @@
 #define CL_TARGET_OPENCL_VERSION 120
+#include "codegen/Process.h"
 #include "codegen/Calibrate.h"
 
 #include <CL/cl.h>
@@ -242,9 +243,9 @@ int main() {
 )";
   std::string nvcc = nvccPath();
   if (nvcc.empty()) throw std::runtime_error("nvcc not found: calibrate --backend cuda needs the CUDA toolkit");
-  if (std::system((nvcc + " -O3 -arch=native " + dir + "/calib.cu -o " + dir + "/calib > " + dir + "/nvcc.log 2>&1").c_str()) != 0)
+  if (runProcess({nvcc, "-O3", "-arch=native", dir + "/calib.cu", "-o", dir + "/calib"}, {"", dir + "/nvcc.log", "=stdout"}) != 0)
     throw InternalError("nvcc failed on the calibration program; see " + dir + "/nvcc.log");
-  if (std::system((dir + "/calib > " + dir + "/out.txt").c_str()) != 0) throw InternalError("the calibration program failed");
+  if (runProcess({dir + "/calib"}, {"", dir + "/out.txt", ""}) != 0) throw InternalError("the calibration program failed");
   std::ifstream in(dir + "/out.txt");
   Calibration c;
   std::getline(in, c.deviceName);

@@ -1,15 +1,16 @@
 #include "codegen/CudaTools.h"
 
-#include <cstdlib>
 #include <filesystem>
+
+#include "codegen/Process.h"
 
 namespace polyfuse {
 
 std::string nvccPath() {
   if (std::filesystem::exists("/usr/local/cuda/bin/nvcc")) return "/usr/local/cuda/bin/nvcc";
-  return std::system("command -v nvcc > /dev/null 2>&1") == 0 ? "nvcc" : "";
+  return onPath("nvcc") ? "nvcc" : "";
 }
 
-bool hasCudaGpu() { return std::system("nvidia-smi -L > /dev/null 2>&1") == 0; }
+bool hasCudaGpu() { return onPath("nvidia-smi") && runProcess({"nvidia-smi", "-L"}) == 0; }
 
 }  // namespace polyfuse

@@ -54,9 +54,13 @@ struct Spelling {
     return d == Dialect::Cuda ? "__syncthreads();" : "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);";
   }
   std::string fn(const std::string& base) const {
+    // polyfuse's own helpers (pf_maximum..) are defined per source; the C reference's
+    // take other names, as the CUDA harness compiles it beside the kernels.
+    if (base.compare(0, 3, "pf_") == 0) return d == Dialect::C ? "pfc_" + base.substr(3) : base;
     // CUDA has float overloads under f-suffixed names; OpenCL's builtins are generic.
     return d == Dialect::Cuda && f32 ? base + "f" : base;
   }
+  std::string wideInt() const { return d == Dialect::OpenCL ? "long" : "long long"; }
   std::string literal(const std::string& text) const {
     std::string t = text;
     if (!t.empty() && (t.back() == 'f' || t.back() == 'F')) t.pop_back();
@@ -78,6 +82,88 @@ std::string combine(ReduceOp op, const std::string& a, const std::string& b, con
   if (k.infix) return a + " " + k.infix + " " + b;
   if (k.function) return sp.fn(k.function) + "(" + a + ", " + b + ")";
   return b;  // assignment
+}
+
+// The intrinsics no C builtin spells: each source defines the ones it uses once, as
+// pf_<name> (mathHelpers), the same in CUDA, OpenCL and the C reference.
+bool isHelper(Intrinsic f) {
+  switch (f) {
+    case Intrinsic::Maximum: case Intrinsic::Minimum: case Intrinsic::RoundF16: case Intrinsic::RoundBF16:
+    case Intrinsic::Wrap: case Intrinsic::Zext: case Intrinsic::IDiv: case Intrinsic::IRem: case Intrinsic::FloorDiv:
+    case Intrinsic::CeilDiv:
+      return true;
+    default: return false;
+  }
+}
+// An expression OpenCL cannot evaluate as one vector: the helpers and casts take scalars.
+bool scalarOnly(const Expr& e) {
+  if (e.kind == ExprKind::Call && (isHelper(e.fn) || e.fn == Intrinsic::RoundF32)) return true;
+  for (auto& a : e.args)
+    if (scalarOnly(*a)) return true;
+  return false;
+}
+std::string helperName(Intrinsic f) { return std::string("pf_") + intrinsicName(f); }
+
+// The helpers a program's statements call: its intrinsics, and the NaN-propagating
+// max/min that its max= and min= statements combine with.
+void usedHelpers(const Expr& e, std::set<Intrinsic>& out) {
+  if (e.kind == ExprKind::Call && isHelper(e.fn)) out.insert(e.fn);
+  for (auto& a : e.args) usedHelpers(*a, out);
+}
+std::set<Intrinsic> usedHelpers(const Program& prog) {
+  std::set<Intrinsic> out;
+  for (auto& st : prog.statements) {
+    usedHelpers(*st.rhs, out);
+    if (st.op == ReduceOp::Max) out.insert(Intrinsic::Maximum);
+    if (st.op == ReduceOp::Min) out.insert(Intrinsic::Minimum);
+  }
+  return out;
+}
+
+// Definitions of the helpers in `used`. Integers travel as the computing type (a value
+// of an MLIR body is a float or an index); the integer ops convert to 64 bits and back.
+std::string mathHelpers(const Spelling& sp, const std::set<Intrinsic>& used) {
+  std::ostringstream os;
+  const std::string R = sp.real, L = sp.wideInt(), U = sp.d == Dialect::OpenCL ? "ulong" : "unsigned long long";
+  const std::string head = sp.d == Dialect::Cuda ? "__device__ __forceinline__ " : sp.d == Dialect::C ? "static " : "";
+  auto def = [&](Intrinsic f, const std::string& params, const std::string& body) {
+    if (used.count(f)) os << head << R << " " << sp.fn(helperName(f)) << "(" << params << ") {\n" << body << "}\n";
+  };
+  auto f = [&](const char* base) { return sp.fn(base); };
+  // IEEE 754-2019 maximum/minimum (MLIR's maximumf): NaN in, NaN out; -0 below +0.
+  def(Intrinsic::Maximum, R + " a, " + R + " b",
+      "  if (a != a || b != b) return a + b;\n  if (a == b) return signbit(a) ? b : a;\n  return a > b ? a : b;\n");
+  def(Intrinsic::Minimum, R + " a, " + R + " b",
+      "  if (a != a || b != b) return a + b;\n  if (a == b) return signbit(a) ? a : b;\n  return a < b ? a : b;\n");
+  // Round to nearest even at the narrow type's precision: a quantum of 2^(e - 11) for
+  // half's 10 fraction bits (2^(e - 8) for bfloat16's 7), subnormals at a fixed one;
+  // every step is exact but rint. Beyond the largest value, infinity.
+  def(Intrinsic::RoundF16, R + " x",
+      "  if (!(" + f("fabs") + "(x) < (" + R + ")65520)) return x != x ? x : x < 0 ? -INFINITY : INFINITY;\n"
+      "  int e;\n  " + f("frexp") + "(x, &e);\n  const int q = e - 11 < -24 ? -24 : e - 11;\n"
+      "  return " + f("ldexp") + "(" + f("rint") + "(" + f("ldexp") + "(x, -q)), q);\n");
+  def(Intrinsic::RoundBF16, R + " x",
+      "  if (x != x || " + f("fabs") + "(x) == INFINITY) return x;\n"
+      "  int e;\n  " + f("frexp") + "(x, &e);\n  const int q = e - 8 < -133 ? -133 : e - 8;\n"
+      "  const " + R + " r = " + f("ldexp") + "(" + f("rint") + "(" + f("ldexp") + "(x, -q)), q);\n"
+      "  return " + f("fabs") + "(r) > (" + R + ")3.3895313892515355e38 ? (r < 0 ? -INFINITY : INFINITY) : r;\n");
+  def(Intrinsic::Wrap, R + " x, int n",
+      "  " + L + " v = (" + L + ")x;\n  if (n < 64) { const " + L + " m = (" + L + ")1 << n; v &= m - 1; if (v >= m / 2) v -= m; }\n"
+      "  return (" + R + ")v;\n");
+  def(Intrinsic::Zext, R + " x, int n",
+      "  const " + L + " v = (" + L + ")x;\n  if (n >= 64) return (" + R + ")(" + U + ")v;\n"
+      "  return (" + R + ")(v & (((" + L + ")1 << n) - 1));\n");
+  // Division by zero is undefined in MLIR; here it gives 0, as does the interpreter.
+  const std::string ab = "  const " + L + " x = (" + L + ")a, y = (" + L + ")b;\n  if (y == 0) return 0;\n";
+  def(Intrinsic::IDiv, R + " a, " + R + " b", ab + "  return (" + R + ")(y == -1 ? -x : x / y);\n");
+  def(Intrinsic::IRem, R + " a, " + R + " b", ab + "  return (" + R + ")(y == -1 ? 0 : x % y);\n");
+  def(Intrinsic::FloorDiv, R + " a, " + R + " b",
+      ab + "  if (y == -1) return (" + R + ")(-x);\n  " + L + " q = x / y;\n"
+      "  if (x % y != 0 && (x < 0) != (y < 0)) q -= 1;\n  return (" + R + ")q;\n");
+  def(Intrinsic::CeilDiv, R + " a, " + R + " b",
+      ab + "  if (y == -1) return (" + R + ")(-x);\n  " + L + " q = x / y;\n"
+      "  if (x % y != 0 && (x < 0) == (y < 0)) q += 1;\n  return (" + R + ")q;\n");
+  return os.str();
 }
 
 // A C expression and how tightly it binds: operands are parenthesized only where C's
@@ -137,7 +223,19 @@ CExpr valueExpr(const Statement& st, const Expr& e, const Spelling& sp, const Si
           return primary(sp.fn("rsqrt") + "(" + sub(0).text + ")");
         case Intrinsic::Fmax: case Intrinsic::Fmin: case Intrinsic::Pow:
           return primary(sp.fn(intrinsicName(e.fn)) + "(" + sub(0).text + ", " + sub(1).text + ")");
-        default: return primary(sp.fn(intrinsicName(e.fn)) + "(" + sub(0).text + ")");
+        case Intrinsic::RoundF32:
+          // Rounding to float is a no-op where the program computes in float.
+          if (sp.f32) return sub(0);
+          return primary("((" + sp.real + ")(float)" + wrap(sub(0), 3) + ")");
+        case Intrinsic::Wrap: case Intrinsic::Zext:  // the width is a literal
+          return primary(sp.fn(helperName(e.fn)) + "(" + sub(0).text + ", " + std::to_string(int(e.args[1]->number)) + ")");
+        default:
+          if (isHelper(e.fn)) {
+            std::string args;
+            for (size_t i = 0; i < e.args.size(); ++i) args += (i ? ", " : "") + sub(int(i)).text;
+            return primary(sp.fn(helperName(e.fn)) + "(" + args + ")");
+          }
+          return primary(sp.fn(intrinsicName(e.fn)) + "(" + sub(0).text + ")");
       }
     default: throw InternalError("unresolved expression in code generation");
   }
@@ -603,7 +701,7 @@ class KernelPrinter {
       else if (vectorWrite) laneScope(k, std::string("pf_w") + lane[k] + " = " + value + ";");
       else laneScope(k, out + " = " + (st.op == ReduceOp::Assign ? value : combine(st.op, init, value, sp_)) + ";");
     };
-    if (sp_.d == Dialect::OpenCL && !dependsOn(st, *st.rhs, st.dims[size_t(x)], true)) {
+    if (sp_.d == Dialect::OpenCL && !dependsOn(st, *st.rhs, st.dims[size_t(x)], true) && !scalarOnly(*st.rhs)) {
       // OpenCL computes the step as one vector expression (its builtins take vectors): a
       // CPU device keeps its math vectorized, where four scalar expf calls a step halved
       // PoCL's fused softmax. Reads that change along the row but are not one vector load
@@ -917,9 +1015,10 @@ class KernelPrinter {
 
 // `warpRows`: some kernel runs a row per warp (OpenCL needs its 32-lane reduction);
 // `blockRows`: some kernel reduces across a whole block.
-std::string helpers(const Spelling& sp, const std::set<ReduceOp>& used, bool warpRows, bool blockRows) {
+std::string helpers(const Spelling& sp, const Program& prog, const std::set<ReduceOp>& used, bool warpRows, bool blockRows) {
   std::ostringstream os;
   if (sp.d == Dialect::OpenCL && !sp.f32) os << "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+  os << mathHelpers(sp, usedHelpers(prog));
   os << "#define pf_floord(a, b) ((a) < 0 ? -((-(a) + (b) - 1) / (b)) : (a) / (b))\n";
   // isl's bounds mix int literals with 64-bit block origins under wide indices, where
   // OpenCL's min(int, long) is ambiguous: a comparison takes the wider type.
@@ -1006,7 +1105,7 @@ GeneratedCode generate(const PolyProgram& pp, const Partition& p, Dialect d) {
     for (auto& s : k.stmts)
       if (reducesAcrossThreads(s.mode)) used.insert(prog.statements[s.stmt].op);
   }
-  os << helpers(sp, used, warpRows, blockRows) << "\n";
+  os << helpers(sp, prog, used, warpRows, blockRows) << "\n";
   for (auto& k : out.kernels) {
     KernelPrinter kp(at, k, sp);
     os << kp.print() << "\n";
@@ -1021,13 +1120,14 @@ std::string emitReference(const SizedProgram& at) {
   std::ostringstream os;
   os << "// The program as plain C loops in double precision: the harness's oracle.\n";
   os << "#include <math.h>\n";
+  Spelling sp{Dialect::C, false, "double", indexType(at, Dialect::C)};
+  os << mathHelpers(sp, usedHelpers(prog));
   os << "static void " << referenceName(prog) << "(";
   std::vector<std::string> args;
   for (auto& t : prog.tensors) args.push_back("double* " + cName(t.name));
   for (auto& s : prog.scalars) args.push_back("double " + cName(s.name));
   for (size_t i = 0; i < args.size(); ++i) os << (i ? ", " : "") << args[i];
   os << ") {\n";
-  Spelling sp{Dialect::C, false, "double", indexType(at, Dialect::C)};
   for (auto& st : prog.statements) {
     const SizedStatement& ss = at.statement(st.id);
     os << "  // " << st.label() << " (line " << st.loc.line << "): " << statementText(prog, st) << "\n";

@@ -203,8 +203,11 @@ std::string emitCudaHarness(const Program& prog, const Partition& p, const Gener
     std::string ty = cTypeName(T.type, Dialect::Cuda);
     os << "  { " << ty << "* got = (" << ty << "*)malloc(" << n << " * sizeof(" << ty << ")); CHECK(cudaMemcpy(got, " << dev(T.name)
        << ", " << n << " * sizeof(" << ty << "), cudaMemcpyDeviceToHost));\n"
-       << "    double scale = 0; for (long i = 0; i < " << n << "; ++i) scale = fmax(scale, fabs(" << host(T.name) << "[i]));\n"
-       << "    for (long i = 0; i < " << n << "; ++i) { double e = fabs(got[i] - " << host(T.name) << "[i]) / (scale > 0 ? scale : 1.0);"
+       << "    double scale = 0; for (long i = 0; i < " << n << "; ++i) if (isfinite(" << host(T.name) << "[i])) scale = fmax(scale, fabs("
+       << host(T.name) << "[i]));\n"
+       // As OpenCLRunner's maxRelativeError: NaN meets only NaN, an infinity only itself.
+       << "    for (long i = 0; i < " << n << "; ++i) { const double g = got[i], r = " << host(T.name) << "[i];"
+       << " const double e = (isnan(g) && isnan(r)) || g == r ? 0.0 : isfinite(g) && isfinite(r) ? fabs(g - r) / (scale > 0 ? scale : 1.0) : INFINITY;"
        << " if (!(e <= worst)) worst = e; }\n"
        << "    if (argc > 3) { double* d = (double*)malloc(" << n << " * sizeof(double)); for (long i = 0; i < " << n
        << "; ++i) d[i] = got[i]; write_npy(argv[3], \"" << T.name << "\", \"" << npyShape(T, sizes) << "\", d, " << n

@@ -4,15 +4,19 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 
+#include "fusion/Occupancy.h"
 #include "codegen/Calibrate.h"
 #include "driver/Execute.h"
 #include "driver/FileIO.h"
@@ -278,7 +282,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
     struct ExperimentCli {
       std::string config, out, shard;
       int jobs = 1;
-      bool merge = false;
+      bool merge = false, force = false;
     };
     auto c = std::make_shared<ExperimentCli>();
     auto* cmd = app.add_subcommand("experiment", "Run a YAML sweep: fuse, emit, execute, verify, report");
@@ -287,6 +291,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
     cmd->add_option("--jobs", c->jobs, "points computed in parallel")->check(CLI::Range(1, 256));
     cmd->add_option("--shard", c->shard, "I/N, 0-based (0 <= I < N): compute only points with index % N == I (a Slurm array task, I = $SLURM_ARRAY_TASK_ID)");
     cmd->add_flag("--merge", c->merge, "compute nothing: gather the points of all shards into results and report");
+    cmd->add_flag("--force", c->force, "use an output directory that another configuration wrote (its results are replaced)");
     cmd->callback([c, &reg] {
       reg.chosen = [c] {
         return guarded(c->config, nullptr, [&] {
@@ -295,12 +300,19 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
           o.out = c->out;
           o.jobs = c->jobs;
           o.mergeOnly = c->merge;
+          o.force = c->force;
           if (!c->shard.empty()) {
             size_t slash = c->shard.find('/');
             try {
+              // Exactly two whole numbers: "0/3/4" and "1x/4" are not shards.
+              auto whole = [](const std::string& t) {
+                if (t.empty() || t.size() > 6 || t.find_first_not_of("0123456789") != std::string::npos)
+                  throw std::invalid_argument("");
+                return std::stoi(t);
+              };
               if (slash == std::string::npos) throw std::invalid_argument("");
-              o.shardIndex = std::stoi(c->shard.substr(0, slash));
-              o.shardCount = std::stoi(c->shard.substr(slash + 1));
+              o.shardIndex = whole(c->shard.substr(0, slash));
+              o.shardCount = whole(c->shard.substr(slash + 1));
             } catch (const std::exception&) {
               throw UsageError("--shard '" + c->shard + "': expected I/N, e.g. 0/4");
             }
@@ -345,7 +357,10 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
     auto* cmd = app.add_subcommand("inspect", "Per generated CUDA kernel: registers, shared memory, spills, statements; per point: the fusion decisions");
     cmd->add_option("dir", c->dir, "experiment output directory, or one point's folder")->required();
     cmd->add_option("--point", c->point, "only this point");
-    cmd->add_option("--arch", c->arch, "ptxas target (default sm_90)");
+    cmd->add_option("--arch", c->arch, "ptxas target: sm_80, sm_86, sm_89 or sm_90 (default sm_90)")
+        ->check([](const std::string& a) {
+          return cudaArchKnown(a) ? std::string() : "unknown --arch '" + a + "' (sm_80, sm_86, sm_89, sm_90)";
+        });
     cmd->callback([c, &reg] {
       reg.chosen = [c] { return guarded(c->dir, nullptr, [&] { return inspect(std::cout, c->dir, c->point, c->arch); }); };
     });
@@ -383,6 +398,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
       int top = 0, repeat = 3;
       uint64_t seed = 1;
       bool json = false, noRecompute = false;
+      double timeLimit = 0;
     };
     auto c = std::make_shared<ValidateOpts>();
     auto* cmd = app.add_subcommand("validate", "Run every legal partition (or the K best), verify each, and rank modeled against measured time");
@@ -394,6 +410,8 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
     cmd->add_option("--seed", c->seed, "seed of the random inputs");
     cmd->add_flag("--json", c->json, "print a JSON object");
     cmd->add_flag("--no-recompute", c->noRecompute, "only partitions that compute every statement once");
+    cmd->add_option("--time-limit", c->timeLimit, "start no partition after this many seconds (0: no limit); those run are ranked")
+        ->check(CLI::Range(0.0, 1e7));
     cmd->callback([c, &reg] {
       reg.chosen = [c] {
         return withProgram(*c, [&](LoadedProgram& lp) {
@@ -403,7 +421,8 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
           checkMemoryFits(prog, sizes, backend);
           FusionGraph fg(*lp.poly);
           CostModel cm(fg, sizes, loadDevice(c->device));
-          Validation v = validatePartitions(cm, backend, makeInputs(prog, sizes, c->seed), c->repeat, c->top, !c->noRecompute);
+          Validation v = validatePartitions(cm, backend, makeInputs(prog, sizes, c->seed), c->repeat, c->top, !c->noRecompute,
+                                            c->timeLimit, &std::cerr);
           nlohmann::ordered_json j;
           j["program"] = prog.name;
           j["backend"] = backendName(backend);
@@ -482,14 +501,22 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
           const Backend backend = *parseIn(kBackendNames, c->backend);  // CLI checked the name
           checkMemoryFits(prog, sizes, backend);
           Bindings b = makeInputs(prog, sizes, c->seed, scalars);
+          std::set<std::string> given;
           for (auto& kv : c->inputs) {
             size_t eq = kv.find('=');
             if (eq == std::string::npos) throw UsageError("bad --input '" + kv + "': expected NAME=FILE.npy");
             std::string name = kv.substr(0, eq);
             int t = prog.findTensor(name);
             if (t < 0 || prog.tensors[t].role != TensorRole::Input) throw UsageError("--input: '" + name + "' is not an input");
+            if (!given.insert(name).second) throw UsageError("--input: '" + name + "' is given twice");
             TensorData d = readNpy(kv.substr(eq + 1));
             if (d.shape != b.tensors[name].shape) throw UsageError("--input: '" + kv.substr(eq + 1) + "' has the wrong shape for '" + name + "'");
+            // Non-finite inputs are allowed (MLIR's semantics define them) but said: a
+            // NaN that reaches every output still verifies.
+            const auto nonFinite = std::count_if(d.values.begin(), d.values.end(), [](double v) { return !std::isfinite(v); });
+            if (nonFinite)
+              std::cerr << "polyfuse: warning: input '" << name << "' (" << kv.substr(eq + 1) << ") holds " << nonFinite
+                        << " NaN or infinite value(s)\n";
             b.tensors[name] = std::move(d);
           }
           if (backend != Backend::Ref) {

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "codegen/Process.h"
 #include "codegen/CudaTools.h"
 #include "codegen/Lower.h"
 #include "driver/FileIO.h"
@@ -116,12 +117,12 @@ ExecOutcome executePartition(const CostModel& cm, const Partition& p, Backend ba
   writeCode(cm, p, "cuda", dir);
   std::string nvcc = nvccPath();
   if (nvcc.empty()) throw std::runtime_error("nvcc not found: the cuda backend needs the CUDA toolkit");
-  if (std::system((nvcc + " -O3 -arch=native -o " + dir + "/harness " + dir + "/harness.cu > " + dir + "/nvcc.log 2>&1").c_str()) != 0)
+  if (runProcess({nvcc, "-O3", "-arch=native", "-o", dir + "/harness", dir + "/harness.cu"}, {"", dir + "/nvcc.log", "=stdout"}) != 0)
     throw InternalError("nvcc failed on the generated code; see " + dir + "/nvcc.log");
   if (!dumpDir.empty()) std::filesystem::create_directories(dumpDir);
-  std::system((dir + "/harness " + std::to_string(seed) + " " + std::to_string(std::max(1, repeat)) +
-               (dumpDir.empty() ? "" : " '" + dumpDir + "'") + " > " + dir + "/run.log 2>&1")
-                  .c_str());
+  std::vector<std::string> run = {dir + "/harness", std::to_string(seed), std::to_string(std::max(1, repeat))};
+  if (!dumpDir.empty()) run.push_back(dumpDir);
+  runProcess(run, {"", dir + "/run.log", "=stdout"});
   std::ifstream log(dir + "/run.log");
   std::string line;
   out.device = "cuda";

@@ -306,6 +306,21 @@ int runExperiment(const ExperimentOptions& opt) {
   fs::path out = opt.out.empty() ? fs::path("results") / fs::path(opt.config).stem() : fs::path(opt.out);
   fs::create_directories(out / "points");
   lockOutput(out, opt);
+  // A folder belongs to the configuration that first wrote it (named in `.config`):
+  // another one's run or merge would replace or mix results, so it is refused unless
+  // asked for. A folder that predates the mark is taken by whoever runs in it next.
+  {
+    const fs::path mark = out / ".config";
+    const std::string mine = cfg.name + "\n";
+    std::ifstream in(mark);
+    std::stringstream had;
+    had << in.rdbuf();
+    if (in && had.str() != mine && !opt.force)
+      throw UsageError("output directory '" + out.string() + "' holds the results of experiment '" +
+                       had.str().substr(0, had.str().find('\n')) + "', not '" + cfg.name +
+                       "': choose another with -o, or pass --force to replace them");
+    if (!opt.mergeOnly && had.str() != mine) writeAtomically(mark, mine);
+  }
   // The log keeps every point's error: a failed point is recomputed on resume, and its
   // result.json is then replaced.
   std::ofstream log(out / "experiment.log", std::ios::app);
@@ -428,6 +443,16 @@ int runExperiment(const ExperimentOptions& opt) {
       logLine("point " + pt.id + ": unreadable result.json, left for the next run");
     }
   }
+  if (opt.mergeOnly && !missing.empty()) {
+    // A merge is meant to be complete: say which points no shard has produced yet, and
+    // leave the results that are there as they are.
+    std::string names;
+    for (size_t i = 0; i < missing.size() && i < 20; ++i) names += (i ? ", " : "") + missing[i];
+    if (missing.size() > 20) names += " and " + std::to_string(missing.size() - 20) + " more";
+    std::cerr << "polyfuse: error: --merge: " << missing.size() << " point(s) missing, their shards have not run: "
+              << names << "; results.csv and the report are unchanged\n";
+    return 1;
+  }
   writeResults(cfg, results, out);
   int failed = 0, errors = 0;
   for (auto& r : results) {
@@ -440,17 +465,9 @@ int runExperiment(const ExperimentOptions& opt) {
   std::cout << "\n";
   if (errors) std::cout << errors << " point(s) recorded an error (see results.csv and experiment.log)\n";
   if (failed) std::cout << failed << " executed point(s) failed verification\n";
-  if (opt.mergeOnly && !missing.empty()) {
-    // A merge is meant to be complete: say which points no shard has produced yet.
-    std::string names;
-    for (size_t i = 0; i < missing.size() && i < 20; ++i) names += (i ? ", " : "") + missing[i];
-    if (missing.size() > 20) names += " and " + std::to_string(missing.size() - 20) + " more";
-    std::cerr << "polyfuse: error: --merge: " << missing.size() << " point(s) missing, their shards have not run: "
-              << names << "\n";
-  }
   std::cout << "results: " << (out / "results.csv").string() << ", " << (out / "results.jsonl").string() << "\n";
   std::cout << "report: " << (out / "report.html").string() << " and " << (out / "report.md").string() << "\n";
-  return failed || errors || (opt.mergeOnly && !missing.empty()) ? 1 : 0;
+  return failed || errors ? 1 : 0;
 }
 
 }  // namespace polyfuse

@@ -10,6 +10,7 @@ struct ExperimentOptions {
   int jobs = 1;
   int shardIndex = 0, shardCount = 1;
   bool mergeOnly = false;
+  bool force = false;  // take an output folder another configuration wrote
 };
 
 // Exit status: 0 when every executed point verified, 1 otherwise; UsageError on bad input.

@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <set>
 
@@ -27,10 +28,14 @@ const std::set<std::string> kDeviceParameters = {"base", "dram_gbps", "l2_gbps",
                                                  "onchip_gbps",
                                                  "dram_latency_ns", "loads_in_flight", "saturating_occupancy"};
 
-// A parameter value in a label: "5", "2.5", "1e+03".
+// A parameter value in a label: "5", "2.5", "1e+03"; the shortest spelling that reads
+// back as the same double, so that two values are two labels (and two points).
 std::string fmtNumber(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
+  char buf[40];
+  for (int digits = 6; digits <= 17; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
   return buf;
 }
 
@@ -84,11 +89,11 @@ struct Reader {
     } catch (const YAML::Exception&) {
       fail(n, "'" + k + "' must be a number");
     }
-    if (!(v > 0) || !(v <= 1e18)) fail(n, "'" + k + "' must be a finite positive number");
-    if ((k == "sm_count" || k == "blocks_to_saturate" || k == "threads_per_block") && (v != std::floor(v) || v > 1e9))
-      fail(n, "'" + k + "' must be a whole number up to 10^9");
-    if (k == "loads_in_flight" && (v != std::floor(v) || v > 64)) fail(n, "'loads_in_flight' must be a whole number up to 64");
-    if (k == "saturating_occupancy") fail(n, kSaturatingOccupancyGone);
+    try {
+      checkDeviceParameter(k, v);
+    } catch (const UsageError& e) {
+      fail(n, e.what());
+    }
     return v;
   }
 
@@ -268,6 +273,7 @@ static ExperimentConfig parseConfig(const std::string& path) {
 
 std::vector<Point> expandPoints(const ExperimentConfig& cfg) {
   std::vector<Point> out;
+  std::set<std::string> ids;
   auto clean = [](std::string s) {
     for (auto& c : s)
       if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') c = '_';
@@ -291,6 +297,10 @@ std::vector<Point> expandPoints(const ExperimentConfig& cfg) {
             for (auto& [k, v] : sz) sizes += "_" + k + std::to_string(v);
             pt.id = clean(stem + sizes + "_" + cfg.devices[dev].label +
                           (cfg.weights.size() > 1 ? "_" + cfg.weights[w].name : "") + "_" + st);
+            // The same point listed twice (a size or a value repeated, 1 and 1.0) is one
+            // point: its id names its result file, which two workers must not share.
+            if (!ids.insert(pt.id).second) continue;
+            pt.index = int(out.size());
             out.push_back(pt);
           }
   return out;

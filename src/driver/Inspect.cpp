@@ -11,6 +11,7 @@
 #include <regex>
 #include <sstream>
 
+#include "codegen/Process.h"
 #include "codegen/CudaTools.h"
 #include "fusion/Occupancy.h"
 #include "polyir/Diagnostic.h"
@@ -39,9 +40,9 @@ std::map<std::string, PtxasInfo> ptxas(const fs::path& cudaDir, const std::strin
     }
     // ptxas takes seconds a point: say what runs (stderr, so the report on stdout stays clean).
     std::cerr << "inspect: ptxas -arch=" << arch << " on " << (cudaDir / "kernels.cu").string() << "\n";
-    std::string cmd = nvcc + " -arch=" + arch + " -Xptxas -v -c " + (cudaDir / "kernels.cu").string() + " -o " +
-                      (cudaDir / "kernels.o").string() + " > " + cache.string() + ".part 2>&1";
-    if (std::system(cmd.c_str()) != 0) {
+    if (runProcess({nvcc, "-arch=" + arch, "-Xptxas", "-v", "-c", (cudaDir / "kernels.cu").string(), "-o",
+                    (cudaDir / "kernels.o").string()},
+                   {"", cache.string() + ".part", "=stdout"}) != 0) {
       note = "nvcc failed; see " + cache.string() + ".part";
       return out;
     }
@@ -80,9 +81,8 @@ std::map<std::string, VectorCounts> ptxVectors(const fs::path& cudaDir, const st
   if (!fs::exists(ptx)) {
     std::string nvcc = nvccPath();
     if (nvcc.empty()) return out;
-    std::string cmd = nvcc + " -arch=" + arch + " -ptx " + (cudaDir / "kernels.cu").string() + " -o " + ptx.string() +
-                      ".part > /dev/null 2>&1";
-    if (std::system(cmd.c_str()) != 0) return out;
+    if (runProcess({nvcc, "-arch=" + arch, "-ptx", (cudaDir / "kernels.cu").string(), "-o", ptx.string() + ".part"}) != 0)
+      return out;
     fs::rename(ptx.string() + ".part", ptx);
   }
   std::ifstream in(ptx);

@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "codegen/Process.h"
 #include "driver/BuildInfo.h"
 #include "driver/FileIO.h"
 #include "polyir/Diagnostic.h"
@@ -441,8 +442,9 @@ void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results,
   writeAtomically(out / "figures" / "figures.py", kFiguresScript);
   // Debian's python3 has python3-matplotlib (make deps); a python3 earlier on PATH may not.
   const std::string python = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
-  std::string cmd = "cd '" + (out / "figures").string() + "' && " + python + " figures.py . > figures.log 2>&1";
-  const bool drawn = std::system(cmd.c_str()) == 0;
+  const fs::path figureDir = fs::absolute(out / "figures");
+  const bool drawn =
+      runProcess({python, "figures.py", "."}, {figureDir.string(), (figureDir / "figures.log").string(), "=stdout"}) == 0;
   auto svgInline = [&](const std::string& name) {
     std::ifstream in(out / "figures" / (name + ".svg"));
     std::stringstream ss;

@@ -1,5 +1,7 @@
 #include "driver/Validate.h"
 
+#include <chrono>
+
 #include "fusion/RankCorrelation.h"
 #include "fusion/Search.h"
 #include "polyir/Diagnostic.h"
@@ -17,7 +19,9 @@ std::string kernelsText(const std::vector<std::vector<int>>& kernels, const std:
 }
 
 Validation validatePartitions(const CostModel& cm, Backend backend, const Bindings& inputs, int repeat, int topK,
-                              bool recompute) {
+                              bool recompute, double timeLimitSeconds, std::ostream* progress) {
+  const auto t0 = std::chrono::steady_clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   if (backend == Backend::Ref) throw UsageError("validate runs generated code: --backend opencl or cuda");
   Validation v;
   std::vector<Partition> plans;
@@ -45,7 +49,9 @@ Validation validatePartitions(const CostModel& cm, Backend backend, const Bindin
     v.source = "every legal partition (" + std::to_string(plans.size()) + ")";
   }
   std::vector<double> modeled, measured;
+  v.planned = plans.size();
   for (const Partition& p : plans) {
+    if (timeLimitSeconds > 0 && elapsed() > timeLimitSeconds) break;
     ValidatedPartition vp;
     for (auto& k : p.kernels) {
       vp.kernels.push_back(k.statements);
@@ -58,8 +64,14 @@ Validation validatePartitions(const CostModel& cm, Backend backend, const Bindin
     v.allVerified &= vp.run.verified;
     modeled.push_back(vp.modeledUs);
     measured.push_back(vp.run.totalMs);
+    if (progress)
+      *progress << "validate: [" << v.partitions.size() + 1 << "/" << plans.size() << "] "
+                << kernelsText(vp.kernels, vp.recomputed) << ": " << vp.run.totalMs << " ms, "
+                << (vp.run.verified ? "verified" : "NOT verified") << " (elapsed " << int(elapsed()) << " s)" << std::endl;
     v.partitions.push_back(std::move(vp));
   }
+  if (v.partitions.size() < plans.size())
+    v.source += "; the time limit stopped it after " + std::to_string(v.partitions.size());
   v.kendallTau = kendallTau(modeled, measured);
   v.spearmanRho = spearmanRho(modeled, measured);
   v.regret = regret(modeled, measured);

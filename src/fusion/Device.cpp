@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <set>
 
@@ -36,8 +37,36 @@ static Device preset(const std::string& n) {
   return d;
 }
 
+// The one check of a device parameter's value, for device files, --device, sweeps and
+// weights alike. The bounds keep every modeled time a finite number the LP solver
+// accepts (CLP asserts on coefficients of 1e25): a rate of 1e-30 GB/s is not a device.
+void checkDeviceParameter(const std::string& k, double v) {
+  auto range = [&](double lo, double hi, bool whole, const char* unit) {
+    if (!(v >= lo && v <= hi) || (whole && v != std::floor(v))) {
+      char buf[200];
+      std::snprintf(buf, sizeof buf, "'%s' must be %s from %g to %g%s, not %.17g", k.c_str(), whole ? "a whole number" : "a number",
+                    lo, hi, unit, v);
+      throw UsageError(buf);
+    }
+  };
+  if (k == "dram_gbps" || k == "l2_gbps") range(1e-3, 1e9, false, " (GB/s)");
+  else if (k == "onchip_gbps") { if (v != 0) range(1e-3, 1e9, false, " (GB/s; 0: not modeled)"); }
+  else if (k == "tflops") range(1e-6, 1e6, false, " (TFLOP/s)");
+  else if (k == "launch_us") range(0, 1e6, false, " (microseconds)");
+  else if (k == "sm_count") range(1, 1e6, true, "");
+  else if (k == "blocks_to_saturate") range(1, 1e9, true, "");
+  else if (k == "threads_per_block") range(1, 1024, true, "");
+  else if (k == "l2_mb") range(0, 1e6, false, " (MB)");
+  else if (k == "onchip_kb_per_block") range(0, 1e6, false, " (KiB)");
+  else if (k == "dram_latency_ns") { range(1e-3, 1e6, false, " (nanoseconds)"); }
+  else if (k == "loads_in_flight") range(1, 64, true, "");
+  else if (k == "saturating_occupancy") throw UsageError(kSaturatingOccupancyGone);
+  else throw UsageError("unknown device parameter '" + k + "'");
+}
+
 void applyDeviceOverrides(Device& d, const std::map<std::string, double>& values) {
   for (auto& [k, v] : values) {
+    checkDeviceParameter(k, v);
     if (k == "dram_gbps") d.dramBytesPerSec = v * 1e9;
     else if (k == "l2_gbps") d.l2BytesPerSec = v * 1e9;
     else if (k == "tflops") d.flopsPerSec = v * 1e12;
@@ -48,15 +77,8 @@ void applyDeviceOverrides(Device& d, const std::map<std::string, double>& values
     else if (k == "onchip_kb_per_block") d.onchipBytesPerBlock = v * 1024;
     else if (k == "onchip_gbps") d.onchipBytesPerSec = v * 1e9;
     else if (k == "threads_per_block") d.threadsPerBlock = int(v);
-    else if (k == "dram_latency_ns") {
-      if (!(v > 0 && v < 1e6)) throw UsageError("dram_latency_ns is a positive number of nanoseconds, not " + std::to_string(v));
-      d.dramLatencyNs = v;
-    } else if (k == "loads_in_flight") {
-      if (!(v >= 1 && v <= 64 && v == std::floor(v))) throw UsageError("loads_in_flight is a whole number from 1 to 64, not " + std::to_string(v));
-      d.loadsInFlight = int(v);
-    } else if (k == "saturating_occupancy") {
-      throw UsageError(kSaturatingOccupancyGone);
-    } else throw UsageError("unknown device parameter '" + k + "'");
+    else if (k == "dram_latency_ns") d.dramLatencyNs = v;
+    else if (k == "loads_in_flight") d.loadsInFlight = int(v);
   }
 }
 
@@ -80,7 +102,7 @@ Device loadDevice(const std::string& nameOrPath) {
     return n.as<std::string>();
   };
   // A finite number, positive where a rate or a count is meant.
-  auto number = [&](const YAML::Node& n, const std::string& k, bool mayBeZero) {
+  auto number = [&](const YAML::Node& n, const std::string& k) {
     double v = 0;
     try {
       if (!n.IsScalar()) throw YAML::Exception(n.Mark(), "not a scalar");
@@ -88,15 +110,14 @@ Device loadDevice(const std::string& nameOrPath) {
     } catch (const YAML::Exception&) {
       throw UsageError(at(n) + "'" + k + "' must be a number");
     }
-    if (!std::isfinite(v) || v < 0 || (v == 0 && !mayBeZero) || v > 1e18)
-      throw UsageError(at(n) + "'" + k + "' must be a finite positive number");
+    try {
+      checkDeviceParameter(k, v);
+    } catch (const UsageError& e) {
+      throw UsageError(at(n) + e.what());
+    }
     return v;
   };
-  auto count = [&](const YAML::Node& n, const std::string& k) {
-    double v = number(n, k, false);
-    if (v != std::floor(v) || v > 1e9) throw UsageError(at(n) + "'" + k + "' must be a whole number up to 10^9");
-    return int(v);
-  };
+  auto count = [&](const YAML::Node& n, const std::string& k) { return int(number(n, k)); };
   Device d;
   d.name = std::filesystem::path(nameOrPath).stem().string();
   if (y["base"]) d = preset(text(y["base"], "base"));
@@ -108,24 +129,23 @@ Device loadDevice(const std::string& nameOrPath) {
     if (!keys.count(k)) throw UsageError(at(it->first) + "unknown key '" + k + "'");
     const YAML::Node v = it->second;  // a handle: it->second belongs to a temporary
     if (k == "name") d.name = text(v, "name");
-    else if (k == "dram_gbps") d.dramBytesPerSec = number(v, k, false) * 1e9;
-    else if (k == "l2_gbps") d.l2BytesPerSec = number(v, k, false) * 1e9;
-    else if (k == "tflops") d.flopsPerSec = number(v, k, false) * 1e12;
-    else if (k == "launch_us") d.launchUs = number(v, k, true);
+    else if (k == "dram_gbps") d.dramBytesPerSec = number(v, k) * 1e9;
+    else if (k == "l2_gbps") d.l2BytesPerSec = number(v, k) * 1e9;
+    else if (k == "tflops") d.flopsPerSec = number(v, k) * 1e12;
+    else if (k == "launch_us") d.launchUs = number(v, k);
     else if (k == "sm_count") d.smCount = count(v, k);
     else if (k == "blocks_to_saturate") d.blocksToSaturate = count(v, k);
-    else if (k == "l2_mb") d.l2Bytes = number(v, k, true) * 1e6;
-    else if (k == "onchip_kb_per_block") d.onchipBytesPerBlock = number(v, k, true) * 1024;
-    else if (k == "onchip_gbps") d.onchipBytesPerSec = number(v, k, true) * 1e9;
+    else if (k == "l2_mb") d.l2Bytes = number(v, k) * 1e6;
+    else if (k == "onchip_kb_per_block") d.onchipBytesPerBlock = number(v, k) * 1024;
+    else if (k == "onchip_gbps") d.onchipBytesPerSec = number(v, k) * 1e9;
     else if (k == "threads_per_block") d.threadsPerBlock = count(v, k);
     else if (k == "arch") {
       d.arch = text(v, "arch");
       if (!cudaArchKnown(d.arch)) throw UsageError(at(v) + "no occupancy rules for '" + d.arch + "' (sm_80, sm_86, sm_89, sm_90)");
     } else if (k == "dram_latency_ns") {
-      d.dramLatencyNs = number(v, k, false);
+      d.dramLatencyNs = number(v, k);
     } else if (k == "loads_in_flight") {
       d.loadsInFlight = count(v, k);
-      if (d.loadsInFlight > 64) throw UsageError(at(v) + "'loads_in_flight' is at most 64");
     } else if (k == "saturating_occupancy") {
       throw UsageError(at(it->first) + kSaturatingOccupancyGone);
     }

@@ -718,7 +718,14 @@ Partition search(const CostModel& cm, const SearchOptions& opt) {
   if (r.chosen.empty()) {
     if (start.empty()) throw UsageError(std::string("no partition satisfies the fusion constraints (") + solverStatusName(r.status) + ")");
     r.chosen = start;
-    if (r.status == SolverStatus::TimeLimit) note += "; no solution within the time limit: the best baseline is returned";
+    if (r.status == SolverStatus::TimeLimit) {
+      note += "; no solution within the time limit: the best baseline is returned";
+    } else {
+      // The baseline satisfies the constraints, so "infeasible" would contradict the plan
+      // returned: the candidates the solver saw missed it.
+      status = SolverStatus::Heuristic;
+      note += "; the solver's candidates hold no partition that satisfies the constraints: the best baseline that does is returned";
+    }
   } else if (!typed && opt.strategy != Strategy::Maxfuse && !start.empty()) {
     // An incumbent found under a time limit may be worse than the MIP start CBC was
     // given: never answer worse than a baseline.

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -192,12 +193,19 @@ struct ResultForm {
   bool readsInit = false;  // an elementwise result that reads its init operand
 };
 
+// Whether v is computed from `on` within the body: a walk over the body's DAG that
+// visits each op once (a body whose ops each use the two before would otherwise take
+// time exponential in its length), without recursion.
 bool dependsOn(Value v, Value on, mlir::Block* body) {
-  if (v == on) return true;
-  Operation* d = v.getDefiningOp();
-  if (!d || d->getBlock() != body) return false;
-  for (Value o : d->getOperands())
-    if (dependsOn(o, on, body)) return true;
+  llvm::DenseSet<Operation*> seen;
+  llvm::SmallVector<Value, 16> work{v};
+  while (!work.empty()) {
+    Value x = work.pop_back_val();
+    if (x == on) return true;
+    Operation* d = x.getDefiningOp();
+    if (!d || d->getBlock() != body || !seen.insert(d).second) continue;
+    for (Value o : d->getOperands()) work.push_back(o);
+  }
   return false;
 }
 
@@ -224,20 +232,28 @@ ResultForm combiner(mlir::linalg::GenericOp g, Value y, mlir::BlockArgument acc)
     Value x = other(d->getOperand(0), d->getOperand(1));
     if (mlir::isa<mlir::arith::AddFOp, mlir::arith::AddIOp>(d)) f = {ReduceOp::Add, x};
     else if (mlir::isa<mlir::arith::MulFOp, mlir::arith::MulIOp>(d)) f = {ReduceOp::Mul, x};
-    else if (mlir::isa<mlir::arith::MaximumFOp, mlir::arith::MaxNumFOp>(d)) f = {ReduceOp::Max, x};
-    else if (mlir::isa<mlir::arith::MinimumFOp, mlir::arith::MinNumFOp>(d)) f = {ReduceOp::Min, x};
+    else if (mlir::isa<mlir::arith::MaximumFOp>(d)) f = {ReduceOp::Max, x};
+    else if (mlir::isa<mlir::arith::MinimumFOp>(d)) f = {ReduceOp::Min, x};
+    else if (mlir::isa<mlir::arith::MaxNumFOp>(d)) f = {ReduceOp::FMax, x};
+    else if (mlir::isa<mlir::arith::MinNumFOp>(d)) f = {ReduceOp::FMin, x};
   } else if (auto sel = mlir::dyn_cast<mlir::arith::SelectOp>(d)) {
     auto cmp = sel.getCondition().getDefiningOp<mlir::arith::CmpFOp>();
     Value x = other(sel.getTrueValue(), sel.getFalseValue());
     if (cmp && x && other(cmp.getLhs(), cmp.getRhs()) == x) {
       using P = mlir::arith::CmpFPredicate;
       P p = cmp.getPredicate();
-      bool gt = p == P::OGT || p == P::OGE || p == P::UGT || p == P::UGE;
-      bool lt = p == P::OLT || p == P::OLE || p == P::ULT || p == P::ULE;
+      // An ordered compare never picks a NaN over the accumulator, nor keeps one (the
+      // accumulator starts from a number): fmax and fmin. An unordered one picks by
+      // position in the row, which no reduction tree reproduces.
+      bool gt = p == P::OGT || p == P::OGE, lt = p == P::OLT || p == P::OLE;
+      if (p == P::UGT || p == P::UGE || p == P::ULT || p == P::ULE)
+        throw SourceError(loc, "this reduction selects with an unordered compare: with a NaN its result depends on "
+                               "the order of the elements, which a parallel reduction does not keep; use an ordered "
+                               "predicate, maximumf or maxnumf");
       if (gt || lt) {
         bool xGreater = (cmp.getLhs() == x) == gt;       // the condition reads "x > acc"
         bool picksX = sel.getTrueValue() == x;
-        f = {xGreater == picksX ? ReduceOp::Max : ReduceOp::Min, x};
+        f = {xGreater == picksX ? ReduceOp::FMax : ReduceOp::FMin, x};
       }
     }
   }
@@ -278,6 +294,8 @@ class Importer {
     for (Operation& op : body) shapes(&op);
     nameSizes();
     for (Operation& op : body) statements(&op);
+    if (out_.def.outputs.empty())
+      throw SourceError(locOf(fn), "function '" + fn.getSymName().str() + "' returns no tensor: polyfuse computes a function's results");
   }
 
  private:
@@ -302,13 +320,18 @@ class Importer {
     if (n.empty() || std::isdigit(static_cast<unsigned char>(n[0]))) n = "v" + n;
     static const std::set<std::string> reserved = {"def", "where", "in", "float", "double", "max", "min",
                                                    "exp", "log", "sqrt", "rsqrt", "tanh", "erf", "fabs",
-                                                   "fmax", "fmin", "pow", "sigmoid"};
+                                                   "fmax", "fmin", "pow", "sigmoid", "maximum", "minimum",
+                                                   "trunc", "round_f32", "round_f16", "round_bf16", "wrap", "zext",
+                                                   "idiv", "irem", "floordiv", "ceildiv"};
     bool loopName = n.size() > 1 && n[0] == 'd' && n.find_first_not_of("0123456789", 1) == std::string::npos;
     std::string base = n;
     for (int k = 1; reserved.count(n) || taken_.count(n) || loopName; ++k) {
       n = base + "_" + std::to_string(k);
       loopName = false;
     }
+    if (n != base)
+      out_.notes.push_back("'" + base + "' is named '" + n + "' in the TC program ('" + base + "' is " +
+                           (reserved.count(base) ? "a TC keyword or function" : taken_.count(base) ? "taken" : "a loop's name") + ")");
     taken_.insert(n);
     return n;
   }
@@ -811,6 +834,14 @@ class Importer {
     std::map<unsigned, std::set<int64_t>> bounds;
     for (mlir::OpOperand& o : g->getOpOperands()) {
       if (!mlir::isa<mlir::RankedTensorType>(o.get().getType())) continue;
+      // Division in the op's own maps is not a collapse's: say what it is.
+      bool divides = false;
+      for (mlir::AffineExpr r : g.getMatchingIndexingMap(&o).getResults())
+        r.walk([&](mlir::AffineExpr e) {
+          divides |= e.getKind() == mlir::AffineExprKind::FloorDiv || e.getKind() == mlir::AffineExprKind::CeilDiv ||
+                     e.getKind() == mlir::AffineExprKind::Mod;
+        });
+      if (divides) throw SourceError(loc, "an indexing map of this op uses floordiv, ceildiv or mod; polyfuse needs affine subscripts");
       mlir::AffineMap m = throughViews(o.get(), g.getMatchingIndexingMap(&o), g).second;
       for (mlir::AffineExpr r : m.getResults())
         r.walk([&](mlir::AffineExpr sub) {
@@ -892,21 +923,34 @@ class Importer {
       if (auto i = mlir::dyn_cast<mlir::IntegerAttr>(c.getValue())) return integer(i.getInt(), loc);
     // An extent used as a value (a mean divides by the row length): the size itself.
     if (auto it = indexSyms_.find(v); it != indexSyms_.end()) return extent(it->second, loc);
-    if (Operation* d = v.getDefiningOp();
-        d && mlir::isa<mlir::arith::SIToFPOp, mlir::arith::UIToFPOp, mlir::arith::IndexCastOp, mlir::arith::IndexCastUIOp,
-                       mlir::arith::ExtFOp, mlir::arith::TruncFOp>(d))
-      return scalar(d->getOperand(0), loc, at);
+    if (Operation* d = v.getDefiningOp(); d && isCast(d)) return cast(d, scalar(d->getOperand(0), loc, at), loc);
     Operation* d = v.getDefiningOp();
     throw SourceError(d ? locOf(d) : loc, "this op uses a value computed outside it" +
                                               (d ? " by '" + opName(d) + "'" : std::string()) +
                                               "; polyfuse takes constants, arguments and extents there");
   }
 
+  // Body recursion follows the use-def chain: bounded so that a long chain of ops is an
+  // error, not a stack overflow.
+  int depth_ = 0;
+  struct Deeper {
+    int& d;
+    Deeper(int& depth, SourceLoc loc) : d(depth) {
+      if (++d > kMaxExprHeight) {
+        --d;
+        throw SourceError(loc, "this op's body is nested too deeply (a chain of more than " +
+                                   std::to_string(kMaxExprHeight) + " operations)");
+      }
+    }
+    ~Deeper() { --d; }
+  };
+
   ExprPtr expr(Value v, Body& b) {
     if (++bodyNodes_ > kMaxBodyNodes)
       throw SourceError(locOf(b.g), "this op's body unfolds into more than 100,000 operations");
     mlir::Block* body = b.g.getBody();
     SourceLoc gloc = locOf(b.g);
+    Deeper deeper(depth_, gloc);
     if (auto a = mlir::dyn_cast<mlir::BlockArgument>(v)) {
       if (a.getOwner() != body) return scalar(v, gloc, b.g);
       mlir::OpOperand* o = b.g.getMatchingOpOperand(a);
@@ -922,42 +966,236 @@ class Importer {
       for (unsigned i : idx) a.push_back(expr(d->getOperand(i), b));
       return a;
     };
-    if (mlir::isa<mlir::arith::AddFOp, mlir::arith::AddIOp>(d)) return node(ExprKind::Add, loc, args({0, 1}));
-    if (mlir::isa<mlir::arith::SubFOp, mlir::arith::SubIOp>(d)) return node(ExprKind::Sub, loc, args({0, 1}));
-    if (mlir::isa<mlir::arith::MulFOp, mlir::arith::MulIOp>(d)) return node(ExprKind::Mul, loc, args({0, 1}));
-    if (mlir::isa<mlir::arith::DivFOp>(d)) return node(ExprKind::Div, loc, args({0, 1}));
+    // A condition used as a value (extui or select of an i1): 1 or 0.
+    if (v.getType().isInteger(1) && mlir::isa<mlir::arith::CmpFOp, mlir::arith::CmpIOp, mlir::arith::AndIOp, mlir::arith::OrIOp,
+                                               mlir::arith::XOrIOp, mlir::arith::SelectOp, mlir::arith::ConstantOp>(d))
+      return choose(v, [&] { return integer(1, loc); }, [&] { return integer(0, loc); }, b);
+    const unsigned width = intWidth(v.getType());
+    // Integer arithmetic wraps at its width (index and i64 are taken not to overflow).
+    auto wrapped = [&](ExprPtr e) { return width && width < 64 ? widthCall("wrap", std::move(e), width, loc) : std::move(e); };
+    auto unsignedArgs = [&]() {
+      const unsigned w = intWidth(d->getOperand(0).getType());
+      std::vector<ExprPtr> a = args({0, 1});
+      if (w < 64)
+        for (auto& x : a) x = widthCall("zext", std::move(x), w, loc);
+      return a;
+    };
+    if (mlir::isa<mlir::arith::AddFOp>(d)) return rounded(node(ExprKind::Add, loc, args({0, 1})), v, loc);
+    if (mlir::isa<mlir::arith::SubFOp>(d)) return rounded(node(ExprKind::Sub, loc, args({0, 1})), v, loc);
+    if (mlir::isa<mlir::arith::MulFOp>(d)) return rounded(node(ExprKind::Mul, loc, args({0, 1})), v, loc);
+    if (mlir::isa<mlir::arith::DivFOp>(d)) return rounded(node(ExprKind::Div, loc, args({0, 1})), v, loc);
+    if (mlir::isa<mlir::arith::AddIOp>(d)) return wrapped(node(ExprKind::Add, loc, args({0, 1})));
+    if (mlir::isa<mlir::arith::SubIOp>(d)) return wrapped(node(ExprKind::Sub, loc, args({0, 1})));
+    if (mlir::isa<mlir::arith::MulIOp>(d)) return wrapped(node(ExprKind::Mul, loc, args({0, 1})));
+    if (mlir::isa<mlir::arith::DivSIOp>(d)) return wrapped(call("idiv", loc, args({0, 1})));
+    if (mlir::isa<mlir::arith::RemSIOp>(d)) return call("irem", loc, args({0, 1}));
+    if (mlir::isa<mlir::arith::FloorDivSIOp>(d)) return wrapped(call("floordiv", loc, args({0, 1})));
+    if (mlir::isa<mlir::arith::CeilDivSIOp>(d)) return wrapped(call("ceildiv", loc, args({0, 1})));
+    if (mlir::isa<mlir::arith::DivUIOp>(d)) return wrapped(call("idiv", loc, unsignedArgs()));
+    if (mlir::isa<mlir::arith::RemUIOp>(d)) return wrapped(call("irem", loc, unsignedArgs()));
+    if (mlir::isa<mlir::arith::CeilDivUIOp>(d)) return wrapped(call("ceildiv", loc, unsignedArgs()));
     if (mlir::isa<mlir::arith::NegFOp>(d)) return node(ExprKind::Neg, loc, args({0}));
-    if (mlir::isa<mlir::arith::MaximumFOp, mlir::arith::MaxNumFOp>(d)) return call("fmax", loc, args({0, 1}));
-    if (mlir::isa<mlir::arith::MinimumFOp, mlir::arith::MinNumFOp>(d)) return call("fmin", loc, args({0, 1}));
-    if (mlir::isa<mlir::arith::SIToFPOp, mlir::arith::UIToFPOp, mlir::arith::IndexCastOp, mlir::arith::IndexCastUIOp,
-                  mlir::arith::ExtFOp, mlir::arith::TruncFOp, mlir::arith::ExtSIOp, mlir::arith::ExtUIOp,
-                  mlir::arith::TruncIOp>(d))
-      return expr(d->getOperand(0), b);
+    // maximumf/minimumf propagate NaN; maxnumf/minnumf (C's fmax) ignore it.
+    if (mlir::isa<mlir::arith::MaximumFOp>(d)) return rounded(call("maximum", loc, args({0, 1})), v, loc);
+    if (mlir::isa<mlir::arith::MinimumFOp>(d)) return rounded(call("minimum", loc, args({0, 1})), v, loc);
+    if (mlir::isa<mlir::arith::MaxNumFOp>(d)) return rounded(call("fmax", loc, args({0, 1})), v, loc);
+    if (mlir::isa<mlir::arith::MinNumFOp>(d)) return rounded(call("fmin", loc, args({0, 1})), v, loc);
+    if (mlir::isa<mlir::arith::MaxSIOp, mlir::arith::MinSIOp, mlir::arith::MaxUIOp, mlir::arith::MinUIOp>(d)) {
+      const bool isMax = mlir::isa<mlir::arith::MaxSIOp, mlir::arith::MaxUIOp>(d);
+      const bool isUnsigned = mlir::isa<mlir::arith::MaxUIOp, mlir::arith::MinUIOp>(d);
+      std::vector<ExprPtr> c = isUnsigned ? unsignedArgs() : args({0, 1});
+      std::vector<ExprPtr> a;
+      a.push_back(node(isMax ? ExprKind::Gt : ExprKind::Lt, loc, std::move(c)));
+      a.push_back(expr(d->getOperand(0), b));
+      a.push_back(expr(d->getOperand(1), b));
+      return node(ExprKind::Select, loc, std::move(a));
+    }
+    if (isCast(d)) return cast(d, expr(d->getOperand(0), b), loc);
     if (auto c = mlir::dyn_cast<mlir::arith::ConstantOp>(d)) return scalar(c, loc, d);
     if (auto i = mlir::dyn_cast<mlir::linalg::IndexOp>(d)) return loopName(unsigned(i.getDim()), loc);
     if (auto x = mlir::dyn_cast<mlir::tensor::ExtractOp>(d)) return extract(x, b);
     static const std::map<std::string, const char*> math = {
         {"math.exp", "exp"},   {"math.log", "log"},   {"math.sqrt", "sqrt"}, {"math.rsqrt", "rsqrt"},
-        {"math.tanh", "tanh"}, {"math.erf", "erf"},   {"math.absf", "fabs"}, {"math.powf", "pow"}};
+        {"math.tanh", "tanh"}, {"math.erf", "erf"},   {"math.absf", "fabs"}, {"math.powf", "pow"},
+        {"math.fpowi", "pow"}};
     if (auto m = math.find(opName(d)); m != math.end()) {
       std::vector<ExprPtr> a;
       for (Value o : d->getOperands()) a.push_back(expr(o, b));
-      return call(m->second, loc, std::move(a));
+      return rounded(call(m->second, loc, std::move(a)), v, loc);
     }
     if (mlir::isa<mlir::math::FmaOp>(d)) {
       std::vector<ExprPtr> ab;
       ab.push_back(node(ExprKind::Mul, loc, args({0, 1})));
       ab.push_back(expr(d->getOperand(2), b));
-      return node(ExprKind::Add, loc, std::move(ab));
+      return rounded(node(ExprKind::Add, loc, std::move(ab)), v, loc);
     }
-    if (auto s = mlir::dyn_cast<mlir::arith::SelectOp>(d)) {
-      std::vector<ExprPtr> a;
-      a.push_back(condition(s.getCondition(), b));
-      a.push_back(expr(s.getTrueValue(), b));
-      a.push_back(expr(s.getFalseValue(), b));
-      return node(ExprKind::Select, loc, std::move(a));
-    }
+    if (auto s = mlir::dyn_cast<mlir::arith::SelectOp>(d))
+      return choose(s.getCondition(), [&] { return expr(s.getTrueValue(), b); }, [&] { return expr(s.getFalseValue(), b); }, b);
     throw SourceError(loc, "unsupported operation '" + opName(d) + "' in the body of a linalg op");
+  }
+
+  // -- casts --
+
+  // The width of an integer or index type (index: 64); 0 for a float.
+  static unsigned intWidth(mlir::Type t) {
+    if (t.isIndex()) return 64;
+    if (auto i = mlir::dyn_cast<mlir::IntegerType>(t)) return i.getWidth();
+    return 0;
+  }
+  static bool isCast(Operation* d) {
+    return mlir::isa<mlir::arith::SIToFPOp, mlir::arith::UIToFPOp, mlir::arith::IndexCastOp, mlir::arith::IndexCastUIOp,
+                     mlir::arith::ExtFOp, mlir::arith::TruncFOp, mlir::arith::ExtSIOp, mlir::arith::ExtUIOp,
+                     mlir::arith::TruncIOp, mlir::arith::FPToSIOp, mlir::arith::FPToUIOp>(d);
+  }
+  static ExprPtr widthCall(const char* fn, ExprPtr x, unsigned width, SourceLoc loc) {
+    if (width != 1 && width != 8 && width != 16 && width != 32 && width != 64)
+      throw SourceError(loc, "integers of " + std::to_string(width) + " bits are not supported (i1, i8, i16, i32, i64 and index are)");
+    std::vector<ExprPtr> a;
+    a.push_back(std::move(x));
+    a.push_back(integer(width, loc));
+    return call(fn, loc, std::move(a));
+  }
+  static ExprPtr negated(ExprPtr x, SourceLoc loc) {
+    std::vector<ExprPtr> a;
+    a.push_back(std::move(x));
+    return node(ExprKind::Neg, loc, std::move(a));
+  }
+  // A value of a float type narrower than the program computes in is rounded to it
+  // after every op, as MLIR's f16 and bf16 arithmetic is; `from` is the width of the
+  // integer it was converted from, if any (an i64 above 2^24 is not exact in f32).
+  static ExprPtr rounded(ExprPtr x, Value v, SourceLoc loc, unsigned from = 0) {
+    mlir::Type t = v.getType();
+    std::vector<ExprPtr> a;
+    a.push_back(std::move(x));
+    if (t.isF16()) return call("round_f16", loc, std::move(a));
+    if (t.isBF16()) return call("round_bf16", loc, std::move(a));
+    // An extent or a literal converted is exact below 2^24, as every size it takes is
+    // in practice; only a computed integer is rounded.
+    const bool exactInt = a[0]->kind == ExprKind::Name || a[0]->kind == ExprKind::Number;
+    if (t.isF32() && from > 24 && !exactInt) return call("round_f32", loc, std::move(a));
+    if (!t.isF32() && !t.isF64() && mlir::isa<mlir::FloatType>(t)) {
+      std::string s;
+      llvm::raw_string_ostream os(s);
+      t.print(os);
+      throw SourceError(loc, "float type " + os.str() + " is not supported (f16, bf16, f32 and f64 are)");
+    }
+    return std::move(a[0]);
+  }
+  // MLIR's conversions, on integers held as their signed value (i1 as 0 or 1).
+  static ExprPtr cast(Operation* d, ExprPtr x, SourceLoc loc) {
+    Value to = d->getResult(0);
+    const unsigned fw = intWidth(d->getOperand(0).getType()), tw = intWidth(to.getType());
+    if (mlir::isa<mlir::arith::ExtFOp>(d)) return x;
+    if (mlir::isa<mlir::arith::FPToSIOp, mlir::arith::FPToUIOp>(d)) {  // out of range: poison in MLIR
+      std::vector<ExprPtr> a;
+      a.push_back(std::move(x));
+      ExprPtr t = call("trunc", loc, std::move(a));
+      return tw < 64 ? widthCall(tw == 1 ? "zext" : "wrap", std::move(t), tw, loc) : std::move(t);
+    }
+    if (mlir::isa<mlir::arith::TruncFOp>(d)) {
+      if (to.getType().isF32()) {
+        std::vector<ExprPtr> a;
+        a.push_back(std::move(x));
+        return call("round_f32", loc, std::move(a));
+      }
+      return rounded(std::move(x), to, loc);
+    }
+    if (mlir::isa<mlir::arith::SIToFPOp>(d)) return rounded(fw == 1 ? negated(std::move(x), loc) : std::move(x), to, loc, fw);
+    if (mlir::isa<mlir::arith::UIToFPOp>(d))
+      return rounded(fw == 1 ? std::move(x) : widthCall("zext", std::move(x), fw, loc), to, loc, fw);
+    if (mlir::isa<mlir::arith::ExtSIOp>(d)) return fw == 1 ? negated(std::move(x), loc) : std::move(x);
+    if (mlir::isa<mlir::arith::ExtUIOp>(d)) return fw == 1 ? std::move(x) : widthCall("zext", std::move(x), fw, loc);
+    // trunci and index casts: narrower keeps the low bits; wider extends by sign
+    // (index_cast) or by zero (index_castui).
+    if (tw < fw) return tw == 1 ? widthCall("zext", std::move(x), 1, loc) : widthCall("wrap", std::move(x), tw, loc);
+    if (tw == fw) return x;
+    if (mlir::isa<mlir::arith::IndexCastUIOp>(d)) return fw == 1 ? std::move(x) : widthCall("zext", std::move(x), fw, loc);
+    return fw == 1 ? negated(std::move(x), loc) : std::move(x);
+  }
+
+  // -- conditions --
+
+  using Build = std::function<ExprPtr()>;
+  static ExprPtr selectNode(ExprPtr c, ExprPtr x, ExprPtr y, SourceLoc loc) {
+    std::vector<ExprPtr> a;
+    a.push_back(std::move(c));
+    a.push_back(std::move(x));
+    a.push_back(std::move(y));
+    return node(ExprKind::Select, loc, std::move(a));
+  }
+
+  // `c ? x : y` for an i1 value c. TC's comparisons are C's: ordered, except != (true
+  // on NaN, as une is); the other unordered predicates are the negated ordered ones
+  // (the branches swapped), and one, ueq, ord and uno nest two selects. Conjunctions
+  // and disjunctions of conditions nest too.
+  ExprPtr choose(Value c, const Build& x, const Build& y, Body& b) {
+    Operation* d = c.getDefiningOp();
+    SourceLoc loc = d ? locOf(d) : locOf(b.g);
+    Deeper deeper(depth_, loc);
+    auto cmp = [&](ExprKind k, unsigned i, unsigned j, bool zext = false, bool neg = false) {
+      std::vector<ExprPtr> a;
+      for (unsigned o : {i, j}) {
+        ExprPtr e = expr(d->getOperand(o), b);
+        const unsigned w = intWidth(d->getOperand(o).getType());
+        if (zext && w > 1 && w < 64) e = widthCall("zext", std::move(e), w, loc);
+        if (neg && w == 1) e = negated(std::move(e), loc);  // an i1 is -1 or 0 signed
+        a.push_back(std::move(e));
+      }
+      return node(k, loc, std::move(a));
+    };
+    if (auto k = d ? mlir::dyn_cast<mlir::arith::ConstantOp>(d) : nullptr)
+      if (auto i = mlir::dyn_cast<mlir::IntegerAttr>(k.getValue())) return i.getValue().isZero() ? y() : x();
+    if (auto f = d ? mlir::dyn_cast<mlir::arith::CmpFOp>(d) : nullptr) {
+      using P = mlir::arith::CmpFPredicate;
+      switch (f.getPredicate()) {
+        case P::OGT: return selectNode(cmp(ExprKind::Gt, 0, 1), x(), y(), loc);
+        case P::OGE: return selectNode(cmp(ExprKind::Ge, 0, 1), x(), y(), loc);
+        case P::OLT: return selectNode(cmp(ExprKind::Lt, 0, 1), x(), y(), loc);
+        case P::OLE: return selectNode(cmp(ExprKind::Le, 0, 1), x(), y(), loc);
+        case P::OEQ: return selectNode(cmp(ExprKind::Eq, 0, 1), x(), y(), loc);
+        case P::UNE: return selectNode(cmp(ExprKind::Ne, 0, 1), x(), y(), loc);
+        case P::UGT: return selectNode(cmp(ExprKind::Le, 0, 1), y(), x(), loc);
+        case P::UGE: return selectNode(cmp(ExprKind::Lt, 0, 1), y(), x(), loc);
+        case P::ULT: return selectNode(cmp(ExprKind::Ge, 0, 1), y(), x(), loc);
+        case P::ULE: return selectNode(cmp(ExprKind::Gt, 0, 1), y(), x(), loc);
+        case P::ONE: return selectNode(cmp(ExprKind::Lt, 0, 1), x(), selectNode(cmp(ExprKind::Gt, 0, 1), x(), y(), loc), loc);
+        case P::UEQ: return selectNode(cmp(ExprKind::Lt, 0, 1), y(), selectNode(cmp(ExprKind::Gt, 0, 1), y(), x(), loc), loc);
+        case P::ORD: return selectNode(cmp(ExprKind::Eq, 0, 0), selectNode(cmp(ExprKind::Eq, 1, 1), x(), y(), loc), y(), loc);
+        case P::UNO: return selectNode(cmp(ExprKind::Eq, 0, 0), selectNode(cmp(ExprKind::Eq, 1, 1), y(), x(), loc), x(), loc);
+        case P::AlwaysTrue: return x();
+        case P::AlwaysFalse: return y();
+      }
+    }
+    if (auto i = d ? mlir::dyn_cast<mlir::arith::CmpIOp>(d) : nullptr) {
+      using P = mlir::arith::CmpIPredicate;
+      switch (i.getPredicate()) {
+        case P::eq: return selectNode(cmp(ExprKind::Eq, 0, 1), x(), y(), loc);
+        case P::ne: return selectNode(cmp(ExprKind::Ne, 0, 1), x(), y(), loc);
+        case P::slt: return selectNode(cmp(ExprKind::Lt, 0, 1, false, true), x(), y(), loc);
+        case P::sle: return selectNode(cmp(ExprKind::Le, 0, 1, false, true), x(), y(), loc);
+        case P::sgt: return selectNode(cmp(ExprKind::Gt, 0, 1, false, true), x(), y(), loc);
+        case P::sge: return selectNode(cmp(ExprKind::Ge, 0, 1, false, true), x(), y(), loc);
+        case P::ult: return selectNode(cmp(ExprKind::Lt, 0, 1, true), x(), y(), loc);
+        case P::ule: return selectNode(cmp(ExprKind::Le, 0, 1, true), x(), y(), loc);
+        case P::ugt: return selectNode(cmp(ExprKind::Gt, 0, 1, true), x(), y(), loc);
+        case P::uge: return selectNode(cmp(ExprKind::Ge, 0, 1, true), x(), y(), loc);
+      }
+    }
+    if (d && c.getType().isInteger(1)) {
+      Value l = d->getNumOperands() == 2 ? d->getOperand(0) : Value(), r = d->getNumOperands() == 2 ? d->getOperand(1) : Value();
+      if (mlir::isa<mlir::arith::AndIOp>(d)) return choose(l, [&] { return choose(r, x, y, b); }, y, b);
+      if (mlir::isa<mlir::arith::OrIOp>(d)) return choose(l, x, [&] { return choose(r, x, y, b); }, b);
+      if (mlir::isa<mlir::arith::XOrIOp>(d))
+        return choose(l, [&] { return choose(r, y, x, b); }, [&] { return choose(r, x, y, b); }, b);
+      if (auto s = mlir::dyn_cast<mlir::arith::SelectOp>(d))
+        return choose(s.getCondition(), [&] { return choose(s.getTrueValue(), x, y, b); },
+                      [&] { return choose(s.getFalseValue(), x, y, b); }, b);
+    }
+    // Any other i1 (a truncation, an argument): true when not 0.
+    std::vector<ExprPtr> a;
+    a.push_back(expr(c, b));
+    a.push_back(integer(0, loc));
+    return selectNode(node(ExprKind::Ne, loc, std::move(a)), x(), y(), loc);
   }
 
   // tensor.extract in a body: the element of a tensor the op captures, at subscripts the
@@ -973,9 +1211,22 @@ class Importer {
     if (tv.kind == Kind::Empty) throw SourceError(loc, "this op reads a tensor.empty, whose elements are undefined");
     std::vector<ExprPtr> subs;
     bool gathers = false;
-    for (Value i : x.getIndices()) {
+    const std::vector<int>& loops = loops_[b.g.getOperation()];
+    for (unsigned k = 0; k < x.getIndices().size(); ++k) {
+      Value i = x.getIndices()[k];
       subs.push_back(expr(i, b));
       gathers |= subs.back()->kind == ExprKind::Call;
+      // An index known here to leave the tensor is undefined behaviour in MLIR; TC would
+      // instead shrink the loop to the accesses' bounds. Refused, as a dynamic one is.
+      std::optional<int64_t> extent = k < tv.shape.size() ? ext_.value(tv.shape[k]) : std::nullopt;
+      std::optional<int64_t> at, upTo;
+      if (auto c = i.getDefiningOp<mlir::arith::ConstantIndexOp>()) at = c.value();
+      if (auto l = i.getDefiningOp<mlir::linalg::IndexOp>(); l && l.getDim() < loops.size() && loops[l.getDim()] >= 0)
+        upTo = ext_.value(loops[l.getDim()]);
+      if (extent && ((at && (*at < 0 || *at >= *extent)) || (upTo && *upTo > *extent)))
+        throw SourceError(loc, "tensor.extract reads '" + tv.name + "' at " +
+                                   (at ? std::to_string(*at) : "indices up to " + std::to_string(*upTo - 1)) + " in dimension " +
+                                   std::to_string(k) + ", outside 0:" + std::to_string(*extent));
     }
     if (gathers && gatherNoted_.insert(op).second)
       out_.notes.push_back("tensor.extract at line " + std::to_string(loc.line) + " reads '" + tv.name +
@@ -983,40 +1234,6 @@ class Importer {
     return call(tv.name, loc, std::move(subs));
   }
   std::set<Operation*> gatherNoted_;
-
-  ExprPtr condition(Value v, Body& b) {
-    Operation* d = v.getDefiningOp();
-    SourceLoc loc = d ? locOf(d) : locOf(b.g);
-    ExprKind k = ExprKind::Eq;
-    if (auto c = d ? mlir::dyn_cast<mlir::arith::CmpFOp>(d) : nullptr) {
-      using P = mlir::arith::CmpFPredicate;
-      switch (c.getPredicate()) {
-        case P::OGT: case P::UGT: k = ExprKind::Gt; break;
-        case P::OGE: case P::UGE: k = ExprKind::Ge; break;
-        case P::OLT: case P::ULT: k = ExprKind::Lt; break;
-        case P::OLE: case P::ULE: k = ExprKind::Le; break;
-        case P::OEQ: case P::UEQ: k = ExprKind::Eq; break;
-        case P::ONE: case P::UNE: k = ExprKind::Ne; break;
-        default: throw SourceError(loc, "this comparison's predicate (ord, uno, true or false) is not supported");
-      }
-    } else if (auto c = d ? mlir::dyn_cast<mlir::arith::CmpIOp>(d) : nullptr) {
-      using P = mlir::arith::CmpIPredicate;
-      switch (c.getPredicate()) {
-        case P::sgt: case P::ugt: k = ExprKind::Gt; break;
-        case P::sge: case P::uge: k = ExprKind::Ge; break;
-        case P::slt: case P::ult: k = ExprKind::Lt; break;
-        case P::sle: case P::ule: k = ExprKind::Le; break;
-        case P::eq: k = ExprKind::Eq; break;
-        case P::ne: k = ExprKind::Ne; break;
-      }
-    } else {
-      throw SourceError(loc, "a select's condition must be a cmpf or cmpi in the same body");
-    }
-    std::vector<ExprPtr> a;
-    a.push_back(expr(d->getOperand(0), b));
-    a.push_back(expr(d->getOperand(1), b));
-    return node(k, loc, std::move(a));
-  }
 
   // A fill is read as its value wherever an op reads it; it is stored only when returned.
   static bool returned(Value v) {
@@ -1029,8 +1246,8 @@ class Importer {
     switch (op) {
       case ReduceOp::Add: return c == 0;
       case ReduceOp::Mul: return c == 1;
-      case ReduceOp::Max: return std::isinf(c) && c < 0;
-      case ReduceOp::Min: return std::isinf(c) && c > 0;
+      case ReduceOp::Max: case ReduceOp::FMax: return std::isinf(c) && c < 0;
+      case ReduceOp::Min: case ReduceOp::FMin: return std::isinf(c) && c > 0;
       default: return false;
     }
   }
@@ -1254,6 +1471,44 @@ class Importer {
   }
 };
 
+// MLIR's parser recurses once per nested bracket, region or type parameter list and
+// overflows the stack on deep nesting (mlir-opt too): the text is measured first.
+// Strings and comments are skipped; '<' counts where it opens a type's parameters.
+constexpr int kMaxNesting = 256;
+void checkNesting(const std::string& text) {
+  int depth = 0, line = 1, col = 0;
+  std::vector<char> open;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    ++col;
+    if (c == '\n') {
+      ++line;
+      col = 0;
+      continue;
+    }
+    if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
+      while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
+      continue;
+    }
+    if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"' && text[i] != '\n'; ++i)
+        if (text[i] == '\\') ++i;
+      continue;
+    }
+    const bool typeList = c == '<' && i > 0 && (std::isalnum(static_cast<unsigned char>(text[i - 1])) || text[i - 1] == '_');
+    if (c == '(' || c == '[' || c == '{' || typeList) {
+      open.push_back(c);
+      if (++depth > kMaxNesting)
+        throw SourceError({line, col}, "nested more than " + std::to_string(kMaxNesting) +
+                                           " brackets, regions or type parameter lists deep (MLIR's parser would overflow its stack)");
+    } else if ((c == ')' || c == ']' || c == '}' || (c == '>' && text[i - 1] != '-' && !open.empty() && open.back() == '<')) &&
+               depth > 0) {
+      open.pop_back();
+      --depth;
+    }
+  }
+}
+
 struct Diagnostics {
   SourceLoc loc;
   std::string message;
@@ -1267,6 +1522,7 @@ LinalgImport importLinalg(const SourceFile& src, const std::string& entry) {
     throw SourceError({1, 1}, "file is empty: expected a func.func on tensors");
   LinalgImport out;
   std::string text = upgradeMlir(src.text, out.notes);
+  checkNesting(text);
 
   mlir::DialectRegistry registry;
   registry.insert<mlir::func::FuncDialect, mlir::linalg::LinalgDialect, mlir::tensor::TensorDialect,
@@ -1285,7 +1541,8 @@ LinalgImport importLinalg(const SourceFile& src, const std::string& entry) {
     return mlir::success();
   });
   mlir::ParserConfig config(&ctx);
-  mlir::OwningOpRef<Operation*> top = mlir::parseSourceString(text, config, src.path);
+  // Several top-level functions (without a module) are one implicit module, as mlir-opt reads them.
+  mlir::OwningOpRef<mlir::ModuleOp> top = mlir::parseSourceString<mlir::ModuleOp>(text, config, src.path);
   if (!top) throw SourceError(diag.loc, diag.any ? diag.message : "cannot parse this file as MLIR");
 
   std::vector<mlir::func::FuncOp> fns;

@@ -36,7 +36,16 @@ enum class ExprKind {
   Select                   // args: condition, value if true, value if false
 };
 
-enum class Intrinsic { Exp, Log, Sqrt, Rsqrt, Tanh, Erf, Fabs, Fmax, Fmin, Pow, Sigmoid };
+// Fmax/Fmin ignore a NaN operand (C's fmax, MLIR's maxnumf); Maximum/Minimum propagate
+// it and order -0 below +0 (IEEE 754-2019 maximum, MLIR's maximumf).
+// The casts MLIR bodies contain: RoundF32/F16/BF16 round to that type's precision (truncf,
+// then extf back to the computing type); Wrap(x, n) is x reduced to a signed n-bit integer
+// (trunci, index_cast), Zext(x, n) the unsigned value of the n-bit integer x (extui,
+// uitofp, unsigned compares); Trunc rounds toward zero (fptosi). IDiv/IRem truncate like C; FloorDiv/CeilDiv round down, up.
+enum class Intrinsic {
+  Exp, Log, Sqrt, Rsqrt, Tanh, Erf, Fabs, Fmax, Fmin, Pow, Sigmoid,
+  Trunc, Maximum, Minimum, RoundF32, RoundF16, RoundBF16, Wrap, Zext, IDiv, IRem, FloorDiv, CeilDiv
+};
 
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
@@ -63,7 +72,8 @@ struct TensorDecl {
   std::vector<SourceLoc> dimLocs;
 };
 
-enum class ReduceOp { Assign, Add, Mul, Max, Min };
+// Max/Min propagate NaN (MLIR's maximumf); FMax/FMin ignore it (maxnumf, C's fmax).
+enum class ReduceOp { Assign, Add, Mul, Max, Min, FMax, FMin };
 
 struct WhereRange {
   std::string index;

@@ -1,6 +1,8 @@
 #include "polyir/Interpreter.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "polyir/Reduction.h"
 
@@ -50,6 +52,56 @@ Bindings makeInputs(const Program& prog, const Sizes& sizes, uint64_t seed,
   }
   return b;
 }
+
+// ---- the casts and integer ops of MLIR bodies (docs/linalg.md) ----
+
+// Integers travel as doubles; a value beyond int64 saturates (MLIR's would be poison).
+static int64_t toInt64(double x) {
+  if (std::isnan(x)) return 0;
+  if (x >= 9.2233720368547758e18) return INT64_MAX;
+  if (x <= -9.2233720368547758e18) return INT64_MIN;
+  return int64_t(x);
+}
+
+// x reduced to a two's complement integer of n bits.
+static int64_t wrapInt(int64_t x, int n) {
+  if (n >= 64) return x;
+  const uint64_t m = uint64_t(1) << n, v = uint64_t(x) & (m - 1);
+  return v >= m / 2 ? int64_t(v) - int64_t(m) : int64_t(v);
+}
+
+// The unsigned value of the n-bit integer x.
+static double zextInt(int64_t x, int n) {
+  if (n >= 64) return double(uint64_t(x));
+  return double(uint64_t(x) & ((uint64_t(1) << n) - 1));
+}
+
+// Truncating, floor and ceiling division and the remainder; by zero, 0 (undefined in MLIR).
+static int64_t integerDivision(Intrinsic f, int64_t x, int64_t y) {
+  if (y == 0) return 0;
+  if (y == -1) return f == Intrinsic::IRem ? 0 : int64_t(0 - uint64_t(x));
+  int64_t q = x / y;
+  const bool inexact = x % y != 0;
+  switch (f) {
+    case Intrinsic::IRem: return x % y;
+    case Intrinsic::FloorDiv: return inexact && (x < 0) != (y < 0) ? q - 1 : q;
+    case Intrinsic::CeilDiv: return inexact && (x < 0) == (y < 0) ? q + 1 : q;
+    default: return q;
+  }
+}
+
+// Round to nearest even with `fraction` bits, exponents down to `minExp` (subnormals
+// below it), and overflow past `maxFinite`.
+static double roundToFormat(double x, int fraction, int minQuantum, double maxFinite) {
+  if (std::isnan(x) || std::isinf(x)) return x;
+  int e;
+  std::frexp(x, &e);
+  const int q = std::max(e - 1 - fraction, minQuantum);
+  const double r = std::ldexp(std::nearbyint(std::ldexp(x, -q)), q);
+  return std::fabs(r) > maxFinite ? std::copysign(INFINITY, r) : r;
+}
+double roundToHalf(double x) { return roundToFormat(x, 10, -24, 65504.0); }
+double roundToBFloat16(double x) { return roundToFormat(x, 7, -133, 3.3895313892515355e38); }
 
 namespace {
 
@@ -131,6 +183,16 @@ class Evaluator {
           case Intrinsic::Fmax: return std::fmax(x, eval(*e.args[1]));
           case Intrinsic::Fmin: return std::fmin(x, eval(*e.args[1]));
           case Intrinsic::Pow: return std::pow(x, eval(*e.args[1]));
+          case Intrinsic::Trunc: return std::trunc(x);
+          case Intrinsic::Maximum: return ieeeMaximum(x, eval(*e.args[1]));
+          case Intrinsic::Minimum: return ieeeMinimum(x, eval(*e.args[1]));
+          case Intrinsic::RoundF32: return double(float(x));
+          case Intrinsic::RoundF16: return roundToHalf(x);
+          case Intrinsic::RoundBF16: return roundToBFloat16(x);
+          case Intrinsic::Wrap: return double(wrapInt(toInt64(x), int(e.args[1]->number)));
+          case Intrinsic::Zext: return zextInt(toInt64(x), int(e.args[1]->number));
+          case Intrinsic::IDiv: case Intrinsic::IRem: case Intrinsic::FloorDiv: case Intrinsic::CeilDiv:
+            return double(integerDivision(e.fn, toInt64(x), toInt64(eval(*e.args[1]))));
         }
         return 0;
       }

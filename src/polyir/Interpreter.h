@@ -30,6 +30,10 @@ Bindings makeInputs(const Program& prog, const Sizes& sizes, uint64_t seed,
 void interpret(const Program& prog, Bindings& b);
 
 // Order-independent summary used in CLI output and tests.
+// x rounded to nearest even in IEEE half precision and in bfloat16 (MLIR's truncf).
+double roundToHalf(double x);
+double roundToBFloat16(double x);
+
 struct Checksum {
   double sum = 0, absSum = 0;
 };

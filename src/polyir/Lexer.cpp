@@ -31,6 +31,8 @@ const char* tokName(Tok t) {
     case Tok::StarAssign: return "'*='";
     case Tok::MaxAssign: return "'max='";
     case Tok::MinAssign: return "'min='";
+    case Tok::FMaxAssign: return "'fmax='";
+    case Tok::FMinAssign: return "'fmin='";
     case Tok::Bang: return "'!'";
     case Tok::KwDef: return "'def'";
     case Tok::KwWhere: return "'where'";
@@ -87,8 +89,9 @@ std::vector<Token> lex(const std::string& src) {
       size_t j = i;
       while (j < src.size() && (std::isalnum(static_cast<unsigned char>(src[j])) || src[j] == '_')) ++j;
       std::string word = src.substr(i, j - i);
-      if ((word == "max" || word == "min") && at(j) == '=') {
-        push(word == "max" ? Tok::MaxAssign : Tok::MinAssign, j - i + 1);
+      if ((word == "max" || word == "min" || word == "fmax" || word == "fmin") && at(j) == '=' && at(j + 1) != '=') {
+        push(word == "max" ? Tok::MaxAssign : word == "min" ? Tok::MinAssign : word == "fmax" ? Tok::FMaxAssign : Tok::FMinAssign,
+             j - i + 1);
         continue;
       }
       Tok k = word == "def" ? Tok::KwDef : word == "where" ? Tok::KwWhere : word == "in" ? Tok::KwIn : Tok::Ident;

@@ -13,7 +13,7 @@ enum class Tok {
   // Comparisons and the conditional (`c ? a : b`; Colon doubles as its separator).
   Lt, Le, Gt, Ge, EqEq, NotEq, Question,
   // Statement operators; Bang forms carry `init` in the parser.
-  Assign, PlusAssign, StarAssign, MaxAssign, MinAssign, Bang,
+  Assign, PlusAssign, StarAssign, MaxAssign, MinAssign, FMaxAssign, FMinAssign, Bang,
   KwDef, KwWhere, KwIn, End
 };
 

@@ -69,12 +69,28 @@ TensorData readNpy(const std::string& path) {
   std::stringstream ss(shape.substr(open + 1, close - open - 1));
   std::string item;
   int64_t count = 1;
+  const std::string shapeText = shape.substr(open, close - open + 1);
   while (std::getline(ss, item, ',')) {
-    if (item.find_first_not_of(" ") == std::string::npos) continue;
-    int64_t v = std::stoll(item);
+    const size_t b = item.find_first_not_of(" "), e = item.find_last_not_of(" ");
+    if (b == std::string::npos) continue;
+    item = item.substr(b, e - b + 1);
+    // Extents are whole numbers up to 2^40, as polyfuse's sizes are.
+    if (item.size() > 13 || item.find_first_not_of("0123456789") != std::string::npos || std::stoll(item) > (int64_t(1) << 40))
+      throw UsageError("'" + path + "': shape " + shapeText + " has the extent '" + item +
+                       "'; extents are whole numbers from 0 to 2^40");
+    const int64_t v = std::stoll(item);
     t.shape.push_back(v);
-    count *= v;
+    count = v == 0 || count == 0 ? 0 : (count > (int64_t(1) << 50) / v ? (int64_t(1) << 50) + 1 : count * v);
   }
+  // The shape must fit the file before anything is allocated for it.
+  const std::streampos here = in.tellg();
+  in.seekg(0, std::ios::end);
+  const int64_t left = int64_t(in.tellg() - here);
+  in.seekg(here);
+  const int64_t elem = kind == "<f4" || kind == "<i4" ? 4 : 8;
+  if (count > left / elem)
+    throw UsageError("'" + path + "': shape " + shapeText + " needs " + std::to_string(count) + " elements, but the file holds " +
+                     std::to_string(left / elem));
   t.values.resize(size_t(count));
   auto read = [&](auto x) {
     for (auto& v : t.values) {

@@ -1,5 +1,6 @@
 #include "polyir/Parser.h"
 
+#include <cmath>
 #include <algorithm>
 #include <cstdlib>
 #include <optional>
@@ -120,7 +121,9 @@ class Parser {
       case Tok::StarAssign: s.op = ReduceOp::Mul; break;
       case Tok::MaxAssign: s.op = ReduceOp::Max; break;
       case Tok::MinAssign: s.op = ReduceOp::Min; break;
-      default: fail("an assignment operator (=, +=, *=, max=, min=, or a '!' form)");
+      case Tok::FMaxAssign: s.op = ReduceOp::FMax; break;
+      case Tok::FMinAssign: s.op = ReduceOp::FMin; break;
+      default: fail("an assignment operator (=, +=, *=, max=, min=, fmax=, fmin=, or a '!' form)");
     }
     next();
     if (peek().kind == Tok::Bang) {
@@ -239,6 +242,8 @@ class Parser {
       next();
       auto e = std::make_unique<Expr>(ExprKind::Number, t.loc);
       e->number = std::strtod(t.text.c_str(), nullptr);
+      if (!std::isfinite(e->number))
+        throw SourceError(t.loc, "the literal '" + t.text + "' is beyond the range of a double");
       e->name = t.text;
       return e;
     }

@@ -16,11 +16,25 @@ const ReduceKind kTable[] = {
     {ReduceOp::Assign, "assign", "=", 0.0, "0", nullptr, nullptr},
     {ReduceOp::Add, "add", "+=", 0.0, "0", "+", nullptr},
     {ReduceOp::Mul, "mul", "*=", 1.0, "1", "*", nullptr},
-    {ReduceOp::Max, "max", "max=", -kInf, "-INFINITY", nullptr, "fmax"},
-    {ReduceOp::Min, "min", "min=", kInf, "INFINITY", nullptr, "fmin"},
+    {ReduceOp::Max, "max", "max=", -kInf, "-INFINITY", nullptr, "pf_maximum"},
+    {ReduceOp::Min, "min", "min=", kInf, "INFINITY", nullptr, "pf_minimum"},
+    {ReduceOp::FMax, "fmax", "fmax=", -kInf, "-INFINITY", nullptr, "fmax"},
+    {ReduceOp::FMin, "fmin", "fmin=", kInf, "INFINITY", nullptr, "fmin"},
 };
 
 }  // namespace
+
+double ieeeMaximum(double a, double b) {
+  if (std::isnan(a) || std::isnan(b)) return a + b;
+  if (a == b) return std::signbit(a) ? b : a;
+  return a > b ? a : b;
+}
+
+double ieeeMinimum(double a, double b) {
+  if (std::isnan(a) || std::isnan(b)) return a + b;
+  if (a == b) return std::signbit(a) ? a : b;
+  return a < b ? a : b;
+}
 
 const ReduceKind& reduceKind(ReduceOp op) {
   for (auto& k : kTable)
@@ -36,8 +50,10 @@ double combineValues(ReduceOp op, double acc, double v) {
     case ReduceOp::Assign: return v;
     case ReduceOp::Add: return acc + v;
     case ReduceOp::Mul: return acc * v;
-    case ReduceOp::Max: return std::fmax(acc, v);
-    case ReduceOp::Min: return std::fmin(acc, v);
+    case ReduceOp::Max: return ieeeMaximum(acc, v);
+    case ReduceOp::Min: return ieeeMinimum(acc, v);
+    case ReduceOp::FMax: return std::fmax(acc, v);
+    case ReduceOp::FMin: return std::fmin(acc, v);
   }
   throw InternalError("unknown statement operator");
 }

@@ -16,7 +16,7 @@ struct ReduceKind {
   double identity;       // what a '!' reduction starts from
   const char* identityC; // the identity in C: a number, or a macro (INFINITY)
   const char* infix;     // C operator combining two values ("+", "*"), or null
-  const char* function;  // else the C function ("fmax", "fmin"); null for Assign
+  const char* function;  // else the C function ("fmax", or a pf_ helper codegen defines); null for Assign
 };
 
 const ReduceKind& reduceKind(ReduceOp op);
@@ -24,6 +24,10 @@ const ReduceKind& reduceKind(ReduceOp op);
 // The reductions (every operator but Assign), in table order.
 const ReduceKind* reductionsBegin();
 const ReduceKind* reductionsEnd();
+
+// IEEE 754-2019 maximum and minimum: a NaN operand gives NaN, and -0 < +0.
+double ieeeMaximum(double a, double b);
+double ieeeMinimum(double a, double b);
 
 // acc OP v, in double, as the interpreter computes it.
 double combineValues(ReduceOp op, double acc, double v);

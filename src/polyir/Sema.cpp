@@ -66,7 +66,7 @@ void Program::checkSizes(const Sizes& sizes) const {
   auto sizesText = [&] {
     std::string s;
     for (auto& [k, v] : sizes) s += (s.empty() ? "" : ",") + k + "=" + std::to_string(v);
-    return s;
+    return s.empty() ? std::string("its static shapes") : s;
   };
   for (auto& t : tensors) {
     int64_t n = 0;
@@ -105,7 +105,14 @@ static const std::map<std::string, std::pair<Intrinsic, int>>& intrinsics() {
       {"tanh", {Intrinsic::Tanh, 1}},   {"erf", {Intrinsic::Erf, 1}},
       {"fabs", {Intrinsic::Fabs, 1}},   {"fmax", {Intrinsic::Fmax, 2}},
       {"fmin", {Intrinsic::Fmin, 2}},   {"pow", {Intrinsic::Pow, 2}},
-      {"sigmoid", {Intrinsic::Sigmoid, 1}}};
+      {"sigmoid", {Intrinsic::Sigmoid, 1}},
+      {"trunc", {Intrinsic::Trunc, 1}},
+      {"maximum", {Intrinsic::Maximum, 2}}, {"minimum", {Intrinsic::Minimum, 2}},
+      {"round_f32", {Intrinsic::RoundF32, 1}}, {"round_f16", {Intrinsic::RoundF16, 1}},
+      {"round_bf16", {Intrinsic::RoundBF16, 1}}, {"wrap", {Intrinsic::Wrap, 2}},
+      {"zext", {Intrinsic::Zext, 2}},       {"idiv", {Intrinsic::IDiv, 2}},
+      {"irem", {Intrinsic::IRem, 2}},       {"floordiv", {Intrinsic::FloorDiv, 2}},
+      {"ceildiv", {Intrinsic::CeilDiv, 2}}};
   return table;
 }
 
@@ -204,6 +211,18 @@ class Sema {
     for (auto& t : prog_.tensors)
       if (t.role == TensorRole::Output && !written_.count(t.name))
         throw SourceError(t.loc, "output '" + t.name + "' is never written");
+    // A static shape beyond what polyfuse models is the file's error, found by every
+    // command (sizes given on the command line are checked by Program::checkSizes).
+    for (auto& t : prog_.tensors) {
+      int64_t n = 1;
+      bool fixed = true;
+      for (auto& e : t.shape) {
+        fixed &= e.isConstant();
+        if (fixed && e.constant > 0) n = n > kMaxExtent / e.constant ? kMaxExtent + 1 : n * e.constant;
+      }
+      if (fixed && n > kMaxExtent)
+        throw SourceError(t.loc, "tensor '" + t.name + "' has more than 2^40 elements, more than polyfuse models");
+    }
     return std::move(prog_);
   }
 
@@ -369,6 +388,11 @@ class Sema {
           throw SourceError(e.loc, "'" + e.name + "' takes " + std::to_string(it->second.second) +
                                        " argument(s), given " + std::to_string(e.args.size()));
         e.fn = it->second.first;
+        if (e.fn == Intrinsic::Wrap || e.fn == Intrinsic::Zext) {
+          const Expr& w = *e.args[1];
+          if (w.kind != ExprKind::Number || !(w.number == 1 || w.number == 8 || w.number == 16 || w.number == 32 || w.number == 64))
+            throw SourceError(w.loc, "the width of '" + e.name + "' must be the literal 1, 8, 16, 32 or 64");
+        }
         for (auto& a : e.args) resolve(*a, st, indices);
         return;
       }

@@ -37,3 +37,7 @@ import shutil
 if shutil.which("chromium"):
     config.available_features.add("chromium")
     config.substitutions.append(("%chromium", shutil.which("chromium")))
+# MLIR's own execution of a linalg function, compared with polyfuse's (tools/mlir_oracle.py).
+config.substitutions.append(("%oracle", "%s %s --polyfuse %s" % (
+    "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable,
+    os.path.join(config.polyfuse_src, "tools", "mlir_oracle.py"), os.path.join(config.polyfuse_bin, "polyfuse"))))

@@ -100,20 +100,24 @@ TEST_CASE("linalg: reductions: the combiner read off the body, fills of the iden
   CHECK(tcOf(rowSum("0.0", "arith.addf %a, %x : f32")).find("s(d0) +=! X(d0, d1)") != std::string::npos);
   CHECK(tcOf(rowSum("1.0", "arith.mulf %x, %a : f32")).find("s(d0) *=! X(d0, d1)") != std::string::npos);
   CHECK(tcOf(rowSum("0xFF800000", "arith.maximumf %x, %a : f32")).find("s(d0) max=! X(d0, d1)") != std::string::npos);
-  CHECK(tcOf(rowSum("0x7F800000", "arith.minnumf %a, %x : f32")).find("s(d0) min=! X(d0, d1)") != std::string::npos);
+  // maximumf/minimumf propagate NaN (max=, min=); maxnumf/minnumf ignore it (fmax=, fmin=).
+  CHECK(tcOf(rowSum("0x7F800000", "arith.minimumf %a, %x : f32")).find("s(d0) min=! X(d0, d1)") != std::string::npos);
+  CHECK(tcOf(rowSum("0x7F800000", "arith.minnumf %a, %x : f32")).find("s(d0) fmin=! X(d0, d1)") != std::string::npos);
+  CHECK(tcOf(rowSum("0xFF800000", "arith.maxnumf %a, %x : f32")).find("s(d0) fmax=! X(d0, d1)") != std::string::npos);
   // Not the identity: the fill's value is stored first, then updated.
   std::string t = tcOf(rowSum("2.5", "arith.addf %x, %a : f32"));
   CHECK(t.find("s(d0) = 2.5 where d0 in 0:4\n  s(d0) += X(d0, d1)") != std::string::npos);
-  // max spelled cmpf + select, in both orders.
+  // max spelled cmpf + select, in both orders: an ordered compare never takes a NaN in,
+  // so the reduction ignores NaN (fmax=, fmin=).
   std::string sel = "arith.select %c, %x, %a : f32";
   std::string k = kRowSum;
   k.replace(k.find("    %r = COMBINE"), 16, "    %c = arith.cmpf ogt, %x, %a : f32\n    %r = " + sel);
   k.replace(k.find("INIT"), 4, "0xFF800000");
-  CHECK(tcOf(k).find("s(d0) max=! X(d0, d1)") != std::string::npos);
+  CHECK(tcOf(k).find("s(d0) fmax=! X(d0, d1)") != std::string::npos);
   k = kRowSum;
   k.replace(k.find("    %r = COMBINE"), 16, "    %c = arith.cmpf ogt, %x, %a : f32\n    %r = arith.select %c, %a, %x : f32");
   k.replace(k.find("INIT"), 4, "0x7F800000");
-  CHECK(tcOf(k).find("s(d0) min=! X(d0, d1)") != std::string::npos);
+  CHECK(tcOf(k).find("s(d0) fmin=! X(d0, d1)") != std::string::npos);
   // Not a combiner.
   auto f = mlirFailure(rowSum("0.0", "arith.subf %x, %a : f32"));
   CHECK(f.message.find("cannot read the combiner") != std::string::npos);

@@ -1,0 +1,287 @@
+#!/usr/bin/python3
+"""Runs a linalg function with MLIR's own semantics and compares polyfuse with it.
+
+polyfuse's `verified` compares generated code with polyfuse's own reading of the file,
+so an op it misreads verifies. This tool asks MLIR instead: it wraps the function in a
+`main` that calls it on constant inputs and prints every result, lowers that with
+mlir-opt-19 (one-shot bufferization, linalg to loops, to LLVM) and runs it with
+mlir-cpu-runner-19. polyfuse then runs the same inputs (`exec --input ... --dump`) on each
+backend asked for, and every element is compared.
+
+  mlir_oracle.py FILE.mlir --polyfuse BIN [--entry F] [--backend ref|opencl ...]
+                 [--value NAME=JSON-LIST ...] [--input NAME=FILE.npy ...] [--seed N]
+
+Inputs not given are drawn from a seeded generator: floats uniform in [-1, 1] (rounded to
+the argument's type), integers uniform in [0, --int-high). A --value is a JSON list of the
+argument's elements in row-major order; "nan", "inf" and "-inf" are allowed.
+
+MLIR's printMemref prints 6 significant digits, so elements match when they are both NaN,
+equal infinities, or within 1e-5 relative (plus --atol). Exit status 0 when every output
+of every backend matches, 1 on a mismatch, 2 on a usage or tool error.
+"""
+import argparse
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+LIB = "/usr/lib/llvm-19/lib"
+PASSES = [
+    "--one-shot-bufferize=bufferize-function-boundaries",
+    "--convert-linalg-to-loops", "--convert-scf-to-cf", "--expand-strided-metadata", "--lower-affine",
+    "--arith-expand", "--finalize-memref-to-llvm", "--convert-math-to-llvm", "--convert-math-to-libm", "--convert-arith-to-llvm",
+    "--convert-func-to-llvm", "--convert-cf-to-llvm", "--reconcile-unrealized-casts",
+]
+DTYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64, "i8": np.int8, "i16": np.int16,
+          "i1": np.bool_, "index": np.int64}
+NPY_TO_TC = {np.float32: "float", np.float64: "double", np.int32: "int32", np.int64: "int64"}
+
+
+def fail(msg, status=2):
+    print("mlir_oracle: " + msg, file=sys.stderr)
+    sys.exit(status)
+
+
+def split_top(text, sep=","):
+    """Splits at `sep` outside brackets."""
+    out, depth, cur = [], 0, ""
+    for c in text:
+        if c in "<([{":
+            depth += 1
+        elif c in ">)]}":
+            depth -= 1
+        if c == sep and depth == 0:
+            out.append(cur)
+            cur = ""
+        else:
+            cur += c
+    if cur.strip():
+        out.append(cur)
+    return [x.strip() for x in out]
+
+
+def signature(text, entry):
+    """(name, [(arg, type)], [result type]) of the entry function."""
+    for m in re.finditer(r"func\.func\s+(?:public\s+|private\s+)?@([\w$.]+)\s*\(", text):
+        name = m.group(1)
+        if entry and name != entry:
+            continue
+        i, depth = m.end(), 1
+        while depth:
+            depth += {"(": 1, ")": -1}.get(text[i], 0)
+            i += 1
+        args = []
+        for a in split_top(text[m.end():i - 1]):
+            an, at = a.split(":", 1)
+            args.append((an.strip().lstrip("%"), re.sub(r"\s*\{.*\}\s*$", "", at.strip())))
+        rest = text[i:]
+        rm = re.match(r"\s*->\s*(\((.*?)\)|[^{]+?)\s*(attributes\s*\{.*?\})?\s*\{", rest, re.S)
+        results = split_top(rm.group(2) if rm and rm.group(2) is not None else (rm.group(1) if rm else ""))
+        return name, args, [re.sub(r"\s*\{.*\}\s*$", "", r) for r in results]
+    fail("no function %s in the file" % (entry or "with a body"))
+
+
+def tensor_type(t):
+    m = re.match(r"tensor<((?:[0-9?]+x)*)(\w+)>$", t.replace(" ", ""))
+    if not m:
+        fail("type %s is not a ranked tensor" % t)
+    dims = [d for d in m.group(1).split("x") if d]
+    return dims, m.group(2)
+
+
+def literal(v, elem):
+    if elem.startswith("f"):
+        v = float(v)
+        if math.isnan(v):
+            return "0x7FF8000000000000" if elem == "f64" else "0x7FC00000"
+        if math.isinf(v):
+            return ("0x7FF0000000000000" if v > 0 else "0xFFF0000000000000") if elem == "f64" else \
+                ("0x7F800000" if v > 0 else "0xFF800000")
+        return "%.17e" % (v if elem == "f64" else float(np.float32(v)))
+    if elem == "i1":
+        return "true" if v else "false"
+    return str(int(v))
+
+
+def dense(arr, elem):
+    if arr.ndim == 0:
+        return literal(arr.item(), elem)
+    return "[" + ", ".join(dense(a, elem) for a in arr) + "]"
+
+
+def run_mlir(text, name, args, results, inputs, work):
+    lines = ["func.func @pf_oracle_main() {"]
+    operands = []
+    for k, (an, at) in enumerate(args):
+        dims, elem = tensor_type(at)
+        arr = inputs[an]
+        static = "tensor<" + "".join("%dx" % n for n in arr.shape) + elem + ">"
+        lines.append("  %%in%d = arith.constant dense<%s> : %s" % (k, dense(arr, elem), static))
+        if static != at.replace(" ", ""):
+            lines.append("  %%arg%d = tensor.cast %%in%d : %s to %s" % (k, k, static, at))
+            operands.append("%%arg%d" % k)
+        else:
+            operands.append("%%in%d" % k)
+    types = ", ".join(a[1] for a in args)
+    outs = ", ".join("%%r%d" % k for k in range(len(results)))
+    lines.append("  %s = call @%s(%s) : (%s) -> (%s)" % (outs, name, ", ".join(operands), types, ", ".join(results)))
+    printers = set()
+    for k, rt in enumerate(results):
+        dims, elem = tensor_type(rt)
+        memref = "memref<" + "".join(d + "x" for d in dims) + elem + ">"
+        unranked = "memref<*x%s>" % elem
+        fn = {"f32": "printMemrefF32", "f64": "printMemrefF64", "i32": "printMemrefI32", "i64": "printMemrefI64"}.get(elem)
+        if not fn:
+            fail("result type %s cannot be printed" % rt)
+        printers.add((fn, unranked))
+        lines.append("  %%m%d = bufferization.to_memref %%r%d : %s" % (k, k, memref))
+        lines.append("  %%u%d = memref.cast %%m%d : %s to %s" % (k, k, memref, unranked))
+        lines.append("  call @%s(%%u%d) : (%s) -> ()" % (fn, k, unranked))
+    lines.append("  return\n}")
+    for fn, unranked in sorted(printers):
+        lines.append("func.func private @%s(%s)" % (fn, unranked))
+    body = text.rstrip()
+    wrapper = "\n".join(lines)
+    # Inside the module when the file has one, else beside the function.
+    if re.search(r"^\s*module\b", body, re.M) and body.endswith("}"):
+        program = body[:-1] + "\n" + wrapper + "\n}\n"
+    else:
+        program = body + "\n" + wrapper + "\n"
+    src = os.path.join(work, "oracle.mlir")
+    with open(src, "w") as f:
+        f.write(program)
+    low = subprocess.run(["mlir-opt-19", src] + PASSES, capture_output=True, text=True)
+    if low.returncode:
+        fail("mlir-opt-19 failed:\n" + low.stderr[-4000:])
+    ll = os.path.join(work, "lowered.mlir")
+    with open(ll, "w") as f:
+        f.write(low.stdout)
+    run = subprocess.run(["mlir-cpu-runner-19", ll, "-e", "pf_oracle_main", "-entry-point-result=void",
+                          "-shared-libs=%s/libmlir_runner_utils.so,%s/libmlir_c_runner_utils.so" % (LIB, LIB)],
+                         capture_output=True, text=True)
+    if run.returncode:
+        fail("mlir-cpu-runner-19 failed:\n" + run.stderr[-4000:])
+    blocks = re.split(r"Unranked Memref[^\n]*sizes = \[([0-9, ]*)\][^\n]*\n", run.stdout)
+    values = []
+    for k in range(1, len(blocks), 2):
+        shape = [int(x) for x in blocks[k].split(",") if x.strip()]
+        nums = re.findall(r"-?nan|-?inf|[-+0-9.eE]+", blocks[k + 1])
+        values.append(np.array([float(x) for x in nums], dtype=np.float64).reshape(shape))
+    if len(values) != len(results):
+        fail("expected %d printed results from MLIR, read %d" % (len(results), len(values)))
+    return values
+
+
+def tc_signature(polyfuse, path, entry):
+    """polyfuse's names: the inputs and outputs of `check --tc`, with their dimensions."""
+    cmd = [polyfuse, "check", path, "--tc"] + (["--entry", entry] if entry else [])
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode:
+        fail("polyfuse check failed:\n" + r.stderr)
+    m = re.search(r"def \w+\((.*?)\) -> \((.*?)\) \{", r.stdout)
+    parse = lambda s: [(p.rsplit(" ", 1)[1], re.findall(r"\((.*)\)", p.rsplit(" ", 1)[0])) for p in split_top(s)]
+    return parse(m.group(1)), parse(m.group(2))
+
+
+def matches(a, b, atol):
+    if math.isnan(a) or math.isnan(b):
+        return math.isnan(a) and math.isnan(b)
+    if math.isinf(a) or math.isinf(b):
+        return a == b
+    return abs(a - b) <= atol + 1e-5 * abs(b)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("file")
+    ap.add_argument("--polyfuse", required=True)
+    ap.add_argument("--entry", default="")
+    ap.add_argument("--backend", action="append", default=[])
+    ap.add_argument("--value", action="append", default=[])
+    ap.add_argument("--input", action="append", default=[])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--int-high", type=int, default=4)
+    ap.add_argument("--atol", type=float, default=1e-30)
+    a = ap.parse_args()
+    text = open(a.file).read()
+    name, args, results = signature(text, a.entry)
+    given = {}
+    for v in a.value:
+        n, _, lst = v.partition("=")
+        given[n] = json.loads(re.sub(r"(?<![\w\"])(-?)(nan|inf)\b", r'"\1\2"', lst))
+    for v in a.input:
+        n, _, f = v.partition("=")
+        given[n] = np.load(f)
+    rng = np.random.default_rng(a.seed)
+    inputs = {}
+    for an, at in args:
+        dims, elem = tensor_type(at)
+        dt = DTYPES.get(elem)
+        if dt is None:
+            fail("argument %%%s: element type %s is not handled" % (an, elem))
+        if an in given:
+            arr = np.array([float(x) for x in np.ravel(given[an])], dtype=np.float64)
+            shape = [int(d) if d != "?" else -1 for d in dims]
+            try:
+                arr = arr.reshape(shape if shape.count(-1) <= 1 else [len(arr)])
+            except ValueError:
+                fail("--value %s: %d elements do not fill %s" % (an, arr.size, at))
+            inputs[an] = arr.astype(dt)
+            continue
+        if "?" in dims:
+            fail("argument %%%s has a dynamic shape: give it with --value or --input" % an)
+        shape = [int(d) for d in dims]
+        if elem.startswith("f"):
+            inputs[an] = rng.uniform(-1, 1, size=shape).astype(dt)
+        else:
+            inputs[an] = rng.integers(0, a.int_high, size=shape).astype(dt)
+    with tempfile.TemporaryDirectory() as work:
+        expected = run_mlir(text, name, args, results, inputs, work)
+        tc_in, tc_out = tc_signature(a.polyfuse, a.file, a.entry)
+        sizes, files = {}, []
+        for (an, _), (pn, pdims) in zip(args, tc_in):
+            dims = [d.strip() for d in pdims[0].split(",")] if pdims and pdims[0] else []
+            for d, n in zip(dims, inputs[an].shape):
+                if not re.fullmatch(r"[0-9]+", d):
+                    sizes[d] = n
+            f = os.path.join(work, pn + ".npy")
+            arr = inputs[an]
+            np.save(f, arr.astype(np.float64 if arr.dtype.kind == "f" and arr.dtype != np.float32 else
+                                  (np.int64 if arr.dtype.kind in "iub" and arr.dtype != np.int32 else arr.dtype)))
+            files.append("--input=%s=%s" % (pn, f))
+        bad = 0
+        for backend in a.backend or ["ref"]:
+            out = os.path.join(work, "out-" + backend)
+            cmd = [a.polyfuse, "exec", a.file, "--backend", backend, "--dump", out] + files
+            if a.entry:
+                cmd += ["--entry", a.entry]
+            if sizes:
+                cmd += ["--size", ",".join("%s=%d" % kv for kv in sorted(sizes.items()))]
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            if r.returncode:
+                fail("polyfuse exec --backend %s failed (%d):\n%s%s" % (backend, r.returncode, r.stdout, r.stderr))
+            for (pn, _), want in zip(tc_out, expected):
+                got = np.load(os.path.join(out, pn + ".npy")).astype(np.float64).reshape(-1)
+                w = want.reshape(-1)
+                if got.size != w.size:
+                    print("%s %s: %d elements, MLIR has %d" % (backend, pn, got.size, w.size))
+                    bad += 1
+                    continue
+                wrong = [i for i in range(w.size) if not matches(got[i], w[i], a.atol)]
+                if wrong:
+                    i = wrong[0]
+                    print("%s %s: %d of %d elements differ from MLIR; first at %d: polyfuse %r, MLIR %r"
+                          % (backend, pn, len(wrong), w.size, i, got[i], w[i]))
+                    bad += 1
+                else:
+                    print("%s %s: %d elements match MLIR" % (backend, pn, w.size))
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()
