@@ -86,6 +86,28 @@ def signature(text, entry):
     fail("no function %s in the file" % (entry or "with a body"))
 
 
+def entry_only(text, name):
+    """The file without its other top-level functions (they may use ops this lowering
+    does not handle)."""
+    out, i = [], 0
+    for m in re.finditer(r"^\s*func\.func\s+(?:public\s+|private\s+)?@([\w$.]+)", text, re.M):
+        if m.start() < i:
+            continue
+        j = text.index("{", m.end()) if "{" in text[m.end():] else len(text)
+        depth, k = 0, j
+        while k < len(text):
+            depth += {"{": 1, "}": -1}.get(text[k], 0)
+            k += 1
+            if depth == 0:
+                break
+        out.append(text[i:m.start()])
+        if m.group(1) == name:
+            out.append(text[m.start():k])
+        i = k
+    out.append(text[i:])
+    return "".join(out)
+
+
 def tensor_type(t):
     m = re.match(r"tensor<((?:[0-9?]+x)*)(\w+)>$", t.replace(" ", ""))
     if not m:
@@ -145,7 +167,7 @@ def run_mlir(text, name, args, results, inputs, work):
     lines.append("  return\n}")
     for fn, unranked in sorted(printers):
         lines.append("func.func private @%s(%s)" % (fn, unranked))
-    body = text.rstrip()
+    body = entry_only(text, name).rstrip()
     wrapper = "\n".join(lines)
     # Inside the module when the file has one, else beside the function.
     if re.search(r"^\s*module\b", body, re.M) and body.endswith("}"):

@@ -24,6 +24,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Parser/Parser.h"
@@ -314,7 +315,8 @@ class Importer {
   // -- names --
 
   // A TC identifier for an MLIR name, distinct from every name given so far.
-  std::string identifier(std::string n) {
+  // `boundary`: an argument's name, which the user passes inputs by: a renaming is said.
+  std::string identifier(std::string n, bool boundary = false) {
     for (char& c : n)
       if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') c = '_';
     if (n.empty() || std::isdigit(static_cast<unsigned char>(n[0]))) n = "v" + n;
@@ -329,7 +331,7 @@ class Importer {
       n = base + "_" + std::to_string(k);
       loopName = false;
     }
-    if (n != base)
+    if (n != base && boundary)
       out_.notes.push_back("'" + base + "' is named '" + n + "' in the TC program ('" + base + "' is " +
                            (reserved.count(base) ? "a TC keyword or function" : taken_.count(base) ? "taken" : "a loop's name") + ")");
     taken_.insert(n);
@@ -418,7 +420,7 @@ class Importer {
     for (mlir::BlockArgument a : body.getArguments()) {
       SourceLoc loc = locOf(a.getLoc());
       std::string n = argName(loc);
-      std::string nm = identifier(n.empty() ? "arg" + std::to_string(a.getArgNumber()) : n);
+      std::string nm = identifier(n.empty() ? "arg" + std::to_string(a.getArgNumber()) : n, true);
       TensorDecl d;
       d.name = nm;
       d.loc = loc;
@@ -1509,6 +1511,27 @@ void checkNesting(const std::string& text) {
   }
 }
 
+// linalg.map as the generic it means (MLIR 19's generalization refuses it): identity
+// maps, parallel loops, its body with the init's block argument added.
+void generalizeMap(mlir::IRRewriter& rewriter, mlir::linalg::MapOp m) {
+  const unsigned rank = unsigned(mlir::cast<mlir::ShapedType>(m.getInit().getType()).getRank());
+  mlir::MLIRContext* ctx = m.getContext();
+  llvm::SmallVector<mlir::AffineMap> maps(m.getInputs().size() + 1, mlir::AffineMap::getMultiDimIdentityMap(rank, ctx));
+  llvm::SmallVector<mlir::utils::IteratorType> iters(rank, mlir::utils::IteratorType::parallel);
+  mlir::Block& body = m.getMapper().front();
+  auto g = rewriter.create<mlir::linalg::GenericOp>(
+      m.getLoc(), m->getResultTypes(), m.getInputs(), mlir::ValueRange{m.getInit()}, maps, iters,
+      [&](mlir::OpBuilder& b, mlir::Location loc, mlir::ValueRange args) {
+        mlir::IRMapping map;
+        for (unsigned i = 0; i < body.getNumArguments(); ++i) map.map(body.getArgument(i), args[i]);
+        for (Operation& o : body.without_terminator()) b.clone(o, map);
+        llvm::SmallVector<Value> yielded;
+        for (Value v : body.getTerminator()->getOperands()) yielded.push_back(map.lookupOrDefault(v));
+        b.create<mlir::linalg::YieldOp>(loc, yielded);
+      });
+  rewriter.replaceOp(m, g->getResults());
+}
+
 struct Diagnostics {
   SourceLoc loc;
   std::string message;
@@ -1562,6 +1585,18 @@ LinalgImport importLinalg(const SourceFile& src, const std::string& entry) {
     throw UsageError("no function named '" + entry + "' in " + src.path + " (it has: " + names + ")");
   }
 
+  // Aggregated ops (linalg.softmax) become the ops MLIR itself decomposes them into.
+  {
+    std::vector<mlir::linalg::AggregatedOpInterface> aggregated;
+    chosen.walk([&](mlir::linalg::AggregatedOpInterface op) { aggregated.push_back(op); });
+    mlir::IRRewriter rewriter(&ctx);
+    for (auto op : aggregated) {
+      rewriter.setInsertionPoint(op);
+      mlir::FailureOr<llvm::SmallVector<Value>> parts = op.decomposeOperation(rewriter);
+      if (mlir::failed(parts)) throw SourceError(locOf(op.getOperation()), "cannot decompose '" + opName(op.getOperation()) + "'");
+      rewriter.replaceOp(op, *parts);
+    }
+  }
   // Named ops (matmul, reduce, transpose, conv..) become generics; fills stay, to be
   // read as reduction inits.
   std::vector<mlir::linalg::LinalgOp> linalgOps;
@@ -1573,6 +1608,10 @@ LinalgImport importLinalg(const SourceFile& src, const std::string& entry) {
     if (!op.hasPureTensorSemantics()) throw SourceError(loc, "'" + what + "' works on memrefs; polyfuse imports tensors");
     if (mlir::isa<mlir::linalg::GenericOp, mlir::linalg::FillOp>(op.getOperation())) continue;
     rewriter.setInsertionPoint(op);
+    if (auto m = mlir::dyn_cast<mlir::linalg::MapOp>(op.getOperation())) {
+      generalizeMap(rewriter, m);
+      continue;
+    }
     if (mlir::failed(mlir::linalg::generalizeNamedOp(rewriter, op)))
       throw SourceError(loc, "cannot generalize '" + what + "'");
   }

@@ -1,4 +1,4 @@
-"""Writes adversarial linalg for mlir_limits.test: gen_body.py chain|dag|parens|regions N."""
+"""Writes adversarial linalg for mlir_limits.test: gen_body.py chain|dag|comments|parens|regions N."""
 import sys
 
 kind, n = sys.argv[1], int(sys.argv[2])
@@ -19,6 +19,11 @@ if kind in ("chain", "dag"):
         other = "%%v%d" % (k - 2) if kind == "dag" else "%a"
         print("    %%v%d = arith.addf %%v%d, %s : f32" % (k, k - 1, other))
     print(tail % (n - 1))
+elif kind == "comments":
+    sys.stdout.write(("// " + "c" * 97 + "\n") * n)
+    print(head)
+    print("    %v0 = arith.addf %a, %a : f32")
+    print(tail % 0)
 elif kind == "parens":
     print("func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {")
     print("  %c = arith.constant " + "(" * n + "1.0" + ")" * n + " : f32")
