@@ -52,14 +52,16 @@ check-sanitize: deps
 	  wait $$slow; s=$$?; cat $(SAN_BUILD)/unit-slow.log; test $$rest -eq 0 -a $$s -eq 0
 	@echo "== sanitizers: fast lit tests (leaks checked where no OpenCL runs)"
 	$(SAN_ENV) $(LIT) --filter '^polyfuse :: (errors|check|fuse|mlir)/'
-	$(SAN_ENV_OPENCL) $(LIT) --filter '^polyfuse :: (exec|codegen|experiment)/'
+	$(SAN_ENV_OPENCL) $(LIT) --filter '^polyfuse :: (exec|codegen|experiment|hardening|semantics)/'
 	@echo "== sanitizers: fuzzing, $(FUZZ_SECONDS) s per parser"
 	$(MAKE) --no-print-directory fuzz BUILD=$(SAN_BUILD)
 
-# A fuzz run of each parser (polyfuse-fuzz: TC front end and later stages, experiment
-# YAML, device YAML). A crash saves its input under $(BUILD)/fuzz-crashes and fails.
+# A fuzz run of each parser (polyfuse-fuzz: TC front end and later stages, the linalg
+# importer with MLIR's parser under it, experiment YAML, device YAML). A crash saves its input under $(BUILD)/fuzz-crashes and fails.
 fuzz:
 	$(SAN_ENV) $(BUILD)/bin/polyfuse-fuzz tc --seconds $(FUZZ_SECONDS) --crashes $(BUILD)/fuzz-crashes examples
+	$(SAN_ENV) $(BUILD)/bin/polyfuse-fuzz mlir --seconds $(FUZZ_SECONDS) --crashes $(BUILD)/fuzz-crashes \
+	  examples/linalg test/lit/mlir test/lit/semantics test/lit/hardening
 	$(SAN_ENV) $(BUILD)/bin/polyfuse-fuzz config --seconds $(FUZZ_SECONDS) --crashes $(BUILD)/fuzz-crashes test/fuzz/corpus/config
 	$(SAN_ENV) $(BUILD)/bin/polyfuse-fuzz device --seconds $(FUZZ_SECONDS) --crashes $(BUILD)/fuzz-crashes \
 	  test/fuzz/corpus/device examples/devices

@@ -3,8 +3,9 @@
 //   polyfuse-fuzz TARGET --seconds S [--seed K] [--crashes DIR] CORPUS...
 //
 // TARGET is `tc` (lexer, parser, Sema, isl form and dependences, and at small sizes the
-// cost model, search and code generation), `config` (the experiment YAML) or `device`
-// (the device YAML). Each iteration mutates an input of the corpus (byte flips,
+// cost model, search and code generation), `mlir` (the linalg importer, MLIR's parser
+// and verifier under it, then the same later stages), `config` (the experiment YAML) or
+// `device` (the device YAML). Each iteration mutates an input of the corpus (byte flips,
 // insertions and deletions, splices with another input, tokens of the language) and
 // feeds it to the target. The contract: the input is accepted, or refused with a user
 // error (SourceError, UsageError). Anything else -- an internal error, an isl
@@ -31,6 +32,7 @@
 #include "fusion/Device.h"
 #include "fusion/Search.h"
 #include "polyir/Diagnostic.h"
+#include "mlir/LoadProgram.h"
 #include "polyir/Frontend.h"
 
 namespace fs = std::filesystem;
@@ -44,6 +46,16 @@ const std::vector<std::string> kTcTokens = {
     "exp(", "rsqrt(", "fmax(", "pow(", "sigmoid(", "#", "\n", "-", "2147483648", "4294967296", "0", "1", "j", "k",
     "int", "tid", "floor", "min", "exists", "pf_b0", "\t", "1e30", ".5", " ? ", " : ", " > ", " <= ", " == ",
     " != "};
+const std::vector<std::string> kMlirTokens = {
+    "%", "%x", "%e", "%r", "%0", " = ", ": f32", ": f64", ": i32", ": i1", ": index", "tensor<4xf32>", "tensor<?x4xf32>",
+    "tensor<4x4xf16>", "tensor<4xi64>", "arith.addf ", "arith.mulf ", "arith.maximumf ", "arith.maxnumf ", "arith.truncf ",
+    "arith.extf ", "arith.sitofp ", "arith.uitofp ", "arith.trunci ", "arith.index_cast ", "arith.cmpf ugt, ",
+    "arith.cmpf one, ", "arith.cmpi ult, ", "arith.select ", "arith.divsi ", "arith.floordivsi ", "arith.constant ",
+    "math.exp ", "math.fpowi ", "linalg.index 0 : index", "linalg.yield ", "linalg.fill ", "linalg.map { arith.addf } ",
+    "linalg.softmax dimension(1) ", "tensor.empty() ", "tensor.extract ", "tensor.expand_shape ", "tensor.collapse_shape ",
+    "affine_map<(d0, d1) -> (d0)>", "affine_map<(d0) -> (d0 floordiv 2)>", "[\"parallel\", \"reduction\"]",
+    "ins(", "outs(", " -> ", "{", "}", "(", ")", "[", "]", "<", ">", ",", "\n", "^bb0(%a: f32, %o: f32):", "return ",
+    "func.func @f(", "0xFF800000", "0x7FC00000", "-1", "2147483648", "1099511627777", "to f16", "to bf16", "to i8"};
 const std::vector<std::string> kYamlTokens = {
     "name: ", "programs:", "  - path: ", "    sizes: ", "[{N: 4, M: 4}]", "strategies: ", "[ilp, nofuse]", "devices: ",
     "[h100]", "execute:", "  backend: opencl", "  sizes: ", "  repeat: ", "emit: [cuda]", "weights:", "time_limit: ",
@@ -97,10 +109,11 @@ std::string mutate(std::string s, const std::vector<std::string>& corpus, const 
   return s;
 }
 
-// Front end, then the later stages at small sizes.
-void runTc(const std::string& text, const std::string& path) {
+// Front end (TC, or linalg through MLIR by the file's extension), then the later stages
+// at small sizes.
+void runProgram(const std::string& text, const std::string& path) {
   SourceFile src{path, text};
-  LoadedProgram lp = loadProgram(src, "", std::make_shared<IslContext>());
+  LoadedProgram lp = loadProgramFile(src, "", std::make_shared<IslContext>());
   const Program& prog = *lp.program;
   if (prog.statements.size() > 12) return;  // the search's cost grows; the front end was the point
   Sizes sizes;
@@ -116,12 +129,12 @@ void runTc(const std::string& text, const std::string& path) {
 }
 
 void runTarget(const std::string& target, const std::string& text, const fs::path& scratch) {
-  fs::path file = scratch / (target == "tc" ? "input.tc" : "input.yaml");
+  fs::path file = scratch / (target == "tc" ? "input.tc" : target == "mlir" ? "input.mlir" : "input.yaml");
   {
     std::ofstream out(file, std::ios::binary);
     out << text;
   }
-  if (target == "tc") runTc(text, file.string());
+  if (target == "tc" || target == "mlir") runProgram(text, file.string());
   else if (target == "config") expandPoints(loadExperimentConfig(file.string()));
   else loadDevice(file.string());
 }
@@ -142,16 +155,17 @@ int main(int argc, char** argv) {
     else if (target.empty()) target = a;
     else corpusPaths.push_back(a);
   }
-  if ((target != "tc" && target != "config" && target != "device") || corpusPaths.empty()) {
-    std::cerr << "usage: polyfuse-fuzz tc|config|device --seconds S [--seed K] [--crashes DIR] CORPUS...\n";
+  if ((target != "tc" && target != "mlir" && target != "config" && target != "device") || corpusPaths.empty()) {
+    std::cerr << "usage: polyfuse-fuzz tc|mlir|config|device --seconds S [--seed K] [--crashes DIR] CORPUS...\n";
     return 2;
   }
   std::vector<std::string> corpus;
   for (auto& p : corpusPaths) {
     std::vector<fs::path> files;
     if (fs::is_directory(p)) {
+      // The mlir target reads a folder's .mlir files (test folders hold other inputs too).
       for (auto& e : fs::recursive_directory_iterator(p))
-        if (e.is_regular_file()) files.push_back(e.path());
+        if (e.is_regular_file() && (target != "mlir" || e.path().extension() == ".mlir")) files.push_back(e.path());
     } else {
       files.push_back(p);
     }
@@ -176,7 +190,7 @@ int main(int argc, char** argv) {
     prog << "def prog(float(N, M) X) -> (Y) {\n  s(i) +=! X(i, j)\n  Y(i, j) = X(i, j) / s(i)\n}\n";
   }
   std::mt19937_64 rng(seed);
-  const auto& tokens = target == "tc" ? kTcTokens : kYamlTokens;
+  const auto& tokens = target == "tc" ? kTcTokens : target == "mlir" ? kMlirTokens : kYamlTokens;
   auto t0 = std::chrono::steady_clock::now();
   long runs = 0, accepted = 0;
   while (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < seconds) {
