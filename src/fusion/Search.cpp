@@ -18,6 +18,24 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
+// When the rule-based baselines must stop fusing: past it, every merge they would still
+// try is declined, so a rule ends in time linear in what is left (the statements not yet
+// grouped run alone). `cut` records that it bound.
+struct Deadline {
+  Clock::time_point at = Clock::time_point::max();
+  mutable bool cut = false;
+  static Deadline after(Clock::time_point t0, double seconds) {
+    Deadline d;
+    if (seconds < 1e9) d.at = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+    return d;
+  }
+  bool passed() const {
+    if (at == Clock::time_point::max() || Clock::now() < at) return false;
+    cut = true;
+    return true;
+  }
+};
+
 std::vector<StmtSet> singletons(int n) {
   std::vector<StmtSet> g;
   for (int s = 0; s < n; ++s) g.push_back(StmtSet::of(n, {s}));
@@ -37,7 +55,7 @@ struct IreeSteps {
 
 constexpr IreeSteps kIreeAggressive{true, true, true};
 
-std::vector<StmtSet> greedyIree(const CostModel& cm, const IreeSteps& steps = {}) {
+std::vector<StmtSet> greedyIree(const CostModel& cm, const IreeSteps& steps, const Deadline& deadline) {
   const FusionGraph& fg = cm.graph();
   const Program& prog = fg.program();
   const int n = fg.size();
@@ -45,6 +63,7 @@ std::vector<StmtSet> greedyIree(const CostModel& cm, const IreeSteps& steps = {}
   std::vector<StmtSet> groups;
   std::vector<int> space;  // parallel rank of each group's root
   auto legalFull = [&](const StmtSet& g, int rank) {
+    if (deadline.passed()) return false;
     auto p = cm.plan(g);
     return p && p->gridRank() == rank;
   };
@@ -159,7 +178,7 @@ std::vector<StmtSet> greedyIree(const CostModel& cm, const IreeSteps& steps = {}
 
 // TorchInductor's rule: repeatedly fuse the legal pair of nodes that shares the most
 // bytes of buffers (read or written by both), closest in program order on ties.
-std::vector<StmtSet> bytesGreedy(const CostModel& cm) {
+std::vector<StmtSet> bytesGreedy(const CostModel& cm, const Deadline& deadline) {
   const FusionGraph& fg = cm.graph();
   const Program& prog = fg.program();
   const int n = fg.size();
@@ -206,7 +225,12 @@ std::vector<StmtSet> bytesGreedy(const CostModel& cm) {
     }
     pairOf[k].clear();
   };
-  for (int s = 0; s < n; ++s) addPairsOf(s);
+  // A tensor that every statement touches makes the pairs quadratic in the program:
+  // past the deadline, the groups stay as they are.
+  for (int s = 0; s < n; ++s) {
+    if (deadline.passed()) return group;
+    addPairsOf(s);
+  }
   // A pair refused stays refused while both its groups stand: its union's plan does
   // not change, and a cycle through it survives any merge of other groups.
   std::set<std::pair<int, int>> refused;
@@ -244,6 +268,7 @@ std::vector<StmtSet> bytesGreedy(const CostModel& cm) {
       if (refused.count({p.a, p.b})) continue;
       StmtSet u = group[p.a];
       u |= group[p.b];
+      if (deadline.passed()) break;
       if (!cm.plan(u) || mergeCloses(p.a, p.b)) {
         refused.insert({p.a, p.b});
         continue;
@@ -538,15 +563,17 @@ std::vector<StmtSet> enumerateCandidates(const CostModel& cm, int maxSize, size_
 constexpr Strategy kBaselines[] = {Strategy::Nofuse, Strategy::Greedy, Strategy::IreeAggressive, Strategy::BytesGreedy};
 
 // A baseline's kernels; none for a strategy that searches.
-std::optional<std::vector<StmtSet>> ruleGroups(const CostModel& cm, Strategy s) {
+static std::optional<std::vector<StmtSet>> ruleGroups(const CostModel& cm, Strategy s, const Deadline& deadline) {
   switch (s) {
     case Strategy::Nofuse: return singletons(cm.graph().size());
-    case Strategy::Greedy: return greedyIree(cm);
-    case Strategy::IreeAggressive: return greedyIree(cm, kIreeAggressive);
-    case Strategy::BytesGreedy: return bytesGreedy(cm);
+    case Strategy::Greedy: return greedyIree(cm, {}, deadline);
+    case Strategy::IreeAggressive: return greedyIree(cm, kIreeAggressive, deadline);
+    case Strategy::BytesGreedy: return bytesGreedy(cm, deadline);
     default: return std::nullopt;
   }
 }
+
+std::optional<std::vector<StmtSet>> ruleGroups(const CostModel& cm, Strategy s) { return ruleGroups(cm, s, Deadline{}); }
 
 // The ILP over a candidate space. With recomputation, first without it (a partition
 // problem, quick to prove), then the set cover with that optimum as its start: a time
@@ -590,6 +617,7 @@ IlpResult solveWithRecomputation(const CostModel& cm, const CandidateSpace& sp, 
 }
 
 CandidateSpace candidateSpace(const CostModel& cm, const SearchOptions& opt, double secondsBudget) {
+  const auto t0 = Clock::now();
   const int n = cm.graph().size();
   const bool typed = opt.strategy == Strategy::Typed;
   const bool recompute = recomputes(cm, opt);
@@ -597,20 +625,23 @@ CandidateSpace candidateSpace(const CostModel& cm, const SearchOptions& opt, dou
   // Every connected group that may still grow legal is visited: the space is complete
   // unless a size cap is asked for or the clock or the count stops it (the note says).
   int maxSize = opt.candidateMaxSize > 0 ? opt.candidateMaxSize : n;
-  // The time limit bounds the whole search: enumeration and costing first, then CBC
-  // with what is left. The baselines are always computed: they are the floor.
+  // The time limit bounds the whole search: the baselines first (they are the floor),
+  // with at most 40% of it, then enumeration and costing, then CBC with what is left.
+  // On a small program the baselines take milliseconds; on a long one a rule cut short
+  // still groups what it reached.
+  std::vector<std::vector<StmtSet>> baselines;
+  const Deadline deadline = Deadline::after(t0, 0.4 * secondsBudget);
+  if (!typed)
+    for (Strategy s : kBaselines) baselines.push_back(*ruleGroups(cm, s, deadline));
   std::vector<StmtSet> kept;
-  std::vector<StmtSet> cands =
-      enumerateCandidates(cm, maxSize, kMaxEnumerated, typed, sp.bound, secondsBudget, recompute ? &kept : nullptr);
+  std::vector<StmtSet> cands = enumerateCandidates(cm, maxSize, kMaxEnumerated, typed, sp.bound, secondsBudget - since(t0),
+                                                   recompute ? &kept : nullptr);
   for (size_t c = 0; c < cands.size(); ++c)
     if (satisfiesConstraints(cands[c], opt)) {
       sp.candidates.push_back(cands[c]);
       if (recompute) sp.recomputed.push_back(kept[c]);
     }
   // The baselines' kernels are always candidates, so the search never does worse.
-  std::vector<std::vector<StmtSet>> baselines;
-  if (!typed)
-    for (Strategy s : kBaselines) baselines.push_back(*ruleGroups(cm, s));
   // Candidate index of each group as a kernel that recomputes nothing.
   std::unordered_map<StmtSet, int, StmtSetHash> pos;
   for (size_t c = 0; c < sp.candidates.size(); ++c)
@@ -654,6 +685,7 @@ CandidateSpace candidateSpace(const CostModel& cm, const SearchOptions& opt, dou
       break;
     case CandidateBound::TimeLimit: sp.note += " (bounded: the enumeration stopped at the time limit)"; break;
   }
+  if (deadline.cut) sp.note += " (the time limit stopped the baselines' rules early)";
   return sp;
 }
 
@@ -671,9 +703,11 @@ Partition search(const CostModel& cm, const SearchOptions& opt) {
         throw UsageError("S" + std::to_string(a) + " and S" + std::to_string(b) + " are both fused and never fused");
   auto t0 = Clock::now();
   Partition p;
-  if (std::optional<std::vector<StmtSet>> groups = ruleGroups(cm, opt.strategy)) {
+  const Deadline deadline = Deadline::after(t0, opt.timeLimitSeconds);
+  if (std::optional<std::vector<StmtSet>> groups = ruleGroups(cm, opt.strategy, deadline)) {
     p = cm.assemble(opt.strategy, *groups);
-    p.solver = {"none", SolverStatus::Heuristic, since(t0), ""};
+    p.solver = {"none", deadline.cut ? SolverStatus::TimeLimit : SolverStatus::Heuristic, since(t0),
+                deadline.cut ? "the time limit stopped the rule: statements it had not reached run unfused" : ""};
     return p;
   }
   if (opt.strategy == Strategy::Exhaustive) {
