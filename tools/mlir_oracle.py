@@ -9,7 +9,7 @@ mlir-cpu-runner-19. polyfuse then runs the same inputs (`exec --input ... --dump
 backend asked for, and every element is compared.
 
   mlir_oracle.py FILE.mlir --polyfuse BIN [--entry F] [--backend ref|opencl ...]
-                 [--value NAME=JSON-LIST ...] [--input NAME=FILE.npy ...] [--seed N]
+                 [--value NAME=JSON-LIST ...] [--input NAME=FILE.npy ...] [--shape NAME=AxB ...] [--seed N]
 
 Inputs not given are drawn from a seeded generator: floats uniform in [-1, 1] (rounded to
 the argument's type), integers uniform in [0, --int-high). A --value is a JSON list of the
@@ -108,7 +108,14 @@ def entry_only(text, name):
     return "".join(out)
 
 
+def scalar_type(t):
+    t = t.replace(" ", "")
+    return t if t in ("f32", "f64") else None
+
+
 def tensor_type(t):
+    if scalar_type(t):
+        return [], scalar_type(t)
     m = re.match(r"tensor<((?:[0-9?]+x)*)(\w+)>$", t.replace(" ", ""))
     if not m:
         fail("type %s is not a ranked tensor" % t)
@@ -142,6 +149,10 @@ def run_mlir(text, name, args, results, inputs, work):
     for k, (an, at) in enumerate(args):
         dims, elem = tensor_type(at)
         arr = inputs[an]
+        if scalar_type(at):
+            lines.append("  %%in%d = arith.constant %s : %s" % (k, literal(arr.item(), elem), elem))
+            operands.append("%%in%d" % k)
+            continue
         static = "tensor<" + "".join("%dx" % n for n in arr.shape) + elem + ">"
         lines.append("  %%in%d = arith.constant dense<%s> : %s" % (k, dense(arr, elem), static))
         if static != at.replace(" ", ""):
@@ -218,6 +229,11 @@ def matches(a, b, atol):
     return abs(a - b) <= atol + 1e-5 * abs(b)
 
 
+def scale_of(w):
+    finite = [abs(x) for x in w if math.isfinite(x)]
+    return max(finite) if finite else 0.0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("file")
@@ -226,9 +242,12 @@ def main():
     ap.add_argument("--backend", action="append", default=[])
     ap.add_argument("--value", action="append", default=[])
     ap.add_argument("--input", action="append", default=[])
+    ap.add_argument("--shape", action="append", default=[], help="NAME=AxB: the shape of a dynamic argument's random input")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--int-high", type=int, default=4)
     ap.add_argument("--atol", type=float, default=1e-30)
+    ap.add_argument("--normwise", type=float, default=1e-5,
+                    help="also accept an element within this fraction of the output's largest finite magnitude")
     a = ap.parse_args()
     text = open(a.file).read()
     name, args, results = signature(text, a.entry)
@@ -246,6 +265,10 @@ def main():
         dt = DTYPES.get(elem)
         if dt is None:
             fail("argument %%%s: element type %s is not handled" % (an, elem))
+        if scalar_type(at):  # a scalar parameter: given, or uniform in [0.5, 1.5]
+            v = float(np.ravel(given[an])[0]) if an in given else float(rng.uniform(0.5, 1.5))
+            inputs[an] = np.array(v, dtype=dt)
+            continue
         if an in given:
             arr = np.array([float(x) for x in np.ravel(given[an])], dtype=np.float64)
             shape = [int(d) if d != "?" else -1 for d in dims]
@@ -255,9 +278,15 @@ def main():
                 fail("--value %s: %d elements do not fill %s" % (an, arr.size, at))
             inputs[an] = arr.astype(dt)
             continue
-        if "?" in dims:
-            fail("argument %%%s has a dynamic shape: give it with --value or --input" % an)
-        shape = [int(d) for d in dims]
+        shapes = dict(v.split("=", 1) for v in a.shape)
+        if an in shapes:
+            shape = [int(d) for d in shapes[an].split("x")]
+            if len(shape) != len(dims) or any(d != "?" and int(d) != n for d, n in zip(dims, shape)):
+                fail("--shape %s=%s does not fit %s" % (an, shapes[an], at))
+        elif "?" in dims:
+            fail("argument %%%s has a dynamic shape: give it with --shape, --value or --input" % an)
+        else:
+            shape = [int(d) for d in dims]
         if elem.startswith("f"):
             inputs[an] = rng.uniform(-1, 1, size=shape).astype(dt)
         else:
@@ -266,7 +295,12 @@ def main():
         expected = run_mlir(text, name, args, results, inputs, work)
         tc_in, tc_out = tc_signature(a.polyfuse, a.file, a.entry)
         sizes, files = {}, []
-        for (an, _), (pn, pdims) in zip(args, tc_in):
+        scalars = []
+        for (an, at), (pn, pdims) in zip(args, tc_in):
+            if scalar_type(at):
+                scalars.append("--scalar=%s=%r" % (pn, float(np.float32(inputs[an].item())) if at.strip() == "f32"
+                                                  else float(inputs[an].item())))
+                continue
             dims = [d.strip() for d in pdims[0].split(",")] if pdims and pdims[0] else []
             for d, n in zip(dims, inputs[an].shape):
                 if not re.fullmatch(r"[0-9]+", d):
@@ -279,7 +313,7 @@ def main():
         bad = 0
         for backend in a.backend or ["ref"]:
             out = os.path.join(work, "out-" + backend)
-            cmd = [a.polyfuse, "exec", a.file, "--backend", backend, "--dump", out] + files
+            cmd = [a.polyfuse, "exec", a.file, "--backend", backend, "--dump", out] + files + scalars
             if a.entry:
                 cmd += ["--entry", a.entry]
             if sizes:
@@ -294,7 +328,10 @@ def main():
                     print("%s %s: %d elements, MLIR has %d" % (backend, pn, got.size, w.size))
                     bad += 1
                     continue
-                wrong = [i for i in range(w.size) if not matches(got[i], w[i], a.atol)]
+                # Per element, or normwise: reductions summed in another order differ
+                # by rounding relative to the output's scale, not to each element.
+                atol = max(a.atol, a.normwise * scale_of(w))
+                wrong = [i for i in range(w.size) if not matches(got[i], w[i], atol)]
                 if wrong:
                     i = wrong[0]
                     print("%s %s: %d of %d elements differ from MLIR; first at %d: polyfuse %r, MLIR %r"

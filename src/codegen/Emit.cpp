@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <cmath>
 #include <functional>
 #include <map>
 #include <regex>
@@ -33,7 +34,17 @@ std::string cTypeName(ElemType t, Dialect d) {
   return "?";
 }
 
-double verificationTolerance(const Program& prog) { return prog.computeType() == ElemType::F32 ? 1e-4 : 1e-10; }
+double verificationTolerance(const Program& prog, const Sizes& sizes) {
+  double terms = 1;  // the most terms one value of a statement sums
+  for (auto& st : prog.statements) {
+    double t = 1;
+    for (size_t d = size_t(st.numParallel); d < st.ranges.size(); ++d)
+      t *= double(std::max<int64_t>(1, st.ranges[d].hi.eval(sizes) - st.ranges[d].lo.eval(sizes)));
+    terms = std::max(terms, t);
+  }
+  const double base = prog.computeType() == ElemType::F32 ? 1e-4 : 1e-10;
+  return base * std::max(1.0, std::sqrt(terms / 1024.0));
+}
 
 namespace {
 
@@ -48,6 +59,10 @@ struct Spelling {
   // Set while printing one OpenCL vector expression (float4, double2): every scalar
   // operand is cast to it, as OpenCL's builtins want matching vector arguments.
   std::string vector;
+  // The C reference of an f32 program computes in float, as the program does, on
+  // arrays of doubles and with C's double math library: each read, scalar parameter and
+  // library call is narrowed to float (float arithmetic then rounds each operation).
+  bool narrowLeaves = false;
   std::string tid() const { return d == Dialect::Cuda ? "threadIdx.x" : "get_local_id(0)"; }
   std::string bid() const { return d == Dialect::Cuda ? "blockIdx.x" : "get_group_id(0)"; }
   std::string barrier() const {
@@ -178,6 +193,9 @@ struct CExpr {
 // here), printed as a multiplication by it.
 using Reciprocals = std::map<const Expr*, std::string>;
 
+template <class Sub, class Primary, class Wrap>
+CExpr callExpr(const Expr& e, const Spelling& sp, const Sub& sub, const Primary& primary, const Wrap& wrap);
+
 CExpr valueExpr(const Statement& st, const Expr& e, const Spelling& sp, const Sizes& sizes,
                 const std::function<std::string(const Access&)>& access, const Reciprocals* reciprocal = nullptr) {
   auto sub = [&](int i) { return valueExpr(st, *e.args[i], sp, sizes, access, reciprocal); };
@@ -189,12 +207,13 @@ CExpr valueExpr(const Statement& st, const Expr& e, const Spelling& sp, const Si
   };
   auto primary = [](std::string t) { return CExpr{std::move(t), 3}; };
   auto scalar = [&](std::string t) { return primary(sp.vector.empty() ? t : "((" + sp.vector + ")(" + t + "))"); };
+  auto narrow = [&](CExpr c) { return sp.narrowLeaves ? primary("((float)" + wrap(c, 3) + ")") : c; };
   switch (e.kind) {
     case ExprKind::Number: return scalar(sp.literal(e.name.empty() ? std::to_string(e.number) : e.name));
     case ExprKind::Size: return scalar(sp.literal(std::to_string(sizes.at(e.name))));
-    case ExprKind::Scalar: return scalar(cName(e.name));
+    case ExprKind::Scalar: return narrow(scalar(cName(e.name)));
     case ExprKind::Index: return scalar("(" + sp.real + ")" + cName(e.name));
-    case ExprKind::Access: return primary(access(st.reads[e.ref]));
+    case ExprKind::Access: return narrow(primary(access(st.reads[e.ref])));
     case ExprKind::Neg: return primary("(-" + wrap(sub(0), 3) + ")");
     case ExprKind::Add: return binary("+", 1);
     case ExprKind::Sub: return binary("-", 1);
@@ -212,32 +231,44 @@ CExpr valueExpr(const Statement& st, const Expr& e, const Spelling& sp, const Si
     case ExprKind::Ne: return binary("!=", 0);
     case ExprKind::Select:
       return primary("(" + sub(0).text + " ? " + sub(1).text + " : " + sub(2).text + ")");
-    case ExprKind::Call:
-      switch (e.fn) {
-        case Intrinsic::Sigmoid:
-          return primary("(" + sp.literal("1") + " / (" + sp.literal("1") + " + " + sp.fn("exp") + "(-" + wrap(sub(0), 3) +
-                         ")))");
-        case Intrinsic::Rsqrt:
-          // C's math library has no rsqrt; CUDA and OpenCL do.
-          if (sp.d == Dialect::C) return primary("(1.0 / sqrt(" + sub(0).text + "))");
-          return primary(sp.fn("rsqrt") + "(" + sub(0).text + ")");
-        case Intrinsic::Fmax: case Intrinsic::Fmin: case Intrinsic::Pow:
-          return primary(sp.fn(intrinsicName(e.fn)) + "(" + sub(0).text + ", " + sub(1).text + ")");
-        case Intrinsic::RoundF32:
-          // Rounding to float is a no-op where the program computes in float.
-          if (sp.f32) return sub(0);
-          return primary("((" + sp.real + ")(float)" + wrap(sub(0), 3) + ")");
-        case Intrinsic::Wrap: case Intrinsic::Zext:  // the width is a literal
-          return primary(sp.fn(helperName(e.fn)) + "(" + sub(0).text + ", " + std::to_string(int(e.args[1]->number)) + ")");
-        default:
-          if (isHelper(e.fn)) {
-            std::string args;
-            for (size_t i = 0; i < e.args.size(); ++i) args += (i ? ", " : "") + sub(int(i)).text;
-            return primary(sp.fn(helperName(e.fn)) + "(" + args + ")");
-          }
-          return primary(sp.fn(intrinsicName(e.fn)) + "(" + sub(0).text + ")");
-      }
+    case ExprKind::Call: {
+      // C's library answers in double: narrowed to float where the reference is (the
+      // helpers take and return the computing type already).
+      CExpr c = callExpr(e, sp, sub, primary, wrap);
+      return isHelper(e.fn) || e.fn == Intrinsic::RoundF32 ? c : narrow(c);
+    }
     default: throw InternalError("unresolved expression in code generation");
+  }
+}
+
+// A call of an intrinsic, as valueExpr prints it.
+template <class Sub, class Primary, class Wrap>
+CExpr callExpr(const Expr& e, const Spelling& sp, const Sub& sub, const Primary& primary, const Wrap& wrap) {
+  switch (e.fn) {
+    case Intrinsic::Sigmoid:
+      return primary("(" + sp.literal("1") + " / (" + sp.literal("1") + " + " + sp.fn("exp") + "(-" + wrap(sub(0), 3) +
+                     ")))");
+    case Intrinsic::Rsqrt:
+      // C's math library has no rsqrt; CUDA and OpenCL do.
+      if (sp.d == Dialect::C) return primary("(1.0 / sqrt(" + sub(0).text + "))");
+      return primary(sp.fn("rsqrt") + "(" + sub(0).text + ")");
+    case Intrinsic::Fmax: case Intrinsic::Fmin: case Intrinsic::Pow:
+      return primary(sp.fn(intrinsicName(e.fn)) + "(" + sub(0).text + ", " + sub(1).text + ")");
+    case Intrinsic::Fma:
+      return primary(sp.fn("fma") + "(" + sub(0).text + ", " + sub(1).text + ", " + sub(2).text + ")");
+    case Intrinsic::RoundF32:
+      // Rounding to float is a no-op where the program computes in float.
+      if (sp.f32) return sub(0);
+      return primary("((" + sp.real + ")(float)" + wrap(sub(0), 3) + ")");
+    case Intrinsic::Wrap: case Intrinsic::Zext:  // the width is a literal
+      return primary(sp.fn(helperName(e.fn)) + "(" + sub(0).text + ", " + std::to_string(int(e.args[1]->number)) + ")");
+    default:
+      if (isHelper(e.fn)) {
+        std::string args;
+        for (size_t i = 0; i < e.args.size(); ++i) args += (i ? ", " : "") + sub(int(i)).text;
+        return primary(sp.fn(helperName(e.fn)) + "(" + args + ")");
+      }
+      return primary(sp.fn(intrinsicName(e.fn)) + "(" + sub(0).text + ")");
   }
 }
 
@@ -1118,9 +1149,14 @@ GeneratedCode generate(const PolyProgram& pp, const Partition& p, Dialect d) {
 std::string emitReference(const SizedProgram& at) {
   const Program& prog = at.program();
   std::ostringstream os;
-  os << "// The program as plain C loops in double precision: the harness's oracle.\n";
+  // An f32 program's reference computes in float, rounding each operation as the
+  // interpreter's default precision does (polyir/Interpreter.h); arrays stay double.
+  const bool f32 = prog.computeType() == ElemType::F32;
+  os << "// The program as plain C loops in " << (f32 ? "float" : "double")
+     << " precision, on arrays of doubles: the harness's oracle.\n";
   os << "#include <math.h>\n";
-  Spelling sp{Dialect::C, false, "double", indexType(at, Dialect::C)};
+  Spelling sp{Dialect::C, f32, f32 ? "float" : "double", indexType(at, Dialect::C)};
+  sp.narrowLeaves = f32;
   os << mathHelpers(sp, usedHelpers(prog));
   os << "static void " << referenceName(prog) << "(";
   std::vector<std::string> args;
@@ -1167,8 +1203,8 @@ std::string emitReference(const SizedProgram& at) {
       ind += "  ";
     }
     std::string lhs = idx(st.write), v = valueText(st, *st.rhs, sp, at.sizes(), idx);
-    std::string rhs = combine(st.op, lhs, v, sp);
-    os << ind << lhs << " = " << rhs << ";\n";
+    std::string rhs = combine(st.op, f32 ? "(float)" + lhs : lhs, v, sp);
+    os << ind << lhs << " = " << (f32 ? "(float)(" + rhs + ")" : rhs) << ";\n";
   }
   os << "}\n";
   return os.str();

@@ -214,7 +214,7 @@ std::string emitCudaHarness(const Program& prog, const Partition& p, const Gener
        << "); free(d); }\n"
        << "    free(got); }\n";
   }
-  os << "  const double tol = " << verificationTolerance(prog) << ";\n"
+  os << "  const double tol = " << verificationTolerance(prog, p.sizes) << ";\n"
      << "  printf(\"verified: %s (max_rel_error %.3g)\\n\", worst <= tol ? \"yes\" : \"NO\", worst);\n"
      << "  printf(\"JSON {\\\"program\\\": \\\"" << prog.name << "\\\", \\\"strategy\\\": \\\"" << strategyName(p.strategy)
      << "\\\", \\\"total_ms\\\": %.6f, \\\"copy_ms\\\": %.6f, \\\"lower_bound_bytes\\\": %.0f, \\\"verified\\\": %s, \\\"max_rel_error\\\": %.3g}\\n\",\n"

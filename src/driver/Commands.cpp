@@ -464,7 +464,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
   }
   {
     struct ExecOpts : Common {
-      std::string backend = "ref", dump, planSizes;
+      std::string backend = "ref", dump, planSizes, precision = "program";
       uint64_t seed = 1;
       std::vector<std::string> inputs, scalars;
       bool json = false;
@@ -480,6 +480,10 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
     cmd->add_option("--scalar", c->scalars, "NAME=VALUE: a scalar parameter (default: random in [0.5, 1.5])");
     cmd->add_option("--dump", c->dump, "write every output, as the backend computed it, to DIR/NAME.npy");
     cmd->add_option("--plan-size", c->planSizes, "choose the plan at these sizes and run it, as it is, at --size");
+    cmd->add_option("--precision", c->precision,
+                    "the reference's arithmetic, with --backend ref: program (the program's element type, rounded after "
+                    "each operation; what generated code is verified against) or f64 (double throughout, for error analysis)")
+        ->check(CLI::IsMember({"program", "f64"}));
     cmd->add_flag("--json", c->json, "print a JSON object");
     c->fusion.add(cmd);
     cmd->add_option("--repeat", c->repeat, "timed runs (the median is reported)");
@@ -520,6 +524,8 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
             b.tensors[name] = std::move(d);
           }
           if (backend != Backend::Ref) {
+            if (c->precision != "program")
+              throw UsageError("--precision applies to --backend ref; generated code is verified against the program's precision");
             std::optional<Sizes> planSizes;
             if (!c->planSizes.empty()) {
               planSizes = parseSizes(c->planSizes);
@@ -529,7 +535,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
                                  c->seed, c->dump);
           }
           if (!c->planSizes.empty()) throw UsageError("--plan-size applies to generated code: --backend opencl or cuda");
-          interpret(prog, b);
+          interpret(prog, b, c->precision == "f64" ? Precision::F64 : Precision::Program);
           if (!c->dump.empty()) {
             std::filesystem::create_directories(c->dump);
             for (int t : prog.tensorsWithRole(TensorRole::Output))

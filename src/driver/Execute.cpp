@@ -87,7 +87,7 @@ ExecOutcome executePartition(const CostModel& cm, const Partition& p, Backend ba
   if (auto explicitCopies = makeCopiesExplicit(cm, p))
     return executePartition(*explicitCopies->cm, explicitCopies->plan, backend, inputs, seed, repeat, dumpDir);
   const Program& prog = cm.graph().program();
-  const double tolerance = verificationTolerance(prog);
+  const double tolerance = verificationTolerance(prog, p.sizes);
   ExecOutcome out;
   out.backend = backend;
   if (backend == Backend::Ref) throw InternalError("executePartition runs generated code, not the interpreter");

@@ -18,6 +18,11 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
+// The least time the rule-based baselines get under any time limit: enough for them to
+// finish on programs of hundreds of statements, so that a short limit still answers at
+// least as well as each of them.
+constexpr double kBaselineSeconds = 1.0;
+
 // When the rule-based baselines must stop fusing: past it, every merge they would still
 // try is declined, so a rule ends in time linear in what is left (the statements not yet
 // grouped run alone). `cut` records that it bound.
@@ -625,12 +630,13 @@ CandidateSpace candidateSpace(const CostModel& cm, const SearchOptions& opt, dou
   // Every connected group that may still grow legal is visited: the space is complete
   // unless a size cap is asked for or the clock or the count stops it (the note says).
   int maxSize = opt.candidateMaxSize > 0 ? opt.candidateMaxSize : n;
-  // The time limit bounds the whole search: the baselines first (they are the floor),
-  // with at most 40% of it, then enumeration and costing, then CBC with what is left.
-  // On a small program the baselines take milliseconds; on a long one a rule cut short
-  // still groups what it reached.
+  // The time limit bounds the whole search: the baselines first (they are the floor
+  // the answer never goes below), with 40% of it but at least kBaselineSeconds, then
+  // enumeration and costing, then CBC with what is left. On programs of hundreds of
+  // statements the baselines take milliseconds; on a long one a rule cut short still
+  // groups what it reached.
   std::vector<std::vector<StmtSet>> baselines;
-  const Deadline deadline = Deadline::after(t0, 0.4 * secondsBudget);
+  const Deadline deadline = Deadline::after(t0, std::max(0.4 * secondsBudget, kBaselineSeconds));
   if (!typed)
     for (Strategy s : kBaselines) baselines.push_back(*ruleGroups(cm, s, deadline));
   std::vector<StmtSet> kept;
@@ -703,7 +709,7 @@ Partition search(const CostModel& cm, const SearchOptions& opt) {
         throw UsageError("S" + std::to_string(a) + " and S" + std::to_string(b) + " are both fused and never fused");
   auto t0 = Clock::now();
   Partition p;
-  const Deadline deadline = Deadline::after(t0, opt.timeLimitSeconds);
+  const Deadline deadline = Deadline::after(t0, std::max(opt.timeLimitSeconds, kBaselineSeconds));
   if (std::optional<std::vector<StmtSet>> groups = ruleGroups(cm, opt.strategy, deadline)) {
     p = cm.assemble(opt.strategy, *groups);
     p.solver = {"none", deadline.cut ? SolverStatus::TimeLimit : SolverStatus::Heuristic, since(t0),

@@ -328,7 +328,7 @@ class Importer {
     static const std::set<std::string> reserved = {"def", "where", "in", "float", "double", "max", "min",
                                                    "exp", "log", "sqrt", "rsqrt", "tanh", "erf", "fabs",
                                                    "fmax", "fmin", "pow", "sigmoid", "maximum", "minimum",
-                                                   "trunc", "round_f32", "round_f16", "round_bf16", "wrap", "zext",
+                                                   "trunc", "fma", "round_f32", "round_f16", "round_bf16", "wrap", "zext",
                                                    "idiv", "irem", "floordiv", "ceildiv"};
     bool loopName = n.size() > 1 && n[0] == 'd' && n.find_first_not_of("0123456789", 1) == std::string::npos;
     std::string base = n;
@@ -1030,12 +1030,8 @@ class Importer {
       for (Value o : d->getOperands()) a.push_back(expr(o, b));
       return rounded(call(m->second, loc, std::move(a)), v, loc);
     }
-    if (mlir::isa<mlir::math::FmaOp>(d)) {
-      std::vector<ExprPtr> ab;
-      ab.push_back(node(ExprKind::Mul, loc, args({0, 1})));
-      ab.push_back(expr(d->getOperand(2), b));
-      return rounded(node(ExprKind::Add, loc, std::move(ab)), v, loc);
-    }
+    // math.fma rounds once; a*b + c would round twice.
+    if (mlir::isa<mlir::math::FmaOp>(d)) return rounded(call("fma", loc, args({0, 1, 2})), v, loc);
     if (auto s = mlir::dyn_cast<mlir::arith::SelectOp>(d))
       return choose(s.getCondition(), [&] { return expr(s.getTrueValue(), b); }, [&] { return expr(s.getFalseValue(), b); }, b);
     throw SourceError(loc, "unsupported operation '" + opName(d) + "' in the body of a linalg op");

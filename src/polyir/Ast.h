@@ -41,10 +41,11 @@ enum class ExprKind {
 // The casts MLIR bodies contain: RoundF32/F16/BF16 round to that type's precision (truncf,
 // then extf back to the computing type); Wrap(x, n) is x reduced to a signed n-bit integer
 // (trunci, index_cast), Zext(x, n) the unsigned value of the n-bit integer x (extui,
-// uitofp, unsigned compares); Trunc rounds toward zero (fptosi). IDiv/IRem truncate like C; FloorDiv/CeilDiv round down, up.
+// uitofp, unsigned compares); Trunc rounds toward zero (fptosi); Fma(a, b, c) rounds
+// a * b + c once (math.fma). IDiv/IRem truncate like C; FloorDiv/CeilDiv round down, up.
 enum class Intrinsic {
   Exp, Log, Sqrt, Rsqrt, Tanh, Erf, Fabs, Fmax, Fmin, Pow, Sigmoid,
-  Trunc, Maximum, Minimum, RoundF32, RoundF16, RoundBF16, Wrap, Zext, IDiv, IRem, FloorDiv, CeilDiv
+  Fma, Trunc, Maximum, Minimum, RoundF32, RoundF16, RoundBF16, Wrap, Zext, IDiv, IRem, FloorDiv, CeilDiv
 };
 
 struct Expr;

@@ -144,10 +144,19 @@ LinearAccess linearize(const Access& a, const Statement& st, const Tensor& T, Te
 
 class Evaluator {
  public:
-  Evaluator(const Statement& st, std::vector<LinearAccess> reads, const Bindings& b, const std::vector<int64_t>& point)
-      : st_(st), reads_(std::move(reads)), b_(b), point_(point) {}
+  // `f32`: every value is rounded to float, as the program's f32 arithmetic does.
+  Evaluator(const Statement& st, std::vector<LinearAccess> reads, const Bindings& b, const std::vector<int64_t>& point,
+            bool f32)
+      : st_(st), reads_(std::move(reads)), b_(b), point_(point), f32_(f32) {}
 
   double eval(const Expr& e) const {
+    const double v = exact(e);
+    return f32_ ? double(float(v)) : v;
+  }
+
+ private:
+  // The operation at e on its operands' (rounded) values, before its own rounding.
+  double exact(const Expr& e) const {
     switch (e.kind) {
       case ExprKind::Number: return e.number;
       case ExprKind::Size: return double(b_.sizes.at(e.name));
@@ -184,6 +193,7 @@ class Evaluator {
           case Intrinsic::Fmin: return std::fmin(x, eval(*e.args[1]));
           case Intrinsic::Pow: return std::pow(x, eval(*e.args[1]));
           case Intrinsic::Trunc: return std::trunc(x);
+          case Intrinsic::Fma: return std::fma(x, eval(*e.args[1]), eval(*e.args[2]));
           case Intrinsic::Maximum: return ieeeMaximum(x, eval(*e.args[1]));
           case Intrinsic::Minimum: return ieeeMinimum(x, eval(*e.args[1]));
           case Intrinsic::RoundF32: return double(float(x));
@@ -200,7 +210,6 @@ class Evaluator {
     }
   }
 
- private:
   const Statement& st_;
   std::vector<LinearAccess> reads_;
 
@@ -221,6 +230,7 @@ class Evaluator {
   }
   const Bindings& b_;
   const std::vector<int64_t>& point_;
+  const bool f32_;
 };
 
 // Calls f(point) for every point of the box lo <= p < hi, last dimension fastest.
@@ -245,7 +255,8 @@ void forBox(const std::vector<int64_t>& lo, const std::vector<int64_t>& hi, std:
 
 }  // namespace
 
-void interpret(const Program& prog, Bindings& b) {
+void interpret(const Program& prog, Bindings& b, Precision precision) {
+  const bool f32 = precision == Precision::Program && prog.computeType() == ElemType::F32;
   prog.checkSizes(b.sizes);
   for (auto& T : prog.tensors) {
     if (T.role == TensorRole::Input) {
@@ -294,11 +305,12 @@ void interpret(const Program& prog, Bindings& b) {
         w.data[offset(full)] = id;
       });
     }
-    Evaluator ev(st, reads, b, point);
+    Evaluator ev(st, reads, b, point, f32);
     forBox(lo, hi, point, [&] {
       double v = ev.eval(*st.rhs);
       double& dst = w.data[offset(point)];
       dst = combineValues(st.op, dst, v);
+      if (f32) dst = double(float(dst));
     });
   }
 }

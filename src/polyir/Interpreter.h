@@ -26,8 +26,15 @@ struct Bindings {
 Bindings makeInputs(const Program& prog, const Sizes& sizes, uint64_t seed,
                     const std::map<std::string, double>& scalars = {});
 
+// What the reference computes in (docs/design.md, "The reference"). `Program`: in the
+// program's element type, every value rounded to it after each operation, as MLIR's
+// lowering and a sequential loop nest compute (an f32 program in float, reductions
+// accumulated in float in program order). `F64`: every value in double, no rounding but
+// the inputs' own: the exact answer's stand-in, for error analysis.
+enum class Precision { Program, F64 };
+
 // Runs every statement in program order; fills outputs and temporaries.
-void interpret(const Program& prog, Bindings& b);
+void interpret(const Program& prog, Bindings& b, Precision precision = Precision::Program);
 
 // Order-independent summary used in CLI output and tests.
 // x rounded to nearest even in IEEE half precision and in bfloat16 (MLIR's truncf).

@@ -106,7 +106,7 @@ static const std::map<std::string, std::pair<Intrinsic, int>>& intrinsics() {
       {"fabs", {Intrinsic::Fabs, 1}},   {"fmax", {Intrinsic::Fmax, 2}},
       {"fmin", {Intrinsic::Fmin, 2}},   {"pow", {Intrinsic::Pow, 2}},
       {"sigmoid", {Intrinsic::Sigmoid, 1}},
-      {"trunc", {Intrinsic::Trunc, 1}},
+      {"trunc", {Intrinsic::Trunc, 1}},     {"fma", {Intrinsic::Fma, 3}},
       {"maximum", {Intrinsic::Maximum, 2}}, {"minimum", {Intrinsic::Minimum, 2}},
       {"round_f32", {Intrinsic::RoundF32, 1}}, {"round_f16", {Intrinsic::RoundF16, 1}},
       {"round_bf16", {Intrinsic::RoundBF16, 1}}, {"wrap", {Intrinsic::Wrap, 2}},
