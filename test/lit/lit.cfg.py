@@ -41,3 +41,7 @@ if shutil.which("chromium"):
 config.substitutions.append(("%oracle", "%s %s --polyfuse %s" % (
     "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable,
     os.path.join(config.polyfuse_src, "tools", "mlir_oracle.py"), os.path.join(config.polyfuse_bin, "polyfuse"))))
+# NumPy's evaluation of a TC program, compared with the reference interpreter (tools/tc_numpy.py).
+config.substitutions.append(("%tc_numpy", "%s %s --polyfuse %s" % (
+    "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable,
+    os.path.join(config.polyfuse_src, "tools", "tc_numpy.py"), os.path.join(config.polyfuse_bin, "polyfuse"))))

@@ -1,6 +1,7 @@
 """compare_ref.py CREF_DIR INTERP_DIR: the emitted C reference (reference_main.c, run
 with a folder) and the interpreter (exec --backend ref --dump) agree on every element
-of every output. Both compute in double precision, so the tolerance is tight."""
+of every output. Both compute in the program's precision, rounding each operation alike
+(an f32 program in float), so the tolerance is tight."""
 import os
 import sys
 
