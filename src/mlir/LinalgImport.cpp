@@ -22,9 +22,11 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MLProgram/IR/MLProgram.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -570,6 +572,10 @@ class Importer {
       return;
     }
     if (mlir::isa<mlir::func::ReturnOp, mlir::affine::AffineApplyOp>(op)) return;  // an extent: read where used
+    if (mlir::isa<mlir::cf::AssertOp>(op)) {  // it checks; it computes nothing
+      out_.notes.push_back("cf.assert at line " + std::to_string(loc.line) + " dropped: it checks a condition, it computes nothing");
+      return;
+    }
     if (op->getDialect() && mlir::isa<mlir::arith::ArithDialect, mlir::math::MathDialect>(op->getDialect()) &&
         op->getNumResults() == 1 && op->getResult(0).getType().isIntOrIndexOrFloat())
       return;  // scalar arithmetic outside a body: read where a body or an extent uses it
@@ -1533,9 +1539,12 @@ void generalizeMap(mlir::IRRewriter& rewriter, mlir::linalg::MapOp m) {
   rewriter.replaceOp(m, g->getResults());
 }
 
+// ml_program: torch-mlir writes an unused `ml_program.global @global_seed` beside every
+// function; cf: its bounds checks (cf.assert). Both must parse for the module to load.
 void dialects(mlir::DialectRegistry& registry) {
   registry.insert<mlir::func::FuncDialect, mlir::linalg::LinalgDialect, mlir::tensor::TensorDialect,
-                  mlir::arith::ArithDialect, mlir::math::MathDialect>();
+                  mlir::arith::ArithDialect, mlir::math::MathDialect, mlir::ml_program::MLProgramDialect,
+                  mlir::cf::ControlFlowDialect>();
 }
 
 // MLIR 19's own parser crashes on some malformed input (linalg.transpose's custom

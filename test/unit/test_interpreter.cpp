@@ -11,18 +11,23 @@ using namespace polyfuse;
 
 TEST_CASE("interpreter: each softmax row sums to one and matches exp(x)/sum") {
   auto lp = test::loadExample("softmax.tc");
-  Bindings b = makeInputs(*lp.program, {{"N", 5}, {"M", 33}}, 7);
-  interpret(*lp.program, b);
-  const auto& X = b.tensors["X"].values;
-  const auto& Y = b.tensors["Y"].values;
-  for (int i = 0; i < 5; ++i) {
-    double sum = 0, denom = 0;
-    for (int j = 0; j < 33; ++j) denom += std::exp(X[i * 33 + j]);
-    for (int j = 0; j < 33; ++j) {
-      sum += Y[i * 33 + j];
-      CHECK(Y[i * 33 + j] == Approx(std::exp(X[i * 33 + j]) / denom).epsilon(1e-12));
+  // In double (Precision::F64) to 1e-12; in the program's float to float's precision.
+  for (Precision p : {Precision::F64, Precision::Program}) {
+    const double eps = p == Precision::F64 ? 1e-12 : 1e-6;
+    Bindings b = makeInputs(*lp.program, {{"N", 5}, {"M", 33}}, 7);
+    interpret(*lp.program, b, p);
+    const auto& X = b.tensors["X"].values;
+    const auto& Y = b.tensors["Y"].values;
+    for (int i = 0; i < 5; ++i) {
+      double sum = 0, denom = 0;
+      for (int j = 0; j < 33; ++j) denom += std::exp(X[i * 33 + j]);
+      for (int j = 0; j < 33; ++j) {
+        sum += Y[i * 33 + j];
+        CHECK(Y[i * 33 + j] == Approx(std::exp(X[i * 33 + j]) / denom).epsilon(eps));
+        if (p == Precision::Program) CHECK(Y[i * 33 + j] == double(float(Y[i * 33 + j])));  // a float
+      }
+      CHECK(sum == Approx(1.0).epsilon(eps));
     }
-    CHECK(sum == Approx(1.0).epsilon(1e-12));
   }
 }
 
@@ -30,13 +35,22 @@ TEST_CASE("interpreter: matmul equals a plain loop") {
   auto lp = test::loadExample("matmul.tc");
   const int N = 7, K = 11, M = 5;
   Bindings b = makeInputs(*lp.program, {{"N", N}, {"K", K}, {"M", M}}, 3);
+  Bindings exact = b;
   interpret(*lp.program, b);
+  interpret(*lp.program, exact, Precision::F64);
   const auto &A = b.tensors["A"].values, &B = b.tensors["B"].values, &C = b.tensors["C"].values;
   for (int i = 0; i < N; ++i)
     for (int j = 0; j < M; ++j) {
+      // The program's precision is a float loop in program order, bit for bit; F64 is
+      // the double loop.
+      float f = 0;
       double acc = 0;
-      for (int k = 0; k < K; ++k) acc += A[i * K + k] * B[k * M + j];
-      CHECK(C[i * M + j] == Approx(acc).epsilon(1e-12));
+      for (int k = 0; k < K; ++k) {
+        f += float(A[i * K + k]) * float(B[k * M + j]);
+        acc += A[i * K + k] * B[k * M + j];
+      }
+      CHECK(C[i * M + j] == double(f));
+      CHECK(exact.tensors["C"].values[i * M + j] == Approx(acc).epsilon(1e-12));
     }
 }
 

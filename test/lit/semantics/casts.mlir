@@ -19,7 +19,23 @@
 // RUN: %oracle %s --entry divs --backend ref --backend opencl --value 'x=[7, -7, 9, -9, 0, 5]' | FileCheck --check-prefix=DIV %s
 // DIV: ref r: 6 elements match MLIR
 // DIV: opencl r: 6 elements match MLIR
+// math.fma rounds once: fma(a, b, -(a * b)) is the rounding error of the product (it was
+// read as a * b + c, which gives 0).
+// RUN: %oracle %s --entry fused --backend ref --backend opencl --value 'x=[0.1, 1.0000001, 3.3333333, -7.77]' --value 'y=[0.3, 0.9999999, 3.0000003, 1.1]' | FileCheck --check-prefix=FMA %s
+// FMA: ref r: 4 elements match MLIR
+// FMA: opencl r: 4 elements match MLIR
 #id = affine_map<(d0) -> (d0)>
+func.func @fused(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]} ins(%x, %y : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    %n = arith.negf %p : f32
+    %f = math.fma %a, %b, %n : f32
+    linalg.yield %f : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
 func.func @roundtrip(%x: tensor<4xf64>) -> tensor<4xf64> {
   %e = tensor.empty() : tensor<4xf64>
   %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%x : tensor<4xf64>) outs(%e : tensor<4xf64>) {
