@@ -8,12 +8,14 @@
 #include "mlir/LinalgImport.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <exception>
 #include <functional>
 #include <map>
 #include <optional>
@@ -1588,7 +1590,48 @@ struct Diagnostics {
 
 }  // namespace
 
+// The importer follows a body's use-def chains recursively, up to kMaxExprHeight ops
+// deep; a sanitizer's frames are several times larger, so the whole import runs on a
+// thread with a stack of its own, large enough for that depth in any build.
+template <class F>
+static void onLargeStack(F& f) {
+  struct Job {
+    F* f;
+    std::exception_ptr error;
+  } job{&f, nullptr};
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, size_t(512) << 20);
+  pthread_t thread;
+  auto run = [](void* p) -> void* {
+    Job* j = static_cast<Job*>(p);
+    try {
+      (*j->f)();
+    } catch (...) {
+      j->error = std::current_exception();
+    }
+    return nullptr;
+  };
+  const bool started = pthread_create(&thread, &attr, run, &job) == 0;
+  pthread_attr_destroy(&attr);
+  if (!started) {  // no thread to be had: the import runs here
+    f();
+    return;
+  }
+  pthread_join(thread, nullptr);
+  if (job.error) std::rethrow_exception(job.error);
+}
+
+static LinalgImport importHere(const SourceFile& src, const std::string& entry);
+
 LinalgImport importLinalg(const SourceFile& src, const std::string& entry) {
+  LinalgImport out;
+  auto work = [&] { out = importHere(src, entry); };
+  onLargeStack(work);
+  return out;
+}
+
+static LinalgImport importHere(const SourceFile& src, const std::string& entry) {
   if (src.text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw SourceError({1, 1}, "file is empty: expected a func.func on tensors");
   LinalgImport out;
