@@ -52,7 +52,7 @@ check-sanitize: deps
 	  wait $$slow; s=$$?; cat $(SAN_BUILD)/unit-slow.log; test $$rest -eq 0 -a $$s -eq 0
 	@echo "== sanitizers: fast lit tests (leaks checked where no OpenCL runs)"
 	$(SAN_ENV) $(LIT) --filter '^polyfuse :: (errors|check|fuse|mlir)/'
-	$(SAN_ENV_OPENCL) $(LIT) --filter '^polyfuse :: (exec|codegen|experiment|hardening|semantics)/'
+	$(SAN_ENV_OPENCL) $(LIT) --filter '^polyfuse :: (exec|codegen|experiment|hardening)/'
 	@echo "== sanitizers: fuzzing, $(FUZZ_SECONDS) s per parser"
 	$(MAKE) --no-print-directory fuzz BUILD=$(SAN_BUILD)
 
