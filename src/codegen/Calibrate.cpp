@@ -1,5 +1,4 @@
 #define CL_TARGET_OPENCL_VERSION 120
-#include "codegen/Process.h"
 #include "codegen/Calibrate.h"
 
 #include <CL/cl.h>
@@ -15,6 +14,7 @@
 #include <vector>
 
 #include "codegen/CudaTools.h"
+#include "codegen/Process.h"
 #include "polyir/Diagnostic.h"
 
 namespace polyfuse {

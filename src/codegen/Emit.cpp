@@ -75,7 +75,6 @@ struct Spelling {
     // CUDA has float overloads under f-suffixed names; OpenCL's builtins are generic.
     return d == Dialect::Cuda && f32 ? base + "f" : base;
   }
-  std::string wideInt() const { return d == Dialect::OpenCL ? "long" : "long long"; }
   std::string literal(const std::string& text) const {
     std::string t = text;
     if (!t.empty() && (t.back() == 'f' || t.back() == 'F')) t.pop_back();
@@ -110,9 +109,12 @@ bool isHelper(Intrinsic f) {
     default: return false;
   }
 }
-// An expression OpenCL cannot evaluate as one vector: the helpers and casts take scalars.
+// The intrinsics polyfuse spells itself rather than a C library call: the helpers and the
+// float cast. They take scalars and answer in the computing type.
+bool spelledByPolyfuse(Intrinsic f) { return isHelper(f) || f == Intrinsic::RoundF32; }
+// An expression OpenCL cannot evaluate as one vector (the helpers and casts take scalars).
 bool scalarOnly(const Expr& e) {
-  if (e.kind == ExprKind::Call && (isHelper(e.fn) || e.fn == Intrinsic::RoundF32)) return true;
+  if (e.kind == ExprKind::Call && spelledByPolyfuse(e.fn)) return true;
   for (auto& a : e.args)
     if (scalarOnly(*a)) return true;
   return false;
@@ -139,7 +141,7 @@ std::set<Intrinsic> usedHelpers(const Program& prog) {
 // of an MLIR body is a float or an index); the integer ops convert to 64 bits and back.
 std::string mathHelpers(const Spelling& sp, const std::set<Intrinsic>& used) {
   std::ostringstream os;
-  const std::string R = sp.real, L = sp.wideInt(), U = sp.d == Dialect::OpenCL ? "ulong" : "unsigned long long";
+  const std::string R = sp.real, L = cTypeName(ElemType::I64, sp.d), U = sp.d == Dialect::OpenCL ? "ulong" : "unsigned long long";
   const std::string head = sp.d == Dialect::Cuda ? "__device__ __forceinline__ " : sp.d == Dialect::C ? "static " : "";
   auto def = [&](Intrinsic f, const std::string& params, const std::string& body) {
     if (used.count(f)) os << head << R << " " << sp.fn(helperName(f)) << "(" << params << ") {\n" << body << "}\n";
@@ -235,7 +237,7 @@ CExpr valueExpr(const Statement& st, const Expr& e, const Spelling& sp, const Si
       // C's library answers in double: narrowed to float where the reference is (the
       // helpers take and return the computing type already).
       CExpr c = callExpr(e, sp, sub, primary, wrap);
-      return isHelper(e.fn) || e.fn == Intrinsic::RoundF32 ? c : narrow(c);
+      return spelledByPolyfuse(e.fn) ? c : narrow(c);
     }
     default: throw InternalError("unresolved expression in code generation");
   }

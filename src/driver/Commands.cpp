@@ -16,13 +16,13 @@
 #include <fstream>
 #include <sstream>
 
-#include "fusion/Occupancy.h"
 #include "codegen/Calibrate.h"
 #include "driver/Execute.h"
 #include "driver/FileIO.h"
 #include "driver/Experiment.h"
 #include "driver/Inspect.h"
 #include "driver/Validate.h"
+#include "fusion/Occupancy.h"
 #include "fusion/PlanOutput.h"
 #include "mlir/LoadProgram.h"
 #include "polyir/Frontend.h"

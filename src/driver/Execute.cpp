@@ -8,9 +8,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "codegen/Process.h"
 #include "codegen/CudaTools.h"
 #include "codegen/Lower.h"
+#include "codegen/Process.h"
 #include "driver/FileIO.h"
 #include "codegen/OpenCLRunner.h"
 #include "fusion/PlanOutput.h"

@@ -11,8 +11,8 @@
 #include <regex>
 #include <sstream>
 
-#include "codegen/Process.h"
 #include "codegen/CudaTools.h"
+#include "codegen/Process.h"
 #include "fusion/Occupancy.h"
 #include "polyir/Diagnostic.h"
 

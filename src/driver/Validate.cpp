@@ -49,7 +49,6 @@ Validation validatePartitions(const CostModel& cm, Backend backend, const Bindin
     v.source = "every legal partition (" + std::to_string(plans.size()) + ")";
   }
   std::vector<double> modeled, measured;
-  v.planned = plans.size();
   for (const Partition& p : plans) {
     if (timeLimitSeconds > 0 && !v.partitions.empty() && elapsed() > timeLimitSeconds) break;  // the first always runs
     ValidatedPartition vp;

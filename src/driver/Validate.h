@@ -22,7 +22,6 @@ struct Validation {
   std::string device;                          // where they ran
   double kendallTau = 0, spearmanRho = 0, regret = 1;
   bool allVerified = true;
-  size_t planned = 0;  // partitions chosen to run; more than ran when the time limit stopped it
 };
 
 // `topK` > 0: the K best partitions by the exact search; otherwise every legal partition

@@ -101,7 +101,7 @@ Device loadDevice(const std::string& nameOrPath) {
     if (!n.IsScalar()) throw UsageError(at(n) + what + " must be a name");
     return n.as<std::string>();
   };
-  // A finite number, positive where a rate or a count is meant.
+  // A number within the parameter's range (checkDeviceParameter), located in the file.
   auto number = [&](const YAML::Node& n, const std::string& k) {
     double v = 0;
     try {

@@ -36,10 +36,10 @@ inline constexpr const char* kSaturatingOccupancyGone =
 
 // "a100", "h100", "h200", or a path to a YAML file. Throws UsageError.
 Device loadDevice(const std::string& nameOrPath);
-// Overrides parameters by their YAML keys (dram_gbps, launch_us, ...).
 // Throws a UsageError naming the parameter, its allowed range and the value when `v`
 // is not a value of parameter `k` (or `k` is not a parameter).
 void checkDeviceParameter(const std::string& k, double v);
+// Overrides parameters by their YAML keys (dram_gbps, launch_us, ...), each checked.
 void applyDeviceOverrides(Device& d, const std::map<std::string, double>& values);
 
 }  // namespace polyfuse

@@ -271,9 +271,9 @@ std::vector<StmtSet> bytesGreedy(const CostModel& cm, const Deadline& deadline) 
     int bestA = -1, bestB = -1;
     for (const Pair& p : pairs) {
       if (refused.count({p.a, p.b})) continue;
+      if (deadline.passed()) break;
       StmtSet u = group[p.a];
       u |= group[p.b];
-      if (deadline.passed()) break;
       if (!cm.plan(u) || mergeCloses(p.a, p.b)) {
         refused.insert({p.a, p.b});
         continue;

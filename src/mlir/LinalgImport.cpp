@@ -329,20 +329,18 @@ class Importer {
     for (char& c : n)
       if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') c = '_';
     if (n.empty() || std::isdigit(static_cast<unsigned char>(n[0]))) n = "v" + n;
-    static const std::set<std::string> reserved = {"def", "where", "in", "float", "double", "max", "min",
-                                                   "exp", "log", "sqrt", "rsqrt", "tanh", "erf", "fabs",
-                                                   "fmax", "fmin", "pow", "sigmoid", "maximum", "minimum",
-                                                   "trunc", "fma", "round_f32", "round_f16", "round_bf16", "wrap", "zext",
-                                                   "idiv", "irem", "floordiv", "ceildiv"};
+    // TC's keywords, its reduction words and every intrinsic (Sema's one table).
+    static const std::set<std::string> keywords = {"def", "where", "in", "float", "double", "max", "min", "fmax", "fmin"};
+    auto reserved = [](const std::string& w) { return keywords.count(w) > 0 || isIntrinsicName(w); };
     bool loopName = n.size() > 1 && n[0] == 'd' && n.find_first_not_of("0123456789", 1) == std::string::npos;
     std::string base = n;
-    for (int k = 1; reserved.count(n) || taken_.count(n) || loopName; ++k) {
+    for (int k = 1; reserved(n) || taken_.count(n) || loopName; ++k) {
       n = base + "_" + std::to_string(k);
       loopName = false;
     }
     if (n != base && boundary)
       out_.notes.push_back("'" + base + "' is named '" + n + "' in the TC program ('" + base + "' is " +
-                           (reserved.count(base) ? "a TC keyword or function" : taken_.count(base) ? "taken" : "a loop's name") + ")");
+                           (reserved(base) ? "a TC keyword or function" : taken_.count(base) ? "taken" : "a loop's name") + ")");
     taken_.insert(n);
     return n;
   }

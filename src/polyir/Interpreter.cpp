@@ -90,8 +90,8 @@ static int64_t integerDivision(Intrinsic f, int64_t x, int64_t y) {
   }
 }
 
-// Round to nearest even with `fraction` bits, exponents down to `minExp` (subnormals
-// below it), and overflow past `maxFinite`.
+// Round to nearest even with `fraction` bits, in quanta no finer than 2^minQuantum (the
+// subnormals' step), and overflow past `maxFinite`.
 static double roundToFormat(double x, int fraction, int minQuantum, double maxFinite) {
   if (std::isnan(x) || std::isinf(x)) return x;
   int e;

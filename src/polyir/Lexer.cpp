@@ -1,6 +1,7 @@
 #include "polyir/Lexer.h"
 
 #include <cctype>
+#include <map>
 
 namespace polyfuse {
 
@@ -89,9 +90,10 @@ std::vector<Token> lex(const std::string& src) {
       size_t j = i;
       while (j < src.size() && (std::isalnum(static_cast<unsigned char>(src[j])) || src[j] == '_')) ++j;
       std::string word = src.substr(i, j - i);
-      if ((word == "max" || word == "min" || word == "fmax" || word == "fmin") && at(j) == '=' && at(j + 1) != '=') {
-        push(word == "max" ? Tok::MaxAssign : word == "min" ? Tok::MinAssign : word == "fmax" ? Tok::FMaxAssign : Tok::FMinAssign,
-             j - i + 1);
+      static const std::map<std::string, Tok> reductionWords = {
+          {"max", Tok::MaxAssign}, {"min", Tok::MinAssign}, {"fmax", Tok::FMaxAssign}, {"fmin", Tok::FMinAssign}};
+      if (auto r = reductionWords.find(word); r != reductionWords.end() && at(j) == '=' && at(j + 1) != '=') {
+        push(r->second, j - i + 1);
         continue;
       }
       Tok k = word == "def" ? Tok::KwDef : word == "where" ? Tok::KwWhere : word == "in" ? Tok::KwIn : Tok::Ident;

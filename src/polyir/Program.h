@@ -94,6 +94,9 @@ struct Program {
 
 std::string reduceOpText(ReduceOp op, bool init);  // "+=!": see polyir/Reduction.h
 const char* intrinsicName(Intrinsic f);
+// Whether `name` is a TC intrinsic (exp, fmax, wrap, ..): a name a tensor must not take
+// where the program is written by a tool.
+bool isIntrinsicName(const std::string& name);
 
 // Sema: resolves names, infers ranges, checks the program. Throws SourceError.
 Program analyze(const DefDecl& def);

@@ -116,6 +116,8 @@ static const std::map<std::string, std::pair<Intrinsic, int>>& intrinsics() {
   return table;
 }
 
+bool isIntrinsicName(const std::string& name) { return intrinsics().count(name) > 0; }
+
 const char* intrinsicName(Intrinsic f) {
   for (auto& [n, v] : intrinsics())
     if (v.first == f) return n.c_str();
