@@ -24,12 +24,19 @@ std::string referenceName(const Program& prog) { return "pf_" + cName(prog.name)
 
 std::string realType(const Program& prog) { return elemTypeName(prog.computeType()); }
 
+static std::vector<bool> integerTensors(const Program& prog) {
+  std::vector<bool> v;
+  for (const Tensor& t : prog.tensors) v.push_back(isInteger(t.type));
+  return v;
+}
+
 std::string cTypeName(ElemType t, Dialect d) {
   switch (t) {
     case ElemType::F32: return "float";
     case ElemType::F64: return "double";
     case ElemType::I32: return "int";
     case ElemType::I64: return d == Dialect::OpenCL ? "long" : "long long";
+    case ElemType::Bool: return d == Dialect::OpenCL ? "uchar" : "unsigned char";
   }
   return "?";
 }
@@ -63,6 +70,9 @@ struct Spelling {
   // arrays of doubles and with C's double math library: each read, scalar parameter and
   // library call is narrowed to float (float arithmetic then rounds each operation).
   bool narrowLeaves = false;
+  // Per tensor: read as a value through a cast to the computing type (an integer input,
+  // a mask), so that C's integer division and overflow never apply to it.
+  std::vector<bool> castReads;
   std::string tid() const { return d == Dialect::Cuda ? "threadIdx.x" : "get_local_id(0)"; }
   std::string bid() const { return d == Dialect::Cuda ? "blockIdx.x" : "get_group_id(0)"; }
   std::string barrier() const {
@@ -211,11 +221,19 @@ CExpr valueExpr(const Statement& st, const Expr& e, const Spelling& sp, const Si
   auto scalar = [&](std::string t) { return primary(sp.vector.empty() ? t : "((" + sp.vector + ")(" + t + "))"); };
   auto narrow = [&](CExpr c) { return sp.narrowLeaves ? primary("((float)" + wrap(c, 3) + ")") : c; };
   switch (e.kind) {
-    case ExprKind::Number: return scalar(sp.literal(e.name.empty() ? std::to_string(e.number) : e.name));
+    case ExprKind::Number:
+      if (std::isinf(e.number)) return scalar("INFINITY");  // C99's, CUDA's and OpenCL C's spelling
+      return scalar(sp.literal(e.name.empty() ? std::to_string(e.number) : e.name));
     case ExprKind::Size: return scalar(sp.literal(std::to_string(sizes.at(e.name))));
     case ExprKind::Scalar: return narrow(scalar(cName(e.name)));
     case ExprKind::Index: return scalar("(" + sp.real + ")" + cName(e.name));
-    case ExprKind::Access: return narrow(primary(access(st.reads[e.ref])));
+    case ExprKind::Access: {
+      const Access& a = st.reads[e.ref];
+      // (A vector expression reads an integer tensor gathered into a vector of the
+      // computing type already.)
+      const bool cast = sp.vector.empty() && size_t(a.tensor) < sp.castReads.size() && sp.castReads[size_t(a.tensor)];
+      return narrow(primary(cast ? "((" + sp.real + ")" + access(a) + ")" : access(a)));
+    }
     case ExprKind::Neg: return primary("(-" + wrap(sub(0), 3) + ")");
     case ExprKind::Add: return binary("+", 1);
     case ExprKind::Sub: return binary("-", 1);
@@ -1124,6 +1142,7 @@ GeneratedCode generate(const PolyProgram& pp, const Partition& p, Dialect d) {
   GeneratedCode out;
   out.kernels = lowerPartition(pp, at, p, sched);
   Spelling sp{d, realType(prog) == "float", realType(prog), indexType(at, d)};
+  sp.castReads = integerTensors(prog);
   std::ostringstream os;
   std::string sizes;
   for (auto& n : prog.sizeParams) sizes += (sizes.empty() ? "" : ", ") + n + "=" + std::to_string(p.sizes.at(n));

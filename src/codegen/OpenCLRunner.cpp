@@ -131,6 +131,7 @@ RunResult runOpenCL(const Program& prog, const Partition& p, const GeneratedCode
         case ElemType::F64: write(v); break;
         case ElemType::I32: write(std::vector<int32_t>(v.begin(), v.end())); break;
         case ElemType::I64: write(std::vector<int64_t>(v.begin(), v.end())); break;
+        case ElemType::Bool: write(std::vector<uint8_t>(v.begin(), v.end())); break;
       }
     }
   };

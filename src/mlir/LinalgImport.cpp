@@ -40,6 +40,7 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Upgrade.h"
 #include "polyir/Parser.h"
+#include "polyir/Reduction.h"
 
 namespace polyfuse {
 namespace {
@@ -140,8 +141,7 @@ std::string decimal(double v, int bits) {
 }
 
 ExprPtr number(double v, int bits, SourceLoc loc) {
-  if (!std::isfinite(v)) throw SourceError(loc, "constant " + std::string(std::isnan(v) ? "NaN" : "infinity") +
-                                                    " is not supported in an expression");
+  if (std::isnan(v)) throw SourceError(loc, "constant NaN is not supported in an expression");
   if (v < 0) {
     std::vector<ExprPtr> a;
     a.push_back(number(-v, bits, loc));
@@ -149,7 +149,7 @@ ExprPtr number(double v, int bits, SourceLoc loc) {
   }
   auto e = node(ExprKind::Number, loc);
   e->number = v;
-  e->name = decimal(v, bits);
+  e->name = std::isinf(v) ? kInfinityName : decimal(v, bits);
   return e;
 }
 
@@ -171,13 +171,16 @@ ExprPtr call(const std::string& fn, SourceLoc loc, std::vector<ExprPtr> args) {
   return e;
 }
 
-// A float constant defined by arith.constant (scalar, or the splat of a tensor).
+// A constant defined by arith.constant (scalar, or the splat of a tensor): a float, or
+// an integer as its signed value (an i1 as 0 or 1, as the body's values are).
 std::optional<double> floatConstant(Value v) {
   auto c = v.getDefiningOp<mlir::arith::ConstantOp>();
   if (!c) return std::nullopt;
   mlir::Attribute a = c.getValue();
   if (auto s = mlir::dyn_cast<mlir::SplatElementsAttr>(a)) a = s.getSplatValue<mlir::Attribute>();
   if (auto f = mlir::dyn_cast<mlir::FloatAttr>(a)) return f.getValueAsDouble();
+  if (auto i = mlir::dyn_cast<mlir::IntegerAttr>(a); i && !i.getType().isIndex())
+    return i.getType().isInteger(1) ? double(!i.getValue().isZero()) : double(i.getValue().getSExtValue());
   return std::nullopt;
 }
 
@@ -190,6 +193,7 @@ int floatBits(mlir::Type t) {
 // i64 before).
 ElemType elemType(mlir::Type t) {
   if (auto s = mlir::dyn_cast<mlir::ShapedType>(t)) t = s.getElementType();
+  if (t.isInteger(1)) return ElemType::Bool;
   if (t.isInteger(64)) return ElemType::I64;
   if (t.isInteger(32)) return ElemType::I32;
   return floatBits(t) == 64 ? ElemType::F64 : ElemType::F32;
@@ -201,6 +205,11 @@ struct ResultForm {
   ReduceOp op = ReduceOp::Assign;
   Value value;        // the reduced value, or the assigned one
   bool readsInit = false;  // an elementwise result that reads its init operand
+  bool dropped = false;    // never used, nor read by the results kept: not computed
+  // A select-combined update, select(c, acc op x, acc): acc op select(c, x, identity).
+  // `keepWhen` is the condition under which the accumulator stays as it is.
+  Value keepWhen;
+  bool keepWhenTrue = false;
 };
 
 // Whether v is computed from `on` within the body: a walk over the body's DAG that
@@ -267,6 +276,21 @@ ResultForm combiner(mlir::linalg::GenericOp g, Value y, mlir::BlockArgument acc)
       }
     }
   }
+  // select(c, acc op x, acc), or with the branches swapped (an embedding bag's masked
+  // sum): the element not taken contributes the operator's identity instead, which
+  // leaves the accumulator as it was.
+  if (!f.value)
+    if (auto sel = mlir::dyn_cast<mlir::arith::SelectOp>(d)) {
+      const bool keepTrue = sel.getTrueValue() == acc, keepFalse = sel.getFalseValue() == acc;
+      Value update = keepTrue ? sel.getFalseValue() : sel.getTrueValue();
+      Operation* u = update.getDefiningOp();
+      if (keepTrue != keepFalse && u && u->getBlock() == acc.getOwner() && u->getNumOperands() == 2 &&
+          !dependsOn(sel.getCondition(), acc, acc.getOwner())) {
+        f = combiner(g, update, acc);
+        f.keepWhen = sel.getCondition();
+        f.keepWhenTrue = keepTrue;
+      }
+    }
   if (!f.value) fail();
   if (dependsOn(f.value, acc, acc.getOwner()))
     throw SourceError(loc, "this reduction uses its accumulator other than through its combiner");
@@ -407,11 +431,11 @@ class Importer {
     auto t = mlir::dyn_cast<mlir::RankedTensorType>(v.getType());
     if (!t) throw SourceError(locOf(at), "expected a ranked tensor, found an operand of another type");
     mlir::Type e = t.getElementType();
-    if (!e.isF32() && !e.isF64() && !e.isSignlessInteger(32) && !e.isSignlessInteger(64)) {
+    if (!e.isF32() && !e.isF64() && !e.isSignlessInteger(1) && !e.isSignlessInteger(32) && !e.isSignlessInteger(64)) {
       std::string s;
       llvm::raw_string_ostream os(s);
       e.print(os);
-      throw SourceError(locOf(at), "element type " + os.str() + " is not supported (f32 and f64 values, i32 and i64 subscripts are)");
+      throw SourceError(locOf(at), "element type " + os.str() + " is not supported (f32, f64, i1, i32 and i64 are)");
     }
     return t;
   }
@@ -531,6 +555,16 @@ class Importer {
       tensors_[e] = tv;
       return;
     }
+    if (auto c = mlir::dyn_cast<mlir::tensor::CastOp>(op)) {  // the same elements, the type restated
+      auto t = tensorType(c.getResult(), op);
+      Shape shape = tensorOf(c.getSource(), op).shape;
+      std::vector<mlir::AffineExpr> exprs;
+      for (int64_t k = 0; k < t.getRank(); ++k) {
+        if (!t.isDynamicDim(k)) ext_.unite(shape[size_t(k)], ext_.literal(t.getDimSize(k)), loc);
+        exprs.push_back(mlir::getAffineDimExpr(unsigned(k), op->getContext()));
+      }
+      return view(op, c.getSource(), shape, exprs);
+    }
     if (auto e = mlir::dyn_cast<mlir::tensor::ExpandShapeOp>(op)) return expand(e);
     if (auto c = mlir::dyn_cast<mlir::tensor::CollapseShapeOp>(op)) return collapse(c);
     if (auto x = mlir::dyn_cast<mlir::tensor::ExtractSliceOp>(op)) return slice(x);
@@ -563,9 +597,7 @@ class Importer {
           }
       }
       for (unsigned k = 0; k < g.getNumResults(); ++k) {
-        if (isInteger(elemType(tensorType(g.getResult(k), op))))
-          throw SourceError(loc, "this op computes integers; polyfuse computes f32 or f64 (integer tensors are inputs "
-                                 "that hold subscripts)");
+        tensorType(g.getResult(k), op);
         tensors_[g.getResult(k)] = TensorValue(Kind::Computed, tensorOf(g.getDpsInits()[k], op).shape);
       }
       loops_[op] = loopSym;
@@ -751,6 +783,21 @@ class Importer {
                                      (inOut[l] ? "indexes" : "does not index") + " result " + std::to_string(k));
       mlir::BlockArgument acc = g.getMatchingBlockArgument(init);
       Value y = yield.getOperand(k);
+      // A result nobody reads (torch-mlir's argmax beside a max) is not computed, unless
+      // another result's value reads its accumulator.
+      if (g.getResult(k).use_empty() && g.getNumResults() > 1) {
+        bool read = false;
+        for (unsigned j = 0; j < g.getNumResults(); ++j)
+          read |= j != k && !g.getResult(j).use_empty() && dependsOn(yield.getOperand(j), acc, body);
+        if (!read) {
+          ResultForm f;
+          f.dropped = true;
+          forms.push_back(f);
+          out_.notes.push_back("result " + std::to_string(k) + " of the op at line " + std::to_string(loc.line) +
+                               " is never used: not computed");
+          continue;
+        }
+      }
       ResultForm f = reduces ? combiner(g, y, acc) : ResultForm{ReduceOp::Assign, y};
       f.readsInit = !reduces && dependsOn(y, acc, body);
       forms.push_back(f);
@@ -931,9 +978,9 @@ class Importer {
   // A scalar defined outside any body: a constant or a float argument.
   ExprPtr scalar(Value v, SourceLoc loc, Operation* at) {
     if (auto it = scalars_.find(v); it != scalars_.end()) return name(it->second, loc);
-    if (auto f = floatConstant(v)) return number(*f, floatBits(v.getType()), loc);
     if (auto c = v.getDefiningOp<mlir::arith::ConstantOp>())
       if (auto i = mlir::dyn_cast<mlir::IntegerAttr>(c.getValue())) return integer(i.getInt(), loc);
+    if (auto f = floatConstant(v)) return number(*f, floatBits(v.getType()), loc);
     // An extent used as a value (a mean divides by the row length): the size itself.
     if (auto it = indexSyms_.find(v); it != indexSyms_.end()) return extent(it->second, loc);
     if (Operation* d = v.getDefiningOp(); d && isCast(d)) return cast(d, scalar(d->getOperand(0), loc, at), loc);
@@ -1245,10 +1292,17 @@ class Importer {
   std::set<Operation*> gatherNoted_;
 
   // A fill is read as its value wherever an op reads it; it is stored only when returned.
+  // Returned, directly or through tensor.cast (which only restates the type).
   static bool returned(Value v) {
-    for (mlir::OpOperand& u : v.getUses())
+    for (mlir::OpOperand& u : v.getUses()) {
       if (mlir::isa<mlir::func::ReturnOp>(u.getOwner())) return true;
+      if (auto c = mlir::dyn_cast<mlir::tensor::CastOp>(u.getOwner()); c && returned(c.getResult())) return true;
+    }
     return false;
+  }
+  static Value castSource(Value v) {
+    while (auto c = v.getDefiningOp<mlir::tensor::CastOp>()) v = c.getSource();
+    return v;
   }
 
   static bool isIdentity(ReduceOp op, double c) {
@@ -1295,7 +1349,8 @@ class Importer {
     if (auto x = mlir::dyn_cast<mlir::tensor::InsertSliceOp>(op)) return insertStatements(x);
     if (auto ret = mlir::dyn_cast<mlir::func::ReturnOp>(op)) {
       std::set<std::string> seen;
-      for (Value v : ret.getOperands()) {
+      for (Value returnedValue : ret.getOperands()) {
+        const Value v = castSource(returnedValue);
         if (tensorOf(v, op).kind == Kind::View) {
           // A returned view (a result expanded back once its unit loops were dropped):
           // the output is a copy of what it shows.
@@ -1316,6 +1371,11 @@ class Importer {
         d.name = tv.name;
         d.loc = loc;
         d.type = elemType(v.getType());
+        if (isInteger(d.type)) {  // computed integers are values of the computing type
+          d.type = ElemType::F32;
+          out_.notes.push_back("output '" + d.name + "' (line " + std::to_string(loc.line) +
+                               ") holds integers; it is stored as f32, exact up to 2^24");
+        }
         d.hasShape = true;
         dims(d, tv.shape);
         out_.def.outputs.push_back(d);
@@ -1328,6 +1388,7 @@ class Importer {
     splitLoops(g, loops);
     for (unsigned k = 0; k < g.getNumResults(); ++k) {
       const ResultForm& f = forms_[op][k];
+      if (f.dropped) continue;
       mlir::OpOperand* init = g.getDpsInitOperand(k);
       mlir::AffineMap om = g.getMatchingIndexingMap(init);
       TensorValue& tv = tensors_[g.getResult(k)];
@@ -1359,7 +1420,13 @@ class Importer {
       lhs(s, om, loc);
       Body b{g, std::vector<bool>(op->getNumOperands(), false)};
       bodyNodes_ = 0;
-      s.rhs = expr(f.value, b);
+      if (f.keepWhen) {
+        auto value = [&] { return expr(f.value, b); };
+        auto identity = [&] { return number(reduceKind(f.op).identity, floatBits(f.value.getType()), loc); };
+        s.rhs = f.keepWhenTrue ? choose(f.keepWhen, identity, value, b) : choose(f.keepWhen, value, identity, b);
+      } else {
+        s.rhs = expr(f.value, b);
+      }
       // Ranges: TC infers a loop's range from a read that indexes it alone; give the
       // others (broadcasts, loops in compound subscripts) as where clauses.
       std::vector<bool> inferable(loops.size(), false);

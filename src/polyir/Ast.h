@@ -8,8 +8,10 @@
 
 namespace polyfuse {
 
-// Integer tensors hold subscripts (a gather reads E(ids(i), j)); they are never values.
-enum class ElemType { F32, F64, I32, I64 };
+// Integer tensors are inputs: they hold subscripts (a gather reads E(ids(i), j)) or
+// values (a mask), read as their value in the computing type. Bool is MLIR's i1, one
+// byte holding 0 or 1.
+enum class ElemType { F32, F64, I32, I64, Bool };
 // The TC spelling; codegen spells the C types (codegen/Emit.h).
 inline const char* elemTypeName(ElemType t) {
   switch (t) {
@@ -17,11 +19,14 @@ inline const char* elemTypeName(ElemType t) {
     case ElemType::F64: return "double";
     case ElemType::I32: return "int32";
     case ElemType::I64: return "int64";
+    case ElemType::Bool: return "bool";
   }
   return "?";
 }
-inline int elemBytes(ElemType t) { return t == ElemType::F32 || t == ElemType::I32 ? 4 : 8; }
-inline bool isInteger(ElemType t) { return t == ElemType::I32 || t == ElemType::I64; }
+inline int elemBytes(ElemType t) {
+  return t == ElemType::Bool ? 1 : t == ElemType::F32 || t == ElemType::I32 ? 4 : 8;
+}
+inline bool isInteger(ElemType t) { return t == ElemType::I32 || t == ElemType::I64 || t == ElemType::Bool; }
 
 enum class ExprKind {
   Number,     // literal

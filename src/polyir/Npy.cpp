@@ -56,10 +56,10 @@ TensorData readNpy(const std::string& path) {
   std::string descr = field("descr");
   // Integer arrays hold a gather's subscripts; values stay exact in a double below 2^53.
   std::string kind;
-  for (const char* k : {"<f4", "<f8", "<i4", "<i8"})
+  for (const char* k : {"<f4", "<f8", "<i4", "<i8", "|b1", "|u1", "|i1"})
     if (descr.find(k) != std::string::npos) kind = k;
   if (kind.empty())
-    throw UsageError("'" + path + "': only little-endian float32/float64/int32/int64 .npy files are supported");
+    throw UsageError("'" + path + "': only little-endian float32/float64/int32/int64 and bool/int8/uint8 .npy files are supported");
   if (field("fortran_order").find("True") < field("fortran_order").find("False"))
     throw UsageError("'" + path + "': Fortran-order arrays are not supported");
   std::string shape = field("shape");
@@ -87,7 +87,7 @@ TensorData readNpy(const std::string& path) {
   in.seekg(0, std::ios::end);
   const int64_t left = int64_t(in.tellg() - here);
   in.seekg(here);
-  const int64_t elem = kind == "<f4" || kind == "<i4" ? 4 : 8;
+  const int64_t elem = kind[0] == '|' ? 1 : kind == "<f4" || kind == "<i4" ? 4 : 8;
   if (count > left / elem)
     throw UsageError("'" + path + "': shape " + shapeText + " needs " + std::to_string(count) + " elements, but the file holds " +
                      std::to_string(left / elem));
@@ -101,6 +101,8 @@ TensorData readNpy(const std::string& path) {
   if (kind == "<f4") read(float(0));
   else if (kind == "<f8") read(double(0));
   else if (kind == "<i4") read(int32_t(0));
+  else if (kind == "|i1") read(int8_t(0));
+  else if (kind == "|b1" || kind == "|u1") read(uint8_t(0));
   else read(int64_t(0));
   if (!in) throw UsageError("'" + path + "': file is shorter than its shape says");
   return t;

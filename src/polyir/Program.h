@@ -96,6 +96,8 @@ std::string reduceOpText(ReduceOp op, bool init);  // "+=!": see polyir/Reductio
 const char* intrinsicName(Intrinsic f);
 // Whether `name` is a TC intrinsic (exp, fmax, wrap, ..): a name a tensor must not take
 // where the program is written by a tool.
+// The intrinsics' names and `inf` (positive infinity, a literal where no name shadows it).
+inline constexpr const char* kInfinityName = "inf";
 bool isIntrinsicName(const std::string& name);
 
 // Sema: resolves names, infers ranges, checks the program. Throws SourceError.

@@ -2,6 +2,7 @@
 // interval that keeps its accesses in bounds) and the semantic checks.
 #include <algorithm>
 #include <cctype>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -48,7 +49,8 @@ int64_t Program::indexLimit(int tensor, const Sizes& sizes) const {
           const int64_t extent = tensors[a.tensor].shape[p].eval(sizes);
           limit = limit < 0 ? extent : std::min(limit, extent);
         }
-  return limit < 0 ? 1 : limit;
+  // Read only as a value (a mask): 0 or 1.
+  return limit < 0 ? 2 : limit;
 }
 
 void Program::checkSizes(const Sizes& sizes) const {
@@ -116,7 +118,7 @@ static const std::map<std::string, std::pair<Intrinsic, int>>& intrinsics() {
   return table;
 }
 
-bool isIntrinsicName(const std::string& name) { return intrinsics().count(name) > 0; }
+bool isIntrinsicName(const std::string& name) { return intrinsics().count(name) > 0 || name == kInfinityName; }
 
 const char* intrinsicName(Intrinsic f) {
   for (auto& [n, v] : intrinsics())
@@ -193,7 +195,7 @@ class Sema {
       if (isSize(o.name)) throw SourceError(o.loc, "output '" + o.name + "' has the name of a size");
       if (isInteger(o.type))
         throw SourceError(o.loc, "output '" + o.name + "' is an integer tensor; outputs are float or double "
-                                 "(integer tensors are inputs that hold subscripts)");
+                                 "(integer tensors are inputs)");
       Tensor t;
       t.name = o.name;
       t.loc = o.loc;
@@ -344,6 +346,11 @@ class Sema {
           }
           throw SourceError(e.loc, "tensor '" + e.name + "' used without subscripts");
         }
+        if (e.name == kInfinityName) {  // a literal of its own: no decimal spells it
+          e.kind = ExprKind::Number;
+          e.number = std::numeric_limits<double>::infinity();
+          return;
+        }
         throw SourceError(e.loc, "unknown name '" + e.name + "'");
       }
       case ExprKind::Call: {
@@ -354,9 +361,6 @@ class Sema {
           if (e.args.size() != T.shape.size())
             throw SourceError(e.loc, "wrong rank: '" + e.name + "' has " + std::to_string(T.shape.size()) +
                                          " dimension(s), accessed with " + std::to_string(e.args.size()));
-          if (isInteger(T.type) && !asSubscript)
-            throw SourceError(e.loc, "integer tensor '" + e.name + "' is read as a value; integer tensors only "
-                                     "subscript other tensors, as in E(" + e.name + "(i), j)");
           if (asSubscript && !isInteger(T.type))
             throw SourceError(e.loc, "'" + e.name + "' is a " + elemTypeName(T.type) +
                                          " tensor; a data-dependent subscript reads an int32 or int64 input");
