@@ -38,6 +38,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/IreeBoundary.h"
 #include "mlir/Upgrade.h"
 #include "polyir/Parser.h"
 #include "polyir/Reduction.h"
@@ -1700,7 +1701,7 @@ static LinalgImport importHere(const SourceFile& src, const std::string& entry) 
   if (src.text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw SourceError({1, 1}, "file is empty: expected a func.func on tensors");
   LinalgImport out;
-  std::string text = upgradeMlir(src.text, out.notes);
+  std::string text = readIreeBoundary(upgradeMlir(src.text, out.notes), out.notes);
   checkNesting(text);
 
   parseInChild(text, src.path);

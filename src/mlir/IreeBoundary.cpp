@@ -1,0 +1,218 @@
+#include "mlir/IreeBoundary.h"
+
+#include <map>
+#include <regex>
+#include <set>
+
+namespace polyfuse {
+
+namespace {
+
+// An SSA name and a ranked tensor type, as the patterns below capture them.
+#define PF_SSA R"((%[\w.$#-]+))"
+#define PF_TENSOR R"((tensor<[^>]*>))"
+
+const char* const kMarkers[] = {"util.", "hal.tensor.", "check.expect_", "bufferization.materialize_in_destination",
+                                "flow.tensor.reshape"};
+
+// A value given the same value under another name: MLIR's spelling of it.
+std::string alias(const std::string& result, const std::string& value, const std::string& type) {
+  return result + " = tensor.cast " + value + " : " + type + " to " + type;
+}
+
+// The extents of `tensor<4x8xf32>`, if all are static.
+bool staticExtents(const std::string& inner, std::vector<std::string>& extents) {
+  size_t b = 0;
+  for (size_t x; (x = inner.find('x', b)) != std::string::npos; b = x + 1) {
+    const std::string d = inner.substr(b, x - b);
+    if (d.empty() || d.find_first_not_of("0123456789") != std::string::npos) return false;
+    extents.push_back(d);
+  }
+  return true;
+}
+
+// flow.tensor.reshape of static shapes: a collapse to one dimension, then an expansion
+// to the result's (both on the op's line). Either may be a view the importer refuses
+// (several extents read along a parallel loop); it says so at this line.
+std::string reshape(const std::smatch& m, int& counter) {
+  const std::string result = m[1], value = m[2], from = m[3], to = m[4];
+  std::vector<std::string> a, b;
+  if (!staticExtents(from, a) || !staticExtents(to, b)) return m[0];
+  const std::string elem = from.substr(from.rfind('x') + 1);
+  long n = 1;
+  for (auto& e : a) n *= std::stol(e);
+  auto group = [](size_t k) {
+    std::string g = "[[";
+    for (size_t i = 0; i < k; ++i) g += (i ? ", " : "") + std::to_string(i);
+    return g + "]]";
+  };
+  const std::string flat = "tensor<" + std::to_string(n) + "x" + elem + ">";
+  const std::string tmp = "%pf_reshape_" + std::to_string(counter++);
+  std::string out;
+  if (a.empty()) out = tmp + " = tensor.expand_shape " + value + " [] output_shape [1] : tensor<" + from + "> into " + flat;
+  else out = tmp + " = tensor.collapse_shape " + value + " " + group(a.size()) + " : tensor<" + from + "> into " + flat;
+  if (b.empty()) return out + " " + result + " = tensor.collapse_shape " + tmp + " [] : " + flat + " into tensor<" + to + ">";
+  std::string sizes;
+  for (auto& e : b) sizes += (sizes.empty() ? "" : ", ") + e;
+  return out + " " + result + " = tensor.expand_shape " + tmp + " " + group(b.size()) + " output_shape [" + sizes + "] : " +
+         flat + " into tensor<" + to + ">";
+}
+
+// The end of the parenthesized list that starts at `open`.
+size_t closing(const std::string& s, size_t open) {
+  int depth = 0;
+  for (size_t i = open; i < s.size(); ++i) {
+    if (s[i] == '(') ++depth;
+    if (s[i] == ')' && --depth == 0) return i;
+  }
+  return std::string::npos;
+}
+
+struct Function {
+  size_t header = 0, end = 0;            // lines [header, end)
+  std::map<std::string, std::string> types;  // SSA name -> tensor type, for boundary values
+  std::vector<std::pair<std::string, std::string>> checked;  // values a check.expect reads
+};
+
+}  // namespace
+
+std::string readIreeBoundary(const std::string& text, std::vector<std::string>& notes) {
+  bool any = false;
+  for (const char* m : kMarkers) any |= text.find(m) != std::string::npos;
+  if (!any) return text;
+
+  std::vector<std::string> lines;
+  for (size_t b = 0;;) {
+    size_t e = text.find('\n', b);
+    lines.push_back(text.substr(b, e == std::string::npos ? std::string::npos : e - b));
+    if (e == std::string::npos) break;
+    b = e + 1;
+  }
+  static const std::regex header(R"(^\s*(util\.func|func\.func)\b)");
+  static const std::regex import(PF_SSA R"(\s*=\s*hal\.tensor\.import\s+(?:on\([^)]*\)\s+)?(?:wait\([^)]*\)\s*=>\s*)?)" PF_SSA
+                                 R"(\s*(?:"[^"]*"\s*)?:\s*!hal\.buffer_view\s*->\s*)" PF_TENSOR);
+  static const std::regex exportOp(PF_SSA R"(\s*=\s*hal\.tensor\.export\s+(?:on\([^)]*\)\s+)?)" PF_SSA
+                                   R"(\s*(?:"[^"]*"\s*)?(?:into\([^)]*\)\s*)?:\s*)" PF_TENSOR R"(\s*->\s*!hal\.buffer_view)");
+  static const std::regex barrier(PF_SSA R"(\s*=\s*util\.optimization_barrier\s+)" PF_SSA R"(\s*:\s*)" PF_TENSOR);
+  static const std::regex materialize(PF_SSA R"(\s*=\s*bufferization\.materialize_in_destination\s+)" PF_SSA
+                                      R"(\s+in\s+(?:restrict\s+)?(?:writable\s+)?%[\w.$#-]+\s*:\s*\()" PF_TENSOR
+                                      R"(\s*,\s*tensor<[^>]*>\)\s*->\s*tensor<[^>]*>)");
+  static const std::regex flowReshape(PF_SSA R"(\s*=\s*flow\.tensor\.reshape\s+)" PF_SSA
+                                      R"(\s*:\s*tensor<([^>]*)>\s*->\s*tensor<([^>]*)>)");
+  static const std::regex check(R"(^\s*check\.expect_\w+\(\s*)" PF_SSA R"(\b.*\)\s*:\s*)" PF_TENSOR R"(\s*$)");
+  static const std::regex utilReturn(R"(\butil\.return\b)");
+  static const std::regex emptyReturn(R"(^(\s*)(?:func\.)?return\s*$)");
+  static const std::regex fence(R"(,?\s*%[\w.$#-]+\s*:\s*!hal\.fence)");
+
+  std::set<std::string> applied;
+  std::vector<Function> fns;
+  for (size_t i = 0; i < lines.size(); ++i)
+    if (std::regex_search(lines[i], header)) {
+      if (!fns.empty()) fns.back().end = i;
+      fns.push_back(Function{i, lines.size(), {}, {}});
+    }
+  int reshapes = 0;
+  for (Function& f : fns) {
+    for (size_t i = f.header + 1; i < f.end; ++i) {
+      std::string& l = lines[i];
+      std::smatch m;
+      if (std::regex_search(l, m, import)) {
+        f.types[m[2]] = m[3];
+        l = m.prefix().str() + alias(m[1], m[2], m[3]) + m.suffix().str();
+        applied.insert("hal.tensor.import is an argument of its tensor type");
+      } else if (std::regex_search(l, m, exportOp)) {
+        f.types[m[1]] = m[3];
+        l = m.prefix().str() + alias(m[1], m[2], m[3]) + m.suffix().str();
+        applied.insert("hal.tensor.export is a result");
+      } else if (std::regex_search(l, m, barrier)) {
+        l = m.prefix().str() + alias(m[1], m[2], m[3]) + m.suffix().str();
+        applied.insert("util.optimization_barrier is its operand");
+      } else if (std::regex_search(l, m, materialize)) {
+        l = m.prefix().str() + alias(m[1], m[2], m[3]) + m.suffix().str();
+        applied.insert("bufferization.materialize_in_destination is its source (the destination is the output)");
+      } else if (std::regex_search(l, m, flowReshape)) {
+        l = m.prefix().str() + reshape(m, reshapes) + m.suffix().str();
+        applied.insert("flow.tensor.reshape of static shapes is a collapse and an expansion");
+      } else if (std::regex_search(l, m, check)) {
+        f.checked.emplace_back(m[1], m[2]);
+        l = std::string(l.size(), ' ');
+        applied.insert("the values check.expect_* tests are the function's results");
+      } else if (l.find("util.unfoldable_constant") != std::string::npos) {
+        l = std::regex_replace(l, std::regex(R"(\butil\.unfoldable_constant\b)"), "arith.constant");
+        applied.insert("util.unfoldable_constant is a constant");
+      } else if (std::regex_search(l, utilReturn)) {
+        // util.return %a, %b : !hal.buffer_view, ..: the types of what it returns.
+        l = std::regex_replace(l, utilReturn, "return");
+        size_t colon = l.find(':');
+        if (colon != std::string::npos && l.find("!hal.buffer_view") != std::string::npos) {
+          std::string ops = l.substr(0, colon), types;
+          static const std::regex ssa(PF_SSA);
+          for (auto it = std::sregex_iterator(ops.begin(), ops.end(), ssa); it != std::sregex_iterator(); ++it)
+            types += (types.empty() ? "" : ", ") + (f.types.count((*it)[1]) ? f.types[(*it)[1]] : "!hal.buffer_view");
+          l = ops + ": " + types;
+        }
+      } else if (!f.checked.empty() && std::regex_search(l, m, emptyReturn)) {
+        std::string values, types;
+        for (auto& [v, t] : f.checked) {
+          values += (values.empty() ? "" : ", ") + v;
+          types += (types.empty() ? "" : ", ") + t;
+        }
+        l = m[1].str() + "return " + values + " : " + types;
+      }
+    }
+    // The header: util.func is func.func; buffer views take the types imported.
+    std::string& h = lines[f.header];
+    const bool util = h.find("util.func") != std::string::npos;
+    if (util) {
+      h = std::regex_replace(h, std::regex(R"(\butil\.func(\s+)public\s+)"), "func.func$1");
+      h = std::regex_replace(h, std::regex(R"(\butil\.func\b)"), "func.func");
+      applied.insert("util.func and util.return are func.func and return");
+    }
+    h = std::regex_replace(h, fence, "");
+    size_t open = h.find('(', h.find('@')), close = open == std::string::npos ? open : closing(h, open);
+    if (close == std::string::npos) continue;
+    std::string args = h.substr(open, close + 1 - open), rest = h.substr(close + 1);
+    static const std::regex view(PF_SSA R"(\s*:\s*!hal\.buffer_view)");
+    std::string typed;
+    size_t last = 0;
+    for (auto it = std::sregex_iterator(args.begin(), args.end(), view); it != std::sregex_iterator(); ++it) {
+      const std::string name = (*it)[1];
+      typed += args.substr(last, size_t(it->position(0)) - last) + name + ": " +
+               (f.types.count(name) ? f.types[name] : "!hal.buffer_view");
+      last = size_t(it->position(0) + it->length(0));
+    }
+    args = typed + args.substr(last);
+    // Results: those of the return, when the header names buffer views or nothing.
+    std::string results;
+    for (size_t i = f.header + 1; i < f.end && results.empty(); ++i) {
+      static const std::regex ret(R"(^\s*(?:func\.)?return\s+[^:]*:\s*(.*?)\s*$)");
+      std::smatch m;
+      if (std::regex_search(lines[i], m, ret)) results = m[1];
+    }
+    const size_t arrow = rest.find("->");
+    if (arrow != std::string::npos && rest.find("!hal.buffer_view") != std::string::npos && !results.empty()) {
+      size_t stop = std::min(rest.find(" attributes"), rest.find('{', arrow));
+      rest = rest.substr(0, arrow) + "-> (" + results + ")" + (stop == std::string::npos ? "" : " " + rest.substr(stop));
+    } else if (arrow == std::string::npos && !f.checked.empty()) {
+      rest = " -> (" + results + ")" + rest;
+    }
+    h = h.substr(0, open) + args + rest;
+  }
+  std::string out;
+  for (size_t i = 0; i < lines.size(); ++i) out += lines[i] + (i + 1 < lines.size() ? "\n" : "");
+  if (!applied.empty()) {
+    std::string n = "read IREE's boundary ops: ";
+    bool first = true;
+    for (const std::string& a : applied) {
+      n += (first ? "" : "; ") + a;
+      first = false;
+    }
+    notes.push_back(n);
+  }
+  return out;
+}
+
+#undef PF_SSA
+#undef PF_TENSOR
+
+}  // namespace polyfuse
