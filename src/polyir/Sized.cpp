@@ -109,17 +109,16 @@ SizedProgram::SizedProgram(const Program& prog, const Sizes& sizes) : prog_(&pro
 }
 
 int64_t SizedProgram::lowerBoundBytes() const {
-  // An input read only through gathers: the rows they can touch, when fewer than all.
-  std::vector<int64_t> gathered(prog_->tensors.size(), 0);
-  std::vector<bool> direct(prog_->tensors.size(), false);
+  // Per input, the elements some read must bring in: the largest footprint of one
+  // direct read (a slice reads part of its input; an argument nobody reads, such as the
+  // destination a fill overwrites, none), or the rows gathers can touch.
+  std::vector<int64_t> gathered(prog_->tensors.size(), 0), direct(prog_->tensors.size(), 0);
   for (auto& st : prog_->statements) {
     const SizedStatement& ss = stmts_[size_t(st.id)];
     for (auto& r : ss.reads) {
-      if (r.indirect.empty()) {
-        direct[size_t(r.tensor)] = true;
-        continue;
-      }
-      gathered[size_t(r.tensor)] = checkedAdd(gathered[size_t(r.tensor)], footprint(ss, r, ss.lo, ss.hi).volume(), "a gather's rows");
+      int64_t& n = r.indirect.empty() ? direct[size_t(r.tensor)] : gathered[size_t(r.tensor)];
+      const int64_t v = footprint(ss, r, ss.lo, ss.hi).volume();
+      n = r.indirect.empty() ? std::max(n, v) : checkedAdd(n, v, "a gather's rows");
     }
   }
   int64_t b = 0;
@@ -127,8 +126,7 @@ int64_t SizedProgram::lowerBoundBytes() const {
     const Tensor& T = prog_->tensors[t];
     if (T.role == TensorRole::Temporary) continue;
     int64_t bytes = tensorBytes(int(t));
-    if (T.role == TensorRole::Input && !direct[t] && gathered[t] > 0)
-      bytes = std::min(bytes, gathered[t] * elemBytes(T.type));
+    if (T.role == TensorRole::Input) bytes = std::min(bytes, std::max(direct[t], gathered[t]) * elemBytes(T.type));
     b += bytes;
   }
   return b;

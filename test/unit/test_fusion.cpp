@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -15,6 +16,7 @@
 #include "fusion/RankCorrelation.h"
 #include "fusion/Occupancy.h"
 #include "fusion/Search.h"
+#include "mlir/LoadProgram.h"
 #include "polyir/Interpreter.h"
 
 using namespace polyfuse;
@@ -696,4 +698,36 @@ TEST_CASE("cost model: a second pass over an input stays on chip when it fits, e
   // the re-read costs no time here, and the cached plan wins the tie.
   CHECK(reread->memoryUs == Approx(k.memoryUs));
   CHECK(double(reread->dramBytes + reread->l2Bytes) / small.l2BytesPerSec * 1e6 < reread->memoryUs);
+}
+
+// The lower bound is what any schedule must move: every strategy's plan moves at least
+// that many DRAM bytes, on every example and every linalg test input (an argument only
+// a fill overwrites, or one read in part through a slice, counts only what is read).
+TEST_CASE("fusion: no strategy's DRAM bytes fall below the lower bound") {
+  namespace fs = std::filesystem;
+  const fs::path examples(POLYFUSE_EXAMPLES);
+  std::vector<fs::path> files;
+  for (const fs::path& dir : {examples, examples / "linalg", examples / ".." / "test" / "lit" / "mlir",
+                              examples / ".." / "test" / "lit" / "semantics"})
+    for (auto& e : fs::directory_iterator(dir))
+      if (e.path().extension() == ".tc" || e.path().extension() == ".mlir") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  int checked = 0;
+  for (const fs::path& f : files) {
+    INFO(f.string());
+    LoadedProgram lp;
+    try {
+      lp = loadProgramFile(readSource(f.string()), "", std::make_shared<IslContext>());
+    } catch (const SourceError&) {
+      continue;  // the error tests' inputs
+    }
+    Sizes sizes = allSizes(*lp.program, 97);
+    Setup s(std::move(lp), sizes);
+    for (const char* strategy : {"nofuse", "greedy", "bytes-greedy", "ilp"}) {
+      INFO(strategy);
+      CHECK(s.run(strategy).dramBytes >= s.cm->lowerBoundBytes());
+    }
+    ++checked;
+  }
+  CHECK(checked >= 30);
 }
