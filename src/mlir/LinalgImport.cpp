@@ -778,12 +778,28 @@ class Importer {
                                "of the loops; polyfuse needs each result point written by whole loops");
       std::vector<bool> inOut(iters.size(), false);
       for (unsigned r = 0; r < m.getNumResults(); ++r) inOut[m.getDimPosition(r)] = true;
+      mlir::BlockArgument acc = g.getMatchingBlockArgument(init);
+      Value y = yield.getOperand(k);
+      // A result indexed by every loop, reductions included, and computed from no
+      // accumulator (IREE's fused form: an elementwise value beside a sum) is written once
+      // at each point: an elementwise statement of its own.
+      const bool everyLoop = std::find(inOut.begin(), inOut.end(), false) == inOut.end();
+      if (reduces && everyLoop) {
+        bool readsAccumulator = false;
+        for (unsigned j = 0; j < g.getNumResults(); ++j)
+          readsAccumulator |= j != k && dependsOn(y, g.getMatchingBlockArgument(g.getDpsInitOperand(j)), body);
+        if (!readsAccumulator) {
+          ResultForm f{ReduceOp::Assign, y};
+          f.readsInit = dependsOn(y, acc, body);
+          forms.push_back(f);
+          continue;
+        }
+      }
       for (size_t l = 0; l < iters.size(); ++l)
         if (inOut[l] == (iters[l] == mlir::utils::IteratorType::reduction))
           throw SourceError(loc, "loop d" + std::to_string(l) + " is a " + iteratorWord(iters[l]) + " loop but " +
-                                     (inOut[l] ? "indexes" : "does not index") + " result " + std::to_string(k));
-      mlir::BlockArgument acc = g.getMatchingBlockArgument(init);
-      Value y = yield.getOperand(k);
+                                     (inOut[l] ? "indexes" : "does not index") + " result " + std::to_string(k) +
+                                     (everyLoop ? " from a running accumulator (a scan)" : ""));
       // A result nobody reads (torch-mlir's argmax beside a max) is not computed, unless
       // another result's value reads its accumulator.
       if (g.getResult(k).use_empty() && g.getNumResults() > 1) {
