@@ -544,7 +544,7 @@ class Sema {
       return r;
     }
     std::vector<Bound> bounds;
-    forEachSubscriptOf(st, d, v, [&](const Access& a, const Affine& extent, int64_t c, const Affine& rest) {
+    forEachSubscriptOf(st, d, v, true, [&](const Access& a, const Affine& extent, int64_t c, const Affine& rest) {
       if ((c != 1 && c != -1) || rest.dependsOnAny(st.dims)) return;  // compoundRange's case
       Range r = c == 1 ? Range{rest.scaled(-1), extent - rest, ""}
                        : Range{rest - extent + Affine::constantOf(1), rest + Affine::constantOf(1), ""};
@@ -556,16 +556,17 @@ class Sema {
   }
 
   // Calls f(access, extent, c, rest) for each subscript c * v + rest (c != 0) of the
-  // accesses that bound the statement's indices, where the extent is affine (a strided
-  // one, a quotient, bounds nothing further).
+  // accesses that bound the statement's indices. An extent that is a quotient (a strided
+  // convolution's output, (H - KH) / 2 + 1) bounds only where `quotients` is set: a
+  // plain index over it, whose range is the quotient shifted by an integer.
   template <typename F>
-  void forEachSubscriptOf(const Statement& st, const StmtDecl& d, const std::string& v, F f) {
+  void forEachSubscriptOf(const Statement& st, const StmtDecl& d, const std::string& v, bool quotients, F f) {
     for (const Access* ap : boundingAccesses(st, d)) {
       const Tensor& T = prog_.tensors[ap->tensor];
       if (T.shape.size() != ap->subscripts.size()) continue;
       for (size_t p = 0; p < ap->subscripts.size(); ++p) {
         const int64_t c = ap->subscripts[p].coefficient(v);
-        if (c == 0 || T.shape[p].div != 1) continue;
+        if (c == 0 || (T.shape[p].div != 1 && !quotients)) continue;
         f(*ap, T.shape[p], c, ap->subscripts[p] - Affine::var(v).scaled(c));
       }
     }
@@ -577,7 +578,7 @@ class Sema {
                                      const std::vector<std::optional<Range>>& known) {
     const std::string& v = st.dims[k];
     std::vector<Bound> bounds;
-    forEachSubscriptOf(st, d, v, [&](const Access& a, const Affine& extent, int64_t c, const Affine& rest) {
+    forEachSubscriptOf(st, d, v, false, [&](const Access& a, const Affine& extent, int64_t c, const Affine& rest) {
       // The least and the greatest value of rest over the other indices' ranges.
       Affine lo = Affine::constantOf(rest.constant), hi = lo;
       for (auto& [n, a2] : rest.coef) {
