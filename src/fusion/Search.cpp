@@ -533,15 +533,18 @@ std::vector<StmtSet> enumerateCandidates(const CostModel& cm, int maxSize, size_
   // ends by itself.
   for (int step = 1; !frontier.empty(); ++step) {
     std::vector<StmtSet> next;
+    bool grow = true;
     for (auto& g : frontier) {
-      // The size-1 groups always go in (every partition needs them); past them the
-      // clock is read every 64 costed groups.
-      if (step > 1 && ++costed % 64 == 0 && since(t0) > secondsBudget) {
+      // The clock is read every 64 costed groups. The size-1 groups always go in (every
+      // partition needs them), but past the budget they grow no more: on a wide graph
+      // growing them alone outlasted a short limit.
+      if (++costed % 64 == 0 && since(t0) > secondsBudget) {
         bound = CandidateBound::TimeLimit;
-        return out;
+        if (step > 1) return out;
+        grow = false;
       }
       keep(g);
-      if (bound == CandidateBound::Count) continue;  // cost what was reached, grow no more
+      if (!grow || bound == CandidateBound::Count) continue;  // cost what was reached, grow no more
       for (int u : g.members())
         for (int v : fg.neighbours(u)) {
           if (g.contains(v)) continue;
@@ -557,6 +560,7 @@ std::vector<StmtSet> enumerateCandidates(const CostModel& cm, int maxSize, size_
         }
       if (seen.size() > maxCount) bound = CandidateBound::Count;
     }
+    if (!grow) return out;
     std::sort(next.begin(), next.end());
     frontier = std::move(next);
   }
