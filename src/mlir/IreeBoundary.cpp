@@ -1,5 +1,6 @@
 #include "mlir/IreeBoundary.h"
 
+#include <cctype>
 #include <map>
 #include <regex>
 #include <set>
@@ -68,6 +69,37 @@ size_t closing(const std::string& s, size_t open) {
   return std::string::npos;
 }
 
+std::string trimmed(const std::string& s) {
+  const size_t b = s.find_first_not_of(" \t\r"), e = s.find_last_not_of(" \t\r");
+  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
+}
+
+// `check.expect_almost_eq_const(%r, dense<..> : T) : T`: the value tested and its type;
+// empty when the line is not such a check. (Parsed by hand: a regular expression with
+// `.*` recurses once a character in libstdc++, and these lines hold whole constants.)
+std::pair<std::string, std::string> checked(const std::string& line) {
+  const std::string l = trimmed(line);
+  if (l.rfind("check.expect_", 0) != 0) return {};
+  const size_t open = l.find('('), colon = l.rfind(':');
+  if (open == std::string::npos || colon == std::string::npos || colon < open) return {};
+  size_t e = open + 1;
+  while (e < l.size() && l[e] == ' ') ++e;
+  const size_t b = e;
+  while (e < l.size() && (std::isalnum(static_cast<unsigned char>(l[e])) || std::string("%_.$#-").find(l[e]) != std::string::npos)) ++e;
+  const std::string value = l.substr(b, e - b), type = trimmed(l.substr(colon + 1));
+  if (value.size() < 2 || value[0] != '%' || type.rfind("tensor<", 0) != 0 || type.back() != '>') return {};
+  return {value, type};
+}
+
+// The types after the colon of a `return %a, %b : T1, T2` line; empty for another line.
+std::string returnedTypes(const std::string& line) {
+  std::string l = trimmed(line);
+  if (l.rfind("func.return", 0) == 0) l = l.substr(5);
+  if (l.rfind("return ", 0) != 0) return "";
+  const size_t colon = l.find(':');
+  return colon == std::string::npos ? "" : trimmed(l.substr(colon + 1));
+}
+
 struct Function {
   size_t header = 0, end = 0;            // lines [header, end)
   std::map<std::string, std::string> types;  // SSA name -> tensor type, for boundary values
@@ -99,7 +131,6 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
                                       R"(\s*,\s*tensor<[^>]*>\)\s*->\s*tensor<[^>]*>)");
   static const std::regex flowReshape(PF_SSA R"(\s*=\s*flow\.tensor\.reshape\s+)" PF_SSA
                                       R"(\s*:\s*tensor<([^>]*)>\s*->\s*tensor<([^>]*)>)");
-  static const std::regex check(R"(^\s*check\.expect_\w+\(\s*)" PF_SSA R"(\b.*\)\s*:\s*)" PF_TENSOR R"(\s*$)");
   static const std::regex utilReturn(R"(\butil\.return\b)");
   static const std::regex emptyReturn(R"(^(\s*)(?:func\.)?return\s*$)");
   static const std::regex fence(R"(,?\s*%[\w.$#-]+\s*:\s*!hal\.fence)");
@@ -133,8 +164,8 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
       } else if (std::regex_search(l, m, flowReshape)) {
         l = m.prefix().str() + reshape(m, reshapes) + m.suffix().str();
         applied.insert("flow.tensor.reshape of static shapes is a collapse and an expansion");
-      } else if (std::regex_search(l, m, check)) {
-        f.checked.emplace_back(m[1], m[2]);
+      } else if (std::pair<std::string, std::string> c = checked(l); !c.first.empty()) {
+        f.checked.push_back(c);
         l = std::string(l.size(), ' ');
         applied.insert("the values check.expect_* tests are the function's results");
       } else if (l.find("util.unfoldable_constant") != std::string::npos) {
@@ -184,11 +215,7 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
     args = typed + args.substr(last);
     // Results: those of the return, when the header names buffer views or nothing.
     std::string results;
-    for (size_t i = f.header + 1; i < f.end && results.empty(); ++i) {
-      static const std::regex ret(R"(^\s*(?:func\.)?return\s+[^:]*:\s*(.*?)\s*$)");
-      std::smatch m;
-      if (std::regex_search(lines[i], m, ret)) results = m[1];
-    }
+    for (size_t i = f.header + 1; i < f.end && results.empty(); ++i) results = returnedTypes(lines[i]);
     const size_t arrow = rest.find("->");
     if (arrow != std::string::npos && rest.find("!hal.buffer_view") != std::string::npos && !results.empty()) {
       size_t stop = std::min(rest.find(" attributes"), rest.find('{', arrow));
