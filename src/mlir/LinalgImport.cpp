@@ -172,16 +172,21 @@ ExprPtr call(const std::string& fn, SourceLoc loc, std::vector<ExprPtr> args) {
   return e;
 }
 
+// An integer attribute as a body holds it: its signed value, an i1 as 0 or 1 (the casts
+// read it so: `sitofp` of an i1 is -x). IntegerAttr::getInt would give -1 for true.
+int64_t integerValue(mlir::IntegerAttr i) {
+  return i.getType().isInteger(1) ? int64_t(!i.getValue().isZero()) : i.getValue().getSExtValue();
+}
+
 // A constant defined by arith.constant (scalar, or the splat of a tensor): a float, or
-// an integer as its signed value (an i1 as 0 or 1, as the body's values are).
-std::optional<double> floatConstant(Value v) {
+// an integer as integerValue reads it.
+std::optional<double> constantValue(Value v) {
   auto c = v.getDefiningOp<mlir::arith::ConstantOp>();
   if (!c) return std::nullopt;
   mlir::Attribute a = c.getValue();
   if (auto s = mlir::dyn_cast<mlir::SplatElementsAttr>(a)) a = s.getSplatValue<mlir::Attribute>();
   if (auto f = mlir::dyn_cast<mlir::FloatAttr>(a)) return f.getValueAsDouble();
-  if (auto i = mlir::dyn_cast<mlir::IntegerAttr>(a); i && !i.getType().isIndex())
-    return i.getType().isInteger(1) ? double(!i.getValue().isZero()) : double(i.getValue().getSExtValue());
+  if (auto i = mlir::dyn_cast<mlir::IntegerAttr>(a); i && !i.getType().isIndex()) return double(integerValue(i));
   return std::nullopt;
 }
 
@@ -573,7 +578,7 @@ class Importer {
     if (auto x = mlir::dyn_cast<mlir::tensor::InsertSliceOp>(op)) return insertShape(x);
     if (auto f = mlir::dyn_cast<mlir::linalg::FillOp>(op)) {
       Value v = f.getInputs()[0];
-      if (!floatConstant(v) && !scalars_.count(v))
+      if (!constantValue(v) && !scalars_.count(v))
         throw SourceError(loc, "linalg.fill with a computed value is not supported (constants and float arguments are)");
       TensorValue tv(Kind::Fill, tensorOf(f.getOutputs()[0], op).shape);
       tv.fill = v;
@@ -727,7 +732,7 @@ class Importer {
     if (!p.getLow().empty() || !p.getHigh().empty())
       throw SourceError(loc, "tensor.pad with computed padding amounts is not supported (static ones are)");
     Value v = p.getConstantPaddingValue();
-    if (!v || (!floatConstant(v) && !scalars_.count(v)))
+    if (!v || (!constantValue(v) && !scalars_.count(v)))
       throw SourceError(loc, "tensor.pad must yield one constant or float argument, the same at every point");
     tensorType(p.getResult(), op);
     const Shape& src = tensorOf(p.getSource(), op).shape;
@@ -996,8 +1001,8 @@ class Importer {
   ExprPtr scalar(Value v, SourceLoc loc, Operation* at) {
     if (auto it = scalars_.find(v); it != scalars_.end()) return name(it->second, loc);
     if (auto c = v.getDefiningOp<mlir::arith::ConstantOp>())
-      if (auto i = mlir::dyn_cast<mlir::IntegerAttr>(c.getValue())) return integer(i.getInt(), loc);
-    if (auto f = floatConstant(v)) return number(*f, floatBits(v.getType()), loc);
+      if (auto i = mlir::dyn_cast<mlir::IntegerAttr>(c.getValue())) return integer(integerValue(i), loc);
+    if (auto f = constantValue(v)) return number(*f, floatBits(v.getType()), loc);
     // An extent used as a value (a mean divides by the row length): the size itself.
     if (auto it = indexSyms_.find(v); it != indexSyms_.end()) return extent(it->second, loc);
     if (Operation* d = v.getDefiningOp(); d && isCast(d)) return cast(d, scalar(d->getOperand(0), loc, at), loc);
@@ -1412,7 +1417,7 @@ class Importer {
       tv.name = resultName(op, k);
       // A fill seen through views (a fill whose unit dimensions were dropped) is still one value.
       const TensorValue& base = tensorOf(throughViews(init->get(), om, op).first, op);
-      std::optional<double> c = base.kind == Kind::Fill ? floatConstant(base.fill) : std::nullopt;
+      std::optional<double> c = base.kind == Kind::Fill ? constantValue(base.fill) : std::nullopt;
       bool bang = f.op != ReduceOp::Assign && c && isIdentity(f.op, *c);
       if (f.op != ReduceOp::Assign && !bang) {
         // Start from the init's values: a copy, then the update.

@@ -44,6 +44,11 @@
 // RUN: %oracle %s --entry casts --backend ref --backend opencl | FileCheck --check-prefix=CAST %s
 // CAST: ref y: 15 elements match MLIR
 // CAST: opencl y: 15 elements match MLIR
+// An i1 constant defined outside the body holds 1, so sitofp gives -1 and uitofp 1 (it
+// was read as -1, so sitofp gave 1).
+// RUN: %oracle %s --entry true_constant --backend ref --backend opencl | FileCheck --check-prefix=TRUE %s
+// TRUE: ref r: 4 elements match MLIR
+// TRUE: opencl r: 4 elements match MLIR
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (0, d1)>
 #col = affine_map<(d0, d1) -> (d1)>
@@ -147,4 +152,17 @@ func.func @casts(%x: tensor<3x5xf32>) -> tensor<?x5xf32> {
   %back = tensor.cast %y : tensor<?x5xf32> to tensor<3x5xf32>
   %r = tensor.cast %back : tensor<3x5xf32> to tensor<?x5xf32>
   return %r : tensor<?x5xf32>
+}
+func.func @true_constant(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %true = arith.constant true
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %s = arith.sitofp %true : i1 to f32
+    %u = arith.uitofp %true : i1 to f32
+    %a = arith.addf %in, %s : f32
+    %b = arith.mulf %a, %u : f32
+    linalg.yield %b : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
 }
