@@ -106,6 +106,39 @@ struct Function {
   std::vector<std::pair<std::string, std::string>> checked;  // values a check.expect reads
 };
 
+// The ops that give a value another name: `result = op value .. : type`, read as
+// tensor.cast. `recorded`: the group (1 the result, 2 the value) whose type the header
+// takes, for a buffer view at the boundary; 0 for none. `marker` is a substring every
+// match holds: most lines skip the regular expression.
+struct AliasRule {
+  const char* marker;
+  std::regex pattern;  // groups: 1 result, 2 value, 3 its tensor type
+  int recorded;
+  const char* note;
+};
+
+const std::vector<AliasRule>& aliasRules() {
+  static const std::vector<AliasRule> rules = {
+      {"hal.tensor.import",
+       std::regex(PF_SSA R"(\s*=\s*hal\.tensor\.import\s+(?:on\([^)]*\)\s+)?(?:wait\([^)]*\)\s*=>\s*)?)" PF_SSA
+                  R"(\s*(?:"[^"]*"\s*)?:\s*!hal\.buffer_view\s*->\s*)" PF_TENSOR),
+       2, "hal.tensor.import is an argument of its tensor type"},
+      {"hal.tensor.export",
+       std::regex(PF_SSA R"(\s*=\s*hal\.tensor\.export\s+(?:on\([^)]*\)\s+)?)" PF_SSA
+                  R"(\s*(?:"[^"]*"\s*)?(?:into\([^)]*\)\s*)?:\s*)" PF_TENSOR R"(\s*->\s*!hal\.buffer_view)"),
+       1, "hal.tensor.export is a result"},
+      {"util.optimization_barrier",
+       std::regex(PF_SSA R"(\s*=\s*util\.optimization_barrier\s+)" PF_SSA R"(\s*:\s*)" PF_TENSOR), 0,
+       "util.optimization_barrier is its operand"},
+      {"bufferization.materialize_in_destination",
+       std::regex(PF_SSA R"(\s*=\s*bufferization\.materialize_in_destination\s+)" PF_SSA
+                  R"(\s+in\s+(?:restrict\s+)?(?:writable\s+)?%[\w.$#-]+\s*:\s*\()" PF_TENSOR
+                  R"(\s*,\s*tensor<[^>]*>\)\s*->\s*tensor<[^>]*>)"),
+       0, "bufferization.materialize_in_destination is its source (the destination is the output)"},
+  };
+  return rules;
+}
+
 }  // namespace
 
 std::string readIreeBoundary(const std::string& text, std::vector<std::string>& notes) {
@@ -121,14 +154,6 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
     b = e + 1;
   }
   static const std::regex header(R"(^\s*(util\.func|func\.func)\b)");
-  static const std::regex import(PF_SSA R"(\s*=\s*hal\.tensor\.import\s+(?:on\([^)]*\)\s+)?(?:wait\([^)]*\)\s*=>\s*)?)" PF_SSA
-                                 R"(\s*(?:"[^"]*"\s*)?:\s*!hal\.buffer_view\s*->\s*)" PF_TENSOR);
-  static const std::regex exportOp(PF_SSA R"(\s*=\s*hal\.tensor\.export\s+(?:on\([^)]*\)\s+)?)" PF_SSA
-                                   R"(\s*(?:"[^"]*"\s*)?(?:into\([^)]*\)\s*)?:\s*)" PF_TENSOR R"(\s*->\s*!hal\.buffer_view)");
-  static const std::regex barrier(PF_SSA R"(\s*=\s*util\.optimization_barrier\s+)" PF_SSA R"(\s*:\s*)" PF_TENSOR);
-  static const std::regex materialize(PF_SSA R"(\s*=\s*bufferization\.materialize_in_destination\s+)" PF_SSA
-                                      R"(\s+in\s+(?:restrict\s+)?(?:writable\s+)?%[\w.$#-]+\s*:\s*\()" PF_TENSOR
-                                      R"(\s*,\s*tensor<[^>]*>\)\s*->\s*tensor<[^>]*>)");
   static const std::regex flowReshape(PF_SSA R"(\s*=\s*flow\.tensor\.reshape\s+)" PF_SSA
                                       R"(\s*:\s*tensor<([^>]*)>\s*->\s*tensor<([^>]*)>)");
   static const std::regex utilReturn(R"(\butil\.return\b)");
@@ -138,7 +163,7 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
   std::set<std::string> applied;
   std::vector<Function> fns;
   for (size_t i = 0; i < lines.size(); ++i)
-    if (std::regex_search(lines[i], header)) {
+    if (lines[i].find("func") != std::string::npos && std::regex_search(lines[i], header)) {
       if (!fns.empty()) fns.back().end = i;
       fns.push_back(Function{i, lines.size(), {}, {}});
     }
@@ -147,21 +172,17 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
     for (size_t i = f.header + 1; i < f.end; ++i) {
       std::string& l = lines[i];
       std::smatch m;
-      if (std::regex_search(l, m, import)) {
-        f.types[m[2]] = m[3];
+      const AliasRule* rule = nullptr;
+      for (const AliasRule& r : aliasRules())
+        if (l.find(r.marker) != std::string::npos && std::regex_search(l, m, r.pattern)) {
+          rule = &r;
+          break;
+        }
+      if (rule) {
+        if (rule->recorded) f.types[m[rule->recorded]] = m[3];
         l = m.prefix().str() + alias(m[1], m[2], m[3]) + m.suffix().str();
-        applied.insert("hal.tensor.import is an argument of its tensor type");
-      } else if (std::regex_search(l, m, exportOp)) {
-        f.types[m[1]] = m[3];
-        l = m.prefix().str() + alias(m[1], m[2], m[3]) + m.suffix().str();
-        applied.insert("hal.tensor.export is a result");
-      } else if (std::regex_search(l, m, barrier)) {
-        l = m.prefix().str() + alias(m[1], m[2], m[3]) + m.suffix().str();
-        applied.insert("util.optimization_barrier is its operand");
-      } else if (std::regex_search(l, m, materialize)) {
-        l = m.prefix().str() + alias(m[1], m[2], m[3]) + m.suffix().str();
-        applied.insert("bufferization.materialize_in_destination is its source (the destination is the output)");
-      } else if (std::regex_search(l, m, flowReshape)) {
+        applied.insert(rule->note);
+      } else if (l.find("flow.tensor.reshape") != std::string::npos && std::regex_search(l, m, flowReshape)) {
         l = m.prefix().str() + reshape(m, reshapes) + m.suffix().str();
         applied.insert("flow.tensor.reshape of static shapes is a collapse and an expansion");
       } else if (std::pair<std::string, std::string> c = checked(l); !c.first.empty()) {
@@ -169,9 +190,10 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
         l = std::string(l.size(), ' ');
         applied.insert("the values check.expect_* tests are the function's results");
       } else if (l.find("util.unfoldable_constant") != std::string::npos) {
-        l = std::regex_replace(l, std::regex(R"(\butil\.unfoldable_constant\b)"), "arith.constant");
+        static const std::regex unfoldable(R"(\butil\.unfoldable_constant\b)");
+        l = std::regex_replace(l, unfoldable, "arith.constant");
         applied.insert("util.unfoldable_constant is a constant");
-      } else if (std::regex_search(l, utilReturn)) {
+      } else if (l.find("util.return") != std::string::npos && std::regex_search(l, utilReturn)) {
         // util.return %a, %b : !hal.buffer_view, ..: the types of what it returns.
         l = std::regex_replace(l, utilReturn, "return");
         size_t colon = l.find(':');
@@ -195,8 +217,8 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
     std::string& h = lines[f.header];
     const bool util = h.find("util.func") != std::string::npos;
     if (util) {
-      h = std::regex_replace(h, std::regex(R"(\butil\.func(\s+)public\s+)"), "func.func$1");
-      h = std::regex_replace(h, std::regex(R"(\butil\.func\b)"), "func.func");
+      static const std::regex publicFunc(R"(\butil\.func(\s+)public\s+)"), utilFunc(R"(\butil\.func\b)");
+      h = std::regex_replace(std::regex_replace(h, publicFunc, "func.func$1"), utilFunc, "func.func");
       applied.insert("util.func and util.return are func.func and return");
     }
     h = std::regex_replace(h, fence, "");
