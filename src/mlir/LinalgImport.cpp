@@ -775,6 +775,10 @@ class Importer {
     mlir::Block* body = g.getBody();
     auto yield = mlir::cast<mlir::linalg::YieldOp>(body->getTerminator());
     std::vector<ResultForm> forms;
+    // Whether result j's yielded value reads another result k's accumulator.
+    auto readsAccumulator = [&](unsigned j, unsigned k) {
+      return j != k && dependsOn(yield.getOperand(j), g.getMatchingBlockArgument(g.getDpsInitOperand(k)), body);
+    };
     for (unsigned k = 0; k < g.getNumResults(); ++k) {
       mlir::OpOperand* init = g.getDpsInitOperand(k);
       mlir::AffineMap m = g.getMatchingIndexingMap(init);
@@ -790,10 +794,9 @@ class Importer {
       // at each point: an elementwise statement of its own.
       const bool everyLoop = std::find(inOut.begin(), inOut.end(), false) == inOut.end();
       if (reduces && everyLoop) {
-        bool readsAccumulator = false;
-        for (unsigned j = 0; j < g.getNumResults(); ++j)
-          readsAccumulator |= j != k && dependsOn(y, g.getMatchingBlockArgument(g.getDpsInitOperand(j)), body);
-        if (!readsAccumulator) {
+        bool readsOther = false;
+        for (unsigned j = 0; j < g.getNumResults(); ++j) readsOther |= readsAccumulator(k, j);
+        if (!readsOther) {
           ResultForm f{ReduceOp::Assign, y};
           f.readsInit = dependsOn(y, acc, body);
           forms.push_back(f);
@@ -809,8 +812,7 @@ class Importer {
       // another result's value reads its accumulator.
       if (g.getResult(k).use_empty() && g.getNumResults() > 1) {
         bool read = false;
-        for (unsigned j = 0; j < g.getNumResults(); ++j)
-          read |= j != k && !g.getResult(j).use_empty() && dependsOn(yield.getOperand(j), acc, body);
+        for (unsigned j = 0; j < g.getNumResults(); ++j) read |= !g.getResult(j).use_empty() && readsAccumulator(j, k);
         if (!read) {
           ResultForm f;
           f.dropped = true;

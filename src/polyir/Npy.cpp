@@ -54,7 +54,8 @@ TensorData readNpy(const std::string& path) {
     return header.substr(c + 1);
   };
   std::string descr = field("descr");
-  // Integer arrays hold a gather's subscripts; values stay exact in a double below 2^53.
+  // Integer arrays hold a gather's subscripts or values (a mask); both stay exact in a
+  // double below 2^53.
   std::string kind;
   for (const char* k : {"<f4", "<f8", "<i4", "<i8", "|b1", "|u1", "|i1"})
     if (descr.find(k) != std::string::npos) kind = k;

@@ -94,10 +94,10 @@ struct Program {
 
 std::string reduceOpText(ReduceOp op, bool init);  // "+=!": see polyir/Reduction.h
 const char* intrinsicName(Intrinsic f);
-// Whether `name` is a TC intrinsic (exp, fmax, wrap, ..): a name a tensor must not take
-// where the program is written by a tool.
-// The intrinsics' names and `inf` (positive infinity, a literal where no name shadows it).
+// TC's literal for positive infinity, where no tensor or parameter takes the name.
 inline constexpr const char* kInfinityName = "inf";
+// Whether `name` is a TC intrinsic (exp, fmax, wrap, ..) or `inf`: a name a tensor must
+// not take where the program is written by a tool.
 bool isIntrinsicName(const std::string& name);
 
 // Sema: resolves names, infers ranges, checks the program. Throws SourceError.
