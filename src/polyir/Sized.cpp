@@ -116,9 +116,10 @@ int64_t SizedProgram::lowerBoundBytes() const {
   for (auto& st : prog_->statements) {
     const SizedStatement& ss = stmts_[size_t(st.id)];
     for (auto& r : ss.reads) {
-      int64_t& n = r.indirect.empty() ? direct[size_t(r.tensor)] : gathered[size_t(r.tensor)];
+      const size_t t = size_t(r.tensor);
       const int64_t v = footprint(ss, r, ss.lo, ss.hi).volume();
-      n = r.indirect.empty() ? std::max(n, v) : checkedAdd(n, v, "a gather's rows");
+      if (r.indirect.empty()) direct[t] = std::max(direct[t], v);
+      else gathered[t] = checkedAdd(gathered[t], v, "a gather's rows");
     }
   }
   int64_t b = 0;
