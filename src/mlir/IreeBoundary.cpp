@@ -1,6 +1,7 @@
 #include "mlir/IreeBoundary.h"
 
 #include <cctype>
+#include <cstdint>
 #include <map>
 #include <regex>
 #include <set>
@@ -21,12 +22,18 @@ std::string alias(const std::string& result, const std::string& value, const std
   return result + " = tensor.cast " + value + " : " + type + " to " + type;
 }
 
-// The extents of `tensor<4x8xf32>`, if all are static.
-bool staticExtents(const std::string& inner, std::vector<std::string>& extents) {
+// The extents of `tensor<4x8xf32>`, if all are static, and the number of elements;
+// false past 2^40 elements, the most polyfuse models (MLIR then reports the line).
+bool staticExtents(const std::string& inner, std::vector<std::string>& extents, int64_t& elements) {
+  constexpr int64_t kLimit = int64_t(1) << 40;
+  elements = 1;
   size_t b = 0;
   for (size_t x; (x = inner.find('x', b)) != std::string::npos; b = x + 1) {
     const std::string d = inner.substr(b, x - b);
-    if (d.empty() || d.find_first_not_of("0123456789") != std::string::npos) return false;
+    if (d.empty() || d.size() > 13 || d.find_first_not_of("0123456789") != std::string::npos) return false;
+    const int64_t e = std::stoll(d);
+    if (e > kLimit || (e > 0 && elements > kLimit / e)) return false;
+    elements *= e;
     extents.push_back(d);
   }
   return true;
@@ -38,10 +45,9 @@ bool staticExtents(const std::string& inner, std::vector<std::string>& extents) 
 std::string reshape(const std::smatch& m, int& counter) {
   const std::string result = m[1], value = m[2], from = m[3], to = m[4];
   std::vector<std::string> a, b;
-  if (!staticExtents(from, a) || !staticExtents(to, b)) return m[0];
+  int64_t n = 0, resultElements = 0;
+  if (!staticExtents(from, a, n) || !staticExtents(to, b, resultElements)) return m[0];
   const std::string elem = from.substr(from.rfind('x') + 1);
-  long n = 1;
-  for (auto& e : a) n *= std::stol(e);
   auto group = [](size_t k) {
     std::string g = "[[";
     for (size_t i = 0; i < k; ++i) g += (i ? ", " : "") + std::to_string(i);
