@@ -205,6 +205,17 @@ struct CExpr {
 // here), printed as a multiplication by it.
 using Reciprocals = std::map<const Expr*, std::string>;
 
+// A tensor element read as a value. Out of line: its string temporaries would otherwise
+// enlarge the frame of each level of valueExpr's recursion (a flat sum of 1,000 terms
+// recurses 1,000 deep, and AddressSanitizer's frames are large).
+[[gnu::noinline]] std::string readText(const Access& a, const Spelling& sp,
+                                       const std::function<std::string(const Access&)>& access) {
+  // A vector expression reads an integer tensor gathered into a vector of the computing
+  // type already.
+  const bool cast = sp.vector.empty() && size_t(a.tensor) < sp.castReads.size() && sp.castReads[size_t(a.tensor)];
+  return cast ? "((" + sp.real + ")" + access(a) + ")" : access(a);
+}
+
 template <class Sub, class Primary, class Wrap>
 CExpr callExpr(const Expr& e, const Spelling& sp, const Sub& sub, const Primary& primary, const Wrap& wrap);
 
@@ -227,13 +238,7 @@ CExpr valueExpr(const Statement& st, const Expr& e, const Spelling& sp, const Si
     case ExprKind::Size: return scalar(sp.literal(std::to_string(sizes.at(e.name))));
     case ExprKind::Scalar: return narrow(scalar(cName(e.name)));
     case ExprKind::Index: return scalar("(" + sp.real + ")" + cName(e.name));
-    case ExprKind::Access: {
-      const Access& a = st.reads[e.ref];
-      // (A vector expression reads an integer tensor gathered into a vector of the
-      // computing type already.)
-      const bool cast = sp.vector.empty() && size_t(a.tensor) < sp.castReads.size() && sp.castReads[size_t(a.tensor)];
-      return narrow(primary(cast ? "((" + sp.real + ")" + access(a) + ")" : access(a)));
-    }
+    case ExprKind::Access: return narrow(primary(readText(st.reads[e.ref], sp, access)));
     case ExprKind::Neg: return primary("(-" + wrap(sub(0), 3) + ")");
     case ExprKind::Add: return binary("+", 1);
     case ExprKind::Sub: return binary("-", 1);
