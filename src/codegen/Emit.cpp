@@ -1146,8 +1146,7 @@ GeneratedCode generate(const PolyProgram& pp, const Partition& p, Dialect d) {
   verifySchedule(pp, p, sched);
   GeneratedCode out;
   out.kernels = lowerPartition(pp, at, p, sched);
-  Spelling sp{d, realType(prog) == "float", realType(prog), indexType(at, d)};
-  sp.castReads = integerTensors(prog);
+  const Spelling sp{d, realType(prog) == "float", realType(prog), indexType(at, d), {}, false, integerTensors(prog)};
   std::ostringstream os;
   std::string sizes;
   for (auto& n : prog.sizeParams) sizes += (sizes.empty() ? "" : ", ") + n + "=" + std::to_string(p.sizes.at(n));
@@ -1181,8 +1180,7 @@ std::string emitReference(const SizedProgram& at) {
   os << "// The program as plain C loops in " << (f32 ? "float" : "double")
      << " precision, on arrays of doubles: the harness's oracle.\n";
   os << "#include <math.h>\n";
-  Spelling sp{Dialect::C, f32, f32 ? "float" : "double", indexType(at, Dialect::C)};
-  sp.narrowLeaves = f32;
+  const Spelling sp{Dialect::C, f32, f32 ? "float" : "double", indexType(at, Dialect::C), {}, f32, {}};
   os << mathHelpers(sp, usedHelpers(prog));
   os << "static void " << referenceName(prog) << "(";
   std::vector<std::string> args;

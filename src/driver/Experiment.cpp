@@ -176,6 +176,10 @@ json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& 
     r["modeled_us"] = p.modeledUs;
     r["solve_seconds"] = p.solver.seconds;
     r["solver_status"] = solverStatusName(p.solver.status);
+    if (p.solver.hasBound) {
+      r["best_bound_us"] = p.solver.bestBoundUs;
+      r["solver_gap"] = p.solver.gap;
+    }
     std::vector<std::vector<int>> kernels, recomputed;
     for (auto& k : p.kernels) {
       kernels.push_back(k.statements);

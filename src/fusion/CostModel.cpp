@@ -17,6 +17,7 @@ namespace polyfuse {
 CostModel::CostModel(const FusionGraph& fg, const Sizes& sizes, const Device& dev) : fg_(fg), at_(fg.program(), sizes), dev_(dev) {
   const Program& prog = fg.program();
   for (auto& t : prog.tensors) elemBytes_.push_back(elemBytes(t.type));
+  computeBytes_ = elemBytes(prog.computeType());
   for (auto& st : prog.statements) anyScalarStatement_ |= st.numParallel == 0;
   flowSources_.assign(prog.statements.size(), {});
   consumers_.assign(prog.tensors.size(), {});
@@ -53,13 +54,12 @@ std::optional<KernelPlan> CostModel::plan(const StmtSet& group, const StmtSet& r
   return best;
 }
 
-// The block's slice of temporary t, as its producer in the kernel writes it: the tile
+// The block's slice of the temporary that members[m] writes, as it writes it: the tile
 // along grid coordinates, the statement's whole range along the others.
-OnChipArray CostModel::onChipSlice(const std::vector<int>& members, const KernelPlan& kp, int t) const {
+OnChipArray CostModel::onChipSlice(const std::vector<int>& members, const KernelPlan& kp, size_t m) const {
   const Program& prog = fg_.program();
-  size_t m = 0;
-  while (prog.statements[members[m]].write.tensor != t) ++m;
   const Statement& st = prog.statements[members[m]];
+  const int t = st.write.tensor;
   const SizedStatement& ss = sized(st.id);
   OnChipArray a;
   a.tensor = t;
@@ -143,6 +143,7 @@ bool CostModel::tileContraction(const std::vector<int>& members, KernelPlan& kp)
 }
 
 const ContractionTile* CostModel::accumulated(const std::vector<int>& members, const KernelPlan& kp, int t) const {
+  if (kp.contractions.empty()) return nullptr;  // the common case, answered without a pass over the members
   const Program& prog = fg_.program();
   const ContractionTile* tile = nullptr;
   for (size_t m = 0; m < members.size(); ++m)
@@ -270,7 +271,7 @@ void CostModel::onchipLoads(const std::vector<int>& members, KernelPlan& kp) con
   for (const ContractionTile& c : kp.contractions) {
     const int64_t steps = c.steps(sized(members[size_t(c.member)]));
     kp.onchipLoadBytes += checkedMul(checkedMul(kp.blocks, c.stagedElements() * steps, "staging"),
-                                     elemBytes(fg_.program().computeType()), "staging");
+                                     computeBytes_, "staging");
   }
   for (size_t k = 0; k < members.size(); ++k) {
     const SizedStatement& ss = sized(members[k]);
@@ -348,26 +349,31 @@ int64_t CostModel::reuseStorage(const std::vector<int>& members, KernelPlan& kp,
   auto same = [](const OnChipArray& a, const OnChipArray& b) {
     return a.extent == b.extent && a.gridCoord == b.gridCoord && a.lo == b.lo;
   };
+  // Writers of each tensor and the last member reading it, counted once: the tests below
+  // run for every member, and a kernel may have thousands.
+  std::map<int, int> writers;
+  std::map<int, size_t> lastReader;
+  for (size_t m = 0; m < members.size(); ++m) {
+    const Statement& st = prog.statements[members[m]];
+    ++writers[st.write.tensor];
+    for (auto& q : st.reads) lastReader[q.tensor] = m;
+  }
   std::set<int> taken;  // arrays whose storage a later one holds now
   int64_t saved = 0;
   for (size_t k = 0; k < members.size(); ++k) {
     const Statement& st = prog.statements[members[k]];
     OnChipArray* b = kp.arrayOf(st.write.tensor);
     if (!b || b->inRegisters() || kp.modes[k] != StmtMode::Pointwise || !kp.keepsOnChip(st.write.tensor)) continue;
-    bool single = true;  // one writer of b in the kernel
-    for (size_t m = 0; m < members.size(); ++m)
-      single &= m == k || prog.statements[members[m]].write.tensor != st.write.tensor;
-    if (!single) continue;
+    if (writers[st.write.tensor] != 1) continue;  // one writer of b in the kernel
     for (auto& r : st.reads) {
       OnChipArray* a = kp.arrayOf(r.tensor);
       if (!a || a == b || a->inRegisters() || taken.count(r.tensor) || !same(*a, *b) || r.subscripts != st.write.subscripts)
         continue;
       // The first reader of a cached input fills it: the copy is still being made there.
       if (kp.cachesInput(r.tensor) && kp.firstReader(prog, r.tensor) == st.id) continue;
-      bool last = true;  // no later member reads a, and st reads it only at its own point
-      for (size_t m = 0; m < members.size(); ++m)
-        for (auto& q : prog.statements[members[m]].reads)
-          if (q.tensor == r.tensor) last &= m < k || (m == k && q.subscripts == st.write.subscripts);
+      // No later member reads a, and st reads it only at its own point.
+      bool last = lastReader[r.tensor] == k;
+      for (auto& q : st.reads) last &= q.tensor != r.tensor || q.subscripts == st.write.subscripts;
       if (!last) continue;
       b->reuses = r.tensor;
       taken.insert(r.tensor);
@@ -532,6 +538,7 @@ double CostModel::placeData(const std::vector<int>& members, const BlockShape& s
     Box extReadFull, extReadBlock, writeFull, writeBlock, intReadBlock;
     int passes = 0;  // member statements that read it from global memory
     bool written = false;
+    size_t firstWriter = 0;  // the member that writes it first, when written
     double sector = 1.0;  // worst sector factor over the kernel's accesses
   };
   std::map<int, Use> uses;
@@ -539,6 +546,7 @@ double CostModel::placeData(const std::vector<int>& members, const BlockShape& s
     int s = members[k];
     const SizedStatement& ss = sized(s);
     Use& w = uses[ss.write.tensor];
+    if (!w.written) w.firstWriter = k;
     w.written = true;
     w.sector = std::max(w.sector, sectorFactor(ss.write, k));
     w.writeFull.hull(footprint(ss, ss.write, ss.lo, ss.hi));
@@ -562,7 +570,7 @@ double CostModel::placeData(const std::vector<int>& members, const BlockShape& s
     }
   }
   // On-chip arrays hold the compute type, as the kernel declares them.
-  const int computeBytes = elemBytes(prog.computeType());
+  const int computeBytes = computeBytes_;
   struct Candidate { OnChipArray array; int64_t bytes; };
   std::vector<Candidate> onchip;
   // Bytes moved by uncoalesced accesses, beyond the logical bytes.
@@ -596,7 +604,7 @@ double CostModel::placeData(const std::vector<int>& members, const BlockShape& s
       reread(t, checkedMul(kp.blocks, u.intReadBlock.volume(), "a kernel's re-read bytes") * eb);
       kp.globalWrites.push_back(t);
     } else {
-      OnChipArray a = onChipSlice(members, kp, t);
+      OnChipArray a = onChipSlice(members, kp, u.firstWriter);
       if (const ContractionTile* c = accumulated(members, kp, t)) {
         // A contraction's result, or its epilogue's, read by that epilogue alone: it
         // lives in the accumulators' registers, in no memory.
@@ -686,7 +694,7 @@ double CostModel::placeData(const std::vector<int>& members, const BlockShape& s
 // unchanged (the model is bandwidth-bound); the plan states what the kernel will do.
 void CostModel::vectorize(const std::vector<int>& members, const BlockShape& shape, KernelPlan& kp) const {
   const Program& prog = fg_.program();
-  const int computeBytes = elemBytes(prog.computeType());
+  const int computeBytes = computeBytes_;
   const int width = 16 / computeBytes;
   kp.vectorWidth.assign(members.size(), 1);
   for (size_t k = 0; k < members.size(); ++k) {
@@ -755,7 +763,7 @@ int CostModel::vectorsPerStep(const std::vector<int>& members, const KernelPlan&
 bool CostModel::registerRows(const std::vector<int>& members, const BlockShape& shape, KernelPlan& kp) const {
   if ((kp.rowMapping != RowMapping::BlockPerRow && !kp.warpPerRow()) || !kp.contractions.empty()) return false;
   const Program& prog = fg_.program();
-  const int computeBytes = elemBytes(prog.computeType());
+  const int computeBytes = computeBytes_;
   const int64_t threads = kp.warpPerRow() ? kWarp : kp.threadsPerBlock;
   // Whether member k touches array a's row only at its own points, in the row's order.
   auto rowMember = [&](size_t k, const OnChipArray& a, int rowDim) {
@@ -788,11 +796,15 @@ bool CostModel::registerRows(const std::vector<int>& members, const BlockShape& 
       if (ss.reads[r].tensor == a.tensor && !own(ss.reads[r], r, false)) return false;
     return true;
   };
-  auto touches = [&](size_t k, int t) {
+  // The members touching each tensor, in member order: every array asks, and a kernel may
+  // have thousands of members and arrays.
+  std::map<int, std::vector<size_t>> touching;
+  for (size_t k = 0; k < members.size(); ++k) {
     const Statement& st = prog.statements[members[k]];
-    return st.write.tensor == t ||
-           std::any_of(st.reads.begin(), st.reads.end(), [&](const Access& r) { return r.tensor == t; });
-  };
+    touching[st.write.tensor].push_back(k);
+    for (auto& r : st.reads)
+      if (std::vector<size_t>& v = touching[r.tensor]; v.empty() || v.back() != k) v.push_back(k);
+  }
   // Members running a row that stays; whether each can step by 16-byte vectors.
   std::vector<bool> runsRow(members.size(), false);
   std::vector<OnChipArray*> rows, values;
@@ -801,8 +813,9 @@ bool CostModel::registerRows(const std::vector<int>& members, const BlockShape& 
       const int rowDim = a.rowDim();
       if (rowDim == -2) continue;
       bool ok = true;
-      for (size_t k = 0; k < members.size() && ok; ++k) {
-        if (!touches(k, a.tensor)) continue;
+      const std::vector<size_t>& touchers = touching[a.tensor];
+      for (size_t i = 0; i < touchers.size() && ok; ++i) {
+        const size_t k = touchers[i];
         const Statement& st = prog.statements[members[k]];
         if (rowDim >= 0) ok = rowMember(k, a, rowDim);
         // A value per row: written once, by a reduction every thread of the row takes part in.
@@ -815,12 +828,12 @@ bool CostModel::registerRows(const std::vector<int>& members, const BlockShape& 
         continue;
       }
       rows.push_back(&a);
-      for (size_t k = 0; k < members.size(); ++k) runsRow[k] = runsRow[k] || touches(k, a.tensor);
+      for (size_t k : touchers) runsRow[k] = true;
     }
   // A value per row that no member writes (a cached input) stays: its readers fill it.
   values.erase(std::remove_if(values.begin(), values.end(), [&](const OnChipArray* a) {
-                 return std::none_of(members.begin(), members.end(),
-                                     [&](int s) { return prog.statements[size_t(s)].write.tensor == a->tensor; });
+                 const std::vector<size_t>& v = touching[a->tensor];
+                 return std::none_of(v.begin(), v.end(), [&](size_t k) { return prog.statements[size_t(members[k])].write.tensor == a->tensor; });
                }), values.end());
   int width = 16 / computeBytes;
   bool vectors = true, scalars = true;
@@ -883,7 +896,7 @@ void CostModel::occupy(KernelPlan& kp) const {
   kp.blocksPerSM = 0;
   kp.occupancyLimiter.clear();
   if (dev_.arch.empty()) return;
-  const int eb = elemBytes(fg_.program().computeType());
+  const int eb = computeBytes_;
   const int64_t scratch = (kp.usesBlockReduce() && !kp.warpPerRow() ? kReduceScratchSlots * eb : 0) +
                           kp.stagedElements() * eb;
   Occupancy o = cudaOccupancy(dev_.arch, kp.threadsPerBlock, kp.registersPerThread, kp.sharedBytes + scratch);
@@ -942,6 +955,14 @@ void CostModel::timeKernel(double sectorWaste, KernelPlan& kp) const {
   // loads a multiply-add bound it there, long before the arithmetic.
   kp.onchipUs = dev_.onchipBytesPerSec > 0 ? double(kp.onchipLoadBytes) / (dev_.onchipBytesPerSec * kp.gridFill) * 1e6 : 0;
   kp.modeledUs = kp.launchUs + std::max({kp.memoryUs, kp.computeUs, kp.onchipUs});
+}
+
+double CostModel::modeledLowerBoundUs() const {
+  int64_t flops = 0;
+  for (int s = 0; s < fg_.size(); ++s) flops = checkedAdd(flops, checkedMul(sized(s).points, sized(s).flopsPerPoint, "flops"), "flops");
+  const double memoryUs = double(lowerBoundBytes()) / dev_.dramBytesPerSec * 1e6;
+  const double computeUs = double(flops) / dev_.flopsPerSec * 1e6;
+  return (fg_.size() > 0 ? dev_.launchUs : 0.0) + std::max(memoryUs, computeUs);
 }
 
 CostModel::Refusal CostModel::whyNotFusible(const StmtSet& group) const {

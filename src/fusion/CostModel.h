@@ -105,6 +105,11 @@ class CostModel {
   Partition replan(const Partition& modeled, std::vector<std::string>& clamps) const;
 
   int64_t lowerBoundBytes() const { return at_.lowerBoundBytes(); }
+  // A lower bound on any partition's modeled time, whatever the search saw: one launch,
+  // then the slower of the DRAM lower bound at full bandwidth and every statement's
+  // flops at full throughput (each kernel's time is at least its launch and each of
+  // those at full share, and a partition moves at least the lower bound's bytes).
+  double modeledLowerBoundUs() const;
   int64_t tensorBytes(int t) const { return at_.tensorBytes(t); }
   // Orders groups topologically and totals their costs. With `recomputed` (one set per
   // group), a statement may be in several groups: see Partition.
@@ -118,6 +123,7 @@ class CostModel {
   SizedProgram at_;
   Device dev_;
   std::vector<int> elemBytes_;
+  int computeBytes_ = 4;  // the compute type's, as on-chip arrays hold it (Program::computeType scans the program)
   bool anyScalarStatement_ = false;  // some statement has no parallel dimension
   // flowSources_[s]: tensor -> statements whose values s reads through it
   std::vector<std::map<int, std::vector<int>>> flowSources_;
@@ -166,7 +172,8 @@ class CostModel {
   void occupy(KernelPlan& kp) const;
   void loadsInFlight(const std::vector<int>& members, const BlockShape& shape, KernelPlan& kp) const;
   void timeKernel(double sectorWaste, KernelPlan& kp) const;
-  OnChipArray onChipSlice(const std::vector<int>& members, const KernelPlan& kp, int t) const;
+  // The block's slice of what members[m] writes.
+  OnChipArray onChipSlice(const std::vector<int>& members, const KernelPlan& kp, size_t m) const;
 };
 
 }  // namespace polyfuse

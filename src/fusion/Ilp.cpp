@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <memory>
 #include <chrono>
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <set>
@@ -170,6 +171,9 @@ IlpResult solvePartitionIlp(const CostModel& cm, const std::vector<StmtSet>& can
     Cbc_setMaximumSeconds(m, left);
     Cbc_solve(m);
     bool limit = Cbc_isSecondsLimitReached(m);
+    // CBC reports -1e50 or so before its root relaxation is solved: no bound then.
+    if (const double bound = Cbc_getBestPossibleObjValue(m); std::isfinite(bound) && bound > -1e30)
+      res.bestBound = std::max(res.bestBound, bound / scale);
     const double* x = Cbc_getColSolution(m);
     std::vector<int> chosen;
     if (x && !Cbc_isProvenInfeasible(m)) {

@@ -33,15 +33,18 @@ int64_t ContractionTile::stagedElements() const {
   return n;
 }
 
-bool KernelPlan::keepsOnChip(int tensor) const {
-  return std::any_of(onChip.begin(), onChip.end(), [&](const OnChipArray& a) { return a.tensor == tensor; });
+// Both lists are in tensor order (placeData builds them so): a lookup is a binary search,
+// since a kernel of k members asks it about each of its reads, several times a plan.
+static const OnChipArray* findArray(const std::vector<OnChipArray>& list, int tensor) {
+  auto it = std::lower_bound(list.begin(), list.end(), tensor, [](const OnChipArray& a, int t) { return a.tensor < t; });
+  return it != list.end() && it->tensor == tensor ? &*it : nullptr;
 }
 
+bool KernelPlan::keepsOnChip(int tensor) const { return findArray(onChip, tensor) != nullptr; }
+
 const OnChipArray* KernelPlan::arrayOf(int tensor) const {
-  for (auto* list : {&onChip, &cachedInputs})
-    for (auto& a : *list)
-      if (a.tensor == tensor) return &a;
-  return nullptr;
+  if (const OnChipArray* a = findArray(onChip, tensor)) return a;
+  return findArray(cachedInputs, tensor);
 }
 
 int KernelPlan::storageOf(int tensor) const {
@@ -53,9 +56,7 @@ int KernelPlan::storageOf(int tensor) const {
   throw InternalError("on-chip arrays reuse each other's storage in a cycle");
 }
 
-bool KernelPlan::cachesInput(int tensor) const {
-  return std::any_of(cachedInputs.begin(), cachedInputs.end(), [&](const OnChipArray& a) { return a.tensor == tensor; });
-}
+bool KernelPlan::cachesInput(int tensor) const { return findArray(cachedInputs, tensor) != nullptr; }
 
 int KernelPlan::firstReader(const Program& prog, int tensor) const {
   for (int s : statements)

@@ -168,7 +168,7 @@ struct KernelPlan {
   std::vector<int> scratch;                 // temporaries spilled to global scratch
   // Inputs read in several passes whose block slice stays on chip: the first member
   // that reads one reads global memory and leaves the slice; later members read it.
-  std::vector<OnChipArray> cachedInputs;
+  std::vector<OnChipArray> cachedInputs;    // in tensor order
   // Rows in registers: the steps each thread takes along a row (its loop unrolled, so
   // each step's registers are named at compile time); 0 when no row is there.
   int64_t registerSteps = 0;
@@ -291,6 +291,12 @@ struct SolverInfo {
   SolverStatus status = SolverStatus::None;
   double seconds = 0;
   std::string note;
+  // For the searches for the fastest partition (ilp, exhaustive), as a MIP solver
+  // reports them: a proven lower bound on any partition's modeled time, and the plan's
+  // relative gap to it, (modeled - bound) / modeled; 0 when optimal. hasBound is false
+  // for the rules, which prove nothing.
+  bool hasBound = false;
+  double bestBoundUs = 0, gap = 0;
 };
 
 // One of the K best partitions (`fuse --top K`): its kernels' statements and cost.

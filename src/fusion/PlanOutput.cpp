@@ -138,6 +138,10 @@ nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p) {
   }
   j["solver"] = {{"name", p.solver.name}, {"status", solverStatusName(p.solver.status)}, {"seconds", p.solver.seconds},
                  {"note", p.solver.note}};
+  if (p.solver.hasBound) {
+    j["solver"]["best_bound_us"] = p.solver.bestBoundUs;
+    j["solver"]["gap"] = p.solver.gap;
+  }
   return j;
 }
 
@@ -213,6 +217,9 @@ void printPartitionTable(std::ostream& os, const CostModel& cm, const Partition&
   if (timing) os << fmt::format(" in {:.3f} s", p.solver.seconds);
   if (!p.solver.note.empty()) os << " (" << p.solver.note << ")";
   os << "\n";
+  if (p.solver.hasBound && p.solver.status != SolverStatus::Optimal)
+    os << fmt::format("bound: no partition models below {:.3f} us (a proven lower bound); gap {:.2f}%\n",
+                      p.solver.bestBoundUs, 100.0 * p.solver.gap);
   if (!p.alternatives.empty()) {
     os << fmt::format("the {} best partitions (modeled):\n", p.alternatives.size());
     const double best = p.alternatives.front().modeledUs;

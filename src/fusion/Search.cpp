@@ -23,14 +23,22 @@ double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock:
 // least as well as each of them.
 constexpr double kBaselineSeconds = 1.0;
 
-// When the rule-based baselines must stop fusing: past it, every merge they would still
+// What bounds the rule-based baselines. Past the deadline every merge they would still
 // try is declined, so a rule ends in time linear in what is left (the statements not yet
-// grouped run alone). `cut` records that it bound.
-struct Deadline {
+// grouped run alone); `cut` records that it bound. Like their peers, the rules build no
+// kernel of more than kMaxRuleKernelStatements statements (Inductor's max_fusion_size):
+// each legality test then plans a bounded group, so a rule's time is linear in the
+// program; `capped` records that the cap declined a merge.
+constexpr int kMaxRuleKernelStatements = 64;
+// bytes-greedy's partners through one buffer, on each side (Inductor's
+// max_fusion_buffer_group_pairwise_attempts).
+constexpr int kMaxBufferPartners = 64;
+
+struct RuleLimits {
   Clock::time_point at = Clock::time_point::max();
-  mutable bool cut = false;
-  static Deadline after(Clock::time_point t0, double seconds) {
-    Deadline d;
+  mutable bool cut = false, capped = false;
+  static RuleLimits after(Clock::time_point t0, double seconds) {
+    RuleLimits d;
     if (seconds < 1e9) d.at = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
     return d;
   }
@@ -38,6 +46,22 @@ struct Deadline {
     if (at == Clock::time_point::max() || Clock::now() < at) return false;
     cut = true;
     return true;
+  }
+  // Whether a rule may still build group g: within the cap, before the deadline.
+  bool admits(const StmtSet& g) const {
+    if (passed()) return false;
+    if (g.count() <= kMaxRuleKernelStatements) return true;
+    capped = true;
+    return false;
+  }
+  // What the solver's note says of the limits that bound.
+  std::string note() const {
+    std::string out;
+    if (cut) out += "the time limit stopped the rule: statements it had not reached run unfused";
+    if (capped)
+      out += std::string(out.empty() ? "" : "; ") + "the rule built no kernel of more than " +
+             std::to_string(kMaxRuleKernelStatements) + " statements, Inductor's max_fusion_size";
+    return out;
   }
 };
 
@@ -60,7 +84,7 @@ struct IreeSteps {
 
 constexpr IreeSteps kIreeAggressive{true, true, true};
 
-std::vector<StmtSet> greedyIree(const CostModel& cm, const IreeSteps& steps, const Deadline& deadline) {
+std::vector<StmtSet> greedyIree(const CostModel& cm, const IreeSteps& steps, const RuleLimits& limits) {
   const FusionGraph& fg = cm.graph();
   const Program& prog = fg.program();
   const int n = fg.size();
@@ -68,7 +92,7 @@ std::vector<StmtSet> greedyIree(const CostModel& cm, const IreeSteps& steps, con
   std::vector<StmtSet> groups;
   std::vector<int> space;  // parallel rank of each group's root
   auto legalFull = [&](const StmtSet& g, int rank) {
-    if (deadline.passed()) return false;
+    if (!limits.admits(g)) return false;
     auto p = cm.plan(g);
     return p && p->gridRank() == rank;
   };
@@ -183,7 +207,7 @@ std::vector<StmtSet> greedyIree(const CostModel& cm, const IreeSteps& steps, con
 
 // TorchInductor's rule: repeatedly fuse the legal pair of nodes that shares the most
 // bytes of buffers (read or written by both), closest in program order on ties.
-std::vector<StmtSet> bytesGreedy(const CostModel& cm, const Deadline& deadline) {
+std::vector<StmtSet> bytesGreedy(const CostModel& cm, const RuleLimits& limits) {
   const FusionGraph& fg = cm.graph();
   const Program& prog = fg.program();
   const int n = fg.size();
@@ -207,15 +231,39 @@ std::vector<StmtSet> bytesGreedy(const CostModel& cm, const Deadline& deadline) 
       return std::tie(a, b) < std::tie(o.a, o.b);
     }
   };
+  // The pairs not yet refused, best first. A pair refused stays refused while both its
+  // groups stand: its union's plan does not change, and a cycle through it survives any
+  // merge of other groups; it keeps its place in pairOf, so it is not proposed again.
   std::set<Pair> pairs;
-  std::vector<std::map<int, Pair>> pairOf(n);  // per slot: its pairs, by the other slot
+  std::vector<std::map<int, Pair>> pairOf(n);  // per slot: its pairs, refused or not, by the other slot
   auto front = [&](int k) { return group[k].members().front(); };
+  auto sharedBytes = [&](int k, int h) {
+    int64_t bytes = 0;
+    auto i = tensors[k].begin(), j = tensors[h].begin();
+    while (i != tensors[k].end() && j != tensors[h].end()) {
+      if (*i < *j) ++i;
+      else if (*j < *i) ++j;
+      else { bytes += cm.tensorBytes(*i); ++i; ++j; }
+    }
+    return bytes;
+  };
+  // A slot's partners: through each tensor it touches, the kMaxBufferPartners nearest
+  // slots on each side (in list order) that touch it too, as Inductor bounds its pairwise
+  // attempts per buffer. A tensor every statement reads then gives pairs linear in the
+  // program, not quadratic. A slot's partners are found when it is formed.
   auto addPairsOf = [&](int k) {
-    std::map<int, int64_t> shared;
-    for (int t : tensors[k])
-      for (int h : holders[t])
-        if (h != k) shared[h] += cm.tensorBytes(t);
-    for (auto [h, score] : shared) {
+    std::set<int> partners;
+    for (int t : tensors[k]) {
+      const std::set<int>& hs = holders[t];
+      const auto at = hs.find(k);
+      auto it = at;
+      for (int i = 0; i < kMaxBufferPartners && it != hs.begin(); ++i) partners.insert(*--it);
+      it = at;
+      for (int i = 0; i < kMaxBufferPartners && ++it != hs.end(); ++i) partners.insert(*it);
+    }
+    for (int h : partners) {
+      if (pairOf[k].count(h)) continue;  // unchanged since it was scored (and perhaps refused)
+      const int64_t score = sharedBytes(k, h);
       if (score <= 0) continue;
       Pair p{score, std::abs(front(k) - front(h)), std::min(k, h), std::max(k, h)};
       pairs.insert(p);
@@ -230,15 +278,10 @@ std::vector<StmtSet> bytesGreedy(const CostModel& cm, const Deadline& deadline) 
     }
     pairOf[k].clear();
   };
-  // A tensor that every statement touches makes the pairs quadratic in the program:
-  // past the deadline, the groups stay as they are.
   for (int s = 0; s < n; ++s) {
-    if (deadline.passed()) return group;
+    if (limits.passed()) return group;
     addPairsOf(s);
   }
-  // A pair refused stays refused while both its groups stand: its union's plan does
-  // not change, and a cycle through it survives any merge of other groups.
-  std::set<std::pair<int, int>> refused;
   std::vector<int> slotOf(n);
   std::iota(slotOf.begin(), slotOf.end(), 0);
   // The partition is acyclic; merging a and b closes a cycle exactly when a path leaves
@@ -269,13 +312,13 @@ std::vector<StmtSet> bytesGreedy(const CostModel& cm, const Deadline& deadline) 
   };
   while (true) {
     int bestA = -1, bestB = -1;
-    for (const Pair& p : pairs) {
-      if (refused.count({p.a, p.b})) continue;
-      if (deadline.passed()) break;
+    for (auto it = pairs.begin(); it != pairs.end();) {
+      const Pair p = *it;
       StmtSet u = group[p.a];
       u |= group[p.b];
-      if (!cm.plan(u) || mergeCloses(p.a, p.b)) {
-        refused.insert({p.a, p.b});
+      if (!limits.admits(u) || !cm.plan(u) || mergeCloses(p.a, p.b)) {
+        if (limits.cut) break;
+        it = pairs.erase(it);
         continue;
       }
       bestA = p.a;
@@ -285,9 +328,6 @@ std::vector<StmtSet> bytesGreedy(const CostModel& cm, const Deadline& deadline) 
     if (bestA < 0) break;
     dropPairsOf(bestA);
     dropPairsOf(bestB);
-    for (auto it = refused.begin(); it != refused.end();)
-      it = it->first == bestA || it->second == bestA || it->first == bestB || it->second == bestB ? refused.erase(it)
-                                                                                                : std::next(it);
     group[bestA] |= group[bestB];
     for (int s : group[bestB].members()) slotOf[s] = bestA;
     group[bestB] = StmtSet(n);
@@ -572,17 +612,17 @@ std::vector<StmtSet> enumerateCandidates(const CostModel& cm, int maxSize, size_
 constexpr Strategy kBaselines[] = {Strategy::Nofuse, Strategy::Greedy, Strategy::IreeAggressive, Strategy::BytesGreedy};
 
 // A baseline's kernels; none for a strategy that searches.
-static std::optional<std::vector<StmtSet>> ruleGroups(const CostModel& cm, Strategy s, const Deadline& deadline) {
+static std::optional<std::vector<StmtSet>> ruleGroups(const CostModel& cm, Strategy s, const RuleLimits& limits) {
   switch (s) {
     case Strategy::Nofuse: return singletons(cm.graph().size());
-    case Strategy::Greedy: return greedyIree(cm, {}, deadline);
-    case Strategy::IreeAggressive: return greedyIree(cm, kIreeAggressive, deadline);
-    case Strategy::BytesGreedy: return bytesGreedy(cm, deadline);
+    case Strategy::Greedy: return greedyIree(cm, {}, limits);
+    case Strategy::IreeAggressive: return greedyIree(cm, kIreeAggressive, limits);
+    case Strategy::BytesGreedy: return bytesGreedy(cm, limits);
     default: return std::nullopt;
   }
 }
 
-std::optional<std::vector<StmtSet>> ruleGroups(const CostModel& cm, Strategy s) { return ruleGroups(cm, s, Deadline{}); }
+std::optional<std::vector<StmtSet>> ruleGroups(const CostModel& cm, Strategy s) { return ruleGroups(cm, s, RuleLimits{}); }
 
 // The ILP over a candidate space. With recomputation, first without it (a partition
 // problem, quick to prove), then the set cover with that optimum as its start: a time
@@ -619,6 +659,7 @@ IlpResult solveWithRecomputation(const CostModel& cm, const CandidateSpace& sp, 
     first.status = SolverStatus::TimeLimit;
     first.seconds = since(t0);
     first.cycleCuts = second.cycleCuts;
+    first.bestBound = second.bestBound;  // the cover's relaxation holds every partition; the first model's does not
     return first;
   }
   second.seconds = since(t0);
@@ -640,9 +681,9 @@ CandidateSpace candidateSpace(const CostModel& cm, const SearchOptions& opt, dou
   // statements the baselines take milliseconds; on a long one a rule cut short still
   // groups what it reached.
   std::vector<std::vector<StmtSet>> baselines;
-  const Deadline deadline = Deadline::after(t0, std::max(0.4 * secondsBudget, kBaselineSeconds));
+  const RuleLimits limits = RuleLimits::after(t0, std::max(0.4 * secondsBudget, kBaselineSeconds));
   if (!typed)
-    for (Strategy s : kBaselines) baselines.push_back(*ruleGroups(cm, s, deadline));
+    for (Strategy s : kBaselines) baselines.push_back(*ruleGroups(cm, s, limits));
   std::vector<StmtSet> kept;
   std::vector<StmtSet> cands = enumerateCandidates(cm, maxSize, kMaxEnumerated, typed, sp.bound, secondsBudget - since(t0),
                                                    recompute ? &kept : nullptr);
@@ -695,8 +736,22 @@ CandidateSpace candidateSpace(const CostModel& cm, const SearchOptions& opt, dou
       break;
     case CandidateBound::TimeLimit: sp.note += " (bounded: the enumeration stopped at the time limit)"; break;
   }
-  if (deadline.cut) sp.note += " (the time limit stopped the baselines' rules early)";
+  if (limits.cut) sp.note += " (the time limit stopped the baselines' rules early)";
+  if (limits.capped)
+    sp.note += " (the baselines' rules built no kernel of more than " + std::to_string(kMaxRuleKernelStatements) +
+               " statements)";
   return sp;
+}
+
+// The plan's proven lower bound on modeled time and its gap (SolverInfo): the optimum
+// where the status says so, else the better of the solver's bound and the model's own.
+static void proveBound(const CostModel& cm, Partition& p, double solverBound) {
+  SolverInfo& s = p.solver;
+  s.hasBound = true;
+  s.bestBoundUs = s.status == SolverStatus::Optimal
+                      ? p.modeledUs
+                      : std::min(p.modeledUs, std::max(cm.modeledLowerBoundUs(), solverBound));
+  s.gap = p.modeledUs > 0 ? (p.modeledUs - s.bestBoundUs) / p.modeledUs : 0.0;
 }
 
 Partition search(const CostModel& cm, const SearchOptions& opt) {
@@ -713,11 +768,10 @@ Partition search(const CostModel& cm, const SearchOptions& opt) {
         throw UsageError("S" + std::to_string(a) + " and S" + std::to_string(b) + " are both fused and never fused");
   auto t0 = Clock::now();
   Partition p;
-  const Deadline deadline = Deadline::after(t0, std::max(opt.timeLimitSeconds, kBaselineSeconds));
-  if (std::optional<std::vector<StmtSet>> groups = ruleGroups(cm, opt.strategy, deadline)) {
+  const RuleLimits limits = RuleLimits::after(t0, std::max(opt.timeLimitSeconds, kBaselineSeconds));
+  if (std::optional<std::vector<StmtSet>> groups = ruleGroups(cm, opt.strategy, limits)) {
     p = cm.assemble(opt.strategy, *groups);
-    p.solver = {"none", deadline.cut ? SolverStatus::TimeLimit : SolverStatus::Heuristic, since(t0),
-                deadline.cut ? "the time limit stopped the rule: statements it had not reached run unfused" : ""};
+    p.solver = {"none", limits.cut ? SolverStatus::TimeLimit : SolverStatus::Heuristic, since(t0), limits.note()};
     return p;
   }
   if (opt.strategy == Strategy::Exhaustive) {
@@ -730,6 +784,7 @@ Partition search(const CostModel& cm, const SearchOptions& opt) {
     if (groups.empty()) throw UsageError("no partition satisfies the fusion constraints");
     p = cm.assemble(Strategy::Exhaustive, groups, kept);
     p.solver = {"enumeration", SolverStatus::Optimal, since(t0), std::to_string(visited) + " partitions"};
+    proveBound(cm, p, p.modeledUs);
     return p;
   }
   // ILP-based strategies: set partitioning over enumerated candidate kernels.
@@ -773,9 +828,11 @@ Partition search(const CostModel& cm, const SearchOptions& opt) {
   } else if (!typed && opt.strategy != Strategy::Maxfuse && !start.empty()) {
     // An incumbent found under a time limit may be worse than the MIP start CBC was
     // given: never answer worse than a baseline.
+    // Sums of the same costs in another order differ in the last bits: an optimum equal
+    // to the start is not worse than it.
     double chosenCost = 0;
     for (int c : r.chosen) chosenCost += cost[c];
-    if (chosenCost > startCost) {
+    if (chosenCost > startCost + 1e-9 * std::max(1.0, startCost)) {
       r.chosen = start;
       note += "; the solver's incumbent at the time limit was worse than the best baseline, which is returned";
     }
@@ -828,6 +885,10 @@ Partition search(const CostModel& cm, const SearchOptions& opt) {
                      [](const Alternative& a, const Alternative& b) { return a.modeledUs < b.modeledUs; });
   }
   p.solver = {"cbc", status, since(t0), note};
+  // A bound over the candidates proves something of the program only when they are all
+  // its kernels.
+  if (!typed && opt.strategy != Strategy::Maxfuse)
+    proveBound(cm, p, space.bound == CandidateBound::None ? r.bestBound : -std::numeric_limits<double>::infinity());
   return p;
 }
 

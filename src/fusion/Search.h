@@ -3,6 +3,7 @@
 #pragma once
 #include <string>
 #include <utility>
+#include <limits>
 #include <vector>
 
 #include "fusion/CostModel.h"
@@ -66,6 +67,10 @@ struct IlpResult {
   SolverStatus status = SolverStatus::TimeLimit;  // optimal | time_limit | infeasible
   double seconds = 0;
   int cycleCuts = 0;
+  // CBC's proven lower bound on the objective over the candidates, the best of every
+  // round (each round's model, cycle cuts and all, is a relaxation of the acyclic
+  // problem); -infinity when no round got one.
+  double bestBound = -std::numeric_limits<double>::infinity();
 };
 // `exclude`: candidate sets that may not be chosen together again (no-good cuts: the
 // partitions already found, for the K best).

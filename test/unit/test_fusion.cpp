@@ -703,7 +703,8 @@ TEST_CASE("cost model: a second pass over an input stays on chip when it fits, e
 // The lower bound is what any schedule must move: every strategy's plan moves at least
 // that many DRAM bytes, on every example and every linalg test input (an argument only
 // a fill overwrites, or one read in part through a slice, counts only what is read).
-TEST_CASE("fusion: no strategy's DRAM bytes fall below the lower bound") {
+// The lower bounds are what `fuse` calls proven: a plan below one would be a wrong bound.
+TEST_CASE("fusion: no strategy's DRAM bytes or modeled time fall below the lower bounds") {
   namespace fs = std::filesystem;
   const fs::path examples(POLYFUSE_EXAMPLES);
   std::vector<fs::path> files;
@@ -723,10 +724,20 @@ TEST_CASE("fusion: no strategy's DRAM bytes fall below the lower bound") {
     }
     Sizes sizes = allSizes(*lp.program, 97);
     Setup s(std::move(lp), sizes);
+    const double boundUs = s.cm->modeledLowerBoundUs();
+    CHECK(boundUs > 0);
     for (const char* strategy : {"nofuse", "greedy", "bytes-greedy", "ilp"}) {
       INFO(strategy);
-      CHECK(s.run(strategy).dramBytes >= s.cm->lowerBoundBytes());
+      const Partition p = s.run(strategy);
+      CHECK(p.dramBytes >= s.cm->lowerBoundBytes());
+      CHECK(p.modeledUs >= boundUs * (1 - 1e-12));
     }
+    // The search's own bound: at most its plan, and the plan itself when optimal.
+    const Partition ilp = s.run("ilp");
+    REQUIRE(ilp.solver.hasBound);
+    CHECK(ilp.solver.bestBoundUs >= boundUs * (1 - 1e-12));
+    CHECK(ilp.solver.bestBoundUs <= ilp.modeledUs);
+    if (ilp.solver.status == SolverStatus::Optimal) CHECK(ilp.solver.gap == 0);
     ++checked;
   }
   CHECK(checked >= 30);
