@@ -544,7 +544,6 @@ std::vector<StmtSet> enumerateCandidates(const CostModel& cm, int maxSize, size_
   const int n = fg.size();
   bound = CandidateBound::None;
   const auto t0 = Clock::now();
-  size_t costed = 0;
   std::unordered_set<StmtSet, StmtSetHash> seen;
   std::vector<StmtSet> frontier, out;
   auto keep = [&](const StmtSet& g) {
@@ -571,15 +570,21 @@ std::vector<StmtSet> enumerateCandidates(const CostModel& cm, int maxSize, size_
   // connected). A set no superset of which can be legal (CostModel::mayGrowLegal) is
   // dropped, so the frontier holds only sets on the way to a legal kernel and the walk
   // ends by itself.
+  // The clock is read every 64 units of work: a group costed, or a neighbour tried (a
+  // statement of a wide graph has thousands, each a hull and a legality bound).
+  size_t work = 0;
+  auto outOfTime = [&] {
+    if (++work % 64 != 0 || since(t0) <= secondsBudget) return false;
+    bound = CandidateBound::TimeLimit;
+    return true;
+  };
   for (int step = 1; !frontier.empty(); ++step) {
     std::vector<StmtSet> next;
     bool grow = true;
     for (auto& g : frontier) {
-      // The clock is read every 64 costed groups. The size-1 groups always go in (every
-      // partition needs them), but past the budget they grow no more: on a wide graph
-      // growing them alone outlasted a short limit.
-      if (++costed % 64 == 0 && since(t0) > secondsBudget) {
-        bound = CandidateBound::TimeLimit;
+      // The size-1 groups always go in (every partition needs them), but past the budget
+      // they grow no more: on a wide graph growing them alone outlasted a short limit.
+      if (grow && outOfTime()) {
         if (step > 1) return out;
         grow = false;
       }
@@ -587,7 +592,12 @@ std::vector<StmtSet> enumerateCandidates(const CostModel& cm, int maxSize, size_
       if (!grow || bound == CandidateBound::Count) continue;  // cost what was reached, grow no more
       for (int u : g.members())
         for (int v : fg.neighbours(u)) {
-          if (g.contains(v)) continue;
+          if (g.contains(v) || !grow) continue;
+          if (outOfTime()) {
+            if (step > 1) return out;
+            grow = false;
+            continue;
+          }
           StmtSet h = g;
           h.insert(v);
           if (!recomputedOut) h = fg.convexHull(h);  // what any legal superset holds too
