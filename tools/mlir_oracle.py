@@ -37,6 +37,18 @@ PASSES = [
     "--arith-expand", "--finalize-memref-to-llvm", "--convert-math-to-llvm", "--convert-math-to-libm", "--convert-arith-to-llvm",
     "--convert-func-to-llvm", "--convert-cf-to-llvm", "--reconcile-unrealized-casts",
 ]
+# tensor.concat has no bufferization in MLIR 19: MLIR's own decomposition (an empty
+# tensor and an insert_slice per operand) runs first, through the transform interpreter.
+DECOMPOSE_CONCAT = """module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.tensor.decompose_concat
+    } : !transform.any_op
+    transform.yield
+  }
+}
+"""
 DTYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64, "i8": np.int8, "i16": np.int16,
           "i1": np.bool_, "index": np.int64}
 NPY_TO_TC = {np.float32: "float", np.float64: "double", np.int32: "int32", np.int64: "int64"}
@@ -189,7 +201,13 @@ def run_mlir(text, name, args, results, inputs, work):
     src = os.path.join(work, "oracle.mlir")
     with open(src, "w") as f:
         f.write(program)
-    low = subprocess.run(["mlir-opt-19", src] + PASSES, capture_output=True, text=True)
+    passes = list(PASSES)
+    if "tensor.concat" in program:
+        lib = os.path.join(work, "decompose_concat.mlir")
+        with open(lib, "w") as f:
+            f.write(DECOMPOSE_CONCAT)
+        passes = ["--transform-preload-library=transform-library-paths=" + lib, "--transform-interpreter"] + passes
+    low = subprocess.run(["mlir-opt-19", src] + passes, capture_output=True, text=True)
     if low.returncode:
         fail("mlir-opt-19 failed:\n" + low.stderr[-4000:])
     ll = os.path.join(work, "lowered.mlir")

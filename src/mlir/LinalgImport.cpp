@@ -576,6 +576,7 @@ class Importer {
     if (auto x = mlir::dyn_cast<mlir::tensor::ExtractSliceOp>(op)) return slice(x);
     if (auto p = mlir::dyn_cast<mlir::tensor::PadOp>(op)) return padShape(p);
     if (auto x = mlir::dyn_cast<mlir::tensor::InsertSliceOp>(op)) return insertShape(x);
+    if (auto c = mlir::dyn_cast<mlir::tensor::ConcatOp>(op)) return concatShape(c);
     if (auto f = mlir::dyn_cast<mlir::linalg::FillOp>(op)) {
       Value v = f.getInputs()[0];
       if (!constantValue(v) && !scalars_.count(v))
@@ -619,7 +620,7 @@ class Importer {
       return;  // scalar arithmetic outside a body: read where a body or an extent uses it
     throw SourceError(loc, "unsupported operation '" + opName(op) +
                                "': polyfuse imports linalg ops, linalg.fill, tensor.empty, tensor.dim, reshapes, slices, "
-                               "tensor.pad, tensor.insert_slice and constants");
+                               "tensor.pad, tensor.insert_slice, tensor.concat and constants");
   }
 
   int extentOf(mlir::OpFoldResult r, Operation* at) {
@@ -763,6 +764,30 @@ class Importer {
     auto sizes = x.getMixedSizes();
     for (size_t k = 0; k < sizes.size(); ++k) ext_.unite(src[k], extentOf(sizes[k], op), loc);
     tensors_[x.getResult()] = TensorValue(Kind::Computed, tensorOf(x.getDest(), op).shape);
+  }
+
+  // tensor.concat: the operands side by side along `dim`, each at the offset of those
+  // before it; the other extents are one size. The offsets must be static.
+  void concatShape(mlir::tensor::ConcatOp c) {
+    Operation* op = c;
+    SourceLoc loc = locOf(op);
+    auto t = tensorType(c.getResult(), op);
+    const size_t dim = size_t(c.getDim());
+    Shape shape;
+    int64_t along = 0;
+    for (Value in : c.getInputs()) {
+      tensorType(in, op);
+      const Shape& s = tensorOf(in, op).shape;
+      if (shape.empty()) shape = s;
+      for (size_t k = 0; k < s.size(); ++k)
+        if (k != dim) ext_.unite(shape[k], s[k], loc);
+      std::optional<int64_t> n = ext_.value(s[dim]);
+      if (!n) throw SourceError(loc, "tensor.concat along a dynamic dimension (dimension " + std::to_string(dim) + ") is not supported");
+      along += *n;
+    }
+    shape[dim] = ext_.literal(along);
+    if (!t.isDynamicDim(int64_t(dim))) ext_.unite(shape[dim], ext_.literal(t.getDimSize(int64_t(dim))), loc);
+    tensors_[c.getResult()] = TensorValue(Kind::Computed, shape);
   }
 
   std::map<Operation*, std::vector<int>> loops_;
@@ -1371,6 +1396,7 @@ class Importer {
     }
     if (auto p = mlir::dyn_cast<mlir::tensor::PadOp>(op)) return padStatements(p);
     if (auto x = mlir::dyn_cast<mlir::tensor::InsertSliceOp>(op)) return insertStatements(x);
+    if (auto c = mlir::dyn_cast<mlir::tensor::ConcatOp>(op)) return concatStatements(c);
     if (auto ret = mlir::dyn_cast<mlir::func::ReturnOp>(op)) {
       std::set<std::string> seen;
       for (Value returnedValue : ret.getOperands()) {
@@ -1561,6 +1587,25 @@ class Importer {
     Shape sizes;
     for (mlir::OpFoldResult r : x.getMixedSizes()) sizes.push_back(extentOf(r, op));
     out_.def.stmts.push_back(windowWrite(tv.name, x.getSource(), offsets, sizes, op));
+  }
+
+  // One window write per operand: together they cover the result, each element once.
+  // The last operand's is written first: TC gives a temporary the extents of its first
+  // writer, and that one reaches the end of every dimension.
+  void concatStatements(mlir::tensor::ConcatOp c) {
+    Operation* op = c;
+    TensorValue& tv = tensors_[c.getResult()];
+    tv.name = resultName(op, 0);
+    const std::string name = tv.name;
+    const size_t dim = size_t(c.getDim());
+    std::vector<int64_t> offsets(tv.shape.size(), 0);
+    offsets[dim] = *ext_.value(tv.shape[dim]);
+    const auto inputs = c.getInputs();
+    for (size_t i = inputs.size(); i-- > 0;) {
+      const Shape s = tensorOf(inputs[i], op).shape;
+      offsets[dim] -= *ext_.value(s[dim]);
+      out_.def.stmts.push_back(windowWrite(name, inputs[i], offsets, s, op));
+    }
   }
 
   static bool mentions(const Expr& e, const std::string& n) {
