@@ -1810,6 +1810,32 @@ static LinalgImport importHere(const SourceFile& src, const std::string& entry) 
     throw UsageError("no function named '" + entry + "' in " + src.path + " (it has: " + names + ")");
   }
 
+  // A load of an ml_program global that nothing stores (global_load_const, or a
+  // global_load with no global_store of it in the module) is its initial value: the
+  // arith.constant it means, read as any constant is (a splat a fill, else an input).
+  {
+    std::set<std::string> stored;
+    top->walk([&](mlir::ml_program::GlobalStoreOp st) { stored.insert(st.getGlobal().getLeafReference().str()); });
+    std::vector<Operation*> loads;
+    chosen.walk([&](Operation* op) {
+      if (mlir::isa<mlir::ml_program::GlobalLoadConstOp, mlir::ml_program::GlobalLoadOp>(op)) loads.push_back(op);
+    });
+    mlir::IRRewriter rewriter(&ctx);
+    for (Operation* op : loads) {
+      auto ref = op->getAttrOfType<mlir::SymbolRefAttr>("global");
+      const std::string name = ref ? ref.getLeafReference().str() : "";
+      if (mlir::isa<mlir::ml_program::GlobalLoadOp>(op) && stored.count(name))
+        throw SourceError(locOf(op), "ml_program.global_load of '@" + name + "', which the module stores to: a mutable global is not supported");
+      auto global = mlir::SymbolTable::lookupNearestSymbolFrom<mlir::ml_program::GlobalOp>(op, ref);
+      std::optional<mlir::Attribute> value = global ? global.getValue() : std::nullopt;
+      auto elements = value ? mlir::dyn_cast<mlir::ElementsAttr>(*value) : nullptr;
+      if (!elements || elements.getType() != op->getResult(0).getType())
+        throw SourceError(locOf(op), "'" + opName(op) + "' of '@" + name + "', which has no initial value of the loaded type");
+      rewriter.setInsertionPoint(op);
+      auto c = rewriter.create<mlir::arith::ConstantOp>(op->getLoc(), mlir::cast<mlir::TypedAttr>(elements));
+      rewriter.replaceOp(op, c.getResult());
+    }
+  }
   // Aggregated ops (linalg.softmax) become the ops MLIR itself decomposes them into.
   {
     std::vector<mlir::linalg::AggregatedOpInterface> aggregated;
