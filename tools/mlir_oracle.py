@@ -79,8 +79,14 @@ def split_top(text, sep=","):
 
 def signature(text, entry):
     """(name, [(arg, type)], [result type]) of the entry function."""
-    for m in re.finditer(r"func\.func\s+(?:public\s+|private\s+)?@([\w$.]+)\s*\(", text):
-        name = m.group(1)
+    # As polyfuse chooses: the named function, else the first public one (private
+    # functions are helpers its calls reach), else the first.
+    found = list(re.finditer(r"func\.func\s+(public\s+|private\s+)?@([\w$.]+)\s*\(", text))
+    if not entry:
+        public = [m for m in found if not (m.group(1) or "").startswith("private")]
+        found = (public or found)[:1]
+    for m in found:
+        name = m.group(2)
         if entry and name != entry:
             continue
         i, depth = m.end(), 1
@@ -99,9 +105,10 @@ def signature(text, entry):
 
 
 def entry_only(text, name):
-    """The file without its other top-level functions (they may use ops this lowering
-    does not handle)."""
-    out, i = [], 0
+    """The file without its top-level functions that the entry does not call, directly
+    or through others (they may use ops this lowering does not handle)."""
+    spans = []  # (name, start, end) of each function
+    i = 0
     for m in re.finditer(r"^\s*func\.func\s+(?:public\s+|private\s+)?@([\w$.]+)", text, re.M):
         if m.start() < i:
             continue
@@ -112,10 +119,22 @@ def entry_only(text, name):
             k += 1
             if depth == 0:
                 break
-        out.append(text[i:m.start()])
-        if m.group(1) == name:
-            out.append(text[m.start():k])
+        spans.append((m.group(1), m.start(), k))
         i = k
+    body = {n: text[a:b] for n, a, b in spans}
+    keep, todo = set(), [name]
+    while todo:
+        n = todo.pop()
+        if n in keep or n not in body:
+            continue
+        keep.add(n)
+        todo += re.findall(r"\bcall\s+@([\w$.]+)", body[n])
+    out, i = [], 0
+    for n, a, b in spans:
+        out.append(text[i:a])
+        if n in keep:
+            out.append(text[a:b])
+        i = b
     out.append(text[i:])
     return "".join(out)
 

@@ -28,6 +28,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Dialect/MLProgram/IR/MLProgram.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -38,6 +39,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/InliningUtils.h"
 #include "mlir/IreeBoundary.h"
 #include "mlir/Upgrade.h"
 #include "polyir/Parser.h"
@@ -1681,6 +1683,36 @@ void dialects(mlir::DialectRegistry& registry) {
   registry.insert<mlir::func::FuncDialect, mlir::linalg::LinalgDialect, mlir::tensor::TensorDialect,
                   mlir::arith::ArithDialect, mlir::math::MathDialect, mlir::ml_program::MLProgramDialect,
                   mlir::cf::ControlFlowDialect>();
+  mlir::func::registerInlinerExtension(registry);  // func.call and func.return, for inlineCalls
+}
+
+// Calls from the entry function (a file's helpers, a model's layers written once)
+// inlined, callees' calls in turn, with MLIR's own inliner utility: one function on
+// tensors is what the importer reads. The callees stay in the module, unread.
+constexpr int kMaxInlinedCalls = 10000;
+void inlineCalls(mlir::func::FuncOp entry, std::vector<std::string>& notes) {
+  mlir::InlinerInterface inliner(entry.getContext());
+  int inlined = 0;
+  while (true) {
+    std::vector<mlir::func::CallOp> calls;
+    entry.walk([&](mlir::func::CallOp c) { calls.push_back(c); });
+    if (calls.empty()) break;
+    for (mlir::func::CallOp call : calls) {
+      const std::string name = call.getCallee().str();
+      if (++inlined > kMaxInlinedCalls)
+        throw SourceError(locOf(call), "more than " + std::to_string(kMaxInlinedCalls) +
+                                           " calls to inline (a recursive call to '@" + name + "'?)");
+      auto callee = mlir::SymbolTable::lookupNearestSymbolFrom<mlir::func::FuncOp>(call, call.getCalleeAttr());
+      if (!callee || callee.isExternal())
+        throw SourceError(locOf(call), "call to '@" + name + "', which has no body in this file");
+      if (callee == entry) throw SourceError(locOf(call), "'@" + name + "' calls itself");
+      if (mlir::failed(mlir::inlineCall(inliner, call, callee, &callee.getBody())))
+        throw SourceError(locOf(call), "cannot inline this call to '@" + name + "'");
+      call.erase();
+    }
+  }
+  if (inlined)
+    notes.push_back(std::to_string(inlined) + " call(s) inlined into '@" + entry.getSymName().str() + "'");
 }
 
 // MLIR 19's own parser crashes on some malformed input (linalg.transpose's custom
@@ -1798,18 +1830,21 @@ static LinalgImport importHere(const SourceFile& src, const std::string& entry) 
     if (!f.isExternal()) fns.push_back(f);
   });
   if (fns.empty()) throw SourceError({1, 1}, "no func.func with a body in this file");
+  // The default entry is the first public function (a private one is a helper).
   mlir::func::FuncOp chosen;
   for (auto f : fns)
-    if (entry.empty() || f.getSymName() == entry) {
+    if (entry.empty() ? !f.isPrivate() : f.getSymName() == entry) {
       chosen = f;
       break;
     }
+  if (!chosen && entry.empty()) chosen = fns.front();
   if (!chosen) {
     std::string names;
     for (auto f : fns) names += (names.empty() ? "" : ", ") + f.getSymName().str();
     throw UsageError("no function named '" + entry + "' in " + src.path + " (it has: " + names + ")");
   }
 
+  inlineCalls(chosen, out.notes);
   // A load of an ml_program global that nothing stores (global_load_const, or a
   // global_load with no global_store of it in the module) is its initial value: the
   // arith.constant it means, read as any constant is (a splat a fill, else an input).
