@@ -106,6 +106,44 @@ std::string returnedTypes(const std::string& line) {
   return colon == std::string::npos ? "" : trimmed(l.substr(colon + 1));
 }
 
+// IREE's module state in ml_program's spelling, which the importer reads (loads of a
+// global nothing stores are its initial value):
+//   util.global private [mutable] @w [= VALUE] : T  ->  ml_program.global private [mutable] @w[(VALUE : T)] : T
+//   util.global.load [immutable] @w : T             ->  ml_program.global_load @w : T
+//   util.global.store %v, @w : T                    ->  ml_program.global_store @w = %v : T
+// Parsed by hand, as a whole weight may sit on the line. Returns the line unchanged when
+// it is none of these.
+std::string utilGlobal(const std::string& line) {
+  const size_t at = line.find("util.global");
+  if (at == std::string::npos) return line;
+  const std::string before = trimmed(line.substr(0, at));  // nothing, or `%w =` before a load
+  if (!before.empty() && (before[0] != '%' || before.back() != '=')) return line;
+  const size_t colon = line.rfind(':');
+  const size_t name = line.find('@', at);
+  if (colon == std::string::npos || name == std::string::npos || name > colon) return line;
+  size_t nameEnd = name + 1;
+  while (nameEnd < line.size() && (std::isalnum(static_cast<unsigned char>(line[nameEnd])) || std::string("_.$-").find(line[nameEnd]) != std::string::npos))
+    ++nameEnd;
+  const std::string sym = line.substr(name, nameEnd - name), type = trimmed(line.substr(colon + 1));
+  if (type.rfind("tensor<", 0) != 0) return line;
+  const std::string lead = line.substr(0, at), op = line.substr(at, line.find_first_of(" \t", at) - at);
+  if (op == "util.global") {
+    const std::string head = line.substr(at + op.size(), name - at - op.size());  // " private mutable "
+    std::string rest = trimmed(line.substr(nameEnd, colon - nameEnd));
+    if (!rest.empty() && rest[0] != '=') return line;
+    const std::string value = rest.empty() ? "" : trimmed(rest.substr(1));
+    return lead + "ml_program.global" + head + sym + (value.empty() ? "" : "(" + value + " : " + type + ")") + " : " + type;
+  }
+  if (op == "util.global.load") return lead + "ml_program.global_load " + sym + " : " + type;
+  if (op == "util.global.store") {
+    const size_t v = line.find('%', at);
+    const size_t comma = line.find(',', at);
+    if (v == std::string::npos || comma == std::string::npos || comma > name) return line;
+    return lead + "ml_program.global_store " + sym + " = " + trimmed(line.substr(v, comma - v)) + " : " + type;
+  }
+  return line;
+}
+
 struct Function {
   size_t header = 0, end = 0;            // lines [header, end)
   std::map<std::string, std::string> types;  // SSA name -> tensor type, for boundary values
@@ -167,6 +205,17 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
   static const std::regex fence(R"(,?\s*%[\w.$#-]+\s*:\s*!hal\.fence)");
 
   std::set<std::string> applied;
+  static const std::regex utilCall(R"(\butil\.call\b)");
+  for (std::string& l : lines) {
+    if (l.find("util.global") != std::string::npos) {
+      std::string g = utilGlobal(l);
+      if (g != l) applied.insert("util.global, util.global.load and util.global.store are ml_program's");
+      l = std::move(g);
+    } else if (l.find("util.call") != std::string::npos) {
+      l = std::regex_replace(l, utilCall, "func.call");
+      applied.insert("util.call is func.call");
+    }
+  }
   std::vector<Function> fns;
   for (size_t i = 0; i < lines.size(); ++i)
     if (lines[i].find("func") != std::string::npos && std::regex_search(lines[i], header)) {
