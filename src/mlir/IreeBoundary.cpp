@@ -138,7 +138,7 @@ std::string utilGlobal(const std::string& line) {
   if (op == "util.global.store") {
     const size_t v = line.find('%', at);
     const size_t comma = line.find(',', at);
-    if (v == std::string::npos || comma == std::string::npos || comma > name) return line;
+    if (v == std::string::npos || comma == std::string::npos || v > comma || comma > name) return line;
     return lead + "ml_program.global_store " + sym + " = " + trimmed(line.substr(v, comma - v)) + " : " + type;
   }
   return line;
