@@ -281,6 +281,7 @@ def main():
     ap.add_argument("--value", action="append", default=[])
     ap.add_argument("--input", action="append", default=[])
     ap.add_argument("--shape", action="append", default=[], help="NAME=AxB: the shape of a dynamic argument's random input")
+    ap.add_argument("--strategy", default="", help="passed to polyfuse exec (default: its own)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--int-high", type=int, default=4)
     ap.add_argument("--atol", type=float, default=1e-30)
@@ -354,6 +355,8 @@ def main():
             cmd = [a.polyfuse, "exec", a.file, "--backend", backend, "--dump", out] + files + scalars
             if a.entry:
                 cmd += ["--entry", a.entry]
+            if a.strategy:
+                cmd += ["--strategy", a.strategy]
             if sizes:
                 cmd += ["--size", ",".join("%s=%d" % kv for kv in sorted(sizes.items()))]
             r = subprocess.run(cmd, capture_output=True, text=True)
