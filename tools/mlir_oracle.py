@@ -82,6 +82,15 @@ def signature(text, entry):
     # As polyfuse chooses: the named function, else the first public one (private
     # functions are helpers its calls reach), else the first.
     found = list(re.finditer(r"func\.func\s+(public\s+|private\s+)?@([\w$.]+)\s*\(", text))
+
+    def has_body(m):
+        i, depth = m.end(), 1
+        while depth and i < len(text):
+            depth += {"(": 1, ")": -1}.get(text[i], 0)
+            i += 1
+        end = text.find("\n", i)
+        return "{" in text[i:end if end >= 0 else len(text)]
+    found = [m for m in found if has_body(m)]
     if not entry:
         public = [m for m in found if not (m.group(1) or "").startswith("private")]
         found = (public or found)[:1]

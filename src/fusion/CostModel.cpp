@@ -599,6 +599,9 @@ double CostModel::placeData(const std::vector<int>& members, const BlockShape& s
     bool kept = false;
     for (int r : kp.recomputed) kept |= prog.statements[r].write.tensor == t;
     for (int c : consumers_[t]) escapes |= !group.contains(c) && !kept;
+    // A tensor built in parts, some by another kernel, that a member reads: memory holds
+    // every part, a chip only this kernel's (a rotary half swap split over two kernels).
+    escapes |= !u.extReadFull.empty;
     if (escapes) {
       dram(t, u.writeFull.volume() * eb);
       reread(t, checkedMul(kp.blocks, u.intReadBlock.volume(), "a kernel's re-read bytes") * eb);
@@ -965,24 +968,6 @@ double CostModel::modeledLowerBoundUs() const {
   return (fg_.size() > 0 ? dev_.launchUs : 0.0) + std::max(memoryUs, computeUs);
 }
 
-int CostModel::readsOutsidePart(const StmtSet& group) const {
-  const Program& prog = fg_.program();
-  // Tensors the group writes that stay on chip: neither outputs nor read by another
-  // kernel (one that escapes is written to memory, where every part meets).
-  std::set<int> onChip;
-  for (int s : group.members()) {
-    const int t = prog.statements[size_t(s)].write.tensor;
-    bool escapes = prog.tensors[size_t(t)].role == TensorRole::Output;
-    for (int c : consumers_[size_t(t)]) escapes |= !group.contains(c);
-    if (!escapes) onChip.insert(t);
-  }
-  for (int s : group.members())
-    for (const auto& [t, sources] : flowSources_[size_t(s)])
-      if (onChip.count(t) && std::any_of(sources.begin(), sources.end(), [&](int w) { return !group.contains(w); }))
-        return s;
-  return -1;
-}
-
 CostModel::Refusal CostModel::whyNotFusible(const StmtSet& group) const {
   const Program& prog = fg_.program();
   auto line = [&](int s) { return prog.statements[s].label() + " (line " + std::to_string(prog.statements[s].loc.line) + ")"; };
@@ -998,9 +983,6 @@ CostModel::Refusal CostModel::whyNotFusible(const StmtSet& group) const {
     }
     return {false, "a path leaves the group and comes back"};
   }
-  if (const int s = readsOutsidePart(group); s >= 0)
-    return {true, line(s) + " reads a tensor that the group writes in part and another kernel writes in part: "
-                  "one kernel would hold only its own part on chip"};
   // No grid of rank >= 1: name the first dependence that forbids rank 1 for every choice.
   std::vector<int> members = group.members();
   const auto& deps = fg_.poly().dependences();

@@ -127,11 +127,6 @@ class CostModel {
   bool anyScalarStatement_ = false;  // some statement has no parallel dimension
   // flowSources_[s]: tensor -> statements whose values s reads through it
   std::vector<std::map<int, std::vector<int>>> flowSources_;
-  // A member that reads, through a tensor some member writes and that stays on chip (no
-  // output, no reader in another kernel), values written outside the group (a tensor
-  // built in parts, some by another kernel): -1 when none. The kernel would hold only
-  // its own part on chip.
-  int readsOutsidePart(const StmtSet& group) const;
   std::vector<std::vector<int>> consumers_;  // per tensor: statements that read it via flow deps
   mutable std::unordered_map<StmtSet, std::optional<KernelPlan>, StmtSetHash> memo_[2];
   // Plans of groups that recompute members, keyed by the group followed by the members.

@@ -156,8 +156,7 @@ std::vector<GridCandidate> CostModel::gridCandidates(const StmtSet& group, bool 
   std::vector<GridCandidate> out;
   std::vector<int> members = group.members();
   const Program& prog = fg_.program();
-  if (members.empty() || !fg_.isConnected(group) || !fg_.isConvex(group, recomputed) || readsOutsidePart(group) >= 0)
-    return out;
+  if (members.empty() || !fg_.isConnected(group) || !fg_.isConvex(group, recomputed)) return out;
   int minP = 1 << 20, maxP = 0;
   for (int s : members) {
     minP = std::min(minP, prog.statements[s].numParallel);

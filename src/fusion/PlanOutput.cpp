@@ -218,7 +218,7 @@ void printPartitionTable(std::ostream& os, const CostModel& cm, const Partition&
   if (!p.solver.note.empty()) os << " (" << p.solver.note << ")";
   os << "\n";
   if (p.solver.hasBound && p.solver.status != SolverStatus::Optimal)
-    os << fmt::format("bound: no partition models below {:.3f} us (a proven lower bound); gap {:.2f}%\n",
+    os << fmt::format("bound: no partition in the search space models below {:.3f} us (a proven lower bound); gap {:.2f}%\n",
                       p.solver.bestBoundUs, 100.0 * p.solver.gap);
   if (!p.alternatives.empty()) {
     os << fmt::format("the {} best partitions (modeled):\n", p.alternatives.size());

@@ -657,7 +657,10 @@ IlpResult solveWithRecomputation(const CostModel& cm, const CandidateSpace& sp, 
   for (int c : sp.start) start.push_back(at[c]);
   IlpResult first = solvePartitionIlp(cm, cands, cost, maxKernels, seconds, start);
   for (int& c : first.chosen) c = plain[c];
-  if (first.chosen.empty()) return first;
+  if (first.chosen.empty()) {
+    first.bestBound = -std::numeric_limits<double>::infinity();  // the first model holds no recomputing partition
+    return first;
+  }
   IlpResult second =
       solvePartitionIlp(cm, sp.candidates, sp.cost, maxKernels, seconds - since(t0), first.chosen, {}, sp.recomputed);
   second.cycleCuts += first.cycleCuts;

@@ -1691,6 +1691,24 @@ void dialects(mlir::DialectRegistry& registry) {
 // tensors is what the importer reads. The callees stay in the module, unread.
 constexpr int kMaxInlinedCalls = 10000;
 void inlineCalls(mlir::func::FuncOp entry, std::vector<std::string>& notes) {
+  // A cycle of calls (a function reaching itself through others) would unfold forever:
+  // found first, by a walk of the call graph from the entry, and refused at the call
+  // that closes it.
+  std::map<Operation*, int> state;  // 1 on the walk's path, 2 done
+  std::function<void(mlir::func::FuncOp)> walk = [&](mlir::func::FuncOp f) {
+    state[f] = 1;
+    f.walk([&](mlir::func::CallOp call) {
+      auto callee = mlir::SymbolTable::lookupNearestSymbolFrom<mlir::func::FuncOp>(call, call.getCalleeAttr());
+      if (!callee || callee.isExternal()) return;  // said at the call below
+      if (state[callee] == 1)
+        throw SourceError(locOf(call), "'@" + call.getCallee().str() + "' calls itself" +
+                                           (callee == f ? "" : " through '@" + f.getSymName().str() + "'") +
+                                           ": recursion cannot be inlined");
+      if (state[callee] == 0) walk(callee);
+    });
+    state[f] = 2;
+  };
+  walk(entry);
   mlir::InlinerInterface inliner(entry.getContext());
   int inlined = 0;
   while (true) {
@@ -1705,7 +1723,6 @@ void inlineCalls(mlir::func::FuncOp entry, std::vector<std::string>& notes) {
       auto callee = mlir::SymbolTable::lookupNearestSymbolFrom<mlir::func::FuncOp>(call, call.getCalleeAttr());
       if (!callee || callee.isExternal())
         throw SourceError(locOf(call), "call to '@" + name + "', which has no body in this file");
-      if (callee == entry) throw SourceError(locOf(call), "'@" + name + "' calls itself");
       if (mlir::failed(mlir::inlineCall(inliner, call, callee, &callee.getBody())))
         throw SourceError(locOf(call), "cannot inline this call to '@" + name + "'");
       call.erase();

@@ -112,15 +112,23 @@ int64_t SizedProgram::lowerBoundBytes() const {
   // Per input, the elements some read must bring in: the largest footprint of one
   // direct read (a slice reads part of its input; an argument nobody reads, such as the
   // destination a fill overwrites, none), or the rows gathers can touch.
-  std::vector<int64_t> gathered(prog_->tensors.size(), 0), direct(prog_->tensors.size(), 0);
+  std::vector<int64_t> gathered(prog_->tensors.size(), 0), direct(prog_->tensors.size(), 0),
+      written(prog_->tensors.size(), 0);
   for (auto& st : prog_->statements) {
     const SizedStatement& ss = stmts_[size_t(st.id)];
     for (auto& r : ss.reads) {
       const size_t t = size_t(r.tensor);
       const int64_t v = footprint(ss, r, ss.lo, ss.hi).volume();
+      // Gathers from one table share rows in a kernel that holds them all (its footprint
+      // is their hull): only the largest is certain to be read.
       if (r.indirect.empty()) direct[t] = std::max(direct[t], v);
-      else gathered[t] = checkedAdd(gathered[t], v, "a gather's rows");
+      else gathered[t] = std::max(gathered[t], v);
     }
+    // An output some statement writes only in part (a `where` range): what the largest
+    // write covers is certain to be stored.
+    const Tensor& W = prog_->tensors[size_t(st.write.tensor)];
+    if (W.role == TensorRole::Output)
+      written[size_t(st.write.tensor)] = std::max(written[size_t(st.write.tensor)], footprint(ss, ss.write, ss.lo, ss.hi).volume());
   }
   int64_t b = 0;
   for (size_t t = 0; t < prog_->tensors.size(); ++t) {
@@ -128,6 +136,7 @@ int64_t SizedProgram::lowerBoundBytes() const {
     if (T.role == TensorRole::Temporary) continue;
     int64_t bytes = tensorBytes(int(t));
     if (T.role == TensorRole::Input) bytes = std::min(bytes, std::max(direct[t], gathered[t]) * elemBytes(T.type));
+    if (T.role == TensorRole::Output) bytes = std::min(bytes, written[t] * elemBytes(T.type));
     b += bytes;
   }
   return b;

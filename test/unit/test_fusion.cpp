@@ -709,7 +709,7 @@ TEST_CASE("fusion: no strategy's DRAM bytes or modeled time fall below the lower
   const fs::path examples(POLYFUSE_EXAMPLES);
   std::vector<fs::path> files;
   for (const fs::path& dir : {examples, examples / "linalg", examples / ".." / "test" / "lit" / "mlir",
-                              examples / ".." / "test" / "lit" / "semantics"})
+                              examples / ".." / "test" / "lit" / "semantics", examples / ".." / "test" / "lit" / "exec"})
     for (auto& e : fs::directory_iterator(dir))
       if (e.path().extension() == ".tc" || e.path().extension() == ".mlir") files.push_back(e.path());
   std::sort(files.begin(), files.end());

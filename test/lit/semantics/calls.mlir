@@ -10,7 +10,9 @@
 // RUN: polyfuse fuse %s | FileCheck --check-prefix=FUSE %s
 // FUSE: total: 1 kernel(s)
 // RUN: not polyfuse check %s --entry recursive 2>&1 | FileCheck --check-prefix=REC %s
-// REC: calls.mlir:[[@LINE+31]]:8: '@recursive' calls itself
+// REC: calls.mlir:[[@LINE+33]]:8: '@recursive' calls itself: recursion cannot be inlined
+// RUN: not polyfuse check %s --entry indirect 2>&1 | FileCheck --check-prefix=IND %s
+// IND: calls.mlir:[[@LINE+44]]:8: '@ping' calls itself through '@pong': recursion cannot be inlined
 // RUN: not polyfuse check %s --entry external 2>&1 | FileCheck --check-prefix=EXT %s
 // EXT: calls.mlir:[[@LINE+34]]:8: call to '@opaque', which has no body in this file
 
@@ -47,5 +49,17 @@ func.func @recursive(%x: tensor<3x5xf32>) -> tensor<3x5xf32> {
 func.func private @opaque(tensor<3x5xf32>) -> tensor<3x5xf32>
 func.func @external(%x: tensor<3x5xf32>) -> tensor<3x5xf32> {
   %0 = func.call @opaque(%x) : (tensor<3x5xf32>) -> tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
+}
+func.func private @ping(%x: tensor<3x5xf32>) -> tensor<3x5xf32> {
+  %0 = func.call @pong(%x) : (tensor<3x5xf32>) -> tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
+}
+func.func private @pong(%x: tensor<3x5xf32>) -> tensor<3x5xf32> {
+  %0 = func.call @ping(%x) : (tensor<3x5xf32>) -> tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
+}
+func.func @indirect(%x: tensor<3x5xf32>) -> tensor<3x5xf32> {
+  %0 = func.call @ping(%x) : (tensor<3x5xf32>) -> tensor<3x5xf32>
   return %0 : tensor<3x5xf32>
 }
