@@ -109,35 +109,25 @@ SizedProgram::SizedProgram(const Program& prog, const Sizes& sizes) : prog_(&pro
 }
 
 int64_t SizedProgram::lowerBoundBytes() const {
-  // Per input, the elements some read must bring in: the largest footprint of one
-  // direct read (a slice reads part of its input; an argument nobody reads, such as the
-  // destination a fill overwrites, none), or the rows gathers can touch.
-  std::vector<int64_t> gathered(prog_->tensors.size(), 0), direct(prog_->tensors.size(), 0),
-      written(prog_->tensors.size(), 0);
+  // The elements every partition must move, per tensor the largest footprint of one
+  // access: of a read for an input (a slice reads part of it; an argument nobody reads,
+  // such as the destination a fill overwrites, none; gathers from one table share rows in
+  // a kernel that holds them all, its footprint their hull), of a write for an output (a
+  // `where` range may write part of it). Temporaries need not move at all.
+  std::vector<int64_t> moved(prog_->tensors.size(), 0);
+  auto take = [&](const SizedStatement& ss, const SizedAccess& a, TensorRole role) {
+    int64_t& m = moved[size_t(a.tensor)];
+    if (prog_->tensors[size_t(a.tensor)].role == role) m = std::max(m, footprint(ss, a, ss.lo, ss.hi).volume());
+  };
   for (auto& st : prog_->statements) {
     const SizedStatement& ss = stmts_[size_t(st.id)];
-    for (auto& r : ss.reads) {
-      const size_t t = size_t(r.tensor);
-      const int64_t v = footprint(ss, r, ss.lo, ss.hi).volume();
-      // Gathers from one table share rows in a kernel that holds them all (its footprint
-      // is their hull): only the largest is certain to be read.
-      if (r.indirect.empty()) direct[t] = std::max(direct[t], v);
-      else gathered[t] = std::max(gathered[t], v);
-    }
-    // An output some statement writes only in part (a `where` range): what the largest
-    // write covers is certain to be stored.
-    const Tensor& W = prog_->tensors[size_t(st.write.tensor)];
-    if (W.role == TensorRole::Output)
-      written[size_t(st.write.tensor)] = std::max(written[size_t(st.write.tensor)], footprint(ss, ss.write, ss.lo, ss.hi).volume());
+    for (auto& r : ss.reads) take(ss, r, TensorRole::Input);
+    take(ss, ss.write, TensorRole::Output);
   }
   int64_t b = 0;
   for (size_t t = 0; t < prog_->tensors.size(); ++t) {
     const Tensor& T = prog_->tensors[t];
-    if (T.role == TensorRole::Temporary) continue;
-    int64_t bytes = tensorBytes(int(t));
-    if (T.role == TensorRole::Input) bytes = std::min(bytes, std::max(direct[t], gathered[t]) * elemBytes(T.type));
-    if (T.role == TensorRole::Output) bytes = std::min(bytes, written[t] * elemBytes(T.type));
-    b += bytes;
+    if (T.role != TensorRole::Temporary) b += std::min(tensorBytes(int(t)), moved[t] * elemBytes(T.type));
   }
   return b;
 }
