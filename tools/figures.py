@@ -4,7 +4,8 @@ polyfuse embeds this script and runs it as `python3 figures.py FIGURES_DIR` afte
 experiment; FIGURES_DIR/data.json holds what to draw (written by src/driver/Report.cpp):
 
   {"caption": "...", "groups": [{"title", "strategies", "modeled_us", "dram_ratio",
-   "measured_ms", "measured_min_ms", "measured_max_ms", "measured_label"}, ...],
+   "measured_ms", "measured_min_ms", "measured_max_ms", "measured_label", "measured_spread",
+   "spread_flag"}, ...],
    "summary": {"programs": [...], "strategies": [...], "speedup": [[...], ...]},
    "sweeps": [{"title", "param", "values", "strategies", "modeled_us": [[per value] per
    strategy], "winner": [ilp partition number per value]}, ...],
@@ -79,6 +80,11 @@ def main():
             bars(ax, g["strategies"], med, "measured time (ms), median; whiskers: min to max")
             ax.errorbar(med, range(n), xerr=[[m - a for m, a in zip(med, lo)], [b - m for m, b in zip(med, hi)]],
                         fmt="none", ecolor="#333", capsize=3, linewidth=1)
+            # A spread above the flag is marked on its bar: its median orders nothing.
+            for k, sp in enumerate(g.get("measured_spread", [])):
+                if sp > g.get("spread_flag", 0.1):
+                    ax.annotate(f"spread {sp:.0%}", (hi[k], k), xytext=(3, -8), textcoords="offset points",
+                                va="center", fontsize=7, color="#c0392b")
             ax.set_title(g["title"] + "\n" + g["measured_label"], fontsize=9)
             save(fig, out, f"fig{i}_measured")
 

@@ -16,7 +16,8 @@ const char* kGenerator =
     "// The same input stream as polyfuse's interpreter: SplitMix64 seeded by seed ^ FNV-1a(name).\n"
     "static uint64_t fnv(const char* s) { uint64_t h = 1469598103934665603ull; for (; *s; ++s) h = (h ^ (unsigned char)*s) * 1099511628211ull; return h; }\n"
     "static double next_uniform(uint64_t* st) { uint64_t z = (*st += 0x9E3779B97F4A7C15ull); z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;\n"
-    "  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull; z ^= z >> 31; return (double)(z >> 11) * (1.0 / 9007199254740992.0); }\n\n";
+    "  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull; z ^= z >> 31; return (double)(z >> 11) * (1.0 / 9007199254740992.0); }\n"
+    "static int by_value(const void* a, const void* b) { double x = *(const double*)a, y = *(const double*)b; return (x > y) - (x < y); }\n\n";
 
 // Host copies (h_) and device buffers (d_) of user names: prefixed, so they never meet
 // the harness's own variables.
@@ -120,7 +121,7 @@ std::string emitCudaHarness(const Program& prog, const Partition& p, const Gener
      << "// goes to DIR/NAME.npy (float64).\n";
   os << "int main(int argc, char** argv) {\n"
      << "  const uint64_t seed = argc > 1 ? strtoull(argv[1], 0, 10) : 1;\n"
-     << "  const int repeat = argc > 2 ? atoi(argv[2]) : 20;\n"
+     << "  int repeat = argc > 2 ? atoi(argv[2]) : 20; if (repeat < 1) repeat = 1;\n"
      << "  int ndev = 0;\n"
      << "  if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) { fprintf(stderr, \"no CUDA device\\n\"); return 2; }\n";
   emitHostInputs(os, prog, sizes);
@@ -156,7 +157,13 @@ std::string emitCudaHarness(const Program& prog, const Partition& p, const Gener
       os << "  CHECK(cudaFuncSetAttribute(" << k.name << ", cudaFuncAttributeMaxDynamicSharedMemorySize, " << k.plan.sharedBytes
          << "));\n";
   // The plan's launches in order; a kernel's time runs from its first launch to the next kernel's.
-  os << "  for (int r = -1; r < repeat; ++r) {\n";
+  // Before each run, a write of twice the L2 evicts the previous run's data (nvbench's
+  // flush); the median run and the spread are reported, as the OpenCL runner does.
+  os << "  int l2 = 0; CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));\n"
+     << "  const size_t flush_n = 2 * (size_t)(l2 > 0 ? l2 : 1 << 22); void* flush_buf; CHECK(cudaMalloc(&flush_buf, flush_n));\n"
+     << "  double* run_ms = (double*)calloc(repeat > 0 ? repeat : 1, sizeof(double));\n"
+     << "  for (int r = -1; r < repeat; ++r) {\n"
+     << "    CHECK(cudaMemset(flush_buf, r & 0xff, flush_n));\n";
   for (const Launch& l : p.launches) {
     const KernelIR& k = code.kernels[l.kernel];
     std::vector<std::string> args;
@@ -180,8 +187,12 @@ std::string emitCudaHarness(const Program& prog, const Partition& p, const Gener
   os << "    CHECK(cudaEventRecord(ev[nk]));\n"
      << "    CHECK(cudaEventSynchronize(ev[nk]));\n"
      << "    CHECK(cudaGetLastError());\n"
-     << "    if (r >= 0) for (int i = 0; i < nk; ++i) { float t; CHECK(cudaEventElapsedTime(&t, ev[i], ev[i + 1])); ms[i] += t / repeat; }\n"
-     << "  }\n";
+     << "    if (r >= 0) for (int i = 0; i < nk; ++i) { float t; CHECK(cudaEventElapsedTime(&t, ev[i], ev[i + 1])); ms[i] += t / repeat; run_ms[r] += t; }\n"
+     << "  }\n"
+     << "  cudaFree(flush_buf);\n"
+     << "  qsort(run_ms, repeat, sizeof(double), by_value);\n"
+     << "  const double run_median = repeat % 2 ? run_ms[repeat / 2] : (run_ms[repeat / 2 - 1] + run_ms[repeat / 2]) / 2;\n"
+     << "  cudaDeviceProp prop; CHECK(cudaGetDeviceProperties(&prop, 0));\n";
   // Device-to-device copy of the lower bound's bytes: the achievable bandwidth.
   int64_t lb = at.lowerBoundBytes();
   os << "  double copy_ms = 0; { void *a, *b; size_t n = " << lb / 2 << "; CHECK(cudaMalloc(&a, n)); CHECK(cudaMalloc(&b, n));\n"
@@ -217,8 +228,11 @@ std::string emitCudaHarness(const Program& prog, const Partition& p, const Gener
   os << "  const double tol = " << verificationTolerance(prog, p.sizes) << ";\n"
      << "  printf(\"verified: %s (max_rel_error %.3g)\\n\", worst <= tol ? \"yes\" : \"NO\", worst);\n"
      << "  printf(\"JSON {\\\"program\\\": \\\"" << prog.name << "\\\", \\\"strategy\\\": \\\"" << strategyName(p.strategy)
-     << "\\\", \\\"total_ms\\\": %.6f, \\\"copy_ms\\\": %.6f, \\\"lower_bound_bytes\\\": %.0f, \\\"verified\\\": %s, \\\"max_rel_error\\\": %.3g}\\n\",\n"
-     << "         total, copy_ms, lb, worst <= tol ? \"true\" : \"false\", worst);\n"
+     << "\\\", \\\"total_ms\\\": %.6f, \\\"run_median_ms\\\": %.6f, \\\"run_min_ms\\\": %.6f, \\\"run_max_ms\\\": %.6f, "
+        "\\\"device\\\": \\\"%s, sm_%d%d, %d SMs\\\", \\\"flushed_bytes\\\": %zu, \\\"copy_ms\\\": %.6f, "
+        "\\\"lower_bound_bytes\\\": %.0f, \\\"verified\\\": %s, \\\"max_rel_error\\\": %.3g}\\n\",\n"
+     << "         total, run_median, run_ms[0], run_ms[repeat - 1], prop.name, prop.major, prop.minor, prop.multiProcessorCount,"
+        " flush_n, copy_ms, lb, worst <= tol ? \"true\" : \"false\", worst);\n"
      << "  return worst <= tol ? 0 : 1;\n}\n";
   return os.str();
 }

@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <map>
+#include <unistd.h>
 
 #include "codegen/Lower.h"
 #include "polyir/Diagnostic.h"
@@ -60,7 +62,65 @@ struct Events {
   }
 };
 
+struct FirstDevice {
+  cl_platform_id platform = nullptr;
+  cl_device_id device = nullptr;
+};
+
+FirstDevice firstDevice() {
+  cl_uint np = 0;
+  if (clGetPlatformIDs(0, nullptr, &np) != CL_SUCCESS || np == 0)
+    throw UsageError("no OpenCL platform found (install pocl-opencl-icd for a CPU device)");
+  std::vector<cl_platform_id> plats(np);
+  clGetPlatformIDs(np, plats.data(), nullptr);
+  FirstDevice f;
+  for (auto p : plats)
+    if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &f.device, nullptr) == CL_SUCCESS) {
+      f.platform = p;
+      break;
+    }
+  if (!f.device) throw UsageError("no OpenCL device found");
+  return f;
+}
+
+std::string describe(const FirstDevice& f) {
+  char buf[512] = {0};
+  clGetPlatformInfo(f.platform, CL_PLATFORM_VERSION, sizeof buf - 1, buf, nullptr);
+  // "OpenCL 3.0 PoCL 3.1+debian  Linux, ...": the implementation and its version.
+  std::string version = buf, platform;
+  size_t at = version.find("OpenCL ");
+  if (at != std::string::npos) at = version.find(' ', at + 7);
+  platform = at == std::string::npos ? version : version.substr(at + 1);
+  platform = platform.substr(0, platform.find("  "));
+  if (size_t comma = platform.find(','); comma != std::string::npos) platform.resize(comma);
+  std::memset(buf, 0, sizeof buf);
+  clGetDeviceInfo(f.device, CL_DEVICE_NAME, sizeof buf - 1, buf, nullptr);
+  cl_uint units = 0;
+  clGetDeviceInfo(f.device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, nullptr);
+  return platform + ", " + buf + ", " + std::to_string(units) + " compute unit" + (units == 1 ? "" : "s");
+}
+
+// Bytes written between timed runs: twice the last-level cache, within [4, 64] MiB
+// (virtual machines report caches of hundreds of MiB that no single core sees).
+size_t flushBytes() {
+  long llc = 0;
+#ifdef _SC_LEVEL3_CACHE_SIZE
+  llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  if (llc <= 0) llc = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+  return std::clamp<size_t>(size_t(std::max(0L, llc)) * 2, size_t(4) << 20, size_t(64) << 20);
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 }  // namespace
+
+std::string openclDeviceDescription() { return describe(firstDevice()); }
 
 RunResult runOpenCL(const Program& prog, const Partition& p, const GeneratedCode& code, const Bindings& inputs,
                     int repeat, double tolerance) {
@@ -68,18 +128,9 @@ RunResult runOpenCL(const Program& prog, const Partition& p, const GeneratedCode
   RunResult res;
   Bindings ref = inputs;
   interpret(prog, ref);
-  cl_uint np = 0;
-  if (clGetPlatformIDs(0, nullptr, &np) != CL_SUCCESS || np == 0)
-    throw UsageError("no OpenCL platform found (install pocl-opencl-icd for a CPU device)");
-  std::vector<cl_platform_id> plats(np);
-  clGetPlatformIDs(np, plats.data(), nullptr);
-  cl_device_id dev = nullptr;
-  for (auto p : plats)
-    if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &dev, nullptr) == CL_SUCCESS) break;
-  if (!dev) throw UsageError("no OpenCL device found");
-  char name[256] = {0};
-  clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name - 1, name, nullptr);
-  res.device = name;
+  const FirstDevice first = firstDevice();
+  cl_device_id dev = first.device;
+  res.device = describe(first);
   ClState s;
   cl_int err;
   s.ctx = clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &err);
@@ -169,9 +220,19 @@ RunResult runOpenCL(const Program& prog, const Partition& p, const GeneratedCode
   }
   std::vector<std::vector<double>> kernelMs(code.kernels.size());
   std::vector<double> totals;
+  // The scratch buffer lives on the device: on a CPU device that is host memory, and a
+  // fill through the queue runs where the kernels run.
+  const size_t flush = flushBytes();
+  cl_mem scratch = clCreateBuffer(s.ctx, CL_MEM_READ_WRITE, flush, nullptr, &err);
+  check(err, "clCreateBuffer");
+  s.buffers.push_back(scratch);
+  res.flushedBytes = double(flush);
   // One untimed warm-up run: the first launch of a kernel pays the device's JIT.
   for (int r = -1; r < std::max(1, repeat); ++r) {
     upload();
+    const cl_uint junk = 0x5a5a5a5au ^ cl_uint(r);
+    check(clEnqueueFillBuffer(s.queue, scratch, &junk, sizeof junk, 0, flush, 0, nullptr, nullptr), "clEnqueueFillBuffer");
+    check(clFinish(s.queue), "clFinish");
     auto t0 = std::chrono::steady_clock::now();
     Events events;  // per launch, in order
     for (size_t i = 0; i < p.launches.size(); ++i) {
@@ -197,11 +258,8 @@ RunResult runOpenCL(const Program& prog, const Partition& p, const GeneratedCode
     }
     for (size_t k = 0; k < code.kernels.size(); ++k) kernelMs[k].push_back(double(end[k] - start[k]) * 1e-6);
   }
-  auto median = [](std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : v[v.size() / 2];
-  };
   for (auto& v : kernelMs) res.kernelMs.push_back(median(v));
+  res.runMs = totals;
   res.totalMs = median(totals);
   res.totalMinMs = totals.empty() ? 0 : *std::min_element(totals.begin(), totals.end());
   res.totalMaxMs = totals.empty() ? 0 : *std::max_element(totals.begin(), totals.end());

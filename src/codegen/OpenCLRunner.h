@@ -11,13 +11,15 @@
 namespace polyfuse {
 
 struct RunResult {
-  std::string device;
+  std::string device;                 // e.g. "PoCL 3.1+debian, pthread-skylake-avx512-AMD EPYC, 2 compute units"
   bool verified = false;
   double maxRelError = 0;
   std::string worst;                  // output with the largest error
   std::vector<double> kernelMs;       // median per kernel over the repeats
   double totalMs = 0;                 // median wall time of one full run
   double totalMinMs = 0, totalMaxMs = 0;  // its spread over the repeats
+  std::vector<double> runMs;          // every timed run, in order
+  double flushedBytes = 0;            // written between runs to evict the caches
   std::map<std::string, TensorData> outputs;  // what the device computed, in double
 };
 
@@ -25,7 +27,14 @@ struct RunResult {
 // ratio is ill-conditioned for elements that cancel to near zero.
 double maxRelativeError(const std::vector<double>& got, const std::vector<double>& ref);
 
+// The first OpenCL device, named as a report should name it: the platform and its
+// version, the device, its compute units. Throws UsageError when there is none.
+std::string openclDeviceDescription();
+
 // Throws UsageError when no OpenCL device exists, InternalError when the build fails.
+// One untimed warm-up run, then `repeat` timed runs; before each, the inputs are
+// uploaded again and a scratch buffer is written so that no run finds the previous
+// one's data in the caches (nvbench's L2 flush, on a CPU device).
 // Launches follow the plan's `launches`; a kernel's time runs from the start of its
 // first launch to the end of its last (a split reduction's combine included).
 RunResult runOpenCL(const Program& prog, const Partition& p, const GeneratedCode& code, const Bindings& inputs,

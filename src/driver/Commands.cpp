@@ -173,6 +173,10 @@ int execGenerated(LoadedProgram& lp, Backend backend, const FusionCli& fusion, i
   for (size_t i = 0; i < r.kernelMs.size(); ++i)
     j["kernels"].push_back({{"id", "K" + std::to_string(i)}, {"name", r.kernelNames[i]}, {"ms", r.kernelMs[i]}});
   j["total_ms"] = r.totalMs;
+  j["total_min_ms"] = r.totalMinMs;
+  j["total_max_ms"] = r.totalMaxMs;
+  j["repeat"] = repeat;
+  j["flushed_bytes"] = r.flushedBytes;
   if (json) {
     std::cout << j.dump(2) << "\n";
   } else {
@@ -186,7 +190,8 @@ int execGenerated(LoadedProgram& lp, Backend backend, const FusionCli& fusion, i
     }
     for (size_t i = 0; i < r.kernelMs.size(); ++i)
       std::cout << fmt::format("  {:<28} {:10.4f} ms\n", r.kernelNames[i], r.kernelMs[i]);
-    std::cout << fmt::format("  {:<28} {:10.4f} ms\n", "total (wall)", r.totalMs);
+    std::cout << fmt::format("  {:<28} {:10.4f} ms  (median of {} runs; fastest {:.4f}, slowest {:.4f})\n", "total (wall)",
+                             r.totalMs, repeat, r.totalMinMs, r.totalMaxMs);
     std::cout << fmt::format("verified: {} (max_rel_error {:.3g}{}{})\n", r.verified ? "yes" : "NO", r.maxRelError,
                              r.worst.empty() ? "" : " in ", r.worst);
   }

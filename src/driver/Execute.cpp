@@ -103,6 +103,7 @@ ExecOutcome executePartition(const CostModel& cm, const Partition& p, Backend ba
     out.totalMs = r.totalMs;
     out.totalMinMs = r.totalMinMs;
     out.totalMaxMs = r.totalMaxMs;
+    out.flushedBytes = r.flushedBytes;
     out.outputs = r.outputs;
     if (!dumpDir.empty()) {
       std::filesystem::create_directories(dumpDir);
@@ -125,14 +126,16 @@ ExecOutcome executePartition(const CostModel& cm, const Partition& p, Backend ba
   runProcess(run, {"", dir + "/run.log", "=stdout"});
   std::ifstream log(dir + "/run.log");
   std::string line;
-  out.device = "cuda";
   while (std::getline(log, line)) {
     if (line.rfind("JSON ", 0) == 0) {
       auto j = nlohmann::json::parse(line.substr(5));
       out.verified = j["verified"];
       out.maxRelError = j["max_rel_error"];
-      out.totalMs = j["total_ms"];
-      out.totalMinMs = out.totalMaxMs = out.totalMs;
+      out.totalMs = j["run_median_ms"];
+      out.totalMinMs = j["run_min_ms"];
+      out.totalMaxMs = j["run_max_ms"];
+      out.device = "CUDA " + j["device"].get<std::string>();
+      out.flushedBytes = j["flushed_bytes"];
     } else {
       // The harness prints one row per kernel of the plan: "NAME ms GB/s".
       std::istringstream row(line);

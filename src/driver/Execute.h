@@ -14,14 +14,15 @@ namespace polyfuse {
 
 struct ExecOutcome {
   Backend backend = Backend::OpenCL;
-  std::string device;
+  std::string device;  // named as a report names it: implementation, device, units
   bool verified = false;
   double maxRelError = 0;
   std::string worst;
   std::vector<std::string> kernelNames;
   std::vector<double> kernelMs;
   double totalMs = 0;                      // median over the repeats
-  double totalMinMs = 0, totalMaxMs = 0;   // spread over the repeats (OpenCL; the harness reports the mean)
+  double totalMinMs = 0, totalMaxMs = 0;   // spread over the repeats
+  double flushedBytes = 0;                 // written between repeats to evict the caches
   std::map<std::string, TensorData> outputs;  // as the backend computed them (when it hands them back)
 };
 

@@ -133,7 +133,28 @@ json pointHeader(const ExperimentConfig& cfg, const Point& pt) {
   return r;
 }
 
-// Computes one point into `dir` (a fresh folder). Never throws: errors are recorded.
+// Held while a point times generated code: points that time run one at a time, so
+// that no two measurements share the device (planning of other points may go on).
+// A flock: a killed worker releases it.
+class TimingLock {
+ public:
+  explicit TimingLock(const fs::path& file) : fd_(::open(file.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644)) {
+    if (fd_ >= 0)
+      while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+      }
+  }
+  ~TimingLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  TimingLock(const TimingLock&) = delete;
+  TimingLock& operator=(const TimingLock&) = delete;
+
+ private:
+  int fd_;
+};
+
+// Computes one point into `dir` (a fresh folder, out/points/ID.tmp). Never throws:
+// errors are recorded.
 json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& dir) {
   json r = pointHeader(cfg, pt);
   const ProgramSpec& ps = cfg.programs[pt.program];
@@ -199,10 +220,16 @@ json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& 
       std::vector<std::string> clamps;
       Partition ep = ecm.replan(p, clamps);
       r["exec_plan_clamps"] = clamps;
+      r["exec_modeled_us"] = ep.modeledUs;
       checkMemoryFits(*lp.program, es, cfg.execute.backend);
       Bindings in = makeInputs(*lp.program, es, 1);
+      TimingLock timing(dir.parent_path().parent_path() / ".timing.lock");
+      auto wallNow = [] { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); };
+      const double timedFrom = wallNow();
       ExecOutcome x = executePartition(ecm, ep, cfg.execute.backend, in, 1, cfg.execute.repeat);
       r["exec_backend"] = backendName(cfg.execute.backend);
+      r["exec_device"] = x.device;
+      r["exec_flushed_bytes"] = x.flushedBytes;
       r["exec_sizes"] = sizesInOrder(*lp.program, es);
       r["exec_repeat"] = cfg.execute.repeat;
       r["measured_ms"] = x.totalMs;
@@ -225,6 +252,9 @@ json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& 
         r["regret"] = v.regret;
         if (!v.allVerified) r["error"] = "validation: a partition failed verification (see validation.partitions)";
       }
+      // When the device was held (seconds since the epoch): results.jsonl shows that no
+      // two points' timed windows overlap.
+      r["exec_window"] = {timedFrom, wallNow()};
     }
   } catch (const std::exception& e) {
     r["error"] = e.what();

@@ -13,6 +13,7 @@
 #include "codegen/Process.h"
 #include "driver/BuildInfo.h"
 #include "driver/FileIO.h"
+#include "fusion/RankCorrelation.h"
 #include "polyir/Diagnostic.h"
 
 namespace fs = std::filesystem;
@@ -24,12 +25,13 @@ namespace {
 
 const std::vector<std::string> kColumns = {
     "point", "program", "sizes", "strategy", "device", "swept_param", "swept_value", "weights", "num_kernels", "dram_bytes", "lower_bound_bytes",
-    "l2_bytes", "modeled_us", "second_best_us", "solve_seconds", "solver_status", "exec_backend", "exec_sizes", "exec_repeat", "exec_plan_clamps",
+    "l2_bytes", "modeled_us", "second_best_us", "solve_seconds", "solver_status", "exec_backend", "exec_device", "exec_sizes", "exec_repeat", "exec_plan_clamps",
+    "exec_modeled_us",
     "measured_ms", "measured_min_ms", "measured_max_ms", "kernel_ms", "verified", "max_rel_error", "kendall_tau",
     "spearman_rho", "regret", "error"};
 
 // Structured fields that results.jsonl carries beside the columns.
-const std::vector<std::string> kJsonOnly = {"kernels", "second_best_kernels", "validation"};
+const std::vector<std::string> kJsonOnly = {"kernels", "second_best_kernels", "validation", "exec_window"};
 
 std::string cell(const json& r, const std::string& c) {
   if (!r.contains(c) || r[c].is_null()) return "";
@@ -142,6 +144,32 @@ std::string fmtBytes(double b) {
   return fmt::format("{:.3g} {}", b, u[i]);
 }
 
+std::string joinWith(const std::vector<std::string>& v, const std::string& sep) {
+  std::string s;
+  for (auto& x : v) s += (s.empty() ? "" : sep) + x;
+  return s;
+}
+
+// A measurement whose runs spread more than this (slowest minus fastest, over the
+// median) is flagged: its median says little about the order of close plans.
+constexpr double kSpreadFlag = 0.10;
+
+// The pairs measured in the reverse of the modeled order at the execution sizes, beyond
+// the noise, said in words.
+std::vector<std::string> orderContradictions(const std::vector<std::string>& labels, const std::vector<double>& modeledUs,
+                                             const std::vector<double>& ms, const std::vector<double>& lo,
+                                             const std::vector<double>& hi) {
+  std::vector<std::string> out;
+  for (auto [a, b] : measuredReversals(modeledUs, lo, hi))
+    out.push_back(fmt::format(
+        "Measured order contradicts the model: at the execution sizes {} models {:.2f}x faster than {} ({:.3g} against "
+        "{:.3g} µs) but measures {:.2f}x slower ({:.3f} against {:.3f} ms; its fastest run, {:.3f} ms, is slower than the "
+        "other's slowest, {:.3f} ms).",
+        labels[a], modeledUs[b] / modeledUs[a], labels[b], modeledUs[a], modeledUs[b], ms[a] / ms[b], ms[a], ms[b], lo[a],
+        hi[b]));
+  return out;
+}
+
 // Device, sizes, commit and date: what a figure needs to be cited.
 std::string reportCaption(const ExperimentConfig& cfg, const std::vector<json>& results) {
   std::vector<std::string> devices, sizes;
@@ -150,16 +178,18 @@ std::string reportCaption(const ExperimentConfig& cfg, const std::vector<json>& 
     if (std::find(devices.begin(), devices.end(), d) == devices.end()) devices.push_back(d);
     if (std::find(sizes.begin(), sizes.end(), z) == sizes.end()) sizes.push_back(z);
   }
-  auto join = [](const std::vector<std::string>& v) {
-    std::string s;
-    for (auto& x : v) s += (s.empty() ? "" : "; ") + x;
-    return s;
-  };
+  auto join = [](const std::vector<std::string>& v) { return joinWith(v, "; "); };
   std::time_t now = std::time(nullptr);
   char date[16];
   std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+  std::string ran;
+  for (auto& r : results)
+    if (r.contains("exec_device") && ran.empty()) ran = r["exec_device"].get<std::string>();
   return "Device model: " + join(devices) + ". Programs and modeled sizes: " + join(sizes) + ". polyfuse " +
-         kSourceCommit + ", " + date + (cfg.execute.enabled ? std::string(", executed on ") + backendName(cfg.execute.backend) : "") + ".";
+         kSourceCommit + ", " + date +
+         (cfg.execute.enabled ? std::string(", executed on ") + backendName(cfg.execute.backend) + (ran.empty() ? "" : " (" + ran + ")")
+                              : "") +
+         ".";
 }
 
 }  // namespace
@@ -195,12 +225,23 @@ void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results,
     else it->second.push_back(&r);
   }
   // What "measured" means, said once at the top of the report.
+  std::string execDevice;
+  double flushed = 0;
+  for (const json& r : results)
+    if (r.contains("exec_device") && execDevice.empty()) {
+      execDevice = r["exec_device"].get<std::string>();
+      flushed = r.value("exec_flushed_bytes", 0.0);
+    }
   std::string measuredMeaning =
       cfg.execute.enabled
-          ? fmt::format("Measured times: the generated code on the {} backend at the execution sizes named in each "
-                        "table, {} timed run(s) after one untimed warm-up; the table gives the median wall time of a "
-                        "whole run (every kernel, in order) and, in brackets, the fastest and slowest run.",
-                        backendName(cfg.execute.backend), cfg.execute.repeat)
+          ? fmt::format("Measured times: the generated code on the {} backend ({}) at the execution sizes named in "
+                        "each table, {} timed run(s) after one untimed warm-up, the inputs uploaded again and {} "
+                        "written before each run to evict the caches; points are timed one at a time. The table gives "
+                        "the median wall time of a whole run (every kernel, in order), in brackets the fastest and "
+                        "slowest run, and flags a spread (slowest minus fastest, over the median) above {:.0f}%.{}",
+                        backendName(cfg.execute.backend), execDevice.empty() ? "no point ran" : execDevice,
+                        cfg.execute.repeat, fmtBytes(flushed), kSpreadFlag * 100,
+                        cfg.execute.repeat < 5 ? " Fewer than 5 runs per point: the spreads say little." : "")
           : std::string("Nothing was executed (the configuration has no `execute` section).");
   std::string caption = reportCaption(cfg, results);
   // Plans that recompute mark the copies: say what the mark means.
@@ -250,7 +291,8 @@ void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results,
     html << "<h2>" << esc(key) << "</h2>\n<table><tr><th>strategy</th><th>kernels</th><th>DRAM bytes</th><th>× lower bound</th>"
          << "<th>modeled µs</th><th>" << esc(measuredHead) << "</th><th>verified</th></tr>\n";
     std::vector<std::string> labels;
-    std::vector<double> modeled, ratio, measuredMs, measuredMin, measuredMax;
+    std::vector<double> modeled, ratio, measuredMs, measuredMin, measuredMax, spreads, measuredModeled;
+    std::vector<std::string> clampLines;
     std::string measuredLabel;
     const json* best = nullptr;
     double lb = 0;
@@ -274,6 +316,11 @@ void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results,
                         std::to_string(x.value("exec_repeat", 1)) + " runs";
         measured = fmt::format("{:.3f}", measuredMs.back());
         if (x.contains("measured_min_ms")) measured += fmt::format(" [{:.3f}–{:.3f}]", measuredMin.back(), measuredMax.back());
+        double spread = relativeSpread(measuredMs.back(), measuredMin.back(), measuredMax.back());
+        spreads.push_back(spread);
+        if (spread > kSpreadFlag) measured += fmt::format(" ⚠ spread {:.0f}%", spread * 100);
+        measuredModeled.push_back(x.value("exec_modeled_us", us));
+        for (auto& c : x.value("exec_plan_clamps", std::vector<std::string>{})) clampLines.push_back(strategy + ": " + c);
       }
       std::string verified = !x.contains("verified") || x["verified"].is_null() ? "–" : x["verified"].get<bool>() ? "yes" : "NO";
       md << fmt::format("| {} | {} | {} | {:.2f} | {:.2f} | {} | {} |\n", strategy, x["num_kernels"].get<int>(),
@@ -288,6 +335,17 @@ void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results,
     }
     html << "</table>\n";
     md << "\n";
+    if (!clampLines.empty()) {
+      std::string line = "Plans clamped at the execution sizes (a tile larger than its extent there): " +
+                         joinWith(clampLines, "; ") + ".";
+      md << line << "\n\n";
+      html << "<p>" << esc(line) << "</p>\n";
+    }
+    if (measuredMs.size() == labels.size())
+      for (const std::string& line : orderContradictions(labels, measuredModeled, measuredMs, measuredMin, measuredMax)) {
+        md << line << "\n\n";
+        html << "<p class=\"bad\">" << esc(line) << "</p>\n";
+      }
     // How far the runner-up of the exact search is, and which kernels it changes.
     for (const json* r : rows)
       if (r->value("strategy", "") == "ilp" && r->contains("second_best_us")) {
@@ -321,7 +379,9 @@ void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results,
       g["measured_ms"] = measuredMs;
       g["measured_min_ms"] = measuredMin;
       g["measured_max_ms"] = measuredMax;
-      g["measured_label"] = measuredLabel;
+      g["measured_label"] = measuredLabel + (execDevice.empty() ? "" : "\n" + execDevice);
+      g["measured_spread"] = spreads;
+      g["spread_flag"] = kSpreadFlag;
     }
     figData["groups"].push_back(g);
     // The summary: modeled speedup of ilp over every other strategy.

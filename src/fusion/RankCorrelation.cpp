@@ -58,4 +58,17 @@ double regret(const std::vector<double>& modeled, const std::vector<double>& mea
   return fastest > 0 ? measured[pick] / fastest : 1.0;
 }
 
+double relativeSpread(double medianMs, double minMs, double maxMs) {
+  return medianMs > 0 ? (maxMs - minMs) / medianMs : 0;
+}
+
+std::vector<Reversal> measuredReversals(const std::vector<double>& modeled, const std::vector<double>& minMs,
+                                        const std::vector<double>& maxMs, double tie) {
+  std::vector<Reversal> out;
+  for (size_t a = 0; a < modeled.size(); ++a)
+    for (size_t b = 0; b < modeled.size(); ++b)
+      if (modeled[a] < modeled[b] * (1 - tie) && minMs[a] > maxMs[b]) out.push_back({a, b});
+  return out;
+}
+
 }  // namespace polyfuse

@@ -507,6 +507,20 @@ TEST_CASE("validate: rank correlations and regret against values worked by hand"
   CHECK(regret({1, 2}, {2, 3}) == 1);
 }
 
+TEST_CASE("report: a measured reversal of the modeled order is found only beyond the noise and the tie") {
+  CHECK(relativeSpread(2.0, 1.5, 2.5) == Approx(0.5));
+  CHECK(relativeSpread(0, 0, 0) == 0);
+  // Modeled: 0 fastest, then 1, then 2. Measured: 0's runs all slower than 1's slowest
+  // (a reversal); 2's overlap 1's (noise, not a finding).
+  auto r = measuredReversals({1.0, 2.0, 3.0}, {5.0, 1.0, 1.5}, {6.0, 2.0, 2.5});
+  REQUIRE(r.size() == 2);
+  CHECK((r[0].a == 0 && r[0].b == 1));
+  CHECK((r[1].a == 0 && r[1].b == 2));
+  // Within the tie (2% apart in the model), a reversal says nothing about the model.
+  CHECK(measuredReversals({1.0, 1.02}, {5.0, 1.0}, {6.0, 2.0}).empty());
+  CHECK(measuredReversals({1.0, 1.02}, {5.0, 1.0}, {6.0, 2.0}, 0.01).size() == 1);
+}
+
 namespace {
 
 // Every subset of the program's statements that is a legal kernel: the oracle for the
