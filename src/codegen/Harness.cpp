@@ -16,8 +16,7 @@ const char* kGenerator =
     "// The same input stream as polyfuse's interpreter: SplitMix64 seeded by seed ^ FNV-1a(name).\n"
     "static uint64_t fnv(const char* s) { uint64_t h = 1469598103934665603ull; for (; *s; ++s) h = (h ^ (unsigned char)*s) * 1099511628211ull; return h; }\n"
     "static double next_uniform(uint64_t* st) { uint64_t z = (*st += 0x9E3779B97F4A7C15ull); z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;\n"
-    "  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull; z ^= z >> 31; return (double)(z >> 11) * (1.0 / 9007199254740992.0); }\n"
-    "static int by_value(const void* a, const void* b) { double x = *(const double*)a, y = *(const double*)b; return (x > y) - (x < y); }\n\n";
+    "  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull; z ^= z >> 31; return (double)(z >> 11) * (1.0 / 9007199254740992.0); }\n\n";
 
 // Host copies (h_) and device buffers (d_) of user names: prefixed, so they never meet
 // the harness's own variables.
@@ -116,7 +115,8 @@ std::string emitCudaHarness(const Program& prog, const Partition& p, const Gener
      << "#include <string.h>\n\n#include \"kernels.cu\"\n#include \"reference.h\"\n\n"
      << "#define CHECK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { fprintf(stderr, \"CUDA error %s at %s:%d\\n\", "
         "cudaGetErrorString(e_), __FILE__, __LINE__); exit(2); } } while (0)\n\n"
-     << kGenerator << kNpyWriter;
+     << kGenerator << kNpyWriter
+     << "static int by_value(const void* a, const void* b) { double x = *(const double*)a, y = *(const double*)b; return (x > y) - (x < y); }\n\n";
   os << "// Run: ./harness [seed] [repeat] [DIR]: with DIR, every output as the device computed it\n"
      << "// goes to DIR/NAME.npy (float64).\n";
   os << "int main(int argc, char** argv) {\n"
