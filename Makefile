@@ -7,9 +7,10 @@ SUDO  := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEB_PACKAGES := build-essential cmake pkg-config libisl-dev libboost-graph-dev \
   coinor-libcbc-dev catch2 libyaml-cpp-dev nlohmann-json3-dev libfmt-dev libcli11-dev \
   ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd llvm-14-tools clang-14 python3 \
-  python3-matplotlib python3-numpy chromium libmlir-19-dev mlir-19-tools llvm-19-dev
+  python3-matplotlib python3-numpy chromium libmlir-19-dev mlir-19-tools llvm-19-dev \
+  python3-dev pybind11-dev python3-pytest python3-pandas
 
-.PHONY: deps build test demo clean check-sanitize fuzz
+.PHONY: deps build test demo clean check-sanitize fuzz install
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
@@ -26,6 +27,12 @@ test: build
 
 demo: build
 	./tools/demo.sh
+
+# `make install PREFIX=DIR` puts the polyfuse command in DIR/bin and the Python package in
+# DIR/lib/python3/dist-packages (default PREFIX: /usr/local).
+PREFIX ?= /usr/local
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 # AddressSanitizer + UndefinedBehaviorSanitizer, every finding fatal: the unit tests, the
 # fast lit tests (not the per-example sweeps or nvcc) and a short fuzz run of each parser.

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "driver/BuildInfo.h"
 #include "driver/Commands.h"
 #include "polyir/Diagnostic.h"
 
@@ -34,6 +35,7 @@ int main(int argc, char** argv) {
   using namespace polyfuse;
   CLI::App app{"polyfuse: kernel fusion of tensor programs on the polyhedral model"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("polyfuse ") + kSourceCommit + " (" + kBuildType + " build)");
   app.set_help_all_flag("--help-all", "Show help for every subcommand");
   app.option_defaults()->always_capture_default();  // --help shows every default
   CommandRegistry reg;
@@ -60,6 +62,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::cerr << "polyfuse: error: " << e.what() << "\n";

@@ -14,6 +14,7 @@ config.environment["PATH"] = os.pathsep.join(
 config.environment["POCL_CACHE_DIR"] = os.path.join(config.test_exec_root, "pocl-cache")
 config.substitutions.append(("%python", "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable))
 config.substitutions.append(("%examples", os.path.join(config.polyfuse_src, "examples")))
+config.substitutions.append(("%builddir", os.path.dirname(config.polyfuse_bin)))
 if config.has_nvcc:
     config.available_features.add("nvcc")
     config.substitutions.append(("%nvcc", config.nvcc))

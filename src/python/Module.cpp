@@ -1,0 +1,329 @@
+// polyfuse._polyfuse: the Python face of the driver. A Program is a loaded, checked
+// file; fuse() gives Plans, each owning the cost model it was made with, so that a plan
+// can explain itself, emit its sources and run long after the call that made it.
+// Everything heavy releases the GIL; errors arrive as polyfuse.InputError (the user's:
+// a located message, exit status 2 on the command line) or polyfuse.InternalError.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include "driver/BuildInfo.h"
+#include "driver/Execute.h"
+#include "driver/Experiment.h"
+#include "driver/Validate.h"
+#include "fusion/Explain.h"
+#include "fusion/PlanOutput.h"
+#include "fusion/Search.h"
+#include "mlir/LoadProgram.h"
+#include "polyir/Diagnostic.h"
+#include "polyir/Frontend.h"
+#include "polyir/Interpreter.h"
+
+namespace py = pybind11;
+namespace fs = std::filesystem;
+
+namespace polyfuse {
+namespace {
+
+// A located source error, already formatted "FILE:L:C: message" with the line shown.
+struct LocatedError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// nlohmann's JSON handed to Python as Python's own objects.
+py::object toPython(const nlohmann::ordered_json& j) { return py::module_::import("json").attr("loads")(j.dump()); }
+
+struct LoadedState {
+  LoadedProgram lp;
+  std::string path;
+};
+
+// One cost model: a program at sizes on a device, with the options of the search.
+struct Session {
+  std::shared_ptr<LoadedState> program;
+  std::unique_ptr<FusionGraph> graph;
+  std::unique_ptr<CostModel> model;
+  SearchOptions options;
+};
+
+struct PyProgram {
+  std::shared_ptr<LoadedState> state;
+  Sizes sizes;  // the sizes given at load; fuse() and run() may override
+};
+
+struct PyPlan {
+  std::shared_ptr<Session> session;
+  Partition partition;
+};
+
+Sizes sizesOr(const PyProgram& p, const std::optional<Sizes>& given) {
+  Sizes s = given ? *given : p.sizes;
+  p.state->lp.program->checkSizes(s);
+  return s;
+}
+
+std::string label(int statement, const std::vector<int>& recomputed) {
+  std::string s = "S" + std::to_string(statement);
+  return std::count(recomputed.begin(), recomputed.end(), statement) ? s + "'" : s;
+}
+
+PyProgram load(const std::string& path, const std::optional<Sizes>& sizes, const std::string& entry) {
+  auto state = std::make_shared<LoadedState>();
+  state->path = path;
+  SourceFile src = readSource(path);
+  try {
+    state->lp = loadProgramFile(src, entry, std::make_shared<IslContext>());
+  } catch (const SourceError& e) {
+    throw LocatedError(formatSourceError(path, src.text, e));
+  }
+  PyProgram p{state, sizes ? *sizes : Sizes{}};
+  if (sizes) state->lp.program->checkSizes(*sizes);
+  return p;
+}
+
+std::vector<PyPlan> fuse(const PyProgram& prog, const std::string& strategy, const std::string& device, int top,
+                         double timeLimit, bool recompute, const std::optional<Sizes>& sizes) {
+  auto s = std::make_shared<Session>();
+  s->program = prog.state;
+  Sizes at = sizesOr(prog, sizes);
+  if (top < 1) throw UsageError("top must be at least 1");
+  if (!(timeLimit > 0)) throw UsageError("time_limit must be positive");
+  s->options.strategy = parseStrategy(strategy);
+  s->options.topK = top;
+  s->options.timeLimitSeconds = timeLimit;
+  s->options.recompute = recompute;
+  Device dev = loadDevice(device);
+  std::vector<PyPlan> plans;
+  {
+    py::gil_scoped_release unlocked;
+    s->graph = std::make_unique<FusionGraph>(*prog.state->lp.poly);
+    s->model = std::make_unique<CostModel>(*s->graph, at, dev);
+    Partition best = search(*s->model, s->options);
+    plans.push_back({s, best});
+    // The runners-up, each assembled whole (kernels, grids, costs) as the best one is.
+    for (size_t a = 1; a < best.alternatives.size(); ++a) {
+      const Alternative& alt = best.alternatives[a];
+      std::vector<StmtSet> groups, kept;
+      for (size_t k = 0; k < alt.kernels.size(); ++k) {
+        groups.push_back(StmtSet::of(s->graph->size(), alt.kernels[k]));
+        kept.push_back(StmtSet::of(s->graph->size(), alt.recomputed[k]));
+      }
+      Partition p = s->model->assemble(best.strategy, groups, kept);
+      p.solver = best.solver;
+      plans.push_back({s, std::move(p)});
+    }
+  }
+  return plans;
+}
+
+py::dict solverDict(const SolverInfo& si) {
+  py::dict d;
+  d["name"] = si.name;
+  d["status"] = solverStatusName(si.status);
+  d["seconds"] = si.seconds;
+  d["note"] = si.note;
+  if (si.hasBound) {
+    d["best_bound_us"] = si.bestBoundUs;
+    d["gap"] = si.gap;
+  }
+  return d;
+}
+
+// Sources as written by `polyfuse codegen`: file name to text.
+py::dict codegen(const PyPlan& plan, const std::string& target) {
+  if (target != "cuda" && target != "opencl") throw UsageError("target '" + target + "': expected cuda or opencl");
+  fs::path dir = fs::temp_directory_path() / ("polyfuse-py-" + std::to_string(::getpid()) + "-" +
+                                              std::to_string(reinterpret_cast<uintptr_t>(&plan)));
+  std::vector<std::string> paths;
+  {
+    py::gil_scoped_release unlocked;
+    fs::remove_all(dir);
+    paths = writeCode(*plan.session->model, plan.partition, target, dir.string());
+  }
+  py::dict out;
+  for (auto& p : paths) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    out[py::str(fs::path(p).filename().string())] = text.str();
+  }
+  fs::remove_all(dir);
+  return out;
+}
+
+py::dict run(const PyPlan& plan, const std::string& backendName, int repeat, uint64_t seed, const std::optional<Sizes>& sizes) {
+  std::optional<Backend> parsed = parseIn(kBackendNames, backendName);
+  if (!parsed) throw UsageError("backend '" + backendName + "': expected opencl or cuda");
+  Backend backend = *parsed;
+  if (backend == Backend::Ref) throw UsageError("run executes generated code: backend 'opencl' or 'cuda'");
+  if (repeat < 1) throw UsageError("repeat must be at least 1");
+  const Session& s = *plan.session;
+  const Program& prog = *s.program->lp.program;
+  // At other sizes the plan runs as it is (exec --plan-size): kernels, grids and tiles
+  // kept, a tile larger than its extent clamped.
+  Sizes at = sizes ? *sizes : plan.partition.sizes;
+  prog.checkSizes(at);
+  std::vector<std::string> clamps;
+  ExecOutcome x;
+  {
+    py::gil_scoped_release unlocked;
+    CostModel cm(*s.graph, at, s.model->device());
+    Partition p = sizes ? cm.replan(plan.partition, clamps) : plan.partition;
+    checkMemoryFits(prog, at, backend);
+    x = executePartition(sizes ? cm : *s.model, p, backend, makeInputs(prog, at, seed), seed, repeat);
+  }
+  py::dict d;
+  d["backend"] = backendName;
+  d["device"] = x.device;
+  d["sizes"] = at;
+  d["clamps"] = clamps;
+  d["verified"] = x.verified;
+  d["max_rel_error"] = x.maxRelError;
+  d["worst_output"] = x.worst;
+  d["repeat"] = repeat;
+  d["median_ms"] = x.totalMs;
+  d["min_ms"] = x.totalMinMs;
+  d["max_ms"] = x.totalMaxMs;
+  d["flushed_bytes"] = x.flushedBytes;
+  py::dict kernels;
+  for (size_t i = 0; i < x.kernelMs.size(); ++i) kernels[py::str(x.kernelNames[i])] = x.kernelMs[i];
+  d["kernel_ms"] = kernels;
+  return d;
+}
+
+std::string experiment(const std::string& config, const std::string& out, int jobs, bool force) {
+  ExperimentOptions o;
+  o.config = config;
+  o.out = out.empty() ? (fs::path("results") / fs::path(config).stem()).string() : out;
+  o.jobs = jobs;
+  o.force = force;
+  int status;
+  {
+    py::gil_scoped_release unlocked;
+    status = runExperiment(o);
+  }
+  (void)status;  // a point that failed verification is in the results, as on the command line
+  return o.out;
+}
+
+}  // namespace
+}  // namespace polyfuse
+
+PYBIND11_MODULE(_polyfuse, m) {
+  using namespace polyfuse;
+  m.doc() = "polyfuse's core: load, fuse, codegen, run (see the polyfuse package)";
+  m.attr("__version__") = std::string(kSourceCommit);
+  m.attr("build_type") = std::string(kBuildType);
+
+  // User errors (bad input, bad arguments) are ValueErrors too; internal errors are
+  // RuntimeErrors. Both derive from polyfuse.Error.
+  static py::exception<std::runtime_error> base(m, "Error");
+  py::object inputError = py::reinterpret_steal<py::object>(
+      PyErr_NewException("polyfuse.InputError", py::make_tuple(base, py::handle(PyExc_ValueError)).ptr(), nullptr));
+  py::object internalError = py::reinterpret_steal<py::object>(
+      PyErr_NewException("polyfuse.InternalError", py::make_tuple(base, py::handle(PyExc_RuntimeError)).ptr(), nullptr));
+  m.attr("InputError") = inputError;
+  m.attr("InternalError") = internalError;
+  static PyObject* inputType = inputError.ptr();
+  static PyObject* internalType = internalError.ptr();
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const LocatedError& e) {
+      PyErr_SetString(inputType, e.what());
+    } catch (const UsageError& e) {
+      PyErr_SetString(inputType, e.what());
+    } catch (const InternalError& e) {
+      PyErr_SetString(internalType, e.what());
+    } catch (const isl::exception& e) {
+      PyErr_SetString(internalType, (std::string("isl: ") + e.what()).c_str());
+    }
+  });
+
+  py::class_<PyPlan>(m, "Plan", "A partition of the program into kernels, with its modeled costs")
+      .def_property_readonly("strategy", [](const PyPlan& p) { return std::string(strategyName(p.partition.strategy)); })
+      .def_property_readonly("device", [](const PyPlan& p) { return p.partition.device; })
+      .def_property_readonly("sizes", [](const PyPlan& p) { return p.partition.sizes; })
+      .def_property_readonly("kernels",
+                             [](const PyPlan& p) {
+                               std::vector<std::vector<std::string>> ks;
+                               for (auto& k : p.partition.kernels) {
+                                 std::vector<std::string> labels;
+                                 for (int s : k.statements) labels.push_back(label(s, k.recomputed));
+                                 ks.push_back(labels);
+                               }
+                               return ks;
+                             },
+                             "statements per kernel in launch order; S1' is recomputed in that kernel")
+      .def_property_readonly("num_kernels", [](const PyPlan& p) { return p.partition.kernels.size(); })
+      .def_property_readonly("dram_bytes", [](const PyPlan& p) { return p.partition.dramBytes; })
+      .def_property_readonly("l2_bytes", [](const PyPlan& p) { return p.partition.l2Bytes; })
+      .def_property_readonly("flops", [](const PyPlan& p) { return p.partition.flops; })
+      .def_property_readonly("lower_bound_bytes", [](const PyPlan& p) { return p.session->model->lowerBoundBytes(); })
+      .def_property_readonly("modeled_us", [](const PyPlan& p) { return p.partition.modeledUs; })
+      .def_property_readonly("solver", [](const PyPlan& p) { return solverDict(p.partition.solver); })
+      .def("to_dict", [](const PyPlan& p) { return toPython(partitionJson(*p.session->model, p.partition)); },
+           "the plan as `polyfuse fuse --json` prints it")
+      .def(
+          "explain",
+          [](const PyPlan& p) {
+            std::vector<Decision> ds;
+            {
+              py::gil_scoped_release unlocked;
+              ds = explain(*p.session->model, p.partition, p.session->options);
+            }
+            return toPython(decisionsJson(*p.session->program->lp.program, ds));
+          },
+          "why each dependence edge and sibling pair is fused or not, with the cost deltas")
+      .def("codegen", &codegen, py::arg("target") = "cuda", "the generated sources: file name to text")
+      .def("run", &run, py::arg("backend") = "opencl", py::arg("repeat") = 5, py::arg("seed") = 1,
+           py::arg("sizes") = py::none(),
+           "run the generated code on random inputs, verify it against the reference interpreter and time it")
+      .def("__repr__", [](const PyPlan& p) {
+        std::string ks;
+        for (auto& k : p.partition.kernels) {
+          std::string t;
+          for (int s : k.statements) t += (t.empty() ? "" : " ") + label(s, k.recomputed);
+          ks += (ks.empty() ? "{" : " {") + t + "}";
+        }
+        return "<polyfuse.Plan " + std::string(strategyName(p.partition.strategy)) + ": " +
+               std::to_string(p.partition.kernels.size()) + " kernel(s) " + ks + ", " +
+               std::to_string(p.partition.modeledUs) + " us modeled>";
+      });
+
+  py::class_<PyProgram>(m, "Program", "A loaded and checked tensor program")
+      .def_property_readonly("name", [](const PyProgram& p) { return p.state->lp.program->name; })
+      .def_property_readonly("path", [](const PyProgram& p) { return p.state->path; })
+      .def_property_readonly("sizes", [](const PyProgram& p) { return p.sizes; })
+      .def_property_readonly("size_params", [](const PyProgram& p) { return p.state->lp.program->sizeParams; })
+      .def_property_readonly("notes", [](const PyProgram& p) { return p.state->lp.notes; })
+      .def_property_readonly("statements",
+                             [](const PyProgram& p) {
+                               py::list v;
+                               for (auto& s : p.state->lp.program->statements) {
+                                 py::dict d;
+                                 d["id"] = "S" + std::to_string(s.id);
+                                 d["label"] = s.label();
+                                 v.append(d);
+                               }
+                               return v;
+                             },
+                             "each statement's id (as kernels name it) and label")
+      .def("fuse", &fuse, py::arg("strategy") = "ilp", py::arg("device") = "h100", py::arg("top") = 1,
+           py::arg("time_limit") = 60.0, py::arg("recompute") = true, py::arg("sizes") = py::none(),
+           "partition the program into kernels; with top=K, the K best plans, best first")
+      .def("__repr__", [](const PyProgram& p) {
+        return "<polyfuse.Program " + p.state->lp.program->name + ": " +
+               std::to_string(p.state->lp.program->statements.size()) + " statement(s) from " + p.state->path + ">";
+      });
+
+  m.def("load", &load, py::arg("path"), py::arg("sizes") = py::none(), py::arg("entry") = "",
+        "load a program: FILE.tc or FILE.mlir (linalg on tensors)");
+  m.def("_experiment", &experiment, py::arg("config"), py::arg("out") = "", py::arg("jobs") = 1, py::arg("force") = false);
+}
