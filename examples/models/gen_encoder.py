@@ -252,14 +252,17 @@ def tc(L, S, D, H, F, vocab):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--model", choices=sorted(MODELS), help="a published geometry (layers, hidden, heads, ffn)")
-    ap.add_argument("--layers", type=int)
-    ap.add_argument("--hidden", type=int)
-    ap.add_argument("--heads", type=int)
-    ap.add_argument("--ffn", type=int)
-    ap.add_argument("--seq", type=int, default=128)
-    ap.add_argument("--format", choices=["mlir", "tc"], default="mlir")
+    ap = argparse.ArgumentParser(description="Write a BERT-family encoder stack (post-LayerNorm, as MiniLM and BERT) as "
+                                             "linalg on tensors or as a polyfuse TC program (see the module's docstring "
+                                             "for the ops and the choices).")
+    ap.add_argument("--model", choices=sorted(MODELS), help="a published geometry (layers, hidden, heads, ffn); the "
+                                                            "options below override it")
+    ap.add_argument("--layers", type=int, help="encoder layers (default 1)")
+    ap.add_argument("--hidden", type=int, help="hidden size D (default 64)")
+    ap.add_argument("--heads", type=int, help="attention heads H, dividing D (default 4)")
+    ap.add_argument("--ffn", type=int, help="feed-forward size F (default 128)")
+    ap.add_argument("--seq", type=int, default=128, help="sequence length S (default 128)")
+    ap.add_argument("--format", choices=["mlir", "tc"], default="mlir", help="linalg on tensors, or TC (default mlir)")
     ap.add_argument("--vocab", type=int, default=VOCAB, help=f"rows of the word embedding table (default {VOCAB})")
     ap.add_argument("--no-embedding", action="store_true", help="start from the embedding output (no gathers)")
     a = ap.parse_args()

@@ -1,5 +1,6 @@
 #include "driver/Experiment.h"
 
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <nlohmann/json.hpp>
 #include <sys/file.h>
@@ -35,21 +36,43 @@ namespace polyfuse {
 
 namespace {
 
-// A fingerprint of this polyfuse binary: results of another build are recomputed.
+// FNV-1a of a file's bytes, in hex; "" when it cannot be read.
+std::string fileFingerprint(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "";
+  uint64_t h = 1469598103934665603ull;
+  char buf[1 << 16];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    for (std::streamsize i = 0; i < in.gcount(); ++i) h = (h ^ static_cast<unsigned char>(buf[i])) * 1099511628211ull;
+    if (!in) break;
+  }
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
+  return text;
+}
+
+// A fingerprint of the polyfuse code running: results of another build are recomputed.
+// The object that holds this function: the polyfuse executable, or the Python module
+// (whose process is python3, so /proc/self/exe would name the interpreter).
 const std::string& binaryFingerprint() {
   static const std::string fp = [] {
-    std::ifstream in("/proc/self/exe", std::ios::binary);
-    uint64_t h = 1469598103934665603ull;
-    char buf[1 << 16];
-    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-      for (std::streamsize i = 0; i < in.gcount(); ++i) h = (h ^ static_cast<unsigned char>(buf[i])) * 1099511628211ull;
-      if (!in) break;
+    Dl_info info{};
+    if (::dladdr(reinterpret_cast<void*>(&fileFingerprint), &info) && info.dli_fname && *info.dli_fname) {
+      std::string own = fileFingerprint(info.dli_fname);
+      if (!own.empty()) return own;
     }
-    char text[17];
-    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
-    return std::string(text);
+    return fileFingerprint("/proc/self/exe");
   }();
   return fp;
+}
+
+// A file the point reads, as the key records it: where it is, however the configuration
+// spelled the way there, and what it holds (an edited program is computed again).
+json fileKey(const std::string& path) {
+  std::error_code ec;
+  fs::path canonical = fs::weakly_canonical(path, ec);
+  if (ec || !fs::is_regular_file(canonical)) return path;  // a preset name ("h100"), or missing: the point says
+  return json{{"path", canonical.string()}, {"content", fileFingerprint(canonical)}};
 }
 
 // Kernels as lists of statement labels, recomputed ones marked: [["S0", "S1"], ["S1'", "S2"]].
@@ -76,12 +99,12 @@ bool validates(const ExperimentConfig& cfg, const Point& pt) {
 json pointKey(const ExperimentConfig& cfg, const Point& pt) {
   json k;
   k["polyfuse"] = binaryFingerprint();
-  k["program"] = cfg.programs[pt.program].path;
+  k["program"] = fileKey(cfg.programs[pt.program].path);
   k["entry"] = cfg.programs[pt.program].entry;
   k["sizes"] = pt.sizes;
   k["strategy"] = pt.strategy;
   const DeviceSpec& dev = cfg.devices[pt.device];
-  k["device"] = dev.overrides.empty() ? json(dev.base) : json{{"base", dev.base}, {"overrides", dev.overrides}};
+  k["device"] = dev.overrides.empty() ? fileKey(dev.base) : json{{"base", fileKey(dev.base)}, {"overrides", dev.overrides}};
   k["weights"] = cfg.weights[pt.weights].values;
   k["execute"] = cfg.execute.enabled ? json{{"backend", backendName(cfg.execute.backend)}, {"repeat", cfg.execute.repeat},
                                             {"sizes", cfg.execute.sizes}, {"verify", cfg.execute.verify}}

@@ -114,14 +114,20 @@ void inspectPoint(std::ostream& os, const fs::path& dir, const std::string& arch
      << fmt::format("{:.3f}", plan["modeled_us"].get<double>()) << " us\n";
   std::string note;
   std::map<std::string, PtxasInfo> info;
-  bool hasCuda = fs::exists(dir / "cuda" / "kernels.cu");
+  // An experiment point keeps its CUDA in cuda/; a `codegen --target cuda` folder is the
+  // CUDA folder itself.
+  const fs::path cudaDir = fs::exists(dir / "cuda" / "kernels.cu") ? dir / "cuda" : dir;
+  const bool hasCuda = fs::exists(cudaDir / "kernels.cu");
   std::map<std::string, VectorCounts> vectors;
-  if (hasCuda) info = ptxas(dir / "cuda", arch, note);
-  if (hasCuda && !info.empty()) vectors = ptxVectors(dir / "cuda", arch);
-  else note = "no CUDA emitted for this point (add cuda to emit)";
+  if (hasCuda) {
+    info = ptxas(cudaDir, arch, note);
+    if (!info.empty()) vectors = ptxVectors(cudaDir, arch);
+  } else {
+    note = "no CUDA emitted for this point (add cuda to emit)";
+  }
   // What the code generator named and counted: the plan written beside the CUDA sources.
   json emitted;
-  if (fs::exists(dir / "cuda" / "plan.json")) emitted = json::parse(std::ifstream(dir / "cuda" / "plan.json"));
+  if (hasCuda && fs::exists(cudaDir / "plan.json")) emitted = json::parse(std::ifstream(cudaDir / "plan.json"));
   std::map<std::string, int64_t> dynamicSmem;  // per kernel: the shared memory its launch asks for
   if (plan.contains("launches"))
     for (auto& l : plan["launches"])

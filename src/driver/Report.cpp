@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
@@ -89,23 +90,31 @@ std::string esc(const std::string& s) {
 }
 
 // The chosen partition: statements in launch order, kernels as boxes, dependences as arcs.
+// A statement a kernel recomputes for itself is a row of its own in that kernel, marked
+// S1' in grey; an arc into a kernel starts at the copy there, else at the stored one.
 std::string svgPartition(const json& plan) {
-  std::vector<std::string> order;
+  struct Row {
+    std::string id;
+    int kernel, y;
+    bool copy;
+  };
+  std::vector<Row> rows;
   std::map<std::string, std::string> text;
   for (auto& s : plan["statements"]) text[s["id"]] = s["text"];
   size_t longest = 0;
-  for (auto& [id, t] : text) longest = std::max(longest, id.size() + 2 + t.size());
+  for (auto& [id, t] : text) longest = std::max(longest, id.size() + 3 + t.size());
   // Monospace at 12px is about 7.3px a character.
   const int rowH = 24, left = 60, boxW = std::max(300, int(7.3 * double(longest)) + 16), top = 30;
   std::ostringstream body;
-  std::map<std::string, int> row;
   int y = top;
   int k = 0;
   for (auto& kern : plan["kernels"]) {
     int y0 = y;
-    for (auto& s : kern["statements"]) {
-      row[s] = y;
-      order.push_back(s);
+    std::set<std::string> copies;
+    if (kern.contains("recomputed"))
+      for (auto& c : kern["recomputed"]) copies.insert(c.get<std::string>());
+    for (auto& st : kern["statements"]) {
+      rows.push_back({st.get<std::string>(), k, y, copies.count(st.get<std::string>()) > 0});
       y += rowH;
     }
     body << "<rect x=\"" << left - 8 << "\" y=\"" << y0 - 4 << "\" width=\"" << boxW + 16 << "\" height=\"" << y - y0 + 4
@@ -115,16 +124,29 @@ std::string svgPartition(const json& plan) {
     y += 10;
     ++k;
   }
-  for (auto& s : order)
-    body << "<text x=\"" << left << "\" y=\"" << row[s] + 14 << "\" font-family=\"monospace\">" << esc(s + ": " + text[s])
-         << "</text>\n";
-  for (auto& d : plan["dependences"]) {
-    if (!row.count(d["src"]) || !row.count(d["dst"])) continue;
-    int a = row[d["src"]] + 10, b = row[d["dst"]] + 10, bend = 14 + (b - a) / 6;
-    body << "<path d=\"M " << left - 10 << " " << a << " C " << left - 10 - bend << " " << a << ", " << left - 10 - bend
-         << " " << b << ", " << left - 12 << " " << b << "\" fill=\"none\" stroke=\""
-         << (d["kind"] == "flow" ? "#555" : "#bbb") << "\" marker-end=\"url(#arrow)\"/>\n";
-  }
+  for (const Row& r : rows)
+    body << "<text x=\"" << left << "\" y=\"" << r.y + 14 << "\" font-family=\"monospace\""
+         << (r.copy ? " fill=\"#777\" font-style=\"italic\"" : "") << ">"
+         << esc(r.id + (r.copy ? "': " : ": ") + text[r.id]) << "</text>\n";
+  auto sourceRow = [&](const std::string& id, int kernel) -> const Row* {
+    const Row* stored = nullptr;
+    for (const Row& r : rows)
+      if (r.id == id) {
+        if (r.kernel == kernel) return &r;
+        if (!r.copy && !stored) stored = &r;
+      }
+    return stored;
+  };
+  for (auto& d : plan["dependences"])
+    for (const Row& to : rows) {
+      if (to.id != d["dst"]) continue;
+      const Row* from = sourceRow(d["src"], to.kernel);
+      if (!from) continue;
+      int a = from->y + 10, b = to.y + 10, bend = 14 + std::abs(b - a) / 6;
+      body << "<path d=\"M " << left - 10 << " " << a << " C " << left - 10 - bend << " " << a << ", " << left - 10 - bend
+           << " " << b << ", " << left - 12 << " " << b << "\" fill=\"none\" stroke=\""
+           << (d["kind"] == "flow" ? "#555" : "#bbb") << "\" marker-end=\"url(#arrow)\"/>\n";
+    }
   std::ostringstream os;
   os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << left + boxW + 120 << "\" height=\"" << y + 10
      << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
@@ -153,6 +175,9 @@ std::string joinWith(const std::vector<std::string>& v, const std::string& sep) 
 // A measurement whose runs spread more than this (slowest minus fastest, over the
 // median) is flagged: its median says little about the order of close plans.
 constexpr double kSpreadFlag = 0.10;
+
+// Pairs the report lists as kept apart, per table; inspect lists every one.
+constexpr size_t kMaxApartShown = 12;
 
 // The pairs measured in the reverse of the modeled order at the execution sizes, beyond
 // the noise, said in words.
@@ -352,6 +377,35 @@ void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results,
         std::string line = secondBestLine(*r);
         md << line << "\n\n";
         html << "<p>" << esc(line) << "</p>\n";
+      }
+    // Why the exact search kept each connected pair apart: the dependence that forbids
+    // it, or the cost term that decides against it.
+    for (const json* r : rows)
+      if (r->value("strategy", "") == "ilp" && !r->contains("error")) {
+        fs::path planPath = out / "points" / r->at("point").get<std::string>() / "plan.json";
+        if (!fs::exists(planPath)) continue;
+        json plan = json::parse(std::ifstream(planPath));
+        std::vector<std::string> apart;
+        for (auto& d : plan.value("decisions", json::array()))
+          if (!d.value("fused", true))
+            apart.push_back(fmt::format("{} → {} ({} via {}): {}: {}", d["a"].get<std::string>(), d["b"].get<std::string>(),
+                                        d["kind"].get<std::string>(), d["tensors"].get<std::string>(),
+                                        d["verdict"].get<std::string>(), d["reason"].get<std::string>()));
+        if (apart.empty()) continue;
+        const size_t shown = std::min<size_t>(apart.size(), kMaxApartShown);
+        md << "Kept apart by ilp, and why:\n\n";
+        html << "<p>Kept apart by ilp, and why:</p>\n<ul>\n";
+        for (size_t i = 0; i < shown; ++i) {
+          md << "- " << apart[i] << "\n";
+          html << "<li>" << esc(apart[i]) << "</li>\n";
+        }
+        if (shown < apart.size()) {
+          std::string more = fmt::format("and {} more pairs (`polyfuse inspect` on the point lists them all)", apart.size() - shown);
+          md << "- " << more << "\n";
+          html << "<li>" << esc(more) << "</li>\n";
+        }
+        md << "\n";
+        html << "</ul>\n";
       }
     // The model against measurement: every legal partition run, ranked both ways.
     for (const json* r : rows)

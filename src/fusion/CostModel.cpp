@@ -960,6 +960,38 @@ void CostModel::timeKernel(double sectorWaste, KernelPlan& kp) const {
   kp.modeledUs = kp.launchUs + std::max({kp.memoryUs, kp.computeUs, kp.onchipUs});
 }
 
+// timeKernel's formula taken apart; the terms sum to kp.modeledUs.
+CostTerms CostModel::costTerms(const KernelPlan& kp) const {
+  CostTerms t;
+  t[CostTerm::Launch] = kp.launchUs;
+  const double fill = std::max(kp.gridFill, 1e-12), share = std::max(kp.gridFill * kp.latencyShare, 1e-12);
+  if (kp.memoryUs >= kp.computeUs && kp.memoryUs >= kp.onchipUs) {
+    const double dram = double(kp.dramBytes) + double(kp.uncoalescedBytes);
+    const double atShare = dram / (dev_.dramBytesPerSec * share) * 1e6;
+    if (atShare >= kp.memoryUs - 1e-12 && dram > 0) {
+      const double full = dram / dev_.dramBytesPerSec * 1e6, filled = dram / (dev_.dramBytesPerSec * fill) * 1e6;
+      t[CostTerm::Memory] = full;
+      t[CostTerm::Parallelism] = filled - full;
+      t[CostTerm::Occupancy] = kp.memoryUs - filled;
+    } else {
+      t[CostTerm::Memory] = kp.memoryUs;  // L2 binds: every byte passes it, at any grid
+    }
+  } else if (kp.computeUs >= kp.onchipUs) {
+    t[CostTerm::Compute] = kp.computeUs * kp.gridFill;
+    t[CostTerm::Parallelism] = kp.computeUs - t[CostTerm::Compute];
+  } else {
+    t[CostTerm::OnChip] = kp.onchipUs * kp.gridFill;
+    t[CostTerm::Parallelism] = kp.onchipUs - t[CostTerm::OnChip];
+  }
+  return t;
+}
+
+CostTerms CostModel::costTerms(const Partition& p) const {
+  CostTerms t;
+  for (auto& k : p.kernels) t += costTerms(k);
+  return t;
+}
+
 double CostModel::modeledLowerBoundUs() const {
   int64_t flops = 0;
   for (int s = 0; s < fg_.size(); ++s) flops = checkedAdd(flops, checkedMul(sized(s).points, sized(s).flopsPerPoint, "flops"), "flops");

@@ -110,6 +110,11 @@ class CostModel {
   // flops at full throughput (each kernel's time is at least its launch and each of
   // those at full share, and a partition moves at least the lower bound's bytes).
   double modeledLowerBoundUs() const;
+  // A kernel's modeled time as the sum of its terms: the launch, then its binding
+  // resource (memory, compute or on-chip loads) at full rate, and what the kernel loses
+  // of that rate to a grid too small to fill the device and to too few loads in flight.
+  CostTerms costTerms(const KernelPlan& kp) const;
+  CostTerms costTerms(const Partition& p) const;
   int64_t tensorBytes(int t) const { return at_.tensorBytes(t); }
   // Orders groups topologically and totals their costs. With `recomputed` (one set per
   // group), a statement may be in several groups: see Partition.

@@ -1,6 +1,7 @@
 #include "fusion/Explain.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <set>
@@ -15,6 +16,18 @@ static std::string fmtUs(double us) {
   os.precision(4);
   os << us << " us";
   return os.str();
+}
+
+// "parallelism decides (+12.3 us); memory -4.1 us, launch -2 us": the deciding term
+// first, then every other term that moved.
+static std::string termsText(const CostTerms& delta, CostTerm deciding) {
+  auto signedUs = [](double us) { return (us >= 0 ? "+" : "") + fmtUs(us); };
+  std::string s = std::string(costTermName(deciding)) + " decides (" + signedUs(delta[deciding]) + ")";
+  std::string rest;
+  for (int t = 0; t < kCostTerms; ++t)
+    if (CostTerm(t) != deciding && std::abs(delta.us[t]) >= 0.01)  // below 10 ns is rounding, not a cause
+      rest += (rest.empty() ? "" : ", ") + std::string(costTermName(CostTerm(t))) + " " + signedUs(delta.us[t]);
+  return rest.empty() ? s : s + "; " + rest;
 }
 
 std::vector<Decision> explain(const CostModel& cm, const Partition& chosen, const SearchOptions& opt) {
@@ -61,6 +74,7 @@ std::vector<Decision> explain(const CostModel& cm, const Partition& chosen, cons
   base.strategy = Strategy::Ilp;
   base.neverFuse.clear();
   std::optional<CandidateSpace> space;
+  const CostTerms chosenTerms = cm.costTerms(chosen);
   for (auto& d : out) {
     d.chosenUs = chosen.modeledUs;
     if (const KernelPlan* k = sharedKernel(d.a, d.b)) {
@@ -105,6 +119,12 @@ std::vector<Decision> explain(const CostModel& cm, const Partition& chosen, cons
     }
     Partition alt = cm.assemble(Strategy::Ilp, groups, groupsKept);
     d.fusedUs = alt.modeledUs;
+    const CostTerms fusedTerms = cm.costTerms(alt);
+    d.hasTerms = true;
+    for (int t = 0; t < kCostTerms; ++t) {
+      d.termDeltas.us[t] = fusedTerms.us[t] - chosenTerms.us[t];
+      if (d.termDeltas.us[t] > d.termDeltas[d.deciding]) d.deciding = CostTerm(t);
+    }
     std::vector<int> spilled;
     for (auto& k : alt.kernels)
       if (std::count(k.statements.begin(), k.statements.end(), d.a) && std::count(k.statements.begin(), k.statements.end(), d.b))
@@ -119,8 +139,13 @@ std::vector<Decision> explain(const CostModel& cm, const Partition& chosen, cons
     } else if (d.fusedUs > chosen.modeledUs + 1e-9) {
       d.verdict = Verdict::Costlier;
       d.reason = "the best plan that fuses them models " + fmtUs(d.fusedUs) + " against " + fmtUs(chosen.modeledUs) +
-                 " as chosen";
+                 " as chosen; " + termsText(d.termDeltas, d.deciding);
+      std::string copies;
+      for (auto& k : alt.kernels)
+        for (int s : k.recomputed) copies += (copies.empty() ? "" : ", ") + prog.statements[s].label() + " in K" + std::to_string(k.id);
+      if (!copies.empty()) d.reason += " (that plan recomputes " + copies + ")";
     } else {
+      d.hasTerms = false;
       d.verdict = Verdict::Rule;
       d.reason = std::string("the ") + strategyName(chosen.strategy) + " rule keeps them apart; fusing them would model " +
                  fmtUs(d.fusedUs) + " against " + fmtUs(chosen.modeledUs);

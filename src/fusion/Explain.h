@@ -35,6 +35,11 @@ struct Decision {
   Verdict verdict = Verdict::Fused;
   std::string reason;     // one sentence
   double fusedUs = -1, chosenUs = -1;  // modeled time with the pair fused (best such plan) and as chosen
+  // Costlier and OverCapacity: the best fused plan's terms minus the chosen plan's, and
+  // the term whose increase is largest (what decides against fusing).
+  bool hasTerms = false;
+  CostTerms termDeltas;
+  CostTerm deciding = CostTerm::Memory;
 };
 
 // A statement computed in several kernels instead of stored once: what that plan models

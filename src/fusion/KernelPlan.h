@@ -247,6 +247,32 @@ struct KernelPlan {
 bool vectorAligned(const SizedAccess& a, int x, int width, int64_t lastExtent);
 
 // What the device runs, in order: each kernel, and after a split reduction its combine.
+// The terms a modeled time adds up to (CostModel::costTerms): what `--explain` names
+// when it says which term decides that a fusion is slower.
+enum class CostTerm {
+  Launch,       // kernel launches (a split reduction's combine is a second)
+  Memory,       // DRAM (or L2) traffic at the device's full bandwidth
+  Compute,      // arithmetic at full throughput
+  OnChip,       // operand loads from shared memory / L1 at full bandwidth
+  Parallelism,  // too few blocks to fill the device (grid fill below 1)
+  Occupancy     // too few loads in flight per SM to cover DRAM latency (Little's law)
+};
+inline constexpr EnumName<CostTerm> kCostTermNames[] = {
+    {CostTerm::Launch, "launch"},   {CostTerm::Memory, "memory"},           {CostTerm::Compute, "compute"},
+    {CostTerm::OnChip, "on-chip"}, {CostTerm::Parallelism, "parallelism"}, {CostTerm::Occupancy, "occupancy"}};
+inline const char* costTermName(CostTerm t) { return nameIn(kCostTermNames, t); }
+constexpr int kCostTerms = 6;
+// Microseconds per term, indexed by CostTerm; they sum to the modeled time.
+struct CostTerms {
+  double us[kCostTerms] = {0, 0, 0, 0, 0, 0};
+  double& operator[](CostTerm t) { return us[int(t)]; }
+  double operator[](CostTerm t) const { return us[int(t)]; }
+  CostTerms& operator+=(const CostTerms& o) {
+    for (int i = 0; i < kCostTerms; ++i) us[i] += o.us[i];
+    return *this;
+  }
+};
+
 enum class LaunchKind { Kernel, Combine };
 struct Launch {
   int kernel = 0;  // index into Partition::kernels

@@ -158,6 +158,12 @@ nlohmann::ordered_json decisionsJson(const Program& prog, const std::vector<Deci
     j["reason"] = d.reason;
     if (d.fusedUs >= 0) j["fused_us"] = d.fusedUs;
     j["chosen_us"] = d.chosenUs;
+    if (d.hasTerms) {
+      j["deciding_term"] = costTermName(d.deciding);
+      nlohmann::ordered_json deltas;
+      for (int t = 0; t < kCostTerms; ++t) deltas[costTermName(CostTerm(t))] = d.termDeltas.us[t];
+      j["term_deltas_us"] = deltas;
+    }
     a.push_back(j);
   }
   return a;

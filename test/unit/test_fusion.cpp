@@ -282,6 +282,36 @@ TEST_CASE("explain: every dependence edge and sibling pair gets a verdict") {
   REQUIRE(dq.size() == 1);
   CHECK(dq[0].verdict == Verdict::Costlier);
   CHECK(dq[0].fusedUs > dq[0].chosenUs);
+  // Four rows of a million: fusing the broadcast into the row reduction's grid leaves
+  // 4 blocks for the device, and the explanation says that this is what decides.
+  REQUIRE(dq[0].hasTerms);
+  CHECK(dq[0].deciding == CostTerm::Parallelism);
+  double sum = 0;
+  for (double t : dq[0].termDeltas.us) sum += t;
+  CHECK(sum == Approx(dq[0].fusedUs - dq[0].chosenUs).margin(1e-6));
+  CHECK(dq[0].reason.find("parallelism decides (+") != std::string::npos);
+}
+
+TEST_CASE("cost terms: every kernel's terms add up to its modeled time, none negative") {
+  for (const char* name : {"softmax.tc", "layernorm.tc", "rowbroadcast.tc", "matmul_bias_gelu.tc", "attention.tc", "2mm.tc"}) {
+    auto lp = test::loadExample(name);
+    Sizes sizes;
+    for (auto& n : lp.program->sizeParams) sizes[n] = n == "N" ? 8 : 1 << 12;
+    Setup s(std::move(lp), sizes);
+    for (const char* strategy : {"nofuse", "maxfuse", "ilp"}) {
+      Partition p = s.run(strategy);
+      for (auto& k : p.kernels) {
+        CostTerms t = s.cm->costTerms(k);
+        double sum = 0;
+        for (double us : t.us) {
+          CHECK(us >= -1e-9);
+          sum += us;
+        }
+        INFO(name << " " << strategy << " K" << k.id);
+        CHECK(sum == Approx(k.modeledUs).epsilon(1e-9));
+      }
+    }
+  }
 }
 
 TEST_CASE("device: presets and YAML files") {
