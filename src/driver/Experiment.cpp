@@ -156,24 +156,36 @@ json pointHeader(const ExperimentConfig& cfg, const Point& pt) {
   return r;
 }
 
-// Held while a point times generated code: points that time run one at a time, so
-// that no two measurements share the device (planning of other points may go on).
-// A flock: a killed worker releases it.
-class TimingLock {
+// A readers-writer lock across the sweep's workers, preferring the writer: a point that
+// times generated code holds it exclusively, a point that plans holds it shared, so no
+// two points time at once and nothing is planned beside a timing (on a machine of two
+// cores, a planner beside the timed code is half its noise). A waiting timer holds the
+// turnstile, so new planners wait behind it instead of starving it. Flocks: a killed
+// worker releases them.
+class DeviceLock {
  public:
-  explicit TimingLock(const fs::path& file) : fd_(::open(file.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644)) {
-    if (fd_ >= 0)
-      while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
-      }
+  enum Mode { Plan, Time };
+  DeviceLock(const fs::path& folder, Mode mode)
+      : turnstile_(open(folder / ".turnstile.lock")), device_(open(folder / ".device.lock")) {
+    lock(turnstile_, LOCK_EX);
+    lock(device_, mode == Time ? LOCK_EX : LOCK_SH);
+    if (turnstile_ >= 0) ::flock(turnstile_, LOCK_UN);
   }
-  ~TimingLock() {
-    if (fd_ >= 0) ::close(fd_);
+  ~DeviceLock() {
+    if (device_ >= 0) ::close(device_);
+    if (turnstile_ >= 0) ::close(turnstile_);
   }
-  TimingLock(const TimingLock&) = delete;
-  TimingLock& operator=(const TimingLock&) = delete;
+  DeviceLock(const DeviceLock&) = delete;
+  DeviceLock& operator=(const DeviceLock&) = delete;
 
  private:
-  int fd_;
+  static int open(const fs::path& file) { return ::open(file.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644); }
+  static void lock(int fd, int how) {
+    if (fd >= 0)
+      while (::flock(fd, how) != 0 && errno == EINTR) {
+      }
+  }
+  int turnstile_, device_;
 };
 
 // Computes one point into `dir` (a fresh folder, out/points/ID.tmp). Never throws:
@@ -181,6 +193,8 @@ class TimingLock {
 json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& dir) {
   json r = pointHeader(cfg, pt);
   const ProgramSpec& ps = cfg.programs[pt.program];
+  const fs::path sweepFolder = dir.parent_path().parent_path();
+  auto planning = std::make_unique<DeviceLock>(sweepFolder, DeviceLock::Plan);
   try {
     SourceFile src = readSource(ps.path);
     LoadedProgram lp;
@@ -246,7 +260,8 @@ json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& 
       r["exec_modeled_us"] = ep.modeledUs;
       checkMemoryFits(*lp.program, es, cfg.execute.backend);
       Bindings in = makeInputs(*lp.program, es, 1);
-      TimingLock timing(dir.parent_path().parent_path() / ".timing.lock");
+      planning.reset();  // a timer waits for the planners, so it must not be one
+      DeviceLock timing(sweepFolder, DeviceLock::Time);
       auto wallNow = [] { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); };
       const double timedFrom = wallNow();
       ExecOutcome x = executePartition(ecm, ep, cfg.execute.backend, in, 1, cfg.execute.repeat);

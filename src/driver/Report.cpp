@@ -261,7 +261,7 @@ void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results,
       cfg.execute.enabled
           ? fmt::format("Measured times: the generated code on the {} backend ({}) at the execution sizes named in "
                         "each table, {} timed run(s) after one untimed warm-up, the inputs uploaded again and {} "
-                        "written before each run to evict the caches; points are timed one at a time. The table gives "
+                        "written before each run to evict the caches; a point is timed alone, no other point timed or planned beside it. The table gives "
                         "the median wall time of a whole run (every kernel, in order), in brackets the fastest and "
                         "slowest run, and flags a spread (slowest minus fastest, over the median) above {:.0f}%.{}",
                         backendName(cfg.execute.backend), execDevice.empty() ? "no point ran" : execDevice,
