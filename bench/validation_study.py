@@ -8,7 +8,7 @@ The programs: the normalization family (softmax, LayerNorm with and without its 
 SkipLayerNorm, RMSNorm: every legal partition), one attention head and a MiniLM encoder
 layer from gen_encoder.py (the K best by the exact search), and random programs in the
 held-out style (chains of elementwise maps, row reductions and broadcasts over one
-matrix, drawn from a seed: every legal partition). Each partition runs on the device,
+matrix, drawn from a seed: the 30 best partitions). Each partition runs on the device,
 verified against the interpreter, `--repeat` timed runs after a warm-up (median taken).
 
 The model is the device's own: `polyfuse calibrate` runs first and the study uses what it
@@ -138,7 +138,8 @@ def main():
     ap.add_argument("--device", help="a device YAML (default: polyfuse calibrate on the backend, written to DIR)")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "validation"))
     ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--random", type=int, default=12, help="random programs (seeds 1..K)")
+    ap.add_argument("--random", type=int, default=6, help="random programs (seeds 1..K)")
+    ap.add_argument("--random-top", type=int, default=30, help="partitions of each random program: the K best (0: all)")
     ap.add_argument("--minilm-top", type=int, default=40, help="partitions of the MiniLM layer (0: none)")
     args = ap.parse_args()
     gpu = args.backend == "cuda"
@@ -163,7 +164,7 @@ def main():
         path = os.path.join(work, f"random{s}.tc")
         with open(path, "w") as f:
             f.write(random_program(s))
-        programs.append((f"random{s}", "random", path, "N=4096,M=4096" if gpu else "N=256,M=1031", None))
+        programs.append((f"random{s}", "random", path, "N=4096,M=4096" if gpu else "N=256,M=1031", args.random_top or None))
     rows, summary = [], []
     for name, family, path, sizes, top in programs:
         cmd = [POLYFUSE, "validate", path, "--backend", args.backend, "--device", device, "--repeat", str(args.repeat),

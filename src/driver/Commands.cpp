@@ -169,6 +169,7 @@ int execGenerated(LoadedProgram& lp, Backend backend, const FusionCli& fusion, i
   j["seed"] = seed;
   j["verified"] = r.verified;
   j["max_rel_error"] = r.maxRelError;
+  j["max_error_f64"] = r.maxErrorF64;
   j["kernels"] = nlohmann::ordered_json::array();
   for (size_t i = 0; i < r.kernelMs.size(); ++i)
     j["kernels"].push_back({{"id", "K" + std::to_string(i)}, {"name", r.kernelNames[i]}, {"ms", r.kernelMs[i]}});
@@ -192,8 +193,8 @@ int execGenerated(LoadedProgram& lp, Backend backend, const FusionCli& fusion, i
       std::cout << fmt::format("  {:<28} {:10.4f} ms\n", r.kernelNames[i], r.kernelMs[i]);
     std::cout << fmt::format("  {:<28} {:10.4f} ms  (median of {} runs; fastest {:.4f}, slowest {:.4f})\n", "total (wall)",
                              r.totalMs, repeat, r.totalMinMs, r.totalMaxMs);
-    std::cout << fmt::format("verified: {} (max_rel_error {:.3g}{}{})\n", r.verified ? "yes" : "NO", r.maxRelError,
-                             r.worst.empty() ? "" : " in ", r.worst);
+    std::cout << fmt::format("verified: {} (max_rel_error {:.3g}{}{}; against float64 {:.3g})\n", r.verified ? "yes" : "NO",
+                             r.maxRelError, r.worst.empty() ? "" : " in ", r.worst, r.maxErrorF64);
   }
   return r.verified ? 0 : 1;
 }
@@ -440,7 +441,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
             j["partitions"].push_back({{"kernels", kernelsText(p.kernels, p.recomputed)}, {"modeled_us", p.modeledUs},
                                        {"measured_ms", p.run.totalMs}, {"measured_min_ms", p.run.totalMinMs},
                                        {"measured_max_ms", p.run.totalMaxMs}, {"verified", p.run.verified},
-                                       {"max_rel_error", p.run.maxRelError}});
+                                       {"max_rel_error", p.run.maxRelError}, {"max_error_f64", p.run.maxErrorF64}});
           j["kendall_tau"] = v.kendallTau;
           j["spearman_rho"] = v.spearmanRho;
           j["regret"] = v.regret;

@@ -82,6 +82,25 @@ void checkMemoryFits(const Program& prog, const Sizes& sizes, Backend backend) {
   }
 }
 
+namespace {
+
+// The largest normwise error of any output against the interpreter run in float64.
+double errorAgainstF64(const Program& prog, const Bindings& inputs, const std::map<std::string, TensorData>& outputs) {
+  Bindings exact = inputs;
+  interpret(prog, exact, Precision::F64);
+  double worst = 0;
+  for (int t : prog.tensorsWithRole(TensorRole::Output)) {
+    const std::string& name = prog.tensors[t].name;
+    auto got = outputs.find(name);
+    if (got == outputs.end()) continue;
+    double e = maxRelativeError(got->second.values, exact.tensors.at(name).values);
+    if (!(e <= worst)) worst = e;
+  }
+  return worst;
+}
+
+}  // namespace
+
 ExecOutcome executePartition(const CostModel& cm, const Partition& p, Backend backend,
                              const Bindings& inputs, uint64_t seed, int repeat, const std::string& dumpDir) {
   if (auto explicitCopies = makeCopiesExplicit(cm, p))
@@ -105,6 +124,7 @@ ExecOutcome executePartition(const CostModel& cm, const Partition& p, Backend ba
     out.totalMaxMs = r.totalMaxMs;
     out.flushedBytes = r.flushedBytes;
     out.outputs = r.outputs;
+    out.maxErrorF64 = errorAgainstF64(prog, inputs, out.outputs);
     if (!dumpDir.empty()) {
       std::filesystem::create_directories(dumpDir);
       for (auto& [name, t] : out.outputs) writeNpy(dumpDir + "/" + name + ".npy", t);
@@ -120,9 +140,10 @@ ExecOutcome executePartition(const CostModel& cm, const Partition& p, Backend ba
   if (nvcc.empty()) throw std::runtime_error("nvcc not found: the cuda backend needs the CUDA toolkit");
   if (runProcess({nvcc, "-O3", "-arch=native", "-o", dir + "/harness", dir + "/harness.cu"}, {"", dir + "/nvcc.log", "=stdout"}) != 0)
     throw InternalError("nvcc failed on the generated code; see " + dir + "/nvcc.log");
-  if (!dumpDir.empty()) std::filesystem::create_directories(dumpDir);
-  std::vector<std::string> run = {dir + "/harness", std::to_string(seed), std::to_string(std::max(1, repeat))};
-  if (!dumpDir.empty()) run.push_back(dumpDir);
+  // The harness hands every output back as .npy: in the caller's folder, or in ours.
+  const std::string outDir = dumpDir.empty() ? dir + "/outputs" : dumpDir;
+  std::filesystem::create_directories(outDir);
+  std::vector<std::string> run = {dir + "/harness", std::to_string(seed), std::to_string(std::max(1, repeat)), outDir};
   runProcess(run, {"", dir + "/run.log", "=stdout"});
   std::ifstream log(dir + "/run.log");
   std::string line;
@@ -149,6 +170,11 @@ ExecOutcome executePartition(const CostModel& cm, const Partition& p, Backend ba
         }
     }
   }
+  for (int t : prog.tensorsWithRole(TensorRole::Output)) {
+    const std::string& name = prog.tensors[t].name;
+    if (std::filesystem::exists(outDir + "/" + name + ".npy")) out.outputs[name] = readNpy(outDir + "/" + name + ".npy");
+  }
+  out.maxErrorF64 = errorAgainstF64(prog, inputs, out.outputs);
   return out;
 }
 

@@ -16,7 +16,10 @@ struct ExecOutcome {
   Backend backend = Backend::OpenCL;
   std::string device;  // named as a report names it: implementation, device, units
   bool verified = false;
-  double maxRelError = 0;
+  double maxRelError = 0;                  // against the interpreter in the program's precision
+  // Against the interpreter in float64 (no rounding but the inputs'): the plan's own
+  // numerical error, what a study of fused against unfused numerics compares.
+  double maxErrorF64 = 0;
   std::string worst;
   std::vector<std::string> kernelNames;
   std::vector<double> kernelMs;

@@ -276,6 +276,7 @@ json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& 
       r["kernel_ms"] = x.kernelMs;
       r["verified"] = cfg.execute.verify ? json(x.verified) : json();
       r["max_rel_error"] = x.maxRelError;
+      r["max_error_f64"] = x.maxErrorF64;
       if (validates(cfg, pt)) {
         // The model against measurement, at the execution sizes: every legal partition
         // (or the K best) modeled there and run there.

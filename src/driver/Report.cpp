@@ -28,7 +28,7 @@ const std::vector<std::string> kColumns = {
     "point", "program", "sizes", "strategy", "device", "swept_param", "swept_value", "weights", "num_kernels", "dram_bytes", "lower_bound_bytes",
     "l2_bytes", "modeled_us", "second_best_us", "solve_seconds", "solver_status", "exec_backend", "exec_device", "exec_sizes", "exec_repeat", "exec_plan_clamps",
     "exec_modeled_us",
-    "measured_ms", "measured_min_ms", "measured_max_ms", "kernel_ms", "verified", "max_rel_error", "kendall_tau",
+    "measured_ms", "measured_min_ms", "measured_max_ms", "kernel_ms", "verified", "max_rel_error", "max_error_f64", "kendall_tau",
     "spearman_rho", "regret", "error"};
 
 // Structured fields that results.jsonl carries beside the columns.
@@ -312,9 +312,9 @@ void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results,
         break;
       }
     md << "## " << key << "\n\n| strategy | kernels | DRAM bytes | × lower bound | modeled µs | " << measuredHead
-       << " | verified |\n|---|---|---|---|---|---|---|\n";
+       << " | verified | error vs float64 |\n|---|---|---|---|---|---|---|---|\n";
     html << "<h2>" << esc(key) << "</h2>\n<table><tr><th>strategy</th><th>kernels</th><th>DRAM bytes</th><th>× lower bound</th>"
-         << "<th>modeled µs</th><th>" << esc(measuredHead) << "</th><th>verified</th></tr>\n";
+         << "<th>modeled µs</th><th>" << esc(measuredHead) << "</th><th>verified</th><th>error vs float64</th></tr>\n";
     std::vector<std::string> labels;
     std::vector<double> modeled, ratio, measuredMs, measuredMin, measuredMax, spreads, measuredModeled;
     std::vector<std::string> clampLines;
@@ -325,8 +325,8 @@ void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results,
       const json& x = *r;
       std::string strategy = x["strategy"];
       if (x.contains("error")) {
-        md << "| " << strategy << " | error: " << x["error"].get<std::string>() << " | | | | | |\n";
-        html << "<tr><td>" << esc(strategy) << "</td><td colspan=\"6\" class=\"bad\">" << esc(x["error"].get<std::string>())
+        md << "| " << strategy << " | error: " << x["error"].get<std::string>() << " | | | | | | |\n";
+        html << "<tr><td>" << esc(strategy) << "</td><td colspan=\"7\" class=\"bad\">" << esc(x["error"].get<std::string>())
              << "</td></tr>\n";
         continue;
       }
@@ -348,11 +348,15 @@ void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results,
         for (auto& c : x.value("exec_plan_clamps", std::vector<std::string>{})) clampLines.push_back(strategy + ": " + c);
       }
       std::string verified = !x.contains("verified") || x["verified"].is_null() ? "–" : x["verified"].get<bool>() ? "yes" : "NO";
-      md << fmt::format("| {} | {} | {} | {:.2f} | {:.2f} | {} | {} |\n", strategy, x["num_kernels"].get<int>(),
-                        fmtBytes(dram), dram / lb, us, measured, verified);
-      html << fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{:.2f}</td><td>{:.2f}</td><td>{}</td><td{}>{}</td></tr>\n",
-                          esc(strategy), x["num_kernels"].get<int>(), fmtBytes(dram), dram / lb, us, measured,
-                          verified == "NO" ? " class=\"bad\"" : "", verified);
+      // The plan's own rounding error, against the interpreter in float64: fused and
+      // unfused plans compute in different orders, and a study of numerics compares these.
+      const std::string f64 = x.contains("max_error_f64") ? fmt::format("{:.2e}", x["max_error_f64"].get<double>()) : "–";
+      md << fmt::format("| {} | {} | {} | {:.2f} | {:.2f} | {} | {} | {} |\n", strategy, x["num_kernels"].get<int>(),
+                        fmtBytes(dram), dram / lb, us, measured, verified, f64);
+      html << fmt::format(
+          "<tr><td>{}</td><td>{}</td><td>{}</td><td>{:.2f}</td><td>{:.2f}</td><td>{}</td><td{}>{}</td><td>{}</td></tr>\n",
+          esc(strategy), x["num_kernels"].get<int>(), fmtBytes(dram), dram / lb, us, measured,
+          verified == "NO" ? " class=\"bad\"" : "", verified, f64);
       labels.push_back(strategy);
       modeled.push_back(us);
       ratio.push_back(dram / lb);

@@ -185,6 +185,7 @@ py::dict run(const PyPlan& plan, const std::string& backendName, int repeat, uin
   d["clamps"] = clamps;
   d["verified"] = x.verified;
   d["max_rel_error"] = x.maxRelError;
+  d["max_error_f64"] = x.maxErrorF64;
   d["worst_output"] = x.worst;
   d["repeat"] = repeat;
   d["median_ms"] = x.totalMs;
