@@ -28,6 +28,30 @@ struct PtxasInfo {
   long smem = -1, spillStores = -1, spillLoads = -1, stack = -1;
 };
 
+// nvcc runs its own steps through a shell: a path with shell syntax in it (a folder named
+// "X$(touch F)") would run as a command, although polyfuse hands nvcc an argument vector.
+// So nvcc only ever sees a copy of the source in a fresh temporary folder of its own
+// naming, and the output is copied back.
+int runNvccOnCopy(const std::string& nvcc, const std::vector<std::string>& flags, const fs::path& source,
+                  const fs::path& output, const ProcessOptions& io = {}) {
+  std::string pattern = (fs::temp_directory_path() / "polyfuse-nvcc-XXXXXX").string();
+  if (!::mkdtemp(pattern.data())) return 127;
+  const fs::path dir = pattern;
+  std::error_code ec;
+  fs::copy_file(source, dir / "kernels.cu", ec);
+  int rc = 127;
+  if (!ec) {
+    std::vector<std::string> argv = {nvcc};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    argv.insert(argv.end(), {(dir / "kernels.cu").string(), "-o", (dir / "out").string()});
+    rc = runProcess(argv, io);
+    if (rc == 0) fs::copy_file(dir / "out", output, fs::copy_options::overwrite_existing, ec);
+    if (ec) rc = 127;
+  }
+  fs::remove_all(dir, ec);
+  return rc;
+}
+
 // ptxas -v for every entry function of kernels.cu; cached beside it.
 std::map<std::string, PtxasInfo> ptxas(const fs::path& cudaDir, const std::string& arch, std::string& note) {
   std::map<std::string, PtxasInfo> out;
@@ -40,9 +64,8 @@ std::map<std::string, PtxasInfo> ptxas(const fs::path& cudaDir, const std::strin
     }
     // ptxas takes seconds a point: say what runs (stderr, so the report on stdout stays clean).
     std::cerr << "inspect: ptxas -arch=" << arch << " on " << (cudaDir / "kernels.cu").string() << "\n";
-    if (runProcess({nvcc, "-arch=" + arch, "-Xptxas", "-v", "-c", (cudaDir / "kernels.cu").string(), "-o",
-                    (cudaDir / "kernels.o").string()},
-                   {"", cache.string() + ".part", "=stdout"}) != 0) {
+    if (runNvccOnCopy(nvcc, {"-arch=" + arch, "-Xptxas", "-v", "-c"}, cudaDir / "kernels.cu", cudaDir / "kernels.o",
+                      {"", cache.string() + ".part", "=stdout"}) != 0) {
       note = "nvcc failed; see " + cache.string() + ".part";
       return out;
     }
@@ -81,7 +104,7 @@ std::map<std::string, VectorCounts> ptxVectors(const fs::path& cudaDir, const st
   if (!fs::exists(ptx)) {
     std::string nvcc = nvccPath();
     if (nvcc.empty()) return out;
-    if (runProcess({nvcc, "-arch=" + arch, "-ptx", (cudaDir / "kernels.cu").string(), "-o", ptx.string() + ".part"}) != 0)
+    if (runNvccOnCopy(nvcc, {"-arch=" + arch, "-ptx"}, cudaDir / "kernels.cu", ptx.string() + ".part") != 0)
       return out;
     fs::rename(ptx.string() + ".part", ptx);
   }
