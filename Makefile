@@ -54,7 +54,7 @@ check-sanitize: deps
 	cmake --build $(SAN_BUILD) -j $(JOBS) -- --no-print-directory
 	@echo "== sanitizers: unit tests (the slow one beside the others)"
 	$(SAN_ENV) $(SAN_BUILD)/bin/unit_tests "$(SLOW_UNIT)" > $(SAN_BUILD)/unit-slow.log 2>&1 & slow=$$!; \
-	  $(SAN_ENV) $(SAN_BUILD)/bin/unit_tests "~$(SLOW_UNIT),~opencl:*" && \
+	  $(SAN_ENV) $(SAN_BUILD)/bin/unit_tests "~$(SLOW_UNIT)" "~opencl:*" && \
 	  $(SAN_ENV_OPENCL) $(SAN_BUILD)/bin/unit_tests "opencl:*"; rest=$$?; \
 	  wait $$slow; s=$$?; cat $(SAN_BUILD)/unit-slow.log; test $$rest -eq 0 -a $$s -eq 0
 	@echo "== sanitizers: fast lit tests (leaks checked where no OpenCL runs)"
