@@ -173,10 +173,13 @@ py::dict run(const PyPlan& plan, const std::string& backendName, int repeat, uin
   ExecOutcome x;
   {
     py::gil_scoped_release unlocked;
-    CostModel cm(*s.graph, at, s.model->device());
-    Partition p = sizes ? cm.replan(plan.partition, clamps) : plan.partition;
     checkMemoryFits(prog, at, backend);
-    x = executePartition(sizes ? cm : *s.model, p, backend, makeInputs(prog, at, seed), seed, repeat);
+    if (sizes) {  // a cost model at the run's sizes only when they differ from the plan's
+      CostModel cm(*s.graph, at, s.model->device());
+      x = executePartition(cm, cm.replan(plan.partition, clamps), backend, makeInputs(prog, at, seed), seed, repeat);
+    } else {
+      x = executePartition(*s.model, plan.partition, backend, makeInputs(prog, at, seed), seed, repeat);
+    }
   }
   py::dict d;
   d["backend"] = backendName;
