@@ -318,6 +318,11 @@ struct TensorValue {
   Value fill;            // Fill: the scalar it holds
   Value source;          // View: the tensor it re-indexes
   mlir::AffineMap view;  // View: its indices -> the source's
+  // Computed along a parallel loop that a collapse split: the tensor is stored with that
+  // dimension as its parts (the same elements in the same order), `split` taking the
+  // indices of `shape` to those of `stored`. Null when stored as it is.
+  mlir::AffineMap split;
+  Shape stored;
 };
 
 class Importer {
@@ -878,13 +883,16 @@ class Importer {
     std::vector<bool> used;  // which operands the expression reads
   };
 
-  // -- reduction loops split by a collapse_shape --
+  // -- loops split by a collapse_shape --
   //
   // A read through a collapse of several non-unit extents indexes the source with
-  // (d floordiv inner) mod n: not affine. When d is a reduction loop, the statement runs
-  // it as one loop per extent instead (d2 -> d2_0, d2_1, row-major, the same order of
-  // accumulation): the collapse's subscripts name those loops and every other subscript
-  // of d2 reads their row-major sum. A parallel loop would need the result split too.
+  // (d floordiv inner) mod n: not affine. The statement runs d as one loop per extent
+  // instead (d2 -> d2_0, d2_1, row-major): the collapse's subscripts name those loops and
+  // every other subscript of d2 reads their row-major sum. A reduction loop accumulates
+  // in the same order. A parallel loop splits the dimensions of the result it indexes
+  // too, so every write stays a plain index: the result is stored as its parts (torch's
+  // heads folded into a matmul's rows: [H*S, D] stored as [H, S, D], the same bytes), and
+  // its readers see it through the collapse, which splits their loops in turn.
 
   // Per split loop of the statement being built, its bounds, decreasing from the extent
   // to 1: sub-loop k spans bounds[k] / bounds[k + 1].
@@ -939,10 +947,8 @@ class Importer {
 
   // Finds the loops a collapse splits, from every operand's map through its views.
   void splitLoops(mlir::linalg::GenericOp g, const std::vector<int>& loops) {
-    split_.clear();
     SourceLoc loc = locOf(g);
-    auto iters = g.getIteratorTypesArray();
-    std::map<unsigned, std::set<int64_t>> bounds;
+    std::vector<mlir::AffineMap> maps;
     for (mlir::OpOperand& o : g->getOpOperands()) {
       if (!mlir::isa<mlir::RankedTensorType>(o.get().getType())) continue;
       // Division in the op's own maps is not a collapse's: say what it is.
@@ -953,7 +959,15 @@ class Importer {
                      e.getKind() == mlir::AffineExprKind::Mod;
         });
       if (divides) throw SourceError(loc, "an indexing map of this op uses floordiv, ceildiv or mod; polyfuse needs affine subscripts");
-      mlir::AffineMap m = throughViews(o.get(), g.getMatchingIndexingMap(&o), g).second;
+      maps.push_back(throughViews(o.get(), g.getMatchingIndexingMap(&o), g).second);
+    }
+    splitLoops(maps, loops, loc);
+  }
+  // The same over reads at `maps` (through views) by loops of extents `loops`.
+  void splitLoops(const std::vector<mlir::AffineMap>& maps, const std::vector<int>& loops, SourceLoc loc) {
+    split_.clear();
+    std::map<unsigned, std::set<int64_t>> bounds;
+    for (mlir::AffineMap m : maps)
       for (mlir::AffineExpr r : m.getResults())
         r.walk([&](mlir::AffineExpr sub) {
           if (auto part = collapsedPart(sub)) {
@@ -962,13 +976,8 @@ class Importer {
             if (n) bounds[d].insert(inner * n);
           }
         });
-    }
     for (auto& [d, b] : bounds) {
-      if (iters[d] != mlir::utils::IteratorType::reduction)
-        throw SourceError(loc, "this op reads a collapse_shape of several non-unit extents along parallel loop d" +
-                                   std::to_string(d) + "; polyfuse splits only reduction loops (the result would need "
-                                   "the split too)");
-      std::optional<int64_t> extent = loops[d] >= 0 ? ext_.value(loops[d]) : std::nullopt;
+      std::optional<int64_t> extent = d < loops.size() && loops[d] >= 0 ? ext_.value(loops[d]) : std::nullopt;
       if (!extent) throw SourceError(loc, "loop d" + std::to_string(d) + " reads a collapse_shape but has no static extent");
       b.insert(*extent);
       b.insert(1);
@@ -980,6 +989,39 @@ class Importer {
           throw SourceError(loc, "loop d" + std::to_string(d) + " reads collapse_shapes that group its extent differently");
       split_[d] = bounds;
     }
+  }
+
+  // Where a result written at `om` is stored split (a parallel loop it indexes was split
+  // into several), the stored shape and the map from its indices to the stored ones.
+  void splitResult(TensorValue& tv, mlir::AffineMap om, mlir::MLIRContext* ctx) {
+    tv.split = {};
+    tv.stored.clear();
+    std::vector<mlir::AffineExpr> exprs;
+    bool splits = false;
+    for (unsigned r = 0; r < om.getNumResults(); ++r) {
+      const mlir::AffineExpr i = mlir::getAffineDimExpr(r, ctx);
+      auto it = split_.find(om.getDimPosition(r));
+      if (it == split_.end() || it->second.size() <= 2) {
+        tv.stored.push_back(tv.shape[r]);
+        exprs.push_back(i);
+        continue;
+      }
+      splits = true;
+      const std::vector<int64_t>& b = it->second;
+      for (size_t k = 0; k + 1 < b.size(); ++k) {
+        tv.stored.push_back(ext_.literal(b[k] / b[k + 1]));
+        mlir::AffineExpr part = b[k + 1] == 1 ? i : i.floorDiv(b[k + 1]);
+        exprs.push_back(k == 0 ? part : part % (b[k] / b[k + 1]));
+      }
+    }
+    if (splits) tv.split = mlir::AffineMap::get(om.getNumResults(), 0, exprs, ctx);
+    else tv.stored.clear();
+  }
+  // The stored shape's text, for notes: 12x128x64.
+  std::string shapeText(const Shape& shape) {
+    std::string t;
+    for (int e : shape) t += (t.empty() ? "" : "x") + ext_.text(e);
+    return t;
   }
 
   // The statement's name for loop d (or its row-major sum, once split).
@@ -999,7 +1041,9 @@ class Importer {
       a.push_back(subscript(b.getRHS(), loc));
       if (e.getKind() == mlir::AffineExprKind::Add) return node(ExprKind::Add, loc, std::move(a));
       if (e.getKind() == mlir::AffineExprKind::Mul) return node(ExprKind::Mul, loc, std::move(a));
-      throw SourceError(loc, "an indexing map of this op uses floordiv, ceildiv or mod; polyfuse needs affine subscripts");
+      // The op's own maps were checked affine: the division is a collapse's.
+      throw SourceError(loc, "this op reads a collapse_shape of several non-unit extents other than along a loop of a "
+                             "linalg op (through a slice or pad of it, or by a tensor op); polyfuse splits only such loops");
     }
     throw SourceError(loc, "an indexing map of this op uses a symbol; polyfuse needs maps of the loops alone");
   }
@@ -1011,6 +1055,7 @@ class Importer {
       map = tv.view.compose(map);
       v = tv.source;
     }
+    if (const TensorValue& tv = tensorOf(v, at); tv.split) map = tv.split.compose(map);
     return {v, map};
   }
 
@@ -1375,13 +1420,41 @@ class Importer {
     s.where.push_back(std::move(w));
   }
 
+  // The written indices: a split loop's parts in place of the loop.
   void lhs(StmtDecl& s, mlir::AffineMap m, SourceLoc loc) {
     for (unsigned r = 0; r < m.getNumResults(); ++r) {
-      std::string d = "d" + std::to_string(m.getDimPosition(r));
-      s.lhsIndices.push_back(d);
-      s.lhsIndexLocs.push_back(loc);
-      s.lhsSubscripts.push_back(name(d, loc));
+      const unsigned d = m.getDimPosition(r);
+      std::vector<std::string> names;
+      if (auto it = split_.find(d); it != split_.end())
+        for (size_t k = 0; k + 1 < it->second.size(); ++k) names.push_back(subLoop(d, k));
+      else
+        names.push_back("d" + std::to_string(d));
+      for (std::string& n : names) {
+        s.lhsIndices.push_back(n);
+        s.lhsIndexLocs.push_back(loc);
+        s.lhsSubscripts.push_back(name(n, loc));
+      }
     }
+  }
+  // The ranges of the parts of the split loops, of those `only` names where given.
+  void splitWheres(StmtDecl& s, SourceLoc loc, const std::set<unsigned>* only = nullptr) {
+    for (auto& [d, bounds] : split_) {
+      if (only && !only->count(d)) continue;
+      for (size_t k = 0; k + 1 < bounds.size(); ++k) {
+        WhereRange w;
+        w.index = subLoop(d, k);
+        w.loc = loc;
+        w.lo = integer(0, loc);
+        w.hi = integer(bounds[k] / bounds[k + 1], loc);
+        s.where.push_back(std::move(w));
+      }
+    }
+  }
+  // A loop's range: its extent, or its parts' where it is split.
+  void loopWhere(StmtDecl& s, unsigned d, int sym, SourceLoc loc) {
+    if (!split_.count(d)) return where(s, "d" + std::to_string(d), sym, loc);
+    const std::set<unsigned> one{d};
+    splitWheres(s, loc, &one);
   }
 
   void statements(Operation* op) {
@@ -1406,13 +1479,21 @@ class Importer {
         if (tensorOf(v, op).kind == Kind::View) {
           // A returned view (a result expanded back once its unit loops were dropped):
           // the output is a copy of what it shows.
+          // Its loops split where the view reads a collapse, as a generic's would.
           Operation* vop = v.getDefiningOp();
           const std::string nm = resultName(vop ? vop : op, 0);
           const Shape shape = tensorOf(v, op).shape;
-          ExprPtr value = element(v, mlir::AffineMap::getMultiDimIdentityMap(unsigned(shape.size()), op->getContext()), loc, op);
-          out_.def.stmts.push_back(wholeWrite(nm, shape, std::move(value), op));
+          const mlir::AffineMap id = mlir::AffineMap::getMultiDimIdentityMap(unsigned(shape.size()), op->getContext());
+          splitLoops({throughViews(v, id, op).second}, std::vector<int>(shape.begin(), shape.end()), loc);
+          ExprPtr value = element(v, id, loc, op);
+          StmtDecl s = assignment(nm, shape.size(), op);
+          for (size_t k = 0; k < shape.size(); ++k) loopWhere(s, unsigned(k), shape[k], loc);
+          s.rhs = std::move(value);
+          out_.def.stmts.push_back(std::move(s));
           TensorValue copy(Kind::Computed, shape);
           copy.name = nm;
+          splitResult(copy, id, op->getContext());
+          split_.clear();
           tensors_[v] = copy;
         }
         TensorValue& tv = tensorOf(v, op);
@@ -1429,7 +1510,11 @@ class Importer {
                                ") holds integers; it is stored as f32, exact up to 2^24");
         }
         d.hasShape = true;
-        dims(d, tv.shape);
+        dims(d, tv.split ? tv.stored : tv.shape);
+        if (tv.split)
+          out_.notes.push_back("output '" + d.name + "' (line " + std::to_string(loc.line) + ") is stored as " +
+                               shapeText(tv.stored) + ", the same elements in the same order as its " + shapeText(tv.shape) +
+                               ": a collapse_shape split the parallel loop that writes it");
         out_.def.outputs.push_back(d);
       }
       return;
@@ -1445,6 +1530,7 @@ class Importer {
       mlir::AffineMap om = g.getMatchingIndexingMap(init);
       TensorValue& tv = tensors_[g.getResult(k)];
       tv.name = resultName(op, k);
+      splitResult(tv, om, op->getContext());
       // A fill seen through views (a fill whose unit dimensions were dropped) is still one value.
       const TensorValue& base = tensorOf(throughViews(init->get(), om, op).first, op);
       std::optional<double> c = base.kind == Kind::Fill ? constantValue(base.fill) : std::nullopt;
@@ -1458,9 +1544,12 @@ class Importer {
         c.opLoc = loc;
         lhs(c, om, loc);
         c.rhs = element(init->get(), om, loc, op);
+        std::set<unsigned> written;
+        for (unsigned r = 0; r < om.getNumResults(); ++r) written.insert(om.getDimPosition(r));
         if (base.kind == Kind::Fill)
-          for (unsigned r = 0; r < om.getNumResults(); ++r)
-            where(c, "d" + std::to_string(om.getDimPosition(r)), loops[om.getDimPosition(r)], loc);
+          for (unsigned d : written) loopWhere(c, d, loops[d], loc);
+        else
+          splitWheres(c, loc, &written);  // the init's read of a split loop is a sum: no range from it
         out_.def.stmts.push_back(std::move(c));
       }
       StmtDecl s;
@@ -1491,15 +1580,7 @@ class Importer {
       }
       if (f.readsInit && base.kind != Kind::Fill)
         for (unsigned r = 0; r < om.getNumResults(); ++r) inferable[om.getDimPosition(r)] = true;
-      for (auto& [d, bounds] : split_)
-        for (size_t k = 0; k + 1 < bounds.size(); ++k) {
-          WhereRange w;
-          w.index = subLoop(d, k);
-          w.loc = loc;
-          w.lo = integer(0, loc);
-          w.hi = integer(bounds[k] / bounds[k + 1], loc);
-          s.where.push_back(std::move(w));
-        }
+      splitWheres(s, loc);
       for (size_t l = 0; l < loops.size(); ++l) {
         if (inferable[l] || split_.count(unsigned(l))) continue;
         if (loops[l] < 0)

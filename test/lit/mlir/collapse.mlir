@@ -8,9 +8,13 @@
 // CHECK-NEXT:   t(d0, d1, d2) = at(d1, d0, d2)
 // CHECK-NEXT:   o(d0, d1) +=! t(d0, d2_0, d2_1) * wo(4*d2_0 + d2_1, d1) where d2_0 in 0:3, d2_1 in 0:4
 // CHECK-NEXT:   s(d0) +=! x(d1_0, d1_1, d1_2) where d0 in 0:1, d1_0 in 0:2, d1_1 in 0:3, d1_2 in 0:7
-// Along a parallel loop the result would need the split too: a located error.
+// Along a parallel loop the result splits too (semantics/collapse_parallel.mlir). Two
+// collapses that group one loop's extent differently (3x2 and 2x3) cannot both split it,
+// and a collapse read through a pad has no loop of its own to split: located errors.
 // RUN: expect-exit 2 polyfuse check %S/../Inputs/mlir/collapse_parallel.mlir 2>&1 | FileCheck --check-prefix=PAR %s
-// PAR: polyfuse: error: {{.*}}collapse_parallel.mlir:4:8: this op reads a collapse_shape of several non-unit extents along parallel loop d1; polyfuse splits only reduction loops (the result would need the split too)
+// PAR: polyfuse: error: {{.*}}collapse_parallel.mlir:5:8: loop d1 reads collapse_shapes that group its extent differently
+// RUN: expect-exit 2 polyfuse check %S/../Inputs/mlir/collapse_pad.mlir 2>&1 | FileCheck --check-prefix=PAD %s
+// PAD: polyfuse: error: {{.*}}collapse_pad.mlir:4:8: this op reads a collapse_shape of several non-unit extents other than along a loop of a linalg op (through a slice or pad of it, or by a tensor op); polyfuse splits only such loops
 func.func @merge(%at: tensor<3x5x4xf32>, %wo: tensor<12x6xf32>, %x: tensor<2x3x7xf32>) -> (tensor<5x6xf32>, tensor<1xf32>) {
   %zero = arith.constant 0.0 : f32
   %te = tensor.empty() : tensor<5x3x4xf32>
