@@ -341,6 +341,7 @@ class Importer {
     for (Operation& op : body) shapes(&op);
     nameSizes();
     for (Operation& op : body) statements(&op);
+    dropSubstitutedIds();
     if (out_.def.outputs.empty())
       throw SourceError(locOf(fn), "function '" + fn.getSymName().str() + "' returns no tensor: polyfuse computes a function's results");
   }
@@ -1366,6 +1367,15 @@ class Importer {
     const std::vector<int>& loops = loops_[b.g.getOperation()];
     for (unsigned k = 0; k < x.getIndices().size(); ++k) {
       Value i = x.getIndices()[k];
+      if (auto ids = computedLoopIds(i, b, tv.name, loc)) {
+        std::optional<int64_t> extent = k < tv.shape.size() ? ext_.value(tv.shape[k]) : std::nullopt;
+        if (auto r = span(ids->second, loops); r && extent && (r->first < 0 || r->second >= *extent))
+          throw SourceError(loc, "tensor.extract reads '" + tv.name + "' at ids from " + std::to_string(r->first) + " to " +
+                                     std::to_string(r->second) + " in dimension " + std::to_string(k) + ", outside 0:" +
+                                     std::to_string(*extent));
+        subs.push_back(std::move(ids->first));
+        continue;
+      }
       subs.push_back(expr(i, b));
       gathers |= subs.back()->kind == ExprKind::Call;
       // An index known here to leave the tensor is undefined behaviour in MLIR; TC would
@@ -1386,6 +1396,101 @@ class Importer {
     return call(tv.name, loc, std::move(subs));
   }
   std::set<Operation*> gatherNoted_;
+
+  // -- ids computed from loop indices --
+  //
+  // torch's arange (GPT-2's position ids) is a generic whose element is an affine function
+  // of its own loop indices. A tensor.extract at such an id reads the table at that
+  // function of the reading op's loops: an affine read, not a gather, so the search sees
+  // exactly which rows move, and the ids tensor is dropped when nothing else reads it.
+
+  // The subscript the extract index `i` is (and its affine form over the reading op's
+  // loops), when it is an element of such a tensor; none otherwise (then it is read as a
+  // value: a gather through it).
+  std::optional<std::pair<ExprPtr, mlir::AffineExpr>> computedLoopIds(Value i, Body& b, const std::string& table, SourceLoc loc) {
+    Operation* producer = nullptr;
+    std::vector<std::string> ids;
+    // An element the op reads of a tensor computed by an all-parallel generic whose element
+    // is an affine function of its loops: that function at the read's subscripts.
+    auto element = [&](mlir::BlockArgument arg) -> std::optional<mlir::AffineExpr> {
+      if (arg.getOwner() != b.g.getBody() || arg.getArgNumber() >= unsigned(b.g.getNumDpsInputs())) return std::nullopt;
+      mlir::OpOperand* in = b.g.getDpsInputOperand(arg.getArgNumber());
+      auto [src, m] = throughViews(in->get(), b.g.getMatchingIndexingMap(in), b.g);
+      auto p = src.getDefiningOp<mlir::linalg::GenericOp>();
+      if (!p || tensorOf(src, b.g).split || p.getNumReductionLoops() != 0) return std::nullopt;
+      const unsigned k = mlir::cast<mlir::OpResult>(src).getResultNumber();
+      mlir::AffineMap om = p.getMatchingIndexingMap(p.getDpsInitOperand(k));
+      if (!om.isPermutation()) return std::nullopt;
+      auto yield = mlir::cast<mlir::linalg::YieldOp>(p.getBody()->getTerminator());
+      std::optional<mlir::AffineExpr> f = loopAffine(yield.getOperand(k), p, [](mlir::BlockArgument) { return std::nullopt; });
+      if (!f) return std::nullopt;
+      // The producer's loop om[r] is the reading op's m[r].
+      llvm::SmallVector<mlir::AffineExpr> loops(p.getNumLoops());
+      for (unsigned r = 0; r < om.getNumResults(); ++r) loops[om.getDimPosition(r)] = m.getResult(r);
+      producer = p;
+      ids.push_back(tensorOf(src, b.g).name);
+      return f->replaceDims(loops);
+    };
+    std::optional<mlir::AffineExpr> f = loopAffine(i, b.g, element);
+    if (!f || !producer) return std::nullopt;
+    const mlir::AffineExpr at = mlir::simplifyAffineExpr(*f, b.g.getNumLoops(), 0);
+    ExprPtr sub = subscript(at, loc);
+    if (idsNoted_.insert(b.g.getOperation()).second)
+      out_.notes.push_back("tensor.extract at line " + std::to_string(loc.line) + " reads '" + table + "' at ids that line " +
+                           std::to_string(locOf(producer).line) + " computes from its loop indices: an affine read, not a gather");
+    substituted_.insert(ids.begin(), ids.end());
+    return std::make_pair(std::move(sub), at);
+  }
+  std::set<Operation*> idsNoted_;
+  std::set<std::string> substituted_;  // ids tensors read only through such subscripts may be dropped
+
+  // The least and greatest value of an affine `e` over loops of extents `loops`; none when
+  // a loop it depends on has no static extent.
+  std::optional<std::pair<int64_t, int64_t>> span(mlir::AffineExpr e, const std::vector<int>& loops) {
+    const unsigned n = unsigned(loops.size());
+    auto at = [&](const std::vector<int64_t>& point) -> std::optional<int64_t> {
+      llvm::SmallVector<mlir::AffineExpr> c;
+      for (int64_t x : point) c.push_back(mlir::getAffineConstantExpr(x, e.getContext()));
+      auto v = mlir::dyn_cast<mlir::AffineConstantExpr>(mlir::simplifyAffineExpr(e.replaceDims(c), n, 0));
+      return v ? std::optional<int64_t>(v.getValue()) : std::nullopt;
+    };
+    std::optional<int64_t> base = at(std::vector<int64_t>(n, 0));
+    if (!base) return std::nullopt;
+    int64_t lo = *base, hi = *base;
+    for (unsigned d = 0; d < n; ++d) {
+      if (!e.isFunctionOfDim(d)) continue;
+      std::optional<int64_t> extent = loops[d] >= 0 ? ext_.value(loops[d]) : std::nullopt;
+      if (!extent) return std::nullopt;
+      std::vector<int64_t> point(n, 0);
+      point[d] = *extent - 1;
+      std::optional<int64_t> v = at(point);
+      if (!v) return std::nullopt;
+      lo += std::min<int64_t>(0, *v - *base);
+      hi += std::max<int64_t>(0, *v - *base);
+    }
+    return std::make_pair(lo, hi);
+  }
+
+  // An integer value of generic `g`'s body as an affine function of its loop indices,
+  // with `arg` giving the body's arguments where it can.
+  using ArgAffine = std::function<std::optional<mlir::AffineExpr>(mlir::BlockArgument)>;
+  static std::optional<mlir::AffineExpr> loopAffine(Value v, mlir::linalg::GenericOp g, const ArgAffine& arg) {
+    if (auto a = mlir::dyn_cast<mlir::BlockArgument>(v)) return arg(a);
+    Operation* d = v.getDefiningOp();
+    if (auto c = mlir::dyn_cast<mlir::arith::ConstantOp>(d))
+      if (auto i = mlir::dyn_cast<mlir::IntegerAttr>(c.getValue())) return mlir::getAffineConstantExpr(i.getInt(), g.getContext());
+    if (d->getBlock() != g.getBody()) return std::nullopt;
+    if (auto i = mlir::dyn_cast<mlir::linalg::IndexOp>(d)) return mlir::getAffineDimExpr(unsigned(i.getDim()), g.getContext());
+    if (mlir::isa<mlir::arith::IndexCastOp, mlir::arith::IndexCastUIOp, mlir::arith::ExtSIOp, mlir::arith::ExtUIOp>(d))
+      return loopAffine(d->getOperand(0), g, arg);
+    if (!mlir::isa<mlir::arith::AddIOp, mlir::arith::SubIOp, mlir::arith::MulIOp>(d)) return std::nullopt;
+    std::optional<mlir::AffineExpr> x = loopAffine(d->getOperand(0), g, arg), y = loopAffine(d->getOperand(1), g, arg);
+    if (!x || !y) return std::nullopt;
+    if (mlir::isa<mlir::arith::AddIOp>(d)) return *x + *y;
+    if (mlir::isa<mlir::arith::SubIOp>(d)) return *x - *y;
+    if (!x->isSymbolicOrConstant() && !y->isSymbolicOrConstant()) return std::nullopt;  // a product of loops
+    return *x * *y;
+  }
 
   // A fill is read as its value wherever an op reads it; it is stored only when returned.
   // Returned, directly or through tensor.cast (which only restates the type).
@@ -1691,6 +1796,24 @@ class Importer {
     }
   }
 
+  static bool reads(const Expr& e, const std::string& tensor) {
+    if (e.kind == ExprKind::Call && e.name == tensor) return true;
+    for (auto& a : e.args)
+      if (reads(*a, tensor)) return true;
+    return false;
+  }
+  // An ids tensor that every reader read through its loop indices is computed for nothing.
+  void dropSubstitutedIds() {
+    for (const std::string& t : substituted_) {
+      bool used = false;
+      for (const TensorDecl& o : out_.def.outputs) used |= o.name == t;
+      for (const StmtDecl& st : out_.def.stmts) used |= reads(*st.rhs, t);
+      if (used) continue;
+      auto& stmts = out_.def.stmts;
+      stmts.erase(std::remove_if(stmts.begin(), stmts.end(), [&](const StmtDecl& st) { return st.lhs == t; }), stmts.end());
+      out_.notes.push_back("'" + t + "' dropped: it was read only as ids computed from loop indices");
+    }
+  }
   static bool mentions(const Expr& e, const std::string& n) {
     if (e.kind == ExprKind::Name && e.name == n) return true;
     for (auto& a : e.args)
