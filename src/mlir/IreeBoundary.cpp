@@ -15,7 +15,7 @@ namespace {
 #define PF_TENSOR R"((tensor<[^>]*>))"
 
 const char* const kMarkers[] = {"util.", "hal.tensor.", "check.expect_", "bufferization.materialize_in_destination",
-                                "flow.tensor.reshape"};
+                                "flow.tensor.reshape", "hal.fence"};
 
 // A value given the same value under another name: MLIR's spelling of it.
 std::string alias(const std::string& result, const std::string& value, const std::string& type) {
@@ -40,8 +40,8 @@ bool staticExtents(const std::string& inner, std::vector<std::string>& extents, 
 }
 
 // flow.tensor.reshape of static shapes: a collapse to one dimension, then an expansion
-// to the result's (both on the op's line). Either may be a view the importer refuses
-// (several extents read along a parallel loop); it says so at this line.
+// to the result's (both on the op's line). The importer splits the loops that read
+// through them where the groupings nest, and says at this line where they do not.
 std::string reshape(const std::smatch& m, int& counter) {
   const std::string result = m[1], value = m[2], from = m[3], to = m[4];
   std::vector<std::string> a, b;
@@ -150,6 +150,63 @@ struct Function {
   std::vector<std::pair<std::string, std::string>> checked;  // values a check.expect reads
 };
 
+// IREE's asynchronous ABI (coarse fences): @f$async takes a wait fence and a signal fence
+// beside its buffer views, and a synchronous stub @f creates a fence, calls it and awaits
+// the fence. Fences order work on a device; they compute nothing. The stub is dropped
+// (its lines blanked, so that locations stay), @f$async is read as @f, and
+// `hal.tensor.barrier join(%a, .. : T, ..) => %fence` is the values it joins.
+void asyncAbi(std::vector<std::string>& lines, std::vector<Function>& fns, std::set<std::string>& applied) {
+  static const std::regex asyncName(R"(@([\w.-]+)\$async\b)"), barrier(PF_SSA R"((?::(\d+))?\s*=\s*hal\.tensor\.barrier\s+join\(([^:)]*):\s*([^)]*)\)\s*=>\s*%[\w.$#-]+\s*:\s*!hal\.fence)");
+  static const std::regex policy(R"(\binlining_policy\s*=\s*#util\.[\w.]+\s*,?\s*)");
+  bool any = false;
+  for (Function& f : fns) {
+    bool stub = false;
+    for (size_t i = f.header + 1; i < f.end; ++i) stub |= lines[i].find("hal.fence.create") != std::string::npos;
+    if (stub && lines[f.header].find("iree.abi.stub") != std::string::npos) {
+      // To the brace that closes the body (the last function's range runs on to the
+      // module's own).
+      int depth = 0;
+      for (size_t i = f.header; i < f.end; ++i) {
+        for (char c : lines[i]) depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+        lines[i] = std::string();
+        if (depth <= 0 && i > f.header) break;
+      }
+      any = true;
+      continue;
+    }
+    for (size_t i = f.header; i < f.end; ++i) {
+      std::string& l = lines[i];
+      if (l.find("$async") != std::string::npos) {
+        l = std::regex_replace(l, asyncName, "@$1");
+        any = true;
+      }
+      if (i == f.header && l.find("inlining_policy") != std::string::npos) l = std::regex_replace(l, policy, "");
+      std::smatch m;
+      if (l.find("hal.tensor.barrier") == std::string::npos || !std::regex_search(l, m, barrier)) continue;
+      any = true;
+      std::vector<std::string> values, types;
+      static const std::regex item(R"([^,\s][^,]*)");
+      const std::string vs = m[3], ts = m[4];
+      for (auto it = std::sregex_iterator(vs.begin(), vs.end(), item); it != std::sregex_iterator(); ++it)
+        values.push_back(trimmed((*it)[0]));
+      for (auto it = std::sregex_iterator(ts.begin(), ts.end(), item); it != std::sregex_iterator(); ++it)
+        types.push_back(trimmed((*it)[0]));
+      if (values.size() != types.size() || values.empty()) continue;  // MLIR reports the line
+      const std::string result = m[1];
+      if (!m[2].matched) {
+        l = m.prefix().str() + alias(result, values[0], types[0]) + m.suffix().str();
+        continue;
+      }
+      // %r:2 = join(%a, %b ..): the later uses %r#k are the values themselves.
+      l = std::string(l.size(), ' ');
+      for (size_t j = i + 1; j < f.end; ++j)
+        for (size_t k = 0; k < values.size(); ++k)
+          lines[j] = std::regex_replace(lines[j], std::regex(result + "#" + std::to_string(k) + R"(\b)"), values[k]);
+    }
+  }
+  if (any) applied.insert("IREE's asynchronous ABI: fences dropped, the synchronous stub dropped, @f$async read as @f");
+}
+
 // The ops that give a value another name: `result = op value .. : type`, read as
 // tensor.cast. `recorded`: the group (1 the result, 2 the value) whose type the header
 // takes, for a buffer view at the boundary; 0 for none. `marker` is a substring every
@@ -165,11 +222,11 @@ const std::vector<AliasRule>& aliasRules() {
   static const std::vector<AliasRule> rules = {
       {"hal.tensor.import",
        std::regex(PF_SSA R"(\s*=\s*hal\.tensor\.import\s+(?:on\([^)]*\)\s+)?(?:wait\([^)]*\)\s*=>\s*)?)" PF_SSA
-                  R"(\s*(?:"[^"]*"\s*)?:\s*!hal\.buffer_view\s*->\s*)" PF_TENSOR),
+                  R"(\s*(?:"[^"]*"\s*)?:\s*!hal\.buffer_view\s*->\s*)" PF_TENSOR R"((?:\{[^}]*\})?)"),
        2, "hal.tensor.import is an argument of its tensor type"},
       {"hal.tensor.export",
        std::regex(PF_SSA R"(\s*=\s*hal\.tensor\.export\s+(?:on\([^)]*\)\s+)?)" PF_SSA
-                  R"(\s*(?:"[^"]*"\s*)?(?:into\([^)]*\)\s*)?:\s*)" PF_TENSOR R"(\s*->\s*!hal\.buffer_view)"),
+                  R"(\s*(?:"[^"]*"\s*)?(?:into\([^)]*\)\s*)?:\s*)" PF_TENSOR R"((?:\{[^}]*\})?\s*->\s*!hal\.buffer_view)"),
        1, "hal.tensor.export is a result"},
       {"util.optimization_barrier",
        std::regex(PF_SSA R"(\s*=\s*util\.optimization_barrier\s+)" PF_SSA R"(\s*:\s*)" PF_TENSOR), 0,
@@ -206,6 +263,7 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
 
   std::set<std::string> applied;
   static const std::regex utilCall(R"(\butil\.call\b)");
+  std::vector<size_t> calls;  // lines of util.call (a dropped stub may hold them all)
   for (std::string& l : lines) {
     if (l.find("util.global") != std::string::npos) {
       std::string g = utilGlobal(l);
@@ -213,7 +271,7 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
       l = std::move(g);
     } else if (l.find("util.call") != std::string::npos) {
       l = std::regex_replace(l, utilCall, "func.call");
-      applied.insert("util.call is func.call");
+      calls.push_back(size_t(&l - lines.data()));
     }
   }
   std::vector<Function> fns;
@@ -222,6 +280,9 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
       if (!fns.empty()) fns.back().end = i;
       fns.push_back(Function{i, lines.size(), {}, {}});
     }
+  asyncAbi(lines, fns, applied);
+  for (size_t i : calls)
+    if (!lines[i].empty()) applied.insert("util.call is func.call");
   int reshapes = 0;
   for (Function& f : fns) {
     for (size_t i = f.header + 1; i < f.end; ++i) {
@@ -267,6 +328,20 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
         }
         l = m[1].str() + "return " + values + " : " + types;
       }
+    }
+    // The extents of an imported buffer view are those of its tensor:
+    //   %d = hal.buffer_view.dim<%v : !hal.buffer_view>[k] : index  ->  tensor.dim %v, k
+    static const std::regex viewDim(PF_SSA R"(\s*=\s*hal\.buffer_view\.dim\s*<\s*)" PF_SSA
+                                    R"(\s*:\s*!hal\.buffer_view\s*>\s*\[\s*(\d+)\s*\]\s*:\s*index)");
+    for (size_t i = f.header + 1; i < f.end; ++i) {
+      std::string& l = lines[i];
+      std::smatch m;
+      if (l.find("hal.buffer_view.dim") == std::string::npos || !std::regex_search(l, m, viewDim) || !f.types.count(m[2]))
+        continue;
+      const std::string k = "%pf_dim_" + std::to_string(i);
+      l = m.prefix().str() + k + " = arith.constant " + m[3].str() + " : index " + m[1].str() + " = tensor.dim " + m[2].str() +
+          ", " + k + " : " + f.types[m[2]] + m.suffix().str();
+      applied.insert("hal.buffer_view.dim is tensor.dim of the tensor imported");
     }
     // The header: util.func is func.func; buffer views take the types imported.
     std::string& h = lines[f.header];
