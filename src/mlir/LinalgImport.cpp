@@ -218,6 +218,12 @@ struct ResultForm {
   // `keepWhen` is the condition under which the accumulator stays as it is.
   Value keepWhen;
   bool keepWhenTrue = false;
+  // The index of another result's max or min (torch's max.dim with its indices used):
+  // select(x beats acc_m, index, acc) where result `argOf` reduces x. `value` is x,
+  // `index` the reduction loop it records; `op` Min picks the first position where x
+  // equals the extreme (a strict compare), Max the last (a non-strict one).
+  int argOf = -1;
+  unsigned index = 0;
 };
 
 // Whether v is computed from `on` within the body: a walk over the body's DAG that
@@ -302,6 +308,60 @@ ResultForm combiner(mlir::linalg::GenericOp g, Value y, mlir::BlockArgument acc)
   if (!f.value) fail();
   if (dependsOn(f.value, acc, acc.getOwner()))
     throw SourceError(loc, "this reduction uses its accumulator other than through its combiner");
+  return f;
+}
+
+// Result k's yield as an arg-reduction of another result (ResultForm::argOf), its
+// combiner to be checked once every result's form is known; none for another form.
+std::optional<ResultForm> argReduction(mlir::linalg::GenericOp g, unsigned k, Value y) {
+  mlir::Block* body = g.getBody();
+  auto sel = y.getDefiningOp<mlir::arith::SelectOp>();
+  auto cmp = sel ? sel.getCondition().getDefiningOp<mlir::arith::CmpFOp>() : nullptr;
+  if (!cmp || sel->getBlock() != body) return std::nullopt;
+  const mlir::BlockArgument acc = g.getMatchingBlockArgument(g.getDpsInitOperand(k));
+  const bool keepTrue = sel.getTrueValue() == acc;
+  if (keepTrue == (sel.getFalseValue() == acc)) return std::nullopt;
+  Value index = keepTrue ? sel.getFalseValue() : sel.getTrueValue();
+  // The other result's accumulator among the compare's operands, and the value x.
+  int m = -1;
+  bool accOnLeft = false;
+  for (unsigned j = 0; j < g.getNumResults(); ++j)
+    for (int side = 0; side < 2; ++side)
+      if (j != k && (side ? cmp.getRhs() : cmp.getLhs()) == g.getMatchingBlockArgument(g.getDpsInitOperand(j)))
+        m = int(j), accOnLeft = side == 0;
+  if (m < 0) return std::nullopt;
+  Value x = accOnLeft ? cmp.getRhs() : cmp.getLhs();
+  // The index recorded: a reduction loop's, through casts.
+  while (Operation* d = index.getDefiningOp()) {
+    if (!mlir::isa<mlir::arith::IndexCastOp, mlir::arith::IndexCastUIOp, mlir::arith::ExtSIOp, mlir::arith::ExtUIOp,
+                   mlir::arith::SIToFPOp, mlir::arith::UIToFPOp>(d))
+      break;
+    index = d->getOperand(0);
+  }
+  auto loop = index.getDefiningOp<mlir::linalg::IndexOp>();
+  auto iters = g.getIteratorTypesArray();
+  if (!loop || loop.getDim() >= iters.size() || iters[loop.getDim()] != mlir::utils::IteratorType::reduction ||
+      g.getNumReductionLoops() != 1)
+    return std::nullopt;
+  for (unsigned j = 0; j < g.getNumResults(); ++j)
+    if (dependsOn(x, g.getMatchingBlockArgument(g.getDpsInitOperand(j)), body)) return std::nullopt;
+  // The update condition as "x OP acc": the compare read with x on the left, negated when
+  // the select keeps the accumulator on true.
+  using P = mlir::arith::CmpFPredicate;
+  P p = cmp.getPredicate();
+  const std::map<P, P> swapped = {{P::OGT, P::OLT}, {P::OLT, P::OGT}, {P::OGE, P::OLE}, {P::OLE, P::OGE}};
+  const std::map<P, P> negated = {{P::OGT, P::OLE}, {P::OLE, P::OGT}, {P::OGE, P::OLT}, {P::OLT, P::OGE}};
+  if (!swapped.count(p)) return std::nullopt;  // unordered or equality compares: not an arg-reduction
+  if (accOnLeft) p = swapped.at(p);
+  if (keepTrue) p = negated.at(p);
+  ResultForm f;
+  f.value = x;
+  f.argOf = m;
+  f.index = loop.getDim();
+  // Strict: the first position of the extreme; non-strict: the last. The sign of the
+  // extreme (max or min) is checked against result m's combiner afterwards.
+  f.op = p == P::OGT || p == P::OLT ? ReduceOp::Min : ReduceOp::Max;
+  f.keepWhenTrue = p == P::OGT || p == P::OGE;  // x beats acc by being greater: an argmax
   return f;
 }
 
@@ -855,9 +915,30 @@ class Importer {
           continue;
         }
       }
+      if (reduces)
+        if (std::optional<ResultForm> a = argReduction(g, k, y)) {
+          forms.push_back(*a);
+          continue;
+        }
       ResultForm f = reduces ? combiner(g, y, acc) : ResultForm{ReduceOp::Assign, y};
       f.readsInit = !reduces && dependsOn(y, acc, body);
       forms.push_back(f);
+    }
+    // An arg-reduction records the position of its partner's extreme: the partner must
+    // reduce the same value, by max for an argmax and by min for an argmin.
+    for (unsigned k = 0; k < forms.size(); ++k) {
+      const ResultForm& f = forms[k];
+      if (f.argOf < 0 || f.dropped) continue;
+      const ResultForm& m = forms[size_t(f.argOf)];
+      const bool max = m.op == ReduceOp::Max || m.op == ReduceOp::FMax, min = m.op == ReduceOp::Min || m.op == ReduceOp::FMin;
+      if (m.dropped || m.argOf >= 0 || m.value != f.value || m.keepWhen || !(f.keepWhenTrue ? max : min))
+        throw SourceError(locOf(yield.getOperand(k).getDefiningOp()),
+                          "this select records a position, but result " + std::to_string(f.argOf) +
+                              " is not the " + (f.keepWhenTrue ? "max" : "min") + " of the value it compares");
+      out_.notes.push_back("result " + std::to_string(k) + " of the op at line " + std::to_string(loc.line) + " is the " +
+                           (f.op == ReduceOp::Min ? "first" : "last") + " position of result " + std::to_string(f.argOf) +
+                           "'s " + (max ? "maximum" : "minimum") + ": a reduction of its own after it (a row holding NaN "
+                           "gives no position)");
     }
     forms_[g.getOperation()] = std::move(forms);
   }
@@ -1628,7 +1709,12 @@ class Importer {
     if (!g) return;
     const std::vector<int>& loops = loops_[op];
     splitLoops(g, loops);
-    for (unsigned k = 0; k < g.getNumResults(); ++k) {
+    // Arg-reductions read their partner's result: after every other result.
+    std::vector<unsigned> order;
+    for (int arg = 0; arg < 2; ++arg)
+      for (unsigned k = 0; k < g.getNumResults(); ++k)
+        if ((forms_[op][k].argOf >= 0) == bool(arg)) order.push_back(k);
+    for (unsigned k : order) {
       const ResultForm& f = forms_[op][k];
       if (f.dropped) continue;
       mlir::OpOperand* init = g.getDpsInitOperand(k);
@@ -1639,7 +1725,7 @@ class Importer {
       // A fill seen through views (a fill whose unit dimensions were dropped) is still one value.
       const TensorValue& base = tensorOf(throughViews(init->get(), om, op).first, op);
       std::optional<double> c = base.kind == Kind::Fill ? constantValue(base.fill) : std::nullopt;
-      bool bang = f.op != ReduceOp::Assign && c && isIdentity(f.op, *c);
+      bool bang = f.argOf >= 0 || (f.op != ReduceOp::Assign && c && isIdentity(f.op, *c));
       if (f.op != ReduceOp::Assign && !bang) {
         // Start from the init's values: a copy, then the update.
         if (base.kind == Kind::Empty) throw SourceError(loc, "this reduction starts from a tensor.empty, whose elements are undefined");
@@ -1666,7 +1752,15 @@ class Importer {
       lhs(s, om, loc);
       Body b{g, std::vector<bool>(op->getNumOperands(), false)};
       bodyNodes_ = 0;
-      if (f.keepWhen) {
+      if (f.argOf >= 0) {
+        // index where x equals the extreme, else the identity of the position's min or max.
+        const unsigned m = unsigned(f.argOf);
+        std::vector<ExprPtr> eq;
+        eq.push_back(expr(f.value, b));
+        eq.push_back(element(g.getResult(m), g.getMatchingIndexingMap(g.getDpsInitOperand(m)), loc, op));
+        s.rhs = selectNode(node(ExprKind::Eq, loc, std::move(eq)), loopName(f.index, loc),
+                           number(reduceKind(f.op).identity, 32, loc), loc);
+      } else if (f.keepWhen) {
         auto value = [&] { return expr(f.value, b); };
         auto identity = [&] { return number(reduceKind(f.op).identity, floatBits(f.value.getType()), loc); };
         s.rhs = f.keepWhenTrue ? choose(f.keepWhen, identity, value, b) : choose(f.keepWhen, value, identity, b);
