@@ -49,9 +49,20 @@ DECOMPOSE_CONCAT = """module attributes {transform.with_named_sequence} {
   }
 }
 """
-DTYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64, "i8": np.int8, "i16": np.int16,
+DTYPES = {"f32": np.float32, "f64": np.float64, "f16": np.float16, "bf16": np.float32, "i32": np.int32, "i64": np.int64, "i8": np.int8, "i16": np.int16,
           "i1": np.bool_, "index": np.int64}
 NPY_TO_TC = {np.float32: "float", np.float64: "double", np.int32: "int32", np.int64: "int64"}
+
+
+def to_bf16(a):
+    """Rounds to the nearest bfloat16 (ties to even), held in float32 (numpy has no bfloat16)."""
+    u = np.asarray(a, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    u = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16) << 16
+    return u.astype(np.uint32).view(np.float32)
+
+
+# 16-bit float results are widened to f32 to be printed (exactly).
+WIDENED = ("f16", "bf16")
 
 
 def fail(msg, status=2):
@@ -164,14 +175,17 @@ def tensor_type(t):
 
 
 def literal(v, elem):
-    if elem.startswith("f"):
+    if elem.startswith("f") or elem == "bf16":
         v = float(v)
+        # Non-finite values as bit patterns: quiet NaN, +inf, -inf of each type.
+        special = {"f64": ("0x7FF8000000000000", "0x7FF0000000000000", "0xFFF0000000000000"),
+                   "f16": ("0x7E00", "0x7C00", "0xFC00"), "bf16": ("0x7FC0", "0x7F80", "0xFF80")}
+        nan, pinf, ninf = special.get(elem, ("0x7FC00000", "0x7F800000", "0xFF800000"))
         if math.isnan(v):
-            return "0x7FF8000000000000" if elem == "f64" else "0x7FC00000"
+            return nan
         if math.isinf(v):
-            return ("0x7FF0000000000000" if v > 0 else "0xFFF0000000000000") if elem == "f64" else \
-                ("0x7F800000" if v > 0 else "0xFF800000")
-        return "%.17e" % (v if elem == "f64" else float(np.float32(v)))
+            return pinf if v > 0 else ninf
+        return "%.17e" % (v if elem in ("f64", "f16", "bf16") else float(np.float32(v)))
     if elem == "i1":
         return "true" if v else "false"
     return str(int(v))
@@ -206,13 +220,26 @@ def run_mlir(text, name, args, results, inputs, work):
     printers = set()
     for k, rt in enumerate(results):
         dims, elem = tensor_type(rt)
+        if elem in WIDENED:
+            maps = "affine_map<(%s) -> (%s)>" % ((", ".join("d%d" % i for i in range(len(dims))),) * 2)
+            lines.append("  %%w%d = tensor.empty() : tensor<%sf32>" % (k, "".join(d + "x" for d in dims)))
+            lines.append("  %%r%dw = linalg.generic {indexing_maps = [%s, %s], iterator_types = [%s]} ins(%%r%d : %s) outs(%%w%d : "
+                         "tensor<%sf32>) {\n  ^bb0(%%a: %s, %%o: f32):\n    %%c = arith.extf %%a : %s to f32\n    linalg.yield %%c : f32\n"
+                         "  } -> tensor<%sf32>" % (k, maps, maps, ", ".join(['"parallel"'] * len(dims)), k, rt, k,
+                                                  "".join(d + "x" for d in dims), elem, elem, "".join(d + "x" for d in dims)))
+            lines.append("  %%r%d_32 = tensor.cast %%r%dw : tensor<%sf32> to tensor<%sf32>" % (k, k, "".join(d + "x" for d in dims),
+                                                                                           "".join(d + "x" for d in dims)))
+            elem = "f32"
+            src = "%%r%d_32" % k
+        else:
+            src = "%%r%d" % k
         memref = "memref<" + "".join(d + "x" for d in dims) + elem + ">"
         unranked = "memref<*x%s>" % elem
         fn = {"f32": "printMemrefF32", "f64": "printMemrefF64", "i32": "printMemrefI32", "i64": "printMemrefI64"}.get(elem)
         if not fn:
             fail("result type %s cannot be printed" % rt)
         printers.add((fn, unranked))
-        lines.append("  %%m%d = bufferization.to_memref %%r%d : %s" % (k, k, memref))
+        lines.append("  %%m%d = bufferization.to_memref %s : %s" % (k, src, memref))
         lines.append("  %%u%d = memref.cast %%m%d : %s to %s" % (k, k, memref, unranked))
         lines.append("  call @%s(%%u%d) : (%s) -> ()" % (fn, k, unranked))
     lines.append("  return\n}")
@@ -324,7 +351,7 @@ def main():
                 arr = arr.reshape(shape if shape.count(-1) <= 1 else [len(arr)])
             except ValueError:
                 fail("--value %s: %d elements do not fill %s" % (an, arr.size, at))
-            inputs[an] = arr.astype(dt)
+            inputs[an] = to_bf16(arr) if elem == "bf16" else arr.astype(dt)
             continue
         shapes = dict(v.split("=", 1) for v in a.shape)
         if an in shapes:
@@ -335,7 +362,9 @@ def main():
             fail("argument %%%s has a dynamic shape: give it with --shape, --value or --input" % an)
         else:
             shape = [int(d) for d in dims]
-        if elem.startswith("f"):
+        if elem == "bf16":
+            inputs[an] = to_bf16(rng.uniform(-1, 1, size=shape))
+        elif elem.startswith("f"):
             inputs[an] = rng.uniform(-1, 1, size=shape).astype(dt)
         else:
             inputs[an] = rng.integers(0, a.int_high, size=shape).astype(dt)

@@ -37,6 +37,10 @@ std::string cTypeName(ElemType t, Dialect d) {
     case ElemType::I32: return "int";
     case ElemType::I64: return d == Dialect::OpenCL ? "long" : "long long";
     case ElemType::Bool: return d == Dialect::OpenCL ? "uchar" : "unsigned char";
+    // OpenCL without cl_khr_fp16 (PoCL's CPU device) has half only as storage, read and
+    // written by vload_half/vstore_half; bfloat16 it has not at all: its 16 bits.
+    case ElemType::Half: return d == Dialect::OpenCL ? "half" : "__half";
+    case ElemType::BF16: return d == Dialect::OpenCL ? "ushort" : "__nv_bfloat16";
   }
   return "?";
 }
@@ -49,7 +53,15 @@ double verificationTolerance(const Program& prog, const Sizes& sizes) {
       t *= double(std::max<int64_t>(1, st.ranges[d].hi.eval(sizes) - st.ranges[d].lo.eval(sizes)));
     terms = std::max(terms, t);
   }
-  const double base = prog.computeType() == ElemType::F32 ? 1e-4 : 1e-10;
+  double base = prog.computeType() == ElemType::F32 ? 1e-4 : 1e-10;
+  // A value stored narrower than the program computes may round the other way when
+  // backends sum in another order: up to an ulp of the output's scale (2^-23 for a float
+  // in a double program, 2^-10 for half, 2^-7 for bfloat16).
+  for (const Tensor& t : prog.tensors) {
+    if (t.type == ElemType::F32 && prog.computeType() == ElemType::F64) base = std::max(base, 2.4e-7);
+    if (t.type == ElemType::Half) base = std::max(base, 2e-3);
+    if (t.type == ElemType::BF16) base = std::max(base, 1.6e-2);
+  }
   return base * std::max(1.0, std::sqrt(terms / 1024.0));
 }
 
@@ -139,6 +151,11 @@ void usedHelpers(const Expr& e, std::set<Intrinsic>& out) {
 }
 std::set<Intrinsic> usedHelpers(const Program& prog) {
   std::set<Intrinsic> out;
+  // A 16-bit float tensor kept on chip holds its rounded value, as memory would.
+  for (auto& t : prog.tensors) {
+    if (t.type == ElemType::Half) out.insert(Intrinsic::RoundF16);
+    if (t.type == ElemType::BF16) out.insert(Intrinsic::RoundBF16);
+  }
   for (auto& st : prog.statements) {
     usedHelpers(*st.rhs, out);
     if (st.op == ReduceOp::Max) out.insert(Intrinsic::Maximum);
@@ -488,7 +505,29 @@ class KernelPrinter {
   // on chip, whether it reads global memory: its first reader does).
   std::string accessC(const Access& a, const Statement* st = nullptr) const {
     if (const OnChipArray* la = local(a.tensor, st)) return localC(a, *la);
-    return cName(prog_.tensors[a.tensor].name) + "[" + globalIndex(a, st) + "]";
+    return globalC(a, st);
+  }
+  // The element in global memory; a 16-bit float's through its accessor, which
+  // assign() turns into the store.
+  std::string globalC(const Access& a, const Statement* st = nullptr) const {
+    const Tensor& T = prog_.tensors[a.tensor];
+    if (isNarrowFloat(T.type))
+      return std::string("pf_load_") + (T.type == ElemType::Half ? "half" : "bf16") + "(" + cName(T.name) + ", " +
+             globalIndex(a, st) + ")";
+    return cName(T.name) + "[" + globalIndex(a, st) + "]";
+  }
+  // `lhs = v`, where lhs is what accessC gave for a write of `tensor`: a 16-bit float's
+  // global element is stored through its accessor, its on-chip copy holds the rounded
+  // value (what a reader in memory would see). Partial results stay unrounded.
+  std::string assign(const std::string& lhs, const std::string& v, int tensor) const {
+    static const std::string load = "pf_load_";
+    if (lhs.compare(0, load.size(), load) == 0)
+      return "pf_store_" + lhs.substr(load.size(), lhs.size() - load.size() - 1) + ", " + v + ")";
+    const ElemType t = prog_.tensors[size_t(tensor)].type;
+    const bool onChip = lhs.compare(0, 6, "pf_sh_") == 0 || lhs.compare(0, 6, "pf_rg_") == 0;
+    if (isNarrowFloat(t) && onChip)
+      return lhs + " = " + sp_.fn(helperName(t == ElemType::Half ? Intrinsic::RoundF16 : Intrinsic::RoundBF16)) + "(" + v + ")";
+    return lhs + " = " + v;
   }
 
   // In the first reader of an input cached on chip: the statements that leave each
@@ -577,11 +616,11 @@ class KernelPrinter {
       os << "    const " << sp_.index << " " << cName(st.dims[d]) << " = " << ss.lo[d] << " + (" << sp_.index << ")(" << rem << (d > 0 ? " % " + std::to_string(ext) : "") << ");\n";
       rem = "(" + rem + " / " + std::to_string(ext) + ")";
     }
-    std::string lhs = cName(T.name) + "[" + globalIndex(st.write) + "]";
+    std::string lhs = globalC(st.write);
     os << "    " << sp_.real << " pf_acc = " << (st.init ? identity(st.op, sp_) : lhs) << ";\n"
        << "    for (int pf_c = 0; pf_c < " << kp.splitChunks << "; ++pf_c) pf_acc = "
        << combine(st.op, "pf_acc", partialC(st), sp_) << ";\n"
-       << "    " << lhs << " = pf_acc;\n  }\n}\n";
+       << "    " << assign(lhs, "pf_acc", st.write.tensor) << ";\n  }\n}\n";
     std::string text = os.str();
     size_t at = text.find("POINTS");
     text.replace(at, 6, std::to_string(points));
@@ -755,7 +794,7 @@ class KernelPrinter {
       const std::string out = unrolled ? accessC(st.write) : lhs;
       if (!pointwise) laneScope(k, "pf_part = " + combine(st.op, "pf_part", value, sp_) + ";");
       else if (vectorWrite) laneScope(k, std::string("pf_w") + lane[k] + " = " + value + ";");
-      else laneScope(k, out + " = " + (st.op == ReduceOp::Assign ? value : combine(st.op, init, value, sp_)) + ";");
+      else laneScope(k, assign(out, st.op == ReduceOp::Assign ? value : combine(st.op, init, value, sp_), st.write.tensor) + ";");
     };
     if (sp_.d == Dialect::OpenCL && !dependsOn(st, *st.rhs, st.dims[size_t(x)], true) && !scalarOnly(*st.rhs)) {
       // OpenCL computes the step as one vector expression (its builtins take vectors): a
@@ -815,7 +854,7 @@ class KernelPrinter {
       if (const std::string copies = cacheCopies(st); !copies.empty()) os << in2 << "  " << copies << "\n";
       const std::string value = valueC(st, *st.rhs);
       if (!pointwise) os << in2 << "  pf_part = " << combine(st.op, "pf_part", value, sp_) << ";\n";
-      else os << in2 << "  " << lhs << " = " << (st.op == ReduceOp::Assign ? value : combine(st.op, init, value, sp_)) << ";\n";
+      else os << in2 << "  " << assign(lhs, st.op == ReduceOp::Assign ? value : combine(st.op, init, value, sp_), st.write.tensor) << ";\n";
       os << in2 << "}\n";
     };
     if (!pointwise) {
@@ -912,8 +951,8 @@ class KernelPrinter {
        << lq.lo << " + pf_tq + pf_b * " << threadsQ << ";\n"
        << "        if (" << lp.var << " < " << lp.hi << " && " << lq.var << " < " << lq.hi << ") {\n";
     if (!accumulatorOnly(st.write.tensor))
-      os << "          " << lhs << " = " << (st.init ? "pf_acc[pf_a][pf_b]" : combine(st.op, lhs, "pf_acc[pf_a][pf_b]", sp_))
-         << ";\n";
+      os << "          "
+         << assign(lhs, st.init ? "pf_acc[pf_a][pf_b]" : combine(st.op, lhs, "pf_acc[pf_a][pf_b]", sp_), st.write.tensor) << ";\n";
     printEpilogue(os, c, st, lp.var, lq.var);
     os << "        }\n      }\n";
   }
@@ -950,7 +989,7 @@ class KernelPrinter {
         return accessC(a, &es);
       };
       std::string body = "            " + v + " = " + valueText(es, *es.rhs, sp_, at_.sizes(), access) + ";\n";
-      if (!accumulatorOnly(es.write.tensor)) body += "            " + accessC(es.write) + " = " + v + ";\n";
+      if (!accumulatorOnly(es.write.tensor)) body += "            " + assign(accessC(es.write), v, es.write.tensor) + ";\n";
       os << "          " << sp_.real << " " << v << ";\n          {\n";
       for (size_t d = 0; d < es.dims.size(); ++d)  // the member's dims, where it names them
         if (std::regex_search(body, std::regex("\\b" + cName(es.dims[d]) + "\\b")))
@@ -1035,7 +1074,7 @@ class KernelPrinter {
         if (!fixed.empty()) os << "      " << fixed << "\n";
         if (s.mode == StmtMode::Pointwise) {
           if (const std::string copies = cacheCopies(st); !copies.empty()) os << "      " << copies << "\n";
-          os << "      " << lhs << " = " << (st.op == ReduceOp::Assign ? value : combine(st.op, init, value, sp_)) << ";\n";
+          os << "      " << assign(lhs, st.op == ReduceOp::Assign ? value : combine(st.op, init, value, sp_), st.write.tensor) << ";\n";
         } else {
           os << "      " << sp_.real << " pf_acc = " << init << ";\n";
           std::string ind = "      ";
@@ -1049,7 +1088,7 @@ class KernelPrinter {
             ind = ind.substr(2);
             os << ind << "}\n";
           }
-          os << "      " << lhs << " = pf_acc;\n";
+          os << "      " << assign(lhs, "pf_acc", st.write.tensor) << ";\n";
         }
         os << "    }\n";
       }
@@ -1064,10 +1103,46 @@ class KernelPrinter {
     const bool split = mode == StmtMode::SplitReduce;
     const std::string v = st.init || split ? "pf_part" : combine(st.op, lhs, "pf_part", sp_);
     const OnChipArray* a = k_.plan.arrayOf(st.write.tensor);
-    if (a && a->inRegisters() && !split) return lhs + " = " + v + ";";
-    return "if (" + lanes.when(lanes.tid + " == 0") + ") " + lhs + " = " + v + ";";
+    if (a && a->inRegisters() && !split) return assign(lhs, v, st.write.tensor) + ";";
+    return "if (" + lanes.when(lanes.tid + " == 0") + ") " + (split ? lhs + " = " + v : assign(lhs, v, st.write.tensor)) + ";";
   }
 };
+
+// Reads and writes of 16-bit float tensors in global memory: a load widens to the
+// computing type, a store rounds to nearest even (pf_load_half(X, i), pf_store_half(X,
+// i, v); the same for bf16).
+std::string narrowAccessors(const Spelling& sp, const Program& prog) {
+  std::set<ElemType> types;
+  for (auto& t : prog.tensors)
+    if (isNarrowFloat(t.type)) types.insert(t.type);
+  std::ostringstream os;
+  const std::string& R = sp.real;
+  const bool cuda = sp.d == Dialect::Cuda;
+  const std::string head = cuda ? "__device__ __forceinline__ " : "", global = cuda ? "" : "__global ";
+  const std::string index = cuda ? "long long" : "long";
+  for (ElemType t : types) {
+    const std::string name = t == ElemType::Half ? "half" : "bf16", ty = cTypeName(t, sp.d);
+    std::string load, store;
+    if (cuda) {
+      os << (t == ElemType::Half ? "#include <cuda_fp16.h>\n" : "#include <cuda_bf16.h>\n");
+      load = t == ElemType::Half ? "__half2float(p[i])" : "__bfloat162float(p[i])";
+      store = std::string("p[i] = ") + (t == ElemType::Half ? (sp.f32 ? "__float2half_rn" : "__double2half")
+                                                            : (sp.f32 ? "__float2bfloat16_rn" : "__double2bfloat16")) + "(v);";
+    } else if (t == ElemType::Half) {
+      load = "vload_half(i, p)";
+      store = "vstore_half_rte(v, i, p);";
+    } else {
+      // bfloat16 is a float's upper half: rounded first, then cut (exactly).
+      load = "as_float((uint)p[i] << 16)";
+      store = "p[i] = (ushort)(as_uint((float)" + sp.fn(helperName(Intrinsic::RoundBF16)) + "(v)) >> 16);";
+    }
+    os << head << R << " pf_load_" << name << "(" << global << "const " << ty << "* p, " << index << " i) { return " << load
+       << "; }\n";
+    os << head << "void pf_store_" << name << "(" << global << ty << "* p, " << index << " i, " << R << " v) { " << store
+       << " }\n";
+  }
+  return os.str();
+}
 
 // `warpRows`: some kernel runs a row per warp (OpenCL needs its 32-lane reduction);
 // `blockRows`: some kernel reduces across a whole block.
@@ -1075,6 +1150,7 @@ std::string helpers(const Spelling& sp, const Program& prog, const std::set<Redu
   std::ostringstream os;
   if (sp.d == Dialect::OpenCL && !sp.f32) os << "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
   os << mathHelpers(sp, usedHelpers(prog));
+  os << narrowAccessors(sp, prog);
   os << "#define pf_floord(a, b) ((a) < 0 ? -((-(a) + (b) - 1) / (b)) : (a) / (b))\n";
   // isl's bounds mix int literals with 64-bit block origins under wide indices, where
   // OpenCL's min(int, long) is ambiguous: a comparison takes the wider type.
@@ -1127,6 +1203,11 @@ std::string helpers(const Spelling& sp, const Program& prog, const std::set<Redu
 }
 
 }  // namespace
+
+std::string referenceRounding(ElemType t) {
+  const Spelling c{Dialect::C, true, "float", "int", {}, true, {}};
+  return c.fn(helperName(t == ElemType::Half ? Intrinsic::RoundF16 : Intrinsic::RoundBF16));
+}
 
 static std::string indexType(const SizedProgram& at, Dialect d) {
   if (!at.needsWideIndices()) return "int";
@@ -1229,6 +1310,13 @@ std::string emitReference(const SizedProgram& at) {
     std::string lhs = idx(st.write), v = valueText(st, *st.rhs, sp, at.sizes(), idx);
     std::string rhs = combine(st.op, f32 ? "(float)" + lhs : lhs, v, sp);
     os << ind << lhs << " = " << (f32 ? "(float)(" + rhs + ")" : rhs) << ";\n";
+    // A 16-bit float holds its final values rounded (a reduction's after its last step):
+    // the whole tensor, whose other elements are rounded already.
+    const Tensor& W = prog.tensors[st.write.tensor];
+    if (isNarrowFloat(W.type))
+      os << "  for (long pf_i = 0; pf_i < " << W.elements(at.sizes()) << "; ++pf_i) " << cName(W.name) << "[pf_i] = "
+         << sp.fn(helperName(W.type == ElemType::Half ? Intrinsic::RoundF16 : Intrinsic::RoundBF16)) << "(" << cName(W.name)
+         << "[pf_i]);\n";
   }
   os << "}\n";
   return os.str();

@@ -58,7 +58,8 @@ void emitHostInputs(std::ostream& os, const Program& prog, const Sizes& sizes) {
          << "[i] = floor(next_uniform(&st) * " << prog.indexLimit(int(&t - prog.tensors.data()), sizes) << ".0); }\n";
     else if (t.role == TensorRole::Input)
       os << "  { uint64_t st = seed ^ fnv(\"" << t.name << "\"); for (long i = 0; i < " << n << "; ++i) " << host(t.name)
-         << "[i] = (" << elemTypeName(t.type) << ")(2.0 * next_uniform(&st) - 1.0); }\n";
+         << "[i] = " << (isNarrowFloat(t.type) ? referenceRounding(t.type) : "(" + cTypeName(t.type, Dialect::C) + ")")
+         << "(2.0 * next_uniform(&st) - 1.0); }\n";
   }
   for (auto& s : prog.scalars)
     os << "  double " << host(s.name) << "; { uint64_t st = seed ^ fnv(\"" << s.name << "\"); " << host(s.name)
@@ -132,9 +133,11 @@ std::string emitCudaHarness(const Program& prog, const Partition& p, const Gener
     // Outputs and temporaries start at zero, as on every backend (docs/codegen.md).
     os << "  " << ty << "* " << dev(T.name) << "; CHECK(cudaMalloc(&" << dev(T.name) << ", " << n << " * sizeof(" << ty
        << "))); CHECK(cudaMemset(" << dev(T.name) << ", 0, " << n << " * sizeof(" << ty << ")));\n";
+    const std::string toDevice = T.type == ElemType::Half ? "__double2half" : T.type == ElemType::BF16 ? "__double2bfloat16"
+                                                                                                  : "(" + ty + ")";
     if (T.role == TensorRole::Input)
       os << "  { " << ty << "* tmp = (" << ty << "*)malloc(" << n << " * sizeof(" << ty << ")); for (long i = 0; i < " << n
-         << "; ++i) tmp[i] = (" << ty << ")" << host(T.name) << "[i]; CHECK(cudaMemcpy(" << dev(T.name) << ", tmp, " << n
+         << "; ++i) tmp[i] = " << toDevice << "(" << host(T.name) << "[i]); CHECK(cudaMemcpy(" << dev(T.name) << ", tmp, " << n
          << " * sizeof(" << ty << "), cudaMemcpyHostToDevice)); free(tmp); }\n";
   }
   // Partial results of split reductions.
@@ -217,11 +220,15 @@ std::string emitCudaHarness(const Program& prog, const Partition& p, const Gener
        << "    double scale = 0; for (long i = 0; i < " << n << "; ++i) if (isfinite(" << host(T.name) << "[i])) scale = fmax(scale, fabs("
        << host(T.name) << "[i]));\n"
        // As OpenCLRunner's maxRelativeError: NaN meets only NaN, an infinity only itself.
-       << "    for (long i = 0; i < " << n << "; ++i) { const double g = got[i], r = " << host(T.name) << "[i];"
+       << "    for (long i = 0; i < " << n << "; ++i) { const double g = "
+       << (T.type == ElemType::Half ? "__half2float(got[i])" : T.type == ElemType::BF16 ? "__bfloat162float(got[i])" : "got[i]")
+       << ", r = " << host(T.name) << "[i];"
        << " const double e = (isnan(g) && isnan(r)) || g == r ? 0.0 : isfinite(g) && isfinite(r) ? fabs(g - r) / (scale > 0 ? scale : 1.0) : INFINITY;"
        << " if (!(e <= worst)) worst = e; }\n"
        << "    if (argc > 3) { double* d = (double*)malloc(" << n << " * sizeof(double)); for (long i = 0; i < " << n
-       << "; ++i) d[i] = got[i]; write_npy(argv[3], \"" << T.name << "\", \"" << npyShape(T, sizes) << "\", d, " << n
+       << "; ++i) d[i] = "
+       << (T.type == ElemType::Half ? "__half2float(got[i])" : T.type == ElemType::BF16 ? "__bfloat162float(got[i])" : "got[i]")
+       << "; write_npy(argv[3], \"" << T.name << "\", \"" << npyShape(T, sizes) << "\", d, " << n
        << "); free(d); }\n"
        << "    free(got); }\n";
   }

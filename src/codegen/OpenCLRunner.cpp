@@ -13,6 +13,7 @@
 
 #include "codegen/Lower.h"
 #include "polyir/Diagnostic.h"
+#include "polyir/Float16.h"
 
 namespace polyfuse {
 
@@ -172,12 +173,14 @@ RunResult runOpenCL(const Program& prog, const Partition& p, const GeneratedCode
   }
   // Global buffers in the tensors' element types.
   std::map<int, cl_mem> buf;
+  // Whole words, at least one: a 4-byte fill pattern must divide the size (a 16-bit or
+  // byte tensor of odd length), and OpenCL refuses an empty buffer.
+  auto paddedBytes = [&](int t) { return (std::max<size_t>(size_t(at.tensorBytes(t)), 4) + 3) / 4 * 4; };
   for (size_t t = 0; t < prog.tensors.size(); ++t) {
     bool used = false;
     for (auto& k : code.kernels) used |= std::count(k.params.begin(), k.params.end(), int(t)) > 0;
     if (!used) continue;
-    size_t bytes = size_t(at.tensorBytes(int(t)));
-    cl_mem m = clCreateBuffer(s.ctx, CL_MEM_READ_WRITE, std::max<size_t>(bytes, 4), nullptr, &err);
+    cl_mem m = clCreateBuffer(s.ctx, CL_MEM_READ_WRITE, paddedBytes(int(t)), nullptr, &err);
     check(err, "clCreateBuffer");
     s.buffers.push_back(m);
     buf[int(t)] = m;
@@ -189,8 +192,7 @@ RunResult runOpenCL(const Program& prog, const Partition& p, const GeneratedCode
       const Tensor& T = prog.tensors[t];
       if (T.role != TensorRole::Input) {
         const cl_uint zero = 0;
-        check(clEnqueueFillBuffer(s.queue, m, &zero, sizeof zero, 0, std::max<size_t>(size_t(at.tensorBytes(t)), 4), 0,
-                                  nullptr, nullptr),
+        check(clEnqueueFillBuffer(s.queue, m, &zero, sizeof zero, 0, paddedBytes(t), 0, nullptr, nullptr),
               "clEnqueueFillBuffer");
         continue;
       }
@@ -206,6 +208,12 @@ RunResult runOpenCL(const Program& prog, const Partition& p, const GeneratedCode
         case ElemType::I32: write(std::vector<int32_t>(v.begin(), v.end())); break;
         case ElemType::I64: write(std::vector<int64_t>(v.begin(), v.end())); break;
         case ElemType::Bool: write(std::vector<uint8_t>(v.begin(), v.end())); break;
+        case ElemType::Half: case ElemType::BF16: {
+          std::vector<uint16_t> bits(v.size());
+          for (size_t i = 0; i < v.size(); ++i) bits[i] = T.type == ElemType::Half ? halfBits(v[i]) : bfloat16Bits(v[i]);
+          write(bits);
+          break;
+        }
       }
     }
   };
@@ -313,6 +321,10 @@ RunResult runOpenCL(const Program& prog, const Partition& p, const GeneratedCode
       std::vector<float> f(got.size());
       check(clEnqueueReadBuffer(s.queue, buf[t], CL_TRUE, 0, f.size() * 4, f.data(), 0, nullptr, nullptr), "read");
       std::copy(f.begin(), f.end(), got.begin());
+    } else if (isNarrowFloat(T.type)) {
+      std::vector<uint16_t> bits(got.size());
+      check(clEnqueueReadBuffer(s.queue, buf[t], CL_TRUE, 0, bits.size() * 2, bits.data(), 0, nullptr, nullptr), "read");
+      for (size_t i = 0; i < bits.size(); ++i) got[i] = T.type == ElemType::Half ? halfValue(bits[i]) : bfloat16Value(bits[i]);
     } else {
       check(clEnqueueReadBuffer(s.queue, buf[t], CL_TRUE, 0, got.size() * 8, got.data(), 0, nullptr, nullptr), "read");
     }

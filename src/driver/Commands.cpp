@@ -527,6 +527,9 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
             if (nonFinite)
               std::cerr << "polyfuse: warning: input '" << name << "' (" << kv.substr(eq + 1) << ") holds " << nonFinite
                         << " NaN or infinite value(s)\n";
+            // A half or bfloat16 input holds what its type holds (a float32 .npy for
+            // bfloat16, which .npy cannot spell).
+            for (double& v : d.values) v = storedValue(prog.tensors[t].type, v);
             b.tensors[name] = std::move(d);
           }
           if (backend != Backend::Ref) {

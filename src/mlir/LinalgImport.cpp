@@ -201,6 +201,8 @@ int floatBits(mlir::Type t) {
 // i64 before).
 ElemType elemType(mlir::Type t) {
   if (auto s = mlir::dyn_cast<mlir::ShapedType>(t)) t = s.getElementType();
+  if (t.isF16()) return ElemType::Half;
+  if (t.isBF16()) return ElemType::BF16;
   if (t.isInteger(1)) return ElemType::Bool;
   if (t.isInteger(64)) return ElemType::I64;
   if (t.isInteger(32)) return ElemType::I32;
@@ -402,6 +404,21 @@ class Importer {
     nameSizes();
     for (Operation& op : body) statements(&op);
     dropSubstitutedIds();
+    // Computed f16, bf16 and f64 tensors keep their types (TC would give them the first
+    // float parameter's). An f64 one makes the program compute in double, where MLIR
+    // computes only its own ops so: the truncf after it rounds to f32 all the same.
+    std::set<std::pair<std::string, ElemType>> typed;
+    for (auto& [v, tv] : tensors_) {
+      const ElemType t = elemType(v.getType());
+      if (tv.kind == Kind::Computed && !tv.name.empty() && (isNarrowFloat(t) || t == ElemType::F64)) typed.insert({tv.name, t});
+    }
+    out_.def.temporaryTypes.assign(typed.begin(), typed.end());
+    for (auto& [n, t] : typed)
+      if (t == ElemType::F64 && out_.def.params.end() == std::find_if(out_.def.params.begin(), out_.def.params.end(),
+                                                                          [](const TensorDecl& d) { return d.type == ElemType::F64; })) {
+        out_.notes.push_back("'" + n + "' is computed in f64: the program computes in double");
+        break;
+      }
     if (out_.def.outputs.empty())
       throw SourceError(locOf(fn), "function '" + fn.getSymName().str() + "' returns no tensor: polyfuse computes a function's results");
   }
@@ -505,11 +522,12 @@ class Importer {
     auto t = mlir::dyn_cast<mlir::RankedTensorType>(v.getType());
     if (!t) throw SourceError(locOf(at), "expected a ranked tensor, found an operand of another type");
     mlir::Type e = t.getElementType();
-    if (!e.isF32() && !e.isF64() && !e.isSignlessInteger(1) && !e.isSignlessInteger(32) && !e.isSignlessInteger(64)) {
+    if (!e.isF32() && !e.isF64() && !e.isF16() && !e.isBF16() && !e.isSignlessInteger(1) && !e.isSignlessInteger(32) &&
+        !e.isSignlessInteger(64)) {
       std::string s;
       llvm::raw_string_ostream os(s);
       e.print(os);
-      throw SourceError(locOf(at), "element type " + os.str() + " is not supported (f32, f64, i1, i32 and i64 are)");
+      throw SourceError(locOf(at), "element type " + os.str() + " is not supported (f32, f64, f16, bf16, i1, i32 and i64 are)");
     }
     return t;
   }

@@ -10,8 +10,9 @@ namespace polyfuse {
 
 // Integer tensors are inputs: they hold subscripts (a gather reads E(ids(i), j)) or
 // values (a mask), read as their value in the computing type. Bool is MLIR's i1, one
-// byte holding 0 or 1.
-enum class ElemType { F32, F64, I32, I64, Bool };
+// byte holding 0 or 1. Half and BF16 (IEEE binary16, bfloat16) are storage types: read
+// into the computing type, rounded to nearest even when a final value is stored.
+enum class ElemType { F32, F64, I32, I64, Bool, Half, BF16 };
 // The TC spelling; codegen spells the C types (codegen/Emit.h).
 inline const char* elemTypeName(ElemType t) {
   switch (t) {
@@ -20,12 +21,24 @@ inline const char* elemTypeName(ElemType t) {
     case ElemType::I32: return "int32";
     case ElemType::I64: return "int64";
     case ElemType::Bool: return "bool";
+    case ElemType::Half: return "half";
+    case ElemType::BF16: return "bfloat16";
   }
   return "?";
 }
+inline constexpr ElemType kElemTypes[] = {ElemType::F32, ElemType::F64, ElemType::I32,  ElemType::I64,
+                                          ElemType::Bool, ElemType::Half, ElemType::BF16};
 inline int elemBytes(ElemType t) {
-  return t == ElemType::Bool ? 1 : t == ElemType::F32 || t == ElemType::I32 ? 4 : 8;
+  switch (t) {
+    case ElemType::Bool: return 1;
+    case ElemType::Half: case ElemType::BF16: return 2;
+    case ElemType::F32: case ElemType::I32: return 4;
+    case ElemType::F64: case ElemType::I64: return 8;
+  }
+  return 8;
 }
+// A float type stored narrower than any computing type.
+inline bool isNarrowFloat(ElemType t) { return t == ElemType::Half || t == ElemType::BF16; }
 inline bool isInteger(ElemType t) { return t == ElemType::I32 || t == ElemType::I64 || t == ElemType::Bool; }
 
 enum class ExprKind {
@@ -106,6 +119,9 @@ struct DefDecl {
   std::vector<TensorDecl> params;   // tensors and scalars in signature order
   std::vector<TensorDecl> outputs;
   std::vector<StmtDecl> stmts;
+  // Element types of temporaries that a front end knows (TC itself gives a temporary
+  // the first float parameter's type).
+  std::vector<std::pair<std::string, ElemType>> temporaryTypes;
 };
 
 }  // namespace polyfuse

@@ -44,10 +44,7 @@ Bindings makeInputs(const Program& prog, const Sizes& sizes, uint64_t seed,
     }
     // Inputs of float tensors are drawn already rounded to float: the oracle sees
     // exactly what a float kernel reads.
-    for (auto& v : d.values) {
-      v = 2.0 * rng.uniform() - 1.0;
-      if (T.type == ElemType::F32) v = double(float(v));
-    }
+    for (auto& v : d.values) v = storedValue(T.type, 2.0 * rng.uniform() - 1.0);
     b.tensors[T.name] = std::move(d);
   }
   return b;
@@ -89,19 +86,6 @@ static int64_t integerDivision(Intrinsic f, int64_t x, int64_t y) {
     default: return q;
   }
 }
-
-// Round to nearest even with `fraction` bits, in quanta no finer than 2^minQuantum (the
-// subnormals' step), and overflow past `maxFinite`.
-static double roundToFormat(double x, int fraction, int minQuantum, double maxFinite) {
-  if (std::isnan(x) || std::isinf(x)) return x;
-  int e;
-  std::frexp(x, &e);
-  const int q = std::max(e - 1 - fraction, minQuantum);
-  const double r = std::ldexp(std::nearbyint(std::ldexp(x, -q)), q);
-  return std::fabs(r) > maxFinite ? std::copysign(INFINITY, r) : r;
-}
-double roundToHalf(double x) { return roundToFormat(x, 10, -24, 65504.0); }
-double roundToBFloat16(double x) { return roundToFormat(x, 7, -133, 3.3895313892515355e38); }
 
 namespace {
 
@@ -306,12 +290,27 @@ void interpret(const Program& prog, Bindings& b, Precision precision) {
       });
     }
     Evaluator ev(st, reads, b, point, f32);
+    // A narrow float is stored once its value is final: an assignment at each point, a
+    // reduction after its last step (it accumulates in the computing type, as every
+    // backend's registers do).
+    const bool narrow = isNarrowFloat(W.type) && precision == Precision::Program;
     forBox(lo, hi, point, [&] {
       double v = ev.eval(*st.rhs);
       double& dst = w.data[offset(point)];
       dst = combineValues(st.op, dst, v);
       if (f32) dst = double(float(dst));
+      if (narrow && !st.isReduction()) dst = storedValue(W.type, dst);
     });
+    if (narrow && st.isReduction() && !empty) {
+      std::vector<int64_t> plo(lo.begin(), lo.begin() + st.numParallel), phi(hi.begin(), hi.begin() + st.numParallel);
+      std::vector<int64_t> pp;
+      forBox(plo, phi, pp, [&] {
+        std::vector<int64_t> full = pp;
+        full.resize(st.dims.size(), 0);
+        double& dst = w.data[offset(full)];
+        dst = storedValue(W.type, dst);
+      });
+    }
   }
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "polyir/Float16.h"
 #include "polyir/Program.h"
 
 namespace polyfuse {
@@ -37,9 +38,6 @@ enum class Precision { Program, F64 };
 void interpret(const Program& prog, Bindings& b, Precision precision = Precision::Program);
 
 // Order-independent summary used in CLI output and tests.
-// x rounded to nearest even in IEEE half precision and in bfloat16 (MLIR's truncf).
-double roundToHalf(double x);
-double roundToBFloat16(double x);
 
 struct Checksum {
   double sum = 0, absSum = 0;

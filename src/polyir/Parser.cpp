@@ -40,7 +40,7 @@ class Parser {
   }
 
   static std::optional<ElemType> typeNamed(const std::string& s) {
-    for (ElemType t : {ElemType::F32, ElemType::F64, ElemType::I32, ElemType::I64, ElemType::Bool})
+    for (ElemType t : kElemTypes)
       if (s == elemTypeName(t)) return t;
     return std::nullopt;
   }

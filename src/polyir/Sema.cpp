@@ -432,6 +432,8 @@ class Sema {
       tmp.loc = d.loc;
       tmp.role = TensorRole::Temporary;
       tmp.type = defaultType_ >= 0 ? ElemType(defaultType_) : ElemType::F32;
+      for (auto& [n, type] : def_.temporaryTypes)
+        if (n == d.lhs) tmp.type = type;
       prog_.tensors.push_back(tmp);
       t = int(prog_.tensors.size()) - 1;
     }

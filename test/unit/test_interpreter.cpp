@@ -92,3 +92,33 @@ TEST_CASE("npy: round trip") {
   CHECK(r.values == t.values);
   std::filesystem::remove(path);
 }
+
+TEST_CASE("16-bit floats: rounding, bit patterns and .npy float16 agree with IEEE binary16 and bfloat16") {
+  // Known patterns: 1, -2, the largest half, the smallest subnormal, infinities.
+  CHECK(halfBits(1.0) == 0x3c00);
+  CHECK(halfBits(-2.0) == 0xc000);
+  CHECK(halfBits(65504.0) == 0x7bff);
+  CHECK(halfBits(65520.0) == 0x7c00);  // rounds past the largest finite value: infinity
+  CHECK(halfBits(std::ldexp(1.0, -24)) == 0x0001);
+  CHECK(halfBits(-INFINITY) == 0xfc00);
+  CHECK(std::isnan(halfValue(halfBits(NAN))));
+  CHECK(bfloat16Bits(1.0) == 0x3f80);
+  CHECK(bfloat16Bits(1.0 + 1.0 / 256) == 0x3f80);  // a tie: to even
+  CHECK(bfloat16Bits(1.0 + 3.0 / 256) == 0x3f82);  // a tie: to even, upward
+  CHECK(std::isnan(bfloat16Value(bfloat16Bits(NAN))));
+  // Every pattern reads back to itself through the value (NaNs aside), and every value
+  // a tensor holds is its own rounding.
+  for (uint32_t b = 0; b < 0x10000; ++b) {
+    const double h = halfValue(uint16_t(b)), f = bfloat16Value(uint16_t(b));
+    if (!std::isnan(h)) {
+      CHECK(halfBits(h) == b);
+      CHECK(storedValue(ElemType::Half, h) == h);
+    }
+    if (!std::isnan(f)) {
+      CHECK(bfloat16Bits(f) == b);
+      CHECK(storedValue(ElemType::BF16, f) == f);
+    }
+  }
+  CHECK(elemBytes(ElemType::Half) == 2);
+  CHECK(elemBytes(ElemType::BF16) == 2);
+}

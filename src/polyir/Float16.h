@@ -1,0 +1,24 @@
+// The 16-bit float storage types (ElemType::Half, ElemType::BF16): rounding to them, as
+// MLIR's truncf and every backend's stores do, and their bit patterns, as devices and
+// .npy files hold them.
+#pragma once
+#include <cstdint>
+
+#include "polyir/Ast.h"
+
+namespace polyfuse {
+
+// x rounded to nearest even in IEEE half precision and in bfloat16; past the largest
+// finite value, infinity.
+double roundToHalf(double x);
+double roundToBFloat16(double x);
+// `v` as a tensor of type `t` holds it: rounded to float, half or bfloat16.
+double storedValue(ElemType t, double v);
+
+// Bit patterns of the rounded value, and back (exact). A NaN is the quiet NaN.
+uint16_t halfBits(double v);
+double halfValue(uint16_t bits);
+uint16_t bfloat16Bits(double v);
+double bfloat16Value(uint16_t bits);
+
+}  // namespace polyfuse
