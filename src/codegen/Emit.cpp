@@ -294,7 +294,8 @@ CExpr callExpr(const Expr& e, const Spelling& sp, const Sub& sub, const Primary&
       // C's math library has no rsqrt; CUDA and OpenCL do.
       if (sp.d == Dialect::C) return primary("(1.0 / sqrt(" + sub(0).text + "))");
       return primary(sp.fn("rsqrt") + "(" + sub(0).text + ")");
-    case Intrinsic::Fmax: case Intrinsic::Fmin: case Intrinsic::Pow:
+    case Intrinsic::Fmax: case Intrinsic::Fmin: case Intrinsic::Pow: case Intrinsic::Atan2: case Intrinsic::Copysign:
+    case Intrinsic::Fmod:
       return primary(sp.fn(intrinsicName(e.fn)) + "(" + sub(0).text + ", " + sub(1).text + ")");
     case Intrinsic::Fma:
       return primary(sp.fn("fma") + "(" + sub(0).text + ", " + sub(1).text + ", " + sub(2).text + ")");

@@ -1273,6 +1273,10 @@ class Importer {
     static const std::map<std::string, const char*> math = {
         {"math.exp", "exp"},   {"math.log", "log"},   {"math.sqrt", "sqrt"}, {"math.rsqrt", "rsqrt"},
         {"math.tanh", "tanh"}, {"math.erf", "erf"},   {"math.absf", "fabs"}, {"math.powf", "pow"},
+        {"math.sin", "sin"},   {"math.cos", "cos"},   {"math.tan", "tan"},   {"math.atan", "atan"},
+        {"math.atan2", "atan2"}, {"math.floor", "floor"}, {"math.ceil", "ceil"}, {"math.round", "round"},
+        {"math.roundeven", "rint"}, {"math.log1p", "log1p"}, {"math.log2", "log2"}, {"math.log10", "log10"},
+        {"math.exp2", "exp2"}, {"math.expm1", "expm1"}, {"math.copysign", "copysign"}, {"arith.remf", "fmod"},
         {"math.fpowi", "pow"}};
     if (auto m = math.find(opName(d)); m != math.end()) {
       std::vector<ExprPtr> a;

@@ -63,6 +63,8 @@ enum class ExprKind {
 // a * b + c once (math.fma). IDiv/IRem truncate like C; FloorDiv/CeilDiv round down, up.
 enum class Intrinsic {
   Exp, Log, Sqrt, Rsqrt, Tanh, Erf, Fabs, Fmax, Fmin, Pow, Sigmoid,
+  // C's math library, as CUDA (f-suffixed in float) and OpenCL spell it too.
+  Sin, Cos, Tan, Atan, Atan2, Floor, Ceil, Round, Rint, Log1p, Log2, Log10, Exp2, Expm1, Copysign, Fmod,
   Fma, Trunc, Maximum, Minimum, RoundF32, RoundF16, RoundBF16, Wrap, Zext, IDiv, IRem, FloorDiv, CeilDiv
 };
 

@@ -173,6 +173,22 @@ class Evaluator {
           case Intrinsic::Erf: return std::erf(x);
           case Intrinsic::Fabs: return std::fabs(x);
           case Intrinsic::Sigmoid: return 1.0 / (1.0 + std::exp(-x));
+          case Intrinsic::Sin: return std::sin(x);
+          case Intrinsic::Cos: return std::cos(x);
+          case Intrinsic::Tan: return std::tan(x);
+          case Intrinsic::Atan: return std::atan(x);
+          case Intrinsic::Atan2: return std::atan2(x, eval(*e.args[1]));
+          case Intrinsic::Floor: return std::floor(x);
+          case Intrinsic::Ceil: return std::ceil(x);
+          case Intrinsic::Round: return std::round(x);  // half away from zero (math.round)
+          case Intrinsic::Rint: return std::nearbyint(x);  // half to even (math.roundeven)
+          case Intrinsic::Log1p: return std::log1p(x);
+          case Intrinsic::Log2: return std::log2(x);
+          case Intrinsic::Log10: return std::log10(x);
+          case Intrinsic::Exp2: return std::exp2(x);
+          case Intrinsic::Expm1: return std::expm1(x);
+          case Intrinsic::Copysign: return std::copysign(x, eval(*e.args[1]));
+          case Intrinsic::Fmod: return std::fmod(x, eval(*e.args[1]));
           case Intrinsic::Fmax: return std::fmax(x, eval(*e.args[1]));
           case Intrinsic::Fmin: return std::fmin(x, eval(*e.args[1]));
           case Intrinsic::Pow: return std::pow(x, eval(*e.args[1]));
