@@ -412,6 +412,7 @@ class Importer {
       const ElemType t = elemType(v.getType());
       if (tv.kind == Kind::Computed && !tv.name.empty() && (isNarrowFloat(t) || t == ElemType::F64)) typed.insert({tv.name, t});
     }
+    for (auto& [n, t] : integerIds_) typed.insert({n, t});
     out_.def.temporaryTypes.assign(typed.begin(), typed.end());
     for (auto& [n, t] : typed)
       if (t == ElemType::F64 && out_.def.params.end() == std::find_if(out_.def.params.begin(), out_.def.params.end(),
@@ -1481,6 +1482,7 @@ class Importer {
       }
       subs.push_back(expr(i, b));
       gathers |= subs.back()->kind == ExprKind::Call;
+      if (subs.back()->kind == ExprKind::Call) computedIds(i, subs.back()->name);
       // An index known here to leave the tensor is undefined behaviour in MLIR; TC would
       // instead shrink the loop to the accesses' bounds. Refused, as a dynamic one is.
       std::optional<int64_t> extent = k < tv.shape.size() ? ext_.value(tv.shape[k]) : std::nullopt;
@@ -1545,6 +1547,23 @@ class Importer {
     return std::make_pair(std::move(sub), at);
   }
   std::set<Operation*> idsNoted_;
+
+  // Ids a body computes (T5's relative position buckets) are stored as the integers they
+  // are, so that a gather may read through them (Sema takes subscripts from integer
+  // tensors only): the tensor keeps its MLIR integer type, where other computed integers
+  // travel as values of the computing type.
+  void computedIds(Value i, const std::string& tensor) {
+    while (Operation* d = i.getDefiningOp()) {
+      if (!mlir::isa<mlir::arith::IndexCastOp, mlir::arith::IndexCastUIOp, mlir::arith::ExtSIOp, mlir::arith::ExtUIOp>(d)) return;
+      i = d->getOperand(0);
+    }
+    for (auto& [v, tv] : tensors_)
+      if (tv.name == tensor && tv.kind == Kind::Computed) {
+        const ElemType t = elemType(v.getType());
+        integerIds_[tensor] = t == ElemType::I32 ? ElemType::I32 : ElemType::I64;
+      }
+  }
+  std::map<std::string, ElemType> integerIds_;
   std::set<std::string> substituted_;  // ids tensors read only through such subscripts may be dropped
 
   // The least and greatest value of an affine `e` over loops of extents `loops`; none when

@@ -371,7 +371,7 @@ class Sema {
                                          " dimension(s), accessed with " + std::to_string(e.args.size()));
           if (asSubscript && !isInteger(T.type))
             throw SourceError(e.loc, "'" + e.name + "' is a " + elemTypeName(T.type) +
-                                         " tensor; a data-dependent subscript reads an int32 or int64 input");
+                                         " tensor; a data-dependent subscript reads an int32 or int64 tensor");
           Access a;
           a.tensor = t;
           a.loc = e.loc;
