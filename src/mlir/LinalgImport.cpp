@@ -1274,6 +1274,7 @@ class Importer {
     static const std::map<std::string, const char*> math = {
         {"math.exp", "exp"},   {"math.log", "log"},   {"math.sqrt", "sqrt"}, {"math.rsqrt", "rsqrt"},
         {"math.tanh", "tanh"}, {"math.erf", "erf"},   {"math.absf", "fabs"}, {"math.powf", "pow"},
+        {"math.absi", "fabs"},  // integers travel as values of the computing type: exact
         {"math.sin", "sin"},   {"math.cos", "cos"},   {"math.tan", "tan"},   {"math.atan", "atan"},
         {"math.atan2", "atan2"}, {"math.floor", "floor"}, {"math.ceil", "ceil"}, {"math.round", "round"},
         {"math.roundeven", "rint"}, {"math.log1p", "log1p"}, {"math.log2", "log2"}, {"math.log10", "log10"},

@@ -1,5 +1,5 @@
 // Ids a body computes, not from loop indices alone (T5's relative position buckets: the
-// log of the distance, truncated and capped), are kept as the integers they are: the
+// log of the distance (math.absi), truncated and capped), are kept as the integers they are: the
 // ids tensor is an int64 temporary, and the bias table is gathered through it. Every
 // strategy's OpenCL, compared with MLIR's execution.
 // RUN: %oracle %s --backend ref --backend opencl | FileCheck %s
@@ -20,9 +20,7 @@ func.func @bias(%table: tensor<8x2xf32>) -> tensor<2x5x5xf32> {
     %ii = arith.index_cast %i : index to i64
     %jj = arith.index_cast %j : index to i64
     %d = arith.subi %ii, %jj : i64
-    %z = arith.constant 0 : i64
-    %neg = arith.subi %z, %d : i64
-    %abs = arith.maxsi %d, %neg : i64
+    %abs = math.absi %d : i64
     %f = arith.sitofp %abs : i64 to f32
     %one = arith.constant 1.0 : f32
     %f1 = arith.addf %f, %one : f32
