@@ -197,11 +197,14 @@ void asyncAbi(std::vector<std::string>& lines, std::vector<Function>& fns, std::
         l = m.prefix().str() + alias(result, values[0], types[0]) + m.suffix().str();
         continue;
       }
-      // %r:2 = join(%a, %b ..): the later uses %r#k are the values themselves.
+      // %r:2 = join(%a, %b ..): the later uses %r#k are the values themselves (SSA names
+      // may hold '.', '$' and '-': escaped for the pattern).
       l = std::string(l.size(), ' ');
+      static const std::regex special(R"([.$\\^*+?()\[\]{}|-])");
+      const std::string escaped = std::regex_replace(result, special, R"(\$&)");
       for (size_t j = i + 1; j < f.end; ++j)
         for (size_t k = 0; k < values.size(); ++k)
-          lines[j] = std::regex_replace(lines[j], std::regex(result + "#" + std::to_string(k) + R"(\b)"), values[k]);
+          lines[j] = std::regex_replace(lines[j], std::regex(escaped + "#" + std::to_string(k) + R"((?!\d))"), values[k]);
     }
   }
   if (any) applied.insert("IREE's asynchronous ABI: fences dropped, the synchronous stub dropped, @f$async read as @f");

@@ -2,7 +2,7 @@
 // takes a wait and a signal fence beside its buffer views, joins its results with
 // hal.tensor.barrier, and a synchronous stub @f creates a fence, calls @f$async and
 // awaits. Fences order device work and compute nothing: the stub is dropped, @f$async is
-// read as @f, a barrier is the values it joins (two here, used as %r#0 and %r#1).
+// read as @f, a barrier is the values it joins (two here, used as %j.0#0 and %j.0#1).
 // Dynamic extents of imported buffer views (hal.buffer_view.dim) are the tensors' own.
 // RUN: polyfuse check %s --tc 2>&1 | FileCheck %s
 // CHECK: note: read IREE's boundary ops: IREE's asynchronous ABI: fences dropped, the synchronous stub dropped, @f$async read as @f; hal.buffer_view.dim is tensor.dim of the tensor imported; hal.tensor.export is a result; hal.tensor.import is an argument of its tensor type; util.func and util.return are func.func and return
@@ -57,9 +57,9 @@ module {
       %x = arith.mulf %in, %in : f32
       linalg.yield %x : f32
     } -> tensor<4x8xf32>
-    %3:2 = hal.tensor.barrier join(%1, %2 : tensor<4x8xf32>, tensor<4x8xf32>) => %arg2 : !hal.fence
-    %4 = hal.tensor.export %3#0 "output0" : tensor<4x8xf32> -> !hal.buffer_view
-    %5 = hal.tensor.export %3#1 "output1" : tensor<4x8xf32> -> !hal.buffer_view
+    %j.0:2 = hal.tensor.barrier join(%1, %2 : tensor<4x8xf32>, tensor<4x8xf32>) => %arg2 : !hal.fence
+    %4 = hal.tensor.export %j.0#0 "output0" : tensor<4x8xf32> -> !hal.buffer_view
+    %5 = hal.tensor.export %j.0#1 "output1" : tensor<4x8xf32> -> !hal.buffer_view
     util.return %4, %5 : !hal.buffer_view, !hal.buffer_view
   }
   util.func public @pair(%arg0: !hal.buffer_view) -> (!hal.buffer_view, !hal.buffer_view) attributes {iree.abi.stub} {
