@@ -2,7 +2,10 @@
 // and cos, softplus and mish log1p, quantizers floor, ceil, round and roundeven), as C's
 // library spells them in every backend. Each output is one function, compared with
 // MLIR's execution (inputs scaled to 3x, so that the roundings meet halves and signs).
-// RUN: %oracle %s --backend ref --backend opencl | FileCheck %s
+// Under greedy: ilp on 16 sibling statements that share their inputs stops at its 60 s
+// time limit, and maxfuse finds no partition within it (an exponential candidate space,
+// issue 22's to bound).
+// RUN: %oracle %s --backend ref --backend opencl --strategy greedy | FileCheck %s
 // CHECK-COUNT-16: ref {{[a-z0-9_]+}}: 24 elements match MLIR
 // CHECK-COUNT-16: opencl {{[a-z0-9_]+}}: 24 elements match MLIR
 // RUN: polyfuse check %s --tc | FileCheck --check-prefix=TC %s
