@@ -814,11 +814,17 @@ Partition search(const CostModel& cm, const SearchOptions& opt) {
     // Fewest kernels first, then the cheapest among those.
     std::vector<double> unit(filtered.size(), 1.0);
     IlpResult count = solvePartitionIlp(cm, filtered, unit, 0, left, {});
-    if (count.chosen.empty()) throw UsageError(std::string("no partition found for ") + strategyName(opt.strategy) + ": " + solverStatusName(count.status));
-    r = solvePartitionIlp(cm, filtered, cost, int(count.chosen.size()), left - count.seconds, count.chosen);
-    if (r.chosen.empty()) r.chosen = count.chosen;
-    r.seconds += count.seconds;
-    if (count.status != SolverStatus::Optimal) r.status = count.status;
+    if (count.chosen.empty()) {
+      // No incumbent within the limit: the best baseline below, never "no partition".
+      if (start.empty())
+        throw UsageError(std::string("no partition found for ") + strategyName(opt.strategy) + ": " + solverStatusName(count.status));
+      r = count;
+    } else {
+      r = solvePartitionIlp(cm, filtered, cost, int(count.chosen.size()), left - count.seconds, count.chosen);
+      if (r.chosen.empty()) r.chosen = count.chosen;
+      r.seconds += count.seconds;
+      if (count.status != SolverStatus::Optimal) r.status = count.status;
+    }
   } else {
     r = solveWithRecomputation(cm, space, opt.maxKernels, left, note);
   }
