@@ -30,6 +30,7 @@
 #include "codegen/Emit.h"
 #include "driver/ExperimentConfig.h"
 #include "fusion/Device.h"
+#include "fusion/Recompute.h"
 #include "fusion/Search.h"
 #include "polyir/Diagnostic.h"
 #include "mlir/LoadProgram.h"
@@ -124,6 +125,13 @@ void runProgram(const std::string& text, const std::string& path) {
   SearchOptions opt;
   opt.strategy = Strategy::Ilp;
   Partition p = search(cm, opt);
+  // As the driver does: a plan that recomputes a producer generates from the program
+  // with its copies made explicit.
+  if (auto copies = makeCopiesExplicit(cm, p)) {
+    generate(copies->cm->graph().poly(), copies->plan, Dialect::OpenCL);
+    generate(copies->cm->graph().poly(), copies->plan, Dialect::Cuda);
+    return;
+  }
   generate(*lp.poly, p, Dialect::OpenCL);
   generate(*lp.poly, p, Dialect::Cuda);
 }
