@@ -313,6 +313,12 @@ ResultForm combiner(mlir::linalg::GenericOp g, Value y, mlir::BlockArgument acc)
   return f;
 }
 
+// A cast that keeps an integer's value (to index, or wider): ids and positions are read
+// through them.
+bool keepsIntegerValue(Operation* d) {
+  return mlir::isa<mlir::arith::IndexCastOp, mlir::arith::IndexCastUIOp, mlir::arith::ExtSIOp, mlir::arith::ExtUIOp>(d);
+}
+
 // Result k's yield as an arg-reduction of another result (ResultForm::argOf), its
 // combiner to be checked once every result's form is known; none for another form.
 std::optional<ResultForm> argReduction(mlir::linalg::GenericOp g, unsigned k, Value y) {
@@ -335,9 +341,7 @@ std::optional<ResultForm> argReduction(mlir::linalg::GenericOp g, unsigned k, Va
   Value x = accOnLeft ? cmp.getRhs() : cmp.getLhs();
   // The index recorded: a reduction loop's, through casts.
   while (Operation* d = index.getDefiningOp()) {
-    if (!mlir::isa<mlir::arith::IndexCastOp, mlir::arith::IndexCastUIOp, mlir::arith::ExtSIOp, mlir::arith::ExtUIOp,
-                   mlir::arith::SIToFPOp, mlir::arith::UIToFPOp>(d))
-      break;
+    if (!keepsIntegerValue(d) && !mlir::isa<mlir::arith::SIToFPOp, mlir::arith::UIToFPOp>(d)) break;
     index = d->getOperand(0);
   }
   auto loop = index.getDefiningOp<mlir::linalg::IndexOp>();
@@ -1555,7 +1559,7 @@ class Importer {
   // travel as values of the computing type.
   void computedIds(Value i, const std::string& tensor) {
     while (Operation* d = i.getDefiningOp()) {
-      if (!mlir::isa<mlir::arith::IndexCastOp, mlir::arith::IndexCastUIOp, mlir::arith::ExtSIOp, mlir::arith::ExtUIOp>(d)) return;
+      if (!keepsIntegerValue(d)) return;
       i = d->getOperand(0);
     }
     for (auto& [v, tv] : tensors_)
@@ -1604,8 +1608,7 @@ class Importer {
       if (auto i = mlir::dyn_cast<mlir::IntegerAttr>(c.getValue())) return mlir::getAffineConstantExpr(i.getInt(), g.getContext());
     if (d->getBlock() != g.getBody()) return std::nullopt;
     if (auto i = mlir::dyn_cast<mlir::linalg::IndexOp>(d)) return mlir::getAffineDimExpr(unsigned(i.getDim()), g.getContext());
-    if (mlir::isa<mlir::arith::IndexCastOp, mlir::arith::IndexCastUIOp, mlir::arith::ExtSIOp, mlir::arith::ExtUIOp>(d))
-      return loopAffine(d->getOperand(0), g, arg);
+    if (keepsIntegerValue(d)) return loopAffine(d->getOperand(0), g, arg);
     if (!mlir::isa<mlir::arith::AddIOp, mlir::arith::SubIOp, mlir::arith::MulIOp>(d)) return std::nullopt;
     std::optional<mlir::AffineExpr> x = loopAffine(d->getOperand(0), g, arg), y = loopAffine(d->getOperand(1), g, arg);
     if (!x || !y) return std::nullopt;
