@@ -3,6 +3,7 @@
 #pragma once
 #include <map>
 #include <optional>
+#include <string>
 #include <unordered_map>
 
 #include "fusion/Device.h"
@@ -71,6 +72,17 @@ class CostModel {
   // kernels compute too) to itself: they are not stored, and other kernels' uses of them
   // do not make the group non-convex.
   std::optional<KernelPlan> plan(const StmtSet& group, const StmtSet& recomputed, bool noParallelismLoss = false) const;
+  // The modeled time of `plan(group)`, priced once per shape: groups whose key
+  // (shapeKey) is equal have equal plans up to renaming (src/fusion/GroupShape.cpp).
+  std::optional<double> modeledUs(const StmtSet& group, bool noParallelismLoss = false) const;
+  // Everything `plan` reads of a connected, convex group, with its statements and
+  // tensors renamed by their order in it.
+  std::string shapeKey(const StmtSet& group) const;
+  // Groups `modeledUs` priced, and groups it answered from an earlier one of their shape.
+  struct ShapeStats {
+    size_t priced = 0, shared = 0;
+  };
+  ShapeStats shapeStats() const { return shapeStats_; }
 
   // False when no group holding all of `must` can have a legal grid: their internal
   // dependences keep no grid coordinate in common, and a larger group only adds
@@ -136,6 +148,9 @@ class CostModel {
   mutable std::unordered_map<StmtSet, std::optional<KernelPlan>, StmtSetHash> memo_[2];
   // Plans of groups that recompute members, keyed by the group followed by the members.
   mutable std::map<std::pair<StmtSet, StmtSet>, std::optional<KernelPlan>> recomputeMemo_[2];
+  mutable std::unordered_map<std::string, std::optional<double>> shapeMemo_[2];
+  mutable std::unordered_map<StmtSet, std::optional<double>, StmtSetHash> timeMemo_[2];
+  mutable ShapeStats shapeStats_;
 
   // Each member's box in one block, and the length of its thread dimension there.
   struct BlockShape {

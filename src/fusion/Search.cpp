@@ -548,7 +548,7 @@ std::vector<StmtSet> enumerateCandidates(const CostModel& cm, int maxSize, size_
   std::vector<StmtSet> frontier, out;
   auto keep = [&](const StmtSet& g) {
     if (!recomputedOut) {
-      if (cm.plan(g, noParallelismLoss)) out.push_back(g);
+      if (cm.modeledUs(g, noParallelismLoss)) out.push_back(g);
       return;
     }
     forEachSubset(recomputableIn(fg, g), [&](const StmtSet& r) {
@@ -712,12 +712,13 @@ CandidateSpace candidateSpace(const CostModel& cm, const SearchOptions& opt, dou
     if (!recompute || sp.recomputed[c].empty()) pos.emplace(sp.candidates[c], int(c));
   for (auto& b : baselines)
     for (auto& g : b)
-      if (satisfiesConstraints(g, opt) && cm.plan(g) && pos.emplace(g, int(sp.candidates.size())).second) {
+      if (satisfiesConstraints(g, opt) && cm.modeledUs(g) && pos.emplace(g, int(sp.candidates.size())).second) {
         sp.candidates.push_back(g);
         if (recompute) sp.recomputed.push_back(StmtSet(n));
       }
   for (size_t c = 0; c < sp.candidates.size(); ++c)
-    sp.cost.push_back((recompute ? cm.plan(sp.candidates[c], sp.recomputed[c], typed) : cm.plan(sp.candidates[c], typed))->modeledUs);
+    sp.cost.push_back(recompute ? cm.plan(sp.candidates[c], sp.recomputed[c], typed)->modeledUs
+                                : *cm.modeledUs(sp.candidates[c], typed));
   // Best baseline that honours the constraints: the MIP start and the fallback.
   for (auto& b : baselines) {
     if (opt.maxKernels > 0 && int(b.size()) > opt.maxKernels) continue;
@@ -733,6 +734,9 @@ CandidateSpace candidateSpace(const CostModel& cm, const SearchOptions& opt, dou
     if (ok && total < sp.startCost) { sp.startCost = total; sp.start = idx; }
   }
   sp.note = std::to_string(sp.candidates.size()) + " candidate kernels";
+  if (const CostModel::ShapeStats st = cm.shapeStats(); st.shared > 0)
+    sp.note += " (" + std::to_string(st.priced) + " groups priced, " + std::to_string(st.shared) +
+               " priced as an earlier group of their shape)";
   if (recompute) {
     int variants = 0;
     for (auto& r : sp.recomputed) variants += !r.empty();
