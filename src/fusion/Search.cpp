@@ -316,7 +316,7 @@ std::vector<StmtSet> bytesGreedy(const CostModel& cm, const RuleLimits& limits) 
       const Pair p = *it;
       StmtSet u = group[p.a];
       u |= group[p.b];
-      if (!limits.admits(u) || !cm.plan(u) || mergeCloses(p.a, p.b)) {
+      if (!limits.admits(u) || !cm.modeledUs(u) || mergeCloses(p.a, p.b)) {
         if (limits.cut) break;
         it = pairs.erase(it);
         continue;
