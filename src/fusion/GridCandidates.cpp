@@ -41,8 +41,11 @@ std::vector<std::vector<std::vector<int>>> CostModel::gridAssignments(const std:
     rec();
     return res;
   };
-  // Every assignment that keeps every internal dependence at one grid point; a
-  // dependence is checked as soon as both its ends are placed, which prunes early.
+  const std::vector<SiblingAnchor> anchors = siblingAnchors(members, deps);
+  // Every assignment that keeps every internal dependence at one grid point (and, with
+  // `anchored`, reads each anchor's tensor at the same grid coordinates); a constraint is
+  // checked as soon as both its ends are placed, which prunes early.
+  bool anchored = true;
   std::function<void(size_t)> assign = [&](size_t k) {
     if (k == members.size()) { out.push_back(current); return; }
     for (auto& t : tuples(members[k])) {
@@ -54,11 +57,83 @@ std::vector<std::vector<std::vector<int>>> CostModel::gridAssignments(const std:
         for (int c = 0; c < g && ok; ++c) ok = fg_.aligned(d, current[ps][c], current[pd][c]);
         if (!ok) break;
       }
+      for (size_t a = 0; a < anchors.size() && ok && anchored; ++a) {
+        const SiblingAnchor& x = anchors[a];
+        if (size_t(x.later) != k) continue;
+        for (int c = 0; c < g && ok; ++c) {
+          const int p = x.earlierPos[size_t(current[x.earlier][c])];
+          ok = p >= 0 && p == x.laterPos[size_t(current[x.later][c])];
+        }
+      }
       if (ok) assign(k + 1);
     }
   };
   assign(0);
+  if (out.empty() && !anchors.empty()) {
+    // No assignment reads the anchors' tensors alike: the group's legality is the
+    // dependences' alone, so every assignment they allow is tried.
+    anchored = false;
+    assign(0);
+  }
   return out;
+}
+
+std::vector<CostModel::SiblingAnchor> CostModel::siblingAnchors(const std::vector<int>& members,
+                                                                const std::vector<int>& deps) const {
+  const Program& prog = fg_.program();
+  const auto& all = fg_.poly().dependences();
+  const size_t n = members.size();
+  std::vector<int> pos(fg_.size(), -1);
+  for (size_t k = 0; k < n; ++k) pos[members[k]] = int(k);
+  // Components of the group under its internal dependences, each named by its first member.
+  std::vector<int> comp(n);
+  for (size_t k = 0; k < n; ++k) comp[k] = int(k);
+  std::function<int(int)> find = [&](int k) { return comp[k] == k ? k : comp[k] = find(comp[k]); };
+  for (int d : deps) {
+    int a = find(pos[all[d].src]), b = find(pos[all[d].dst]);
+    comp[std::max(a, b)] = std::min(a, b);
+  }
+  // Per parallel dim of a statement's read: the subscript it alone indexes with
+  // coefficient one, or -1.
+  auto positions = [&](int s, const SizedAccess& r) {
+    const int p = prog.statements[s].numParallel;
+    std::vector<int> at(size_t(p), -1);
+    if (!r.indirect.empty()) return at;
+    for (size_t q = 0; q < r.coef.size(); ++q) {
+      int dim = -1, nonzero = 0;
+      for (size_t v = 0; v < r.coef[q].size(); ++v)
+        if (r.coef[q][v] != 0) {
+          ++nonzero;
+          dim = r.coef[q][v] == 1 ? int(v) : -1;
+        }
+      if (nonzero == 1 && dim >= 0 && dim < p) at[size_t(dim)] = int(q);
+    }
+    return at;
+  };
+  std::vector<SiblingAnchor> anchors;
+  for (size_t k = 1; k < n; ++k) {
+    if (find(int(k)) != int(k)) continue;  // not the first member of its component
+    bool found = false;
+    for (size_t e = 0; e < k && !found; ++e)
+      for (size_t m = k; m < n && !found; ++m) {
+        if (find(int(m)) != int(k)) continue;
+        for (auto& ra : sized(members[e]).reads) {
+          for (auto& rb : sized(members[m]).reads)
+            if (ra.tensor == rb.tensor) {
+              std::vector<int> pa = positions(members[e], ra), pb = positions(members[m], rb);
+              if (std::all_of(pa.begin(), pa.end(), [](int p) { return p < 0; })) continue;
+              anchors.push_back({int(e), int(m), std::move(pa), std::move(pb)});
+              found = true;
+              break;
+            }
+          if (found) break;
+        }
+      }
+  }
+  // An anchor is checked when its later member is placed.
+  for (auto& a : anchors)
+    if (a.earlier > a.later) std::swap(a.earlier, a.later), std::swap(a.earlierPos, a.laterPos);
+  return anchors;
 }
 
 std::pair<std::vector<int64_t>, std::vector<int64_t>> CostModel::gridBounds(

@@ -323,6 +323,10 @@ struct SolverInfo {
   // for the rules, which prove nothing.
   bool hasBound = false;
   double bestBoundUs = 0, gap = 0;
+  // Groups the cost model priced, and groups it answered from an earlier one of their
+  // shape (CostModel::modeledUs): a measure of the search's work, like its seconds, and
+  // shown with them (it depends on how a program names its parts, not on its plan).
+  size_t pricedGroups = 0, sharedGroups = 0;
 };
 
 // One of the K best partitions (`fuse --top K`): its kernels' statements and cost.

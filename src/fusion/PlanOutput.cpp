@@ -137,7 +137,8 @@ nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p) {
     }
   }
   j["solver"] = {{"name", p.solver.name}, {"status", solverStatusName(p.solver.status)}, {"seconds", p.solver.seconds},
-                 {"note", p.solver.note}};
+                 {"note", p.solver.note}, {"priced_groups", p.solver.pricedGroups},
+                 {"shared_groups", p.solver.sharedGroups}};
   if (p.solver.hasBound) {
     j["solver"]["best_bound_us"] = p.solver.bestBoundUs;
     j["solver"]["gap"] = p.solver.gap;
@@ -220,7 +221,12 @@ void printPartitionTable(std::ostream& os, const CostModel& cm, const Partition&
   else
     os << "solver: " << p.solver.name << " " << solverStatusName(p.solver.status);
 
-  if (timing) os << fmt::format(" in {:.3f} s", p.solver.seconds);
+  if (timing) {
+    os << fmt::format(" in {:.3f} s", p.solver.seconds);
+    if (p.solver.pricedGroups + p.solver.sharedGroups > 0)
+      os << fmt::format(" ({} groups priced, {} more priced as an earlier group of their shape)", p.solver.pricedGroups,
+                        p.solver.sharedGroups);
+  }
   if (!p.solver.note.empty()) os << " (" << p.solver.note << ")";
   os << "\n";
   if (p.solver.hasBound && p.solver.status != SolverStatus::Optimal)

@@ -734,9 +734,6 @@ CandidateSpace candidateSpace(const CostModel& cm, const SearchOptions& opt, dou
     if (ok && total < sp.startCost) { sp.startCost = total; sp.start = idx; }
   }
   sp.note = std::to_string(sp.candidates.size()) + " candidate kernels";
-  if (const CostModel::ShapeStats st = cm.shapeStats(); st.shared > 0)
-    sp.note += " (" + std::to_string(st.priced) + " groups priced, " + std::to_string(st.shared) +
-               " priced as an earlier group of their shape)";
   if (recompute) {
     int variants = 0;
     for (auto& r : sp.recomputed) variants += !r.empty();
@@ -805,6 +802,7 @@ Partition search(const CostModel& cm, const SearchOptions& opt) {
     return p;
   }
   // ILP-based strategies: set partitioning over enumerated candidate kernels.
+  const CostModel::ShapeStats before = cm.shapeStats();
   bool typed = opt.strategy == Strategy::Typed;
   CandidateSpace space = candidateSpace(cm, opt, opt.timeLimitSeconds);
   const std::vector<StmtSet>& filtered = space.candidates;
@@ -908,6 +906,8 @@ Partition search(const CostModel& cm, const SearchOptions& opt) {
                      [](const Alternative& a, const Alternative& b) { return a.modeledUs < b.modeledUs; });
   }
   p.solver = {"cbc", status, since(t0), note};
+  p.solver.pricedGroups = cm.shapeStats().priced - before.priced;
+  p.solver.sharedGroups = cm.shapeStats().shared - before.shared;
   // A bound over the candidates proves something of the program only when they are all
   // its kernels.
   if (!typed && opt.strategy != Strategy::Maxfuse)

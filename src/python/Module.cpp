@@ -128,6 +128,8 @@ py::dict solverDict(const SolverInfo& si) {
   d["status"] = solverStatusName(si.status);
   d["seconds"] = si.seconds;
   d["note"] = si.note;
+  d["priced_groups"] = si.pricedGroups;
+  d["shared_groups"] = si.sharedGroups;
   if (si.hasBound) {
     d["best_bound_us"] = si.bestBoundUs;
     d["gap"] = si.gap;

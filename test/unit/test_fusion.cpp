@@ -428,6 +428,52 @@ std::optional<double> bruteForceBest(const CostModel& cm, const StmtSet& group) 
       for (int64_t c = 2; c <= CostModel::kMaxSplitChunks && extent / c >= CostModel::kMinSplitChunk; c *= 2)
         chunks.push_back(c);
   }
+  // Sibling anchors, as docs/cost-model.md words them: each component of the group under
+  // its internal dependences, but the first member's, is anchored by the first pair
+  // (earlier member e, member m of the component), then the first reads of a tensor both
+  // read where e indexes some subscript by a parallel dim alone (coefficient 1).
+  const size_t n = members.size();
+  std::vector<std::vector<bool>> linked(n, std::vector<bool>(n, false));
+  for (size_t k = 0; k < n; ++k) linked[k][k] = true;
+  for (int d : fg.internalDeps(group)) {
+    const Dependence& dep = fg.poly().dependences()[d];
+    size_t a = std::find(members.begin(), members.end(), dep.src) - members.begin();
+    size_t b = std::find(members.begin(), members.end(), dep.dst) - members.begin();
+    linked[a][b] = linked[b][a] = true;
+  }
+  for (size_t via = 0; via < n; ++via)  // transitive closure: same component
+    for (size_t a = 0; a < n; ++a)
+      for (size_t b = 0; b < n; ++b)
+        if (linked[a][via] && linked[via][b]) linked[a][b] = true;
+  auto subscriptOf = [&](int s, const SizedAccess& r, int dim) {
+    int at = -1;
+    if (!r.indirect.empty()) return at;
+    for (size_t q = 0; q < r.coef.size(); ++q) {
+      int nonzero = 0;
+      for (int64_t c : r.coef[q]) nonzero += c != 0;
+      if (nonzero == 1 && r.coef[q][size_t(dim)] == 1 && dim < prog.statements[s].numParallel) at = int(q);
+    }
+    return at;
+  };
+  struct Anchor { size_t e, m; const SizedAccess *re, *rm; };
+  std::vector<Anchor> anchors;
+  for (size_t k = 1; k < n; ++k) {
+    bool first = true;
+    for (size_t j = 0; j < k; ++j) first = first && !linked[j][k];
+    for (size_t e = 0; e < k && first; ++e)
+      for (size_t m = k; m < n && first; ++m)
+        if (linked[k][m])
+          for (auto& re : cm.sized(members[e]).reads)
+            for (auto& rm : cm.sized(members[m]).reads) {
+              bool indexes = false;
+              for (int d = 0; d < prog.statements[members[e]].numParallel; ++d)
+                indexes = indexes || subscriptOf(members[e], re, d) >= 0;
+              if (first && re.tensor == rm.tensor && indexes) {
+                anchors.push_back({e, m, &re, &rm});
+                first = false;
+              }
+            }
+  }
   std::optional<double> best;
   for (int g = minP; g >= (minP > 0 ? 1 : 0); --g) {
     // All ordered g-tuples of distinct parallel dims per member, then their product.
@@ -442,6 +488,7 @@ std::optional<double> bruteForceBest(const CostModel& cm, const StmtSet& group) 
       rec();
     }
     std::vector<std::vector<int>> dims(members.size());
+    std::vector<std::vector<std::vector<int>>> legal, anchored;
     std::function<void(size_t)> product = [&](size_t k) {
       if (k < members.size()) {
         for (auto& t : tuples[k]) { dims[k] = t; product(k + 1); }
@@ -454,6 +501,18 @@ std::optional<double> bruteForceBest(const CostModel& cm, const StmtSet& group) 
         for (int c = 0; c < g; ++c)
           if (!fg.aligned(d, dims[a][c], dims[b][c])) return;
       }
+      legal.push_back(dims);
+      for (const Anchor& x : anchors)
+        for (int c = 0; c < g; ++c) {
+          int pe = subscriptOf(members[x.e], *x.re, dims[x.e][c]);
+          if (pe < 0 || pe != subscriptOf(members[x.m], *x.rm, dims[x.m][c])) return;
+        }
+      anchored.push_back(dims);
+    };
+    product(0);
+    // Where no assignment keeps the anchors, every legal one is tried.
+    for (auto& assignment : anchored.empty() ? legal : anchored) {
+      dims = assignment;
       std::vector<int64_t> lo(g, INT64_MAX), hi(g, INT64_MIN);
       for (size_t m = 0; m < members.size(); ++m)
         for (int t = 0; t < g; ++t) {
@@ -473,8 +532,7 @@ std::optional<double> bruteForceBest(const CostModel& cm, const StmtSet& group) 
         for (int64_t v : CostModel::tileMenu(g, t, std::max<int64_t>(1, hi[t] - lo[t]))) { tile[t] = v; tiles(t + 1); }
       };
       tiles(0);
-    };
-    product(0);
+    }
   }
   return best;
 }
