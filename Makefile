@@ -47,7 +47,7 @@ SAN_ENV := $(SAN_BASE) ASAN_OPTIONS=detect_leaks=1 \
 SAN_ENV_OPENCL := $(SAN_BASE) ASAN_OPTIONS=detect_leaks=0
 SLOW_UNIT := fusion: ilp equals exhaustive on 300 random programs
 LIT := python3 /usr/lib/llvm-14/build/utils/lit/lit.py -sv $(SAN_BUILD)/test/lit
-FUZZ_SECONDS ?= 60
+FUZZ_SECONDS ?= 30
 check-sanitize: deps
 	cmake -S . -B $(SAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
 	  -DPOLYFUSE_SANITIZE=ON >/dev/null
