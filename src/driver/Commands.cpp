@@ -1,5 +1,6 @@
 #include "driver/Commands.h"
 
+#include <chrono>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -119,7 +120,7 @@ struct FusionCli {
     cmd->add_option("--fuse", fuse, "S0,S1: put these two statements in one kernel");
     cmd->add_option("--max-kernels", maxKernels, "at most this many kernels (0: no limit; a given value must be at least 1)")
         ->check(CLI::Range(1, 1 << 30));
-    cmd->add_option("--time-limit", timeLimit, "solver time limit in seconds (best solution found is kept)");
+    cmd->add_option("--time-limit", timeLimit, "seconds for the search after import, --explain included (the best plan found is kept)");
     cmd->add_flag("--no-recompute", noRecompute,
                   "ilp, exhaustive: compute every statement once (never recompute an elementwise producer in its consumers' kernels)");
   }
@@ -252,9 +253,17 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
           FusionGraph fg(*lp.poly);
           CostModel cm(fg, sizes, dev);
           SearchOptions opt = c->fusion.options(fg.size());
-          Partition p = search(cm, opt);
+          // --time-limit bounds everything after import: with --explain, the search gets
+          // half of it and the explanations what the search leaves.
+          const auto t0 = std::chrono::steady_clock::now();
+          auto left = [&] {
+            return opt.timeLimitSeconds - std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+          };
+          SearchOptions searchOpt = opt;
+          if (c->explainFlag) searchOpt.timeLimitSeconds = opt.timeLimitSeconds / 2;
+          Partition p = search(cm, searchOpt);
           std::vector<Decision> ds;
-          if (c->explainFlag) ds = explain(cm, p, opt);
+          if (c->explainFlag) ds = explain(cm, p, opt, left());
           if (!c->dot.empty()) {
             std::ostringstream dot;
             writeDot(dot, cm, p);
@@ -265,7 +274,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
             if (c->explainFlag) {
               j["decisions"] = decisionsJson(*lp.program, ds);
               j["recomputation"] = nlohmann::ordered_json::array();
-              for (auto& r : explainRecomputation(cm, p, opt))
+              for (auto& r : explainRecomputation(cm, p, opt, left()))
                 j["recomputation"].push_back({{"statement", lp.program->statements[r.stmt].label()},
                                               {"kernels", r.kernels}, {"stored", r.stored}, {"chosen_us", r.chosenUs},
                                               {"stored_once_us", r.storedUs}, {"reason", recomputationText(*lp.program, r)}});
@@ -275,7 +284,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
             printPartitionTable(std::cout, cm, p, c->timing);
             if (c->explainFlag) {
               printDecisions(std::cout, ds);
-              for (auto& r : explainRecomputation(cm, p, opt)) std::cout << "  recompute  " << recomputationText(*lp.program, r) << "\n";
+              for (auto& r : explainRecomputation(cm, p, opt, left())) std::cout << "  recompute  " << recomputationText(*lp.program, r) << "\n";
             }
           }
           return 0;

@@ -1,6 +1,7 @@
 #include "fusion/Explain.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -30,7 +31,10 @@ static std::string termsText(const CostTerms& delta, CostTerm deciding) {
   return rest.empty() ? s : s + "; " + rest;
 }
 
-std::vector<Decision> explain(const CostModel& cm, const Partition& chosen, const SearchOptions& opt) {
+std::vector<Decision> explain(const CostModel& cm, const Partition& chosen, const SearchOptions& opt,
+                              double secondsBudget) {
+  const auto t0 = std::chrono::steady_clock::now();
+  auto left = [&] { return secondsBudget - std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   const FusionGraph& fg = cm.graph();
   const Program& prog = fg.program();
   const int n = fg.size();
@@ -90,7 +94,12 @@ std::vector<Decision> explain(const CostModel& cm, const Partition& chosen, cons
     // The best partition that puts them in one kernel: the candidates that do not
     // separate them; the pair alone may be non-convex while a larger kernel holding
     // both is legal.
-    if (!space) space = candidateSpace(cm, base, limit);
+    if (left() <= 0) {
+      d.verdict = Verdict::Unsettled;
+      d.reason = "the time limit ran out before the search for the best plan that fuses them (a larger --time-limit settles it)";
+      continue;
+    }
+    if (!space) space = candidateSpace(cm, base, std::min(limit, left()));
     std::vector<StmtSet> together, kept;
     std::vector<double> cost;
     for (size_t c = 0; c < space->candidates.size(); ++c)
@@ -99,7 +108,13 @@ std::vector<Decision> explain(const CostModel& cm, const Partition& chosen, cons
         cost.push_back(space->cost[c]);
         if (!space->recomputed.empty()) kept.push_back(space->recomputed[c]);
       }
-    IlpResult r = solvePartitionIlp(cm, together, cost, opt.maxKernels, limit, {}, {}, kept);
+    IlpResult r = solvePartitionIlp(cm, together, cost, opt.maxKernels, std::min(limit, left()), {}, {}, kept);
+    if (r.chosen.empty() && r.status == SolverStatus::TimeLimit) {
+      // No plan within the time is no proof that none exists.
+      d.verdict = Verdict::Unsettled;
+      d.reason = "the search for the best plan that fuses them ran out of time";
+      continue;
+    }
     if (r.chosen.empty()) {
       StmtSet pair = StmtSet::of(n, {d.a, d.b});
       if (cm.plan(pair)) {
@@ -154,7 +169,8 @@ std::vector<Decision> explain(const CostModel& cm, const Partition& chosen, cons
   return out;
 }
 
-std::vector<Recomputation> explainRecomputation(const CostModel& cm, const Partition& chosen, const SearchOptions& opt) {
+std::vector<Recomputation> explainRecomputation(const CostModel& cm, const Partition& chosen, const SearchOptions& opt,
+                                                double secondsBudget) {
   const int n = cm.graph().size();
   std::vector<Recomputation> out;
   std::vector<std::vector<int>> holders(n);
@@ -167,6 +183,7 @@ std::vector<Recomputation> explainRecomputation(const CostModel& cm, const Parti
   SearchOptions plain = opt;
   plain.recompute = false;
   plain.topK = 1;
+  plain.timeLimitSeconds = std::max(0.0, std::min(plain.timeLimitSeconds, secondsBudget));
   std::optional<double> storedUs;
   for (int s = 0; s < n; ++s) {
     if (holders[s].size() < 2) continue;

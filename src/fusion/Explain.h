@@ -20,11 +20,13 @@ enum class Verdict {
   NotConvex,     // every kernel holding both would contain a path that leaves it
   OverCapacity,  // fused, the temporaries spill to global scratch and cost more
   Costlier,      // the best plan that fuses them models a longer time
-  Rule           // the strategy's rule keeps them apart although fusing is not costlier
+  Rule,          // the strategy's rule keeps them apart although fusing is not costlier
+  Unsettled      // the time budget ran out before the best plan that fuses them was found
 };
 inline constexpr EnumName<Verdict> kVerdictNames[] = {
     {Verdict::Fused, "fused"},         {Verdict::Illegal, "illegal"},   {Verdict::NotConvex, "not-convex"},
-    {Verdict::OverCapacity, "over-capacity"}, {Verdict::Costlier, "costlier"}, {Verdict::Rule, "rule"}};
+    {Verdict::OverCapacity, "over-capacity"}, {Verdict::Costlier, "costlier"}, {Verdict::Rule, "rule"},
+    {Verdict::Unsettled, "unsettled"}};
 inline const char* verdictName(Verdict v) { return nameIn(kVerdictNames, v); }
 
 struct Decision {
@@ -50,12 +52,15 @@ struct Recomputation {
   bool stored = false;       // one of them also stores it for other kernels
   double chosenUs = 0, storedUs = 0;
 };
-std::vector<Recomputation> explainRecomputation(const CostModel& cm, const Partition& chosen, const SearchOptions& opt);
+std::vector<Recomputation> explainRecomputation(const CostModel& cm, const Partition& chosen, const SearchOptions& opt,
+                                                double secondsBudget = 1e300);
 // "S1 recomputed in K1 and K2 instead of stored: 52.58 us against 75.11 us"
 std::string recomputationText(const Program& prog, const Recomputation& r);
 
 // `opt` is the search that produced `chosen`. The best partition that fuses each pair is
-// found by the exact search over one candidate space, enumerated and costed once.
-std::vector<Decision> explain(const CostModel& cm, const Partition& chosen, const SearchOptions& opt);
+// found by the exact search over one candidate space, enumerated and costed once. All of
+// it within `secondsBudget`: a pair the budget no longer reaches is `unsettled`.
+std::vector<Decision> explain(const CostModel& cm, const Partition& chosen, const SearchOptions& opt,
+                              double secondsBudget = 1e300);
 
 }  // namespace polyfuse

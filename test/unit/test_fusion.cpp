@@ -292,6 +292,12 @@ TEST_CASE("explain: every dependence edge and sibling pair gets a verdict") {
   for (double t : dq[0].termDeltas.us) sum += t;
   CHECK(sum == Approx(dq[0].fusedUs - dq[0].chosenUs).margin(1e-6));
   CHECK(dq[0].reason.find("parallelism decides (+") != std::string::npos);
+  // With no time left, a pair kept apart is unsettled, never called illegal or costlier;
+  // a fused pair needs no search and keeps its verdict.
+  auto none = explain(*few.cm, q, o, 0.0);
+  REQUIRE(none.size() == 1);
+  CHECK(none[0].verdict == Verdict::Unsettled);
+  for (auto& d : explain(*s.cm, p, o, 0.0)) CHECK(d.verdict == Verdict::Fused);
 }
 
 TEST_CASE("cost terms: every kernel's terms add up to its modeled time, none negative") {
