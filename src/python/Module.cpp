@@ -282,7 +282,8 @@ PYBIND11_MODULE(_polyfuse, m) {
             std::vector<Decision> ds;
             {
               py::gil_scoped_release unlocked;
-              ds = explain(*p.session->model, p.partition, p.session->options);
+              // The session's time limit bounds the explanations, as it bounds the search.
+              ds = explain(*p.session->model, p.partition, p.session->options, p.session->options.timeLimitSeconds);
             }
             return toPython(decisionsJson(*p.session->program->lp.program, ds));
           },
