@@ -218,7 +218,7 @@ struct ResultForm {
   bool dropped = false;    // never used, nor read by the results kept: not computed
   // A select-combined update, select(c, acc op x, acc): acc op select(c, x, identity).
   // `keepWhen` is the condition under which the accumulator stays as it is.
-  Value keepWhen;
+  Value keepWhen{};
   bool keepWhenTrue = false;
   // The index of another result's max or min (torch's max.dim with its indices used):
   // select(x beats acc_m, index, acc) where result `argOf` reduces x. `value` is x,

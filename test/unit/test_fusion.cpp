@@ -1,10 +1,10 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -880,16 +880,31 @@ std::string twinProgram(uint64_t seed) {
   const size_t open = one.find("{\n"), arrow = one.find("-> ("), close = one.find(") {\n");
   const std::string head = one.substr(0, arrow), outs = one.substr(arrow + 4, close - arrow - 4);
   const std::string body = one.substr(open + 2, one.rfind('}') - open - 2);
+  // Every whole-word occurrence of `word` in `text` renamed.
+  auto rename = [](std::string text, const std::string& word, const std::string& to) {
+    auto isWord = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (size_t at = text.find(word); at != std::string::npos; at = text.find(word, at)) {
+      const size_t end = at + word.size();
+      if ((at > 0 && isWord(text[at - 1])) || (end < text.size() && isWord(text[end]))) {
+        at = end;
+        continue;
+      }
+      text.replace(at, word.size(), to);
+      at += to.size();
+    }
+    return text;
+  };
+  auto mentions = [&](const std::string& text, const std::string& word) { return rename(text, word, "") != text; };
   std::vector<std::string> produced;
   std::istringstream lines(body);
   for (std::string line; std::getline(lines, line);) produced.push_back(line.substr(2, line.find('(') - 2));
   std::string copy = body;
-  for (auto& p : produced) copy = std::regex_replace(copy, std::regex("\\b" + p + "\\b"), p + "_b");
+  for (auto& p : produced) copy = rename(copy, p, p + "_b");
   std::string copyOuts = outs;
-  for (auto& p : produced) copyOuts = std::regex_replace(copyOuts, std::regex("\\b" + p + "\\b"), p + "_b");
+  for (auto& p : produced) copyOuts = rename(copyOuts, p, p + "_b");
   std::string read = produced.front();
   for (auto& p : produced)
-    if (!std::regex_search(outs, std::regex("\\b" + p + "\\b"))) read = p;
+    if (!mentions(outs, p)) read = p;
   const bool matrix = body.find(read + "(i, j)") != std::string::npos;
   const std::string extra = matrix ? "  z(i) +=! " + read + "(i, j)\n" : "  z(i) = " + read + "(i) * 2\n";
   return head + "-> (" + outs + ", " + copyOuts + ", z) {\n" + body + copy + extra + "}\n";
