@@ -158,14 +158,17 @@ class CostModel {
     std::vector<int64_t> run;
     std::vector<int64_t> work;  // per member: its points in one block
   };
-  std::vector<std::vector<std::vector<int>>> gridAssignments(const std::vector<int>& members, int g) const;
+  // The legal rank-g assignments, anchored (below); with `anyOne`, the first one the
+  // dependences allow, or none.
+  std::vector<std::vector<std::vector<int>>> gridAssignments(const std::vector<int>& members, int g,
+                                                             bool anyOne = false) const;
   // Members that no internal dependence links to earlier ones (siblings: they share only
   // a tensor they read) would take every orientation independently, 2^k assignments
   // for k of them. Each such component is anchored to an earlier member that reads a
   // tensor it reads: on every grid coordinate, the two place the dims that index the
   // same subscript of that tensor (docs/cost-model.md, "Grid and tile candidates").
   struct SiblingAnchor {
-    int earlier = -1, later = -1;               // positions in the group
+    int earlier = -1, later = -1;               // positions in the group, earlier < later
     std::vector<int> earlierPos, laterPos;      // per parallel dim: the subscript it indexes, or -1
   };
   std::vector<SiblingAnchor> siblingAnchors(const std::vector<int>& members, const std::vector<int>& deps) const;

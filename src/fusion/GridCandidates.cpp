@@ -12,10 +12,11 @@ bool CostModel::mayGrowLegal(const StmtSet& must) const {
   // any group may reach by taking it in: no bound then.
   if (anyScalarStatement_) return true;
   // A rank-g assignment restricted to its first coordinate is a rank-1 one.
-  return !gridAssignments(must.members(), 1).empty();
+  return !gridAssignments(must.members(), 1, /*anyOne=*/true).empty();
 }
 
-std::vector<std::vector<std::vector<int>>> CostModel::gridAssignments(const std::vector<int>& members, int g) const {
+std::vector<std::vector<std::vector<int>>> CostModel::gridAssignments(const std::vector<int>& members, int g,
+                                                                      bool anyOne) const {
   const Program& prog = fg_.program();
   StmtSet group = StmtSet::of(fg_.size(), members);
   std::vector<int> deps = fg_.internalDeps(group);
@@ -41,7 +42,9 @@ std::vector<std::vector<std::vector<int>>> CostModel::gridAssignments(const std:
     rec();
     return res;
   };
-  const std::vector<SiblingAnchor> anchors = siblingAnchors(members, deps);
+  // Whether any assignment exists is the dependences' question alone (anchors only
+  // choose among those they allow), and the first found answers it.
+  const std::vector<SiblingAnchor> anchors = anyOne ? std::vector<SiblingAnchor>{} : siblingAnchors(members, deps);
   // Every assignment that keeps every internal dependence at one grid point (and, with
   // `anchored`, reads each anchor's tensor at the same grid coordinates); a constraint is
   // checked as soon as both its ends are placed, which prunes early.
@@ -49,6 +52,7 @@ std::vector<std::vector<std::vector<int>>> CostModel::gridAssignments(const std:
   std::function<void(size_t)> assign = [&](size_t k) {
     if (k == members.size()) { out.push_back(current); return; }
     for (auto& t : tuples(members[k])) {
+      if (anyOne && !out.empty()) return;
       current[k] = t;
       bool ok = true;
       for (int d : deps) {
@@ -130,9 +134,6 @@ std::vector<CostModel::SiblingAnchor> CostModel::siblingAnchors(const std::vecto
         }
       }
   }
-  // An anchor is checked when its later member is placed.
-  for (auto& a : anchors)
-    if (a.earlier > a.later) std::swap(a.earlier, a.later), std::swap(a.earlierPos, a.laterPos);
   return anchors;
 }
 
