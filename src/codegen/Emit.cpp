@@ -14,6 +14,7 @@
 #include "codegen/Names.h"
 #include "codegen/Schedule.h"
 #include "polyir/Reduction.h"
+#include "polyir/Rescale.h"
 #include "fusion/PlanOutput.h"
 #include "polyir/Diagnostic.h"
 #include "polyir/Printer.h"
@@ -1000,6 +1001,86 @@ class KernelPrinter {
       chain.push_back(es.write.tensor);
     }
   }
+  // A maximum M and the sum streamed into its loop (KernelPlan::streams): one pass over
+  // their common points keeps the running maximum in pf_part and the sum against it in
+  // pf_sum, rescaled by pf_rescale(old, new) = exp(old - new) each time the maximum
+  // grows. Threads' partial pairs combine by the maximum first, then by the sums, each
+  // rescaled to that maximum. A term is 0 while the running maximum is -inf (every
+  // element so far -inf), as exp(-inf - m) is for any finite m. The sum's dims read the
+  // maximum's, aliased by name inside its own scopes.
+  void printStreamed(std::ostream& os, const StmtIR& s, const Statement& st, const std::vector<const LoopIR*>& par,
+                     const std::vector<const LoopIR*>& red, const std::string& P, const std::string& R,
+                     const std::string& fixed, const std::string& lhs, const Lanes& lanes, bool unrolled,
+                     size_t sumMember) const {
+    const StreamChain rp = streamChain(prog_, prog_.statements[size_t(k_.plan.statements[sumMember])]);
+    if (rp.max != st.id) throw InternalError(prog_.statements[size_t(k_.plan.statements[sumMember])].label() +
+                                             " is streamed into " + st.label() + ", not its maximum");
+    // The sum with its producers inlined: it reads the maximum, which is the running one.
+    const Statement& sum = rp.inlined;
+    const bool across = reducesAcrossThreads(s.mode);
+    // The sum's dims (all, or its parallel ones) named after the maximum's values.
+    auto aliases = [&](bool reduction) {
+      std::string decl, inner;
+      for (size_t d = 0; d < st.dims.size(); ++d) {
+        if (!reduction && int(d) >= st.numParallel) continue;
+        const std::string& name = sum.dims[size_t(rp.sumDimOf[d])];
+        if (name == st.dims[d]) continue;
+        decl += "const " + sp_.index + " pf_al_" + cName(name) + " = " + cName(st.dims[d]) + "; ";
+        inner += "const " + sp_.index + " " + cName(name) + " = pf_al_" + cName(name) + "; ";
+      }
+      return std::make_pair(decl, inner);
+    };
+    const std::string value = valueText(sum, *sum.rhs, sp_, at_.sizes(), [&](const Access& a) {
+      return a.tensor == rp.tensor ? std::string("pf_part") : accessC(a, &sum);
+    });
+    const std::string zero = sp_.literal("0");
+    os << "    for (" << sp_.index << " pf_p = " << (across ? "0" : lanes.tid) << "; "
+       << (across ? "pf_p < " + P : lanes.when("pf_p < " + P)) << "; pf_p += " << (across ? "1" : lanes.count) << ") {\n";
+    decompose(os, par, "pf_p", "      ", sp_.index);
+    if (!fixed.empty()) os << "      " << fixed << "\n";
+    os << "      " << sp_.real << " pf_part = " << identity(st.op, sp_) << ", pf_sum = " << zero << ";\n";
+    std::string ind = "      ";
+    if (across) {
+      os << stepLoop("pf_r", R, lanes, unrolled, "      ");
+      decompose(os, red, "pf_r", "        ", sp_.index);
+      ind = "        ";
+    } else {
+      for (auto* l : red) {
+        os << ind << "for (" << sp_.index << " " << l->var << " = " << l->lo << "; " << l->var << " < " << l->hi << "; ++" << l->var << ") {\n";
+        ind += "  ";
+      }
+    }
+    if (const std::string copies = cacheCopies(st); !copies.empty()) os << ind << copies << "\n";
+    os << ind << "const " << sp_.real << " pf_run = " << combine(st.op, "pf_part", valueC(st, *st.rhs), sp_) << ";\n";
+    os << ind << "pf_sum *= pf_rescale(pf_part, pf_run);\n";
+    os << ind << "pf_part = pf_run;\n";
+    auto [decl, inner] = aliases(true);
+    os << ind << "{ " << decl << "{ " << inner << "pf_sum += pf_part == -INFINITY ? " << zero << " : " << value << "; } }\n";
+    if (across) {
+      os << "      }\n";
+    } else {
+      for (size_t q = 0; q < red.size(); ++q) {
+        ind = ind.substr(2);
+        os << ind << "}\n";
+      }
+    }
+    if (across) {
+      os << "      const " << sp_.real << " pf_own = pf_part;\n";
+      os << "      pf_part = " << blockReduce(st.op, lanes) << ";\n";
+      os << "      " << reductionResult(st, s.mode, lhs, lanes) << "\n";
+      os << "      pf_part = pf_sum * pf_rescale(pf_own, pf_part);\n";
+      os << "      pf_part = " << blockReduce(ReduceOp::Add, lanes) << ";\n";
+    } else {
+      os << "      " << assign(lhs, "pf_part", st.write.tensor) << ";\n";
+      os << "      pf_part = pf_sum;\n";
+    }
+    auto [pdecl, pinner] = aliases(false);
+    const std::string sumLhs = accessC(sum.write);
+    os << "      { " << pdecl << "{ " << pinner
+       << (across ? reductionResult(sum, s.mode, sumLhs, lanes) : assign(sumLhs, "pf_part", sum.write.tensor) + ";") << " } }\n";
+    os << "    }\n";
+  }
+
   // Whether e is a product of accesses, scalars and numbers: zero when an access is.
   static bool isProduct(const Expr& e) {
     if (e.kind == ExprKind::Mul) return isProduct(*e.args[0]) && isProduct(*e.args[1]);
@@ -1009,6 +1090,15 @@ class KernelPrinter {
   void printStatement(std::ostream& os, const StmtIR& s) const {
     const Statement& st = prog_.statements[s.stmt];
     os << "  // " << st.label() << " (line " << st.loc.line << "): " << statementText(prog_, st) << "\n";
+    if (const int into = k_.plan.streamedInto(s.member); into >= 0) {
+      os << "  // streamed: computed in " << prog_.statements[size_t(k_.plan.statements[size_t(into)])].label()
+         << "'s loop above\n";
+      return;
+    }
+    if (k_.plan.inlinedInStream(s.member)) {
+      os << "  // inlined into the streamed sum above: no loop or storage of its own\n";
+      return;
+    }
     // A row in registers: the unrolled steps name their registers (a scalar step's slot is
     // its step, a vector step's lane sets its own).
     const bool unrolled = k_.plan.runsRegisterRow(prog_, s.member);
@@ -1056,6 +1146,8 @@ class KernelPrinter {
         printTiledContraction(os, *k_.plan.contractionOf(s.member), st, piece, lhs);
       } else if (width > 1) {
         printVectorized(os, s, st, par, red, P, fixed, lhs, init, width, lanes);
+      } else if (const int sum = k_.plan.streamedSum(s.member); sum >= 0) {
+        printStreamed(os, s, st, par, red, P, R, fixed, lhs, lanes, unrolled, size_t(sum));
       } else if (reducesAcrossThreads(s.mode)) {
         os << "    for (" << sp_.index << " pf_p = 0; pf_p < " << P << "; ++pf_p) {\n";
         decompose(os, par, "pf_p", "      ", sp_.index);
@@ -1147,7 +1239,8 @@ std::string narrowAccessors(const Spelling& sp, const Program& prog) {
 
 // `warpRows`: some kernel runs a row per warp (OpenCL needs its 32-lane reduction);
 // `blockRows`: some kernel reduces across a whole block.
-std::string helpers(const Spelling& sp, const Program& prog, const std::set<ReduceOp>& used, bool warpRows, bool blockRows) {
+std::string helpers(const Spelling& sp, const Program& prog, const std::set<ReduceOp>& used, bool warpRows, bool blockRows,
+                    bool streams) {
   std::ostringstream os;
   if (sp.d == Dialect::OpenCL && !sp.f32) os << "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
   os << mathHelpers(sp, usedHelpers(prog));
@@ -1156,6 +1249,11 @@ std::string helpers(const Spelling& sp, const Program& prog, const std::set<Redu
   // isl's bounds mix int literals with 64-bit block origins under wide indices, where
   // OpenCL's min(int, long) is ambiguous: a comparison takes the wider type.
   os << "#define pf_min(a, b) ((a) < (b) ? (a) : (b))\n#define pf_max(a, b) ((a) > (b) ? (a) : (b))\n";
+  // A streamed sum's rescale as its running maximum grows from `from` to `to` (1 while it
+  // stays, -inf to -inf included).
+  if (streams)
+    os << (sp.d == Dialect::Cuda ? "__device__ __forceinline__ " : "inline ") << sp.real << " pf_rescale(" << sp.real
+       << " from, " << sp.real << " to) { return from == to ? " << sp.literal("1") << " : " << sp.fn("exp") << "(from - to); }\n";
   for (const ReduceKind* k = reductionsBegin(); k != reductionsEnd(); ++k) {
     if (!used.count(k->op)) continue;
     std::string c = combine(k->op, "v", "o", sp);
@@ -1236,14 +1334,15 @@ GeneratedCode generate(const PolyProgram& pp, const Partition& p, Dialect d) {
      << p.device << ", sizes " << sizes << ").\n";
   os << "// " << p.kernels.size() << " kernel(s); every kernel's schedule was verified by isl against all dependences.\n";
   std::set<ReduceOp> used;  // block combines the kernels need
-  bool warpRows = false, blockRows = false;
+  bool warpRows = false, blockRows = false, streams = false;
   for (auto& k : out.kernels) {
+    streams |= !k.plan.streams.empty();
     warpRows |= k.plan.warpPerRow();
     blockRows |= k.plan.usesBlockReduce() && !k.plan.warpPerRow();
     for (auto& s : k.stmts)
       if (reducesAcrossThreads(s.mode)) used.insert(prog.statements[s.stmt].op);
   }
-  os << helpers(sp, prog, used, warpRows, blockRows) << "\n";
+  os << helpers(sp, prog, used, warpRows, blockRows, streams) << "\n";
   for (auto& k : out.kernels) {
     KernelPrinter kp(at, k, sp);
     os << kp.print() << "\n";

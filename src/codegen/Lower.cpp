@@ -11,6 +11,7 @@
 #include "codegen/Schedule.h"
 #include "polyir/Diagnostic.h"
 #include "polyir/IslContext.h"
+#include "polyir/Rescale.h"
 
 namespace polyfuse {
 
@@ -167,10 +168,16 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& 
     ki.plan = k;
     for (int t = 0; t < k.gridRank(); ++t) ki.numBlocks.push_back((k.gridExtent[t] + k.tile[t] - 1) / k.tile[t]);
     std::set<int> touched, written;
-    for (int s : k.statements) {
-      touched.insert(prog.statements[s].write.tensor);
-      written.insert(prog.statements[s].write.tensor);
-      for (auto& r : prog.statements[s].reads) touched.insert(r.tensor);
+    for (size_t m = 0; m < k.statements.size(); ++m) {
+      // A streamed sum reads what its inlined form reads; inlined producers touch nothing.
+      const Statement& st = prog.statements[k.statements[m]];
+      if (k.inlinedInStream(m)) continue;
+      touched.insert(st.write.tensor);
+      written.insert(st.write.tensor);
+      StreamChain chain;
+      if (k.streamedInto(m) >= 0) chain = streamChain(prog, st);
+      for (auto& r : (chain.streams() ? chain.inlined : st).reads)
+        if (r.tensor != chain.tensor) touched.insert(r.tensor);
     }
     for (int t : touched)
       if (!k.keepsOnChip(t)) {
@@ -228,6 +235,19 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& 
     };
     for (size_t m = 0; m < ki.stmts.size(); ++m) {
       const Statement& st = prog.statements[ki.stmts[m].stmt];
+      // A streamed sum runs in its maximum's loop: what it touches, the maximum's loop
+      // touches (its running maximum is a register, no read of memory).
+      if (k.streamedInto(m) >= 0 || k.inlinedInStream(m)) continue;
+      std::vector<const Access*> touched;
+      for (auto& r : st.reads) touched.push_back(&r);
+      std::vector<int> written = {st.write.tensor};
+      StreamChain chain;
+      if (const int sum = k.streamedSum(m); sum >= 0) {
+        chain = streamChain(prog, prog.statements[k.statements[size_t(sum)]]);
+        for (auto& r : chain.inlined.reads)
+          if (r.tensor != chain.tensor) touched.push_back(&r);
+        written.push_back(chain.inlined.write.tensor);
+      }
       // An epilogue runs inside its contraction, after the staging barriers: it waits for
       // nothing of its own (what it touches stays pending).
       const bool epilogue = k.tiledWith(m) && !k.contractionOf(m);
@@ -238,8 +258,8 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& 
         if (const OnChipArray* a = k.arrayOf(pd.tensor); a && a->inRegisters()) continue;
         // Tensors sharing on-chip storage are one buffer here.
         const int buffer = k.storageOf(pd.tensor);
-        bool reads = std::any_of(st.reads.begin(), st.reads.end(), [&](const Access& a) { return k.storageOf(a.tensor) == buffer; });
-        bool writes = k.storageOf(st.write.tensor) == buffer;
+        bool reads = std::any_of(touched.begin(), touched.end(), [&](const Access* a) { return k.storageOf(a->tensor) == buffer; });
+        bool writes = std::any_of(written.begin(), written.end(), [&](int t) { return k.storageOf(t) == buffer; });
         if (!(writes || (reads && pd.write))) continue;
         const StmtIR& prev = *std::find_if(ki.stmts.begin(), ki.stmts.end(), [&](const StmtIR& s) { return s.stmt == pd.stmt; });
         if (!sameThread(prev, ki.stmts[m], pd.tensor)) conflict = true;
@@ -258,11 +278,11 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& 
         ++ki.barriers;
         pending.clear();
       }
-      pending.push_back({st.id, st.write.tensor, true});
-      for (auto& r : st.reads) {
+      for (int t : written) pending.push_back({st.id, t, true});
+      for (const Access* r : touched) {
         // The first reader of an input cached on chip writes the on-chip copy.
-        const bool fills = k.cachesInput(r.tensor) && k.firstReader(prog, r.tensor) == st.id;
-        pending.push_back({st.id, r.tensor, fills});
+        const bool fills = k.cachesInput(r->tensor) && k.firstReader(prog, r->tensor) == st.id;
+        pending.push_back({st.id, r->tensor, fills});
       }
     }
     // Barriers one block executes: those between statements, and one per block

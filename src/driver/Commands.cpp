@@ -112,6 +112,7 @@ struct FusionCli {
   double timeLimit = 60;
   int top = 1;  // fuse --top K
   bool noRecompute = false;
+  bool noStream = false;
 
   void add(CLI::App* cmd) {
     cmd->add_option("--strategy", strategy, namesIn(kStrategyNames, " | "));
@@ -123,7 +124,11 @@ struct FusionCli {
     cmd->add_option("--time-limit", timeLimit, "seconds for the search after import, --explain included (the best plan found is kept)");
     cmd->add_flag("--no-recompute", noRecompute,
                   "ilp, exhaustive: compute every statement once (never recompute an elementwise producer in its consumers' kernels)");
+    cmd->add_flag("--no-stream", noStream,
+                  "keep every reduction pass: no sum streams beside the maximum it is shifted by (docs/streaming.md)");
   }
+  // The cost model's own settings, before it plans anything.
+  void configure(CostModel& cm) const { cm.setStreams(!noStream); }
   SearchOptions options(int n) const {
     SearchOptions o;
     o.strategy = parseStrategy(strategy);
@@ -148,10 +153,12 @@ int execGenerated(LoadedProgram& lp, Backend backend, const FusionCli& fusion, i
   FusionGraph fg(*lp.poly);
   const Device dev = loadDevice(fusion.device);
   CostModel cm(fg, sizes, dev);
+  fusion.configure(cm);
   std::vector<std::string> clamps;
   Partition p;
   if (planSizes) {
     CostModel planner(fg, *planSizes, dev);
+    fusion.configure(planner);
     p = cm.replan(search(planner, fusion.options(fg.size())), clamps);
   } else {
     p = search(cm, fusion.options(fg.size()));
@@ -252,6 +259,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
           Device dev = loadDevice(c->fusion.device);
           FusionGraph fg(*lp.poly);
           CostModel cm(fg, sizes, dev);
+          c->fusion.configure(cm);
           SearchOptions opt = c->fusion.options(fg.size());
           // --time-limit bounds everything after import: with --explain, the search gets
           // half of it and the explanations what the search leaves.
@@ -398,6 +406,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
           Sizes sizes = parseSizes(c->sizes);
           FusionGraph fg(*lp.poly);
           CostModel cm(fg, sizes, loadDevice(c->fusion.device));
+          c->fusion.configure(cm);
           Partition p = search(cm, c->fusion.options(fg.size()));
           std::vector<std::string> files = writeCode(cm, p, c->target, c->out);
           for (auto& f : files) std::cout << f << "\n";

@@ -21,11 +21,19 @@ CostModel::CostModel(const FusionGraph& fg, const Sizes& sizes, const Device& de
   for (auto& st : prog.statements) anyScalarStatement_ |= st.numParallel == 0;
   flowSources_.assign(prog.statements.size(), {});
   consumers_.assign(prog.tensors.size(), {});
-  for (const Dependence& dep : fg.poly().dependences())
+  depSources_.assign(prog.statements.size(), {});
+  for (const Dependence& dep : fg.poly().dependences()) {
+    if (dep.src != dep.dst) depSources_[dep.dst].push_back(dep.src);
     if (dep.kind == DepKind::Flow && dep.src != dep.dst) {
       flowSources_[dep.dst][dep.tensor].push_back(dep.src);
       consumers_[dep.tensor].push_back(dep.dst);
     }
+  }
+  for (auto& d : depSources_) {
+    std::sort(d.begin(), d.end());
+    d.erase(std::unique(d.begin(), d.end()), d.end());
+  }
+  for (auto& st : prog.statements) stream_.push_back(streamChain(prog, st));
 }
 
 std::optional<KernelPlan> CostModel::plan(const StmtSet& group, bool noParallelismLoss) const {
@@ -83,15 +91,15 @@ OnChipArray CostModel::onChipSlice(const std::vector<int>& members, const Kernel
 
 std::optional<KernelPlan> CostModel::evaluate(const std::vector<int>& members, const GridCandidate& c,
                                              const std::vector<int>* threadDims,
-                                             const std::vector<int>& recomputed) const {
+                                             const std::vector<int>& recomputed, std::optional<bool> stream) const {
   KernelPlan kp;
   kp.recomputed = recomputed;
   BlockShape shape = shapeGrid(members, c, kp);
   if (!mapThreads(members, threadDims, shape, kp)) return std::nullopt;
   // A contraction tiled (if it can be), then as it is: the cheaper, the tiled at equal time.
   KernelPlan tiled = kp;
-  if (!tileContraction(members, tiled)) return price(members, shape, kp);
-  KernelPlan best = price(members, shape, tiled), plain = price(members, shape, kp);
+  if (!tileContraction(members, tiled)) return price(members, shape, kp, stream);
+  KernelPlan best = price(members, shape, tiled, stream), plain = price(members, shape, kp, stream);
   return plain.modeledUs < best.modeledUs - 1e-12 ? plain : best;
 }
 
@@ -99,7 +107,8 @@ std::optional<KernelPlan> CostModel::evaluate(const std::vector<int>& members, c
 // chip, each with its rows in shared memory, then in registers where they can be; the
 // cheapest, and at equal time the later (each input read once: L2 traffic the time does
 // not show is spared; rows in registers: no on-chip loads, no barriers).
-KernelPlan CostModel::price(const std::vector<int>& members, const BlockShape& shape, KernelPlan kp) const {
+KernelPlan CostModel::price(const std::vector<int>& members, const BlockShape& shape, KernelPlan kp,
+                            std::optional<bool> stream) const {
   std::optional<KernelPlan> best;
   bool cacheable = true;
   for (bool cacheInputs : {false, true}) {
@@ -117,7 +126,74 @@ KernelPlan CostModel::price(const std::vector<int>& members, const BlockShape& s
       if (!best || v.modeledUs <= best->modeledUs + 1e-12) best = std::move(v);
     }
   }
+  // Streamed sums (docs/streaming.md): one pass fewer over what they share with their
+  // maximum, a rescale per point. Taken only when faster: at equal time the two passes
+  // keep the program's own arithmetic.
+  if (std::vector<StreamPair> pairs = stream.value_or(true) ? streamPairs(members, kp) : std::vector<StreamPair>{};
+      !pairs.empty()) {
+    KernelPlan v = kp;
+    v.streams = std::move(pairs);
+    const double sectorWaste = placeData(members, shape, v, false);
+    vectorize(members, shape, v);
+    for (auto& p : v.streams)  // the rescale: an exp and a multiply per point
+      v.flops = checkedAdd(v.flops, checkedMul(sized(members[size_t(p.sum)]).points, 2, "a kernel's flops"), "a kernel's flops");
+    loadsInFlight(members, shape, v);
+    onchipLoads(members, v);
+    timeKernel(sectorWaste, v);
+    if (stream.value_or(false) || v.modeledUs < best->modeledUs - 1e-12) best = std::move(v);
+  }
   return *best;
+}
+
+// A sum runs in its maximum's loop (StreamChain) when the maximum and every producer it
+// inlines are members, both reduce the same way (across the block's or a warp's
+// threads, or each thread serially, never split or tiled) on aligned dims of the grid
+// and threads, and neither the sum nor a producer depends on a member after the
+// maximum but those producers (the loop runs where the maximum stands). A producer is
+// inlined, running nowhere else, when no other member and nothing after the kernel
+// reads its value.
+std::vector<StreamPair> CostModel::streamPairs(const std::vector<int>& members, const KernelPlan& kp) const {
+  std::vector<StreamPair> out;
+  if (!streams_ || kp.splitChunks > 1) return out;
+  const Program& prog = fg_.program();
+  auto indexOf = [&](int s) { return size_t(std::find(members.begin(), members.end(), s) - members.begin()); };
+  for (size_t k = 0; k < members.size(); ++k) {
+    const StreamChain& sc = stream_[size_t(members[k])];
+    if (!sc.streams()) continue;
+    const size_t j = indexOf(sc.max);
+    if (j >= k || kp.modes[j] != kp.modes[k] || kp.tiledWith(j) || kp.tiledWith(k)) continue;
+    if (kp.modes[k] != StmtMode::BlockReduce && kp.modes[k] != StmtMode::SerialReduce) continue;
+    std::vector<size_t> chain;
+    for (int p : sc.producers) chain.push_back(indexOf(p));
+    bool ok = std::all_of(chain.begin(), chain.end(), [&](size_t c) { return c < members.size(); });
+    auto aligned = [&](int dm, int ds) { return dm < 0 ? ds < 0 : ds == sc.sumDimOf[size_t(dm)]; };
+    ok = ok && aligned(kp.threadDims[j], kp.threadDims[k]);
+    for (size_t t = 0; t < kp.gridDims[j].size() && ok; ++t) ok = aligned(kp.gridDims[j][t], kp.gridDims[k][t]);
+    auto inChain = [&](size_t at) { return std::find(chain.begin(), chain.end(), at) != chain.end(); };
+    std::vector<size_t> runs = chain;
+    runs.push_back(k);
+    for (size_t r : runs)
+      for (int src : depSources_[size_t(members[r])]) {
+        const size_t at = indexOf(src);
+        ok = ok && (at == members.size() || at <= j || inChain(at));
+      }
+    for (auto& p : out) ok = ok && size_t(p.max) != j;  // one sum a loop
+    if (!ok) continue;
+    StreamPair sp{int(j), int(k), {}};
+    for (size_t c : chain) {
+      const int t = prog.statements[size_t(members[c])].write.tensor;
+      const bool recomputed = std::find(kp.recomputed.begin(), kp.recomputed.end(), members[c]) != kp.recomputed.end();
+      bool alone = prog.tensors[size_t(t)].role != TensorRole::Output;
+      for (int reader : consumers_[size_t(t)]) {
+        const size_t at = indexOf(reader);
+        if (at == members.size()) alone = alone && recomputed;
+        else alone = alone && (at == k || inChain(at));
+      }
+      if (alone) sp.inlined.push_back(int(c));
+    }
+    out.push_back(std::move(sp));
+  }
+  return out;
 }
 
 // A serial reduction that is a sum over one reduction dim r with two parallel dims p, q,
@@ -542,17 +618,36 @@ double CostModel::placeData(const std::vector<int>& members, const BlockShape& s
     double sector = 1.0;  // worst sector factor over the kernel's accesses
   };
   std::map<int, Use> uses;
+  std::vector<std::set<int>> passedIn(members.size());
+  // Streamed: what inlined producers would write lives in registers, as does the
+  // running maximum they and the sum read.
+  std::set<int> inRegisters;
+  for (auto& sp : kp.streams) {
+    const StreamChain& sc = stream_[size_t(members[size_t(sp.sum)])];
+    for (int p : sc.producers) inRegisters.insert(prog.statements[size_t(p)].write.tensor);
+    inRegisters.insert(sc.tensor);
+  }
   for (size_t k = 0; k < members.size(); ++k) {
     int s = members[k];
     const SizedStatement& ss = sized(s);
+    const bool inlined = kp.inlinedInStream(k);
+    if (!inlined) {
     Use& w = uses[ss.write.tensor];
     if (!w.written) w.firstWriter = k;
     w.written = true;
     w.sector = std::max(w.sector, sectorFactor(ss.write, k));
     w.writeFull.hull(footprint(ss, ss.write, ss.lo, ss.hi));
     w.writeBlock.hull(footprint(ss, ss.write, shape.lo[k], shape.hi[k]));
-    std::set<int> passed;  // tensors this statement already reads from global memory
+    }
+    // Tensors this statement's pass already reads from global memory; a streamed sum's
+    // pass, and its inlined producers', is its maximum's.
+    int into = kp.streamedInto(k);
+    for (auto& sp : kp.streams)
+      if (std::find(sp.inlined.begin(), sp.inlined.end(), int(k)) != sp.inlined.end()) into = sp.max;
+    const bool streamed = into >= 0;
+    std::set<int>& passed = passedIn[streamed ? size_t(into) : k];
     for (auto& r : ss.reads) {
+      if (streamed && inRegisters.count(r.tensor)) continue;
       Use& u = uses[r.tensor];
       u.sector = std::max(u.sector, sectorFactor(r, k));
       bool external = prog.tensors[r.tensor].role == TensorRole::Input;
@@ -599,6 +694,12 @@ double CostModel::placeData(const std::vector<int>& members, const BlockShape& s
     bool kept = false;
     for (int r : kp.recomputed) kept |= prog.statements[r].write.tensor == t;
     for (int c : consumers_[t]) escapes |= !group.contains(c) && !kept;
+    // A value only this kernel computes, read by a member it recomputes: that member's
+    // other copies read it from memory (FusionGraph::storesValue).
+    const int writer = members[u.firstWriter];
+    for (int c : consumers_[t])
+      escapes |= !kept && !fg_.recomputable(writer) &&
+                 std::find(kp.recomputed.begin(), kp.recomputed.end(), c) != kp.recomputed.end();
     // A tensor built in parts, some by another kernel, that a member reads: memory holds
     // every part, a chip only this kernel's (a rotary half swap split over two kernels).
     escapes |= !u.extReadFull.empty;
@@ -704,6 +805,8 @@ void CostModel::vectorize(const std::vector<int>& members, const BlockShape& sha
     const int x = kp.threadDims[k];
     // Off a split's chunks (the last chunk may end inside a vector) and a tiled contraction.
     if (x < 0 || (kp.splitChunks > 1 && kp.chunkDims[k] == x) || kp.rowOfWarp(k, x) || kp.tiledWith(k)) continue;
+    // A streamed pair's loop takes an element a step (its rescale is per element).
+    if (kp.streamedInto(k) >= 0 || kp.streamedSum(k) >= 0 || kp.inlinedInStream(k)) continue;
     if (kp.modes[k] != StmtMode::Pointwise && kp.modes[k] != StmtMode::BlockReduce) continue;
     // A range that is no multiple of the width ends in a scalar tail, where the thread
     // dimension is the member's one loop in the block.
@@ -1064,7 +1167,7 @@ Partition CostModel::replan(const Partition& modeled, std::vector<std::string>& 
       }
     }
     std::optional<KernelPlan> planned =
-        evaluate(m.statements, {m.gridDims, tile, m.splitChunks}, &m.threadDims, m.recomputed);
+        evaluate(m.statements, {m.gridDims, tile, m.splitChunks}, &m.threadDims, m.recomputed, !m.streams.empty());
     if (!planned) throw InternalError("K" + std::to_string(m.id) + " has no plan at the execution sizes");
     KernelPlan k = std::move(*planned);
     if (k.splitChunks != m.splitChunks) {

@@ -9,6 +9,7 @@
 #include "fusion/Device.h"
 #include "fusion/FusionGraph.h"
 #include "fusion/KernelPlan.h"
+#include "polyir/Rescale.h"
 #include "polyir/Sized.h"
 
 namespace polyfuse {
@@ -97,9 +98,12 @@ class CostModel {
   // One candidate costed: grid shape, thread mapping, footprints and placement, time.
   // None when the candidate splits a reduction its threads would not share. With
   // `threadDims`, the thread mapping is given instead of chosen.
+  // `stream`: whether sums stream beside their maxima where they can (replan keeps the
+  // modeled plan's choice); unset: where it is faster.
   std::optional<KernelPlan> evaluate(const std::vector<int>& members, const GridCandidate& c,
                                      const std::vector<int>* threadDims = nullptr,
-                                     const std::vector<int>& recomputed = {}) const;
+                                     const std::vector<int>& recomputed = {},
+                                     std::optional<bool> stream = std::nullopt) const;
   // Tile sizes tried on grid coordinate t of a rank-g grid of the given extent:
   // 1, then powers of two below twice the extent, up to kMaxTile1D or kMaxTileND, on
   // the innermost kTiledGridCoords coordinates.
@@ -117,6 +121,11 @@ class CostModel {
   Partition replan(const Partition& modeled, std::vector<std::string>& clamps) const;
 
   int64_t lowerBoundBytes() const { return at_.lowerBoundBytes(); }
+  // Whether kernels may stream a sum beside its maximum (docs/streaming.md); on unless
+  // `--no-stream`. Set before the first plan: plans are memoized.
+  void setStreams(bool on) { streams_ = on; }
+  bool streams() const { return streams_; }
+  const StreamChain& streamChainOf(int s) const { return stream_[size_t(s)]; }
   // A lower bound on any partition's modeled time, whatever the search saw: one launch,
   // then the slower of the DRAM lower bound at full bandwidth and every statement's
   // flops at full throughput (each kernel's time is at least its launch and each of
@@ -145,6 +154,9 @@ class CostModel {
   // flowSources_[s]: tensor -> statements whose values s reads through it
   std::vector<std::map<int, std::vector<int>>> flowSources_;
   std::vector<std::vector<int>> consumers_;  // per tensor: statements that read it via flow deps
+  std::vector<std::vector<int>> depSources_;  // per statement: those it depends on (any kind), sorted
+  std::vector<StreamChain> stream_;           // per statement: how it streams, when a sum that can
+  bool streams_ = true;                       // --no-stream: false
   mutable std::unordered_map<StmtSet, std::optional<KernelPlan>, StmtSetHash> memo_[2];
   // Plans of groups that recompute members, keyed by the group followed by the members.
   mutable std::map<std::pair<StmtSet, StmtSet>, std::optional<KernelPlan>> recomputeMemo_[2];
@@ -191,7 +203,10 @@ class CostModel {
   // The tiled contraction whose accumulators hold temporary t: written by it or its
   // epilogue, and read only by that epilogue; null otherwise.
   const ContractionTile* accumulated(const std::vector<int>& members, const KernelPlan& kp, int t) const;
-  KernelPlan price(const std::vector<int>& members, const BlockShape& shape, KernelPlan kp) const;
+  KernelPlan price(const std::vector<int>& members, const BlockShape& shape, KernelPlan kp,
+                   std::optional<bool> stream = std::nullopt) const;
+  // The sums of the group that can run in their maximum's loop under kp's mapping.
+  std::vector<StreamPair> streamPairs(const std::vector<int>& members, const KernelPlan& kp) const;
   void onchipLoads(const std::vector<int>& members, KernelPlan& kp) const;
   int64_t reuseStorage(const std::vector<int>& members, KernelPlan& kp, int computeBytes) const;
   double placeData(const std::vector<int>& members, const BlockShape& shape, KernelPlan& kp, bool cacheInputs) const;

@@ -60,9 +60,16 @@ class FusionGraph {
   // Some statement outside the group reads s's value.
   bool readOutside(const StmtSet& group, int s) const;
   // The kernel `group`, recomputing `recomputed` (or nothing, when empty), writes s's
-  // value for other kernels: s is a member it does not recompute, read outside it.
+  // value for other kernels: s is a member it does not recompute, read outside it, or,
+  // when s is not recomputable (this kernel alone computes it), read by a member it
+  // recomputes: that statement runs elsewhere too, and there it reads s from memory.
   bool storesValue(const StmtSet& group, const StmtSet& recomputed, int s) const {
-    return group.contains(s) && (recomputed.empty() || !recomputed.contains(s)) && readOutside(group, s);
+    if (!group.contains(s) || (!recomputed.empty() && recomputed.contains(s))) return false;
+    if (readOutside(group, s)) return true;
+    if (recomputed.empty() || recomputable(s)) return false;
+    for (int c : flowConsumers(s))
+      if (recomputed.contains(c)) return true;
+    return false;
   }
   // Connected through dependence edges or sibling pairs.
   bool isConnected(const StmtSet& group) const;

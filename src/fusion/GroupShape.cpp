@@ -84,6 +84,13 @@ std::string CostModel::shapeKey(const StmtSet& group) const {
     const SizedStatement& ss = sized(s);
     w.put(int64_t(st.op));
     w.put(int64_t(st.init));
+    // How it streams: its maximum and inlined producers, as members (or outside: -1).
+    const StreamChain& sc = stream_[size_t(s)];
+    w.put(sc.streams() ? member(sc.max) : int64_t(-2));
+    if (sc.streams()) {
+      w.put(int64_t(sc.producers.size()));
+      for (int p : sc.producers) w.put(member(p));
+    }
     w.put(int64_t(st.numParallel));
     w.put(int64_t(st.dims.size()));
     w.put(ss.lo);

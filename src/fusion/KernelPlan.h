@@ -114,6 +114,17 @@ struct ContractionTile {
   int64_t steps(const SizedStatement& ss) const { return (ss.hi[size_t(r)] - ss.lo[size_t(r)] + kStep - 1) / kStep; }
 };
 
+// A sum streamed beside the maximum it is shifted by (polyir/Rescale.h, StreamChain):
+// one loop over their common points runs both, the sum (its elementwise producers
+// inlined) against the running maximum, rescaled each time it grows; their partials
+// combine by the maximum first, then by the rescaled sum. Indices in
+// KernelPlan::statements. `inlined`: the producers that run only there (no loop, no
+// storage of their own: nothing else in the kernel or after it reads them).
+struct StreamPair {
+  int max = -1, sum = -1;
+  std::vector<int> inlined;
+};
+
 struct KernelPlan {
   int id = 0;
   std::vector<int> statements;             // program order
@@ -163,6 +174,29 @@ struct KernelPlan {
     for (auto& c : contractions) n = std::max(n, c.stagedElements());
     return n;
   }
+  // Sums that run in their maximum's loop (docs/streaming.md): each reads what the
+  // maximum reads in the same pass, so its global reads are no pass of their own.
+  std::vector<StreamPair> streams;
+  // The member whose loop runs member m (a streamed sum); -1 when m runs its own.
+  int streamedInto(size_t m) const {
+    for (auto& s : streams)
+      if (size_t(s.sum) == m) return s.max;
+    return -1;
+  }
+  // The streamed sum that runs in member m's loop; -1 when none.
+  int streamedSum(size_t m) const {
+    for (auto& s : streams)
+      if (size_t(s.max) == m) return s.sum;
+    return -1;
+  }
+  // Whether member m is a producer inlined into a streamed sum (it runs nowhere else).
+  bool inlinedInStream(size_t m) const {
+    for (auto& s : streams)
+      if (std::find(s.inlined.begin(), s.inlined.end(), int(m)) != s.inlined.end()) return true;
+    return false;
+  }
+  // The tensors that inlined producers would write: no memory holds them.
+  std::vector<int> inlinedTensors(const Program& prog) const;
   int64_t partialElements = 0;              // the split's scratch: chunks x the result tensor's elements
   std::vector<OnChipArray> onChip;          // in tensor order
   std::vector<int> scratch;                 // temporaries spilled to global scratch

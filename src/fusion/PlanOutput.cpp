@@ -57,6 +57,10 @@ nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p) {
     kj["blocks"] = k.blocks;
     kj["threads_per_block"] = k.threadsPerBlock;
     kj["row_mapping"] = rowMappingName(k.rowMapping);
+    kj["streams"] = nlohmann::ordered_json::array();
+    for (const StreamPair& sp : k.streams)
+      kj["streams"].push_back({{"sum", prog.statements[size_t(k.statements[size_t(sp.sum)])].label()},
+                               {"max", prog.statements[size_t(k.statements[size_t(sp.max)])].label()}});
     kj["contraction_tiles"] = nlohmann::ordered_json::array();
     for (const ContractionTile& c : k.contractions) {
       const Statement& st = prog.statements[size_t(k.statements[size_t(c.member)])];
@@ -200,6 +204,10 @@ void printPartitionTable(std::ostream& os, const CostModel& cm, const Partition&
     if (k.splitChunks > 1)
       os << fmt::format("       split reduction: {} chunks of {} along {}, combined by a second launch\n", k.splitChunks,
                         k.splitChunk, prog.statements[k.statements[k.splitMember()]].dims.back());
+    for (const StreamPair& sp : k.streams)
+      os << fmt::format("       streamed: {} runs in {}'s loop, against its running maximum\n",
+                        prog.statements[size_t(k.statements[size_t(sp.sum)])].label(),
+                        prog.statements[size_t(k.statements[size_t(sp.max)])].label());
     if (!k.scratch.empty()) {
       std::string names;
       for (int t : k.scratch) names += (names.empty() ? "" : ", ") + prog.tensors[t].name;

@@ -412,20 +412,22 @@ void forEachLegalPartition(const CostModel& cm, const SearchOptions& opt, const 
       for (int s : copyable)
         for (size_t k = 0; k < groups.size(); ++k)
           if (int(k) != home[s] && groups[k].contains(s) && usedOutside(s, int(k))) kept[k].insert(s);
+      std::vector<bool> needed(n, false);
       for (int s = 0; s < n; ++s) {
         const int h = home[s];
-        bool needed = false;
-        for (size_t k = 0; k < groups.size() && !needed; ++k) needed = !groups[k].contains(s) && usedIn(s, int(k));
-        // A kernel reads s without computing it: its home must store it, which it does
-        // only for a value used outside it (a copy's readers elsewhere are not).
-        if (needed && !usedOutside(s, h)) return;
+        for (size_t k = 0; k < groups.size() && !needed[s]; ++k) needed[s] = !groups[k].contains(s) && usedIn(s, int(k));
         // A value no kernel reads from memory is not stored: its home keeps it (and
         // must use it).
-        if (fg.recomputable(s) && !needed && usedOutside(s, h)) {
+        if (fg.recomputable(s) && !needed[s] && usedOutside(s, h)) {
           if (!usedIn(s, h)) return;
           kept[h].insert(s);
         }
       }
+      // A kernel reads s without computing it: its home must store it, which it does for
+      // a value used outside it, or one it alone computes that a member it recomputes
+      // reads (FusionGraph::storesValue; a copy's readers elsewhere are not enough).
+      for (int s = 0; s < n; ++s)
+        if (needed[s] && !fg.storesValue(groups[home[s]], kept[home[s]], s)) return;
       offer(groups, kept);
     };
     std::function<void(size_t)> place = [&](size_t i) {

@@ -1,0 +1,47 @@
+// Sums that may run against a running maximum: the algebra behind streamed reductions
+// (docs/streaming.md). A sum s(P) +=! B over reduction dims R, and a maximum
+// m(P) max=! E over the same points, with B = exp(E - m(P)) * B0 where B0 does not read m:
+// since exp(E - m) = exp(E - m') * exp(m' - m), the sum can run beside the maximum, against
+// its running value m', and rescale its partial by exp(m' - m'') each time the running
+// value grows to m''. Partial pairs of any two parts combine the same way. Max is a
+// monoid (a running value exists and its last value is m whatever the order), + is a
+// monoid over which the rescale distributes, and E - m' <= 0 keeps every term at most 1,
+// as the two-pass form does. The rule reads the operators, never a layer's shape.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "polyir/Program.h"
+
+namespace polyfuse {
+
+// The tensor m that sum `s` may stream against, or -1: s is `+=!` over reduction dims,
+// and every read of m in its body is m(P) at s's own parallel point, inside a factor
+// exp(E - m(P)) where E is the body of the statement that alone writes m, a `max=!` (or
+// `fmax=!`) over the same points (dims matched by the subscripts, ranges equal); the
+// body is that factor times terms free of m (products, quotients, sums and selects of
+// such terms, literal zeros anywhere).
+int rescalingTensor(const Program& prog, const Statement& s);
+
+// How a sum streams, when it can: its maximum, the elementwise producers (softmax's
+// e(i, j) = exp(X(i, j) - mx(i))) whose bodies, inlined into the sum, make it read the
+// maximum itself, and that inlined sum, for which the rule holds (rescalingTensor). The
+// program is not changed: a kernel that holds the maximum, the producers and the sum
+// may run the inlined sum in the maximum's loop (KernelPlan::streams). A producer is
+// inlined when it alone writes its tensor, pointwise over all of it, with no gather,
+// nothing between it and the sum overwrites what it reads, and its value comes from a
+// maximum (through further producers).
+struct StreamChain {
+  int max = -1;                // the maximum's statement id; -1: the sum does not stream
+  int tensor = -1;             // m, the maximum's result
+  std::vector<int> producers;  // statement ids inlined into the sum, in the order inlined
+  Statement inlined;           // the sum with them inlined (the same value), reading m
+  std::vector<int> sumDimOf;   // per dim of the maximum, the sum's dim over the same points
+  bool streams() const { return max >= 0; }
+};
+StreamChain streamChain(const Program& prog, const Statement& s);
+
+// The statement that writes `tensor` alone (-1 when none or several do).
+int soleWriter(const Program& prog, int tensor);
+
+}  // namespace polyfuse
