@@ -286,6 +286,11 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
                 j["recomputation"].push_back({{"statement", lp.program->statements[r.stmt].label()},
                                               {"kernels", r.kernels}, {"stored", r.stored}, {"chosen_us", r.chosenUs},
                                               {"stored_once_us", r.storedUs}, {"reason", recomputationText(*lp.program, r)}});
+              j["streaming"] = nlohmann::ordered_json::array();
+              for (auto& st : explainStreaming(cm, p))
+                j["streaming"].push_back({{"kernel", "K" + std::to_string(st.kernel)}, {"sum", lp.program->statements[st.sum].label()},
+                                          {"max", lp.program->statements[st.max].label()}, {"chosen_us", st.chosenUs},
+                                          {"two_pass_us", st.twoPassUs}, {"reason", streamingText(*lp.program, st)}});
             }
             std::cout << j.dump(2) << "\n";
           } else {
@@ -293,6 +298,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
             if (c->explainFlag) {
               printDecisions(std::cout, ds);
               for (auto& r : explainRecomputation(cm, p, opt, left())) std::cout << "  recompute  " << recomputationText(*lp.program, r) << "\n";
+              for (auto& st : explainStreaming(cm, p)) std::cout << "  stream     " << streamingText(*lp.program, st) << "\n";
             }
           }
           return 0;

@@ -112,6 +112,7 @@ json pointKey(const ExperimentConfig& cfg, const Point& pt) {
   k["emit"] = cfg.emit;
   if (validates(cfg, pt)) k["validate"] = {{"top", cfg.validateTop}};
   if (!cfg.recompute) k["recompute"] = false;
+  if (!cfg.stream) k["stream"] = false;
   return k;
 }
 
@@ -210,6 +211,7 @@ json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& 
     applyDeviceOverrides(dev, cfg.weights[pt.weights].values);
     FusionGraph fg(*lp.poly);
     CostModel cm(fg, pt.sizes, dev);
+    cm.setStreams(cfg.stream);
     SearchOptions opt;
     opt.strategy = parseStrategy(pt.strategy);
     opt.timeLimitSeconds = cfg.timeLimitSeconds;
@@ -254,6 +256,7 @@ json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& 
       // there is clamped, and the row says so.
       Sizes es = executionSizes(cfg, *lp.program, pt);
       CostModel ecm(fg, es, dev);
+      ecm.setStreams(cfg.stream);
       std::vector<std::string> clamps;
       Partition ep = ecm.replan(p, clamps);
       r["exec_plan_clamps"] = clamps;

@@ -52,6 +52,7 @@ struct ExperimentConfig {
   // validate: true runs every legal partition (validate_top: K, the K best) of each
   // program, sizes and device at the execution sizes, once per group of points.
   bool recompute = true;  // ilp and exhaustive may recompute elementwise temporaries
+  bool stream = true;     // sums may stream beside their maxima (docs/streaming.md)
   bool validate = false;
   int validateTop = 0;
 };

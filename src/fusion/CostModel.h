@@ -126,6 +126,10 @@ class CostModel {
   void setStreams(bool on) { streams_ = on; }
   bool streams() const { return streams_; }
   const StreamChain& streamChainOf(int s) const { return stream_[size_t(s)]; }
+  // Kernel k priced again on its grid, tile, threads and split with every sum two-pass.
+  std::optional<KernelPlan> twoPass(const KernelPlan& k) const {
+    return evaluate(k.statements, {k.gridDims, k.tile, k.splitChunks}, &k.threadDims, k.recomputed, false);
+  }
   // A lower bound on any partition's modeled time, whatever the search saw: one launch,
   // then the slower of the DRAM lower bound at full bandwidth and every statement's
   // flops at full throughput (each kernel's time is at least its launch and each of

@@ -201,4 +201,21 @@ std::string recomputationText(const Program& prog, const Recomputation& r) {
          ": " + fmtUs(r.chosenUs) + " against " + fmtUs(r.storedUs) + " with every value stored once";
 }
 
+std::vector<Streaming> explainStreaming(const CostModel& cm, const Partition& chosen) {
+  std::vector<Streaming> out;
+  for (const KernelPlan& k : chosen.kernels)
+    for (const StreamPair& sp : k.streams) {
+      std::optional<KernelPlan> two = cm.twoPass(k);
+      if (!two) throw InternalError("K" + std::to_string(k.id) + " has no two-pass plan on its own grid");
+      out.push_back({k.id, k.statements[size_t(sp.sum)], k.statements[size_t(sp.max)], k.modeledUs, two->modeledUs});
+    }
+  return out;
+}
+
+std::string streamingText(const Program& prog, const Streaming& s) {
+  return prog.statements[size_t(s.sum)].label() + " streams in " + prog.statements[size_t(s.max)].label() + "'s loop in K" +
+         std::to_string(s.kernel) + ": " + fmtUs(s.chosenUs) + " against " + fmtUs(s.twoPassUs) +
+         " with every pass kept (the same grid and threads)";
+}
+
 }  // namespace polyfuse

@@ -57,6 +57,17 @@ std::vector<Recomputation> explainRecomputation(const CostModel& cm, const Parti
 // "S1 recomputed in K1 and K2 instead of stored: 52.58 us against 75.11 us"
 std::string recomputationText(const Program& prog, const Recomputation& r);
 
+// A sum streamed beside its maximum (docs/streaming.md): the kernel as chosen, and the
+// same kernel (grid, tile, threads) with every pass kept.
+struct Streaming {
+  int kernel = 0;
+  int sum = 0, max = 0;  // statements
+  double chosenUs = 0, twoPassUs = 0;
+};
+std::vector<Streaming> explainStreaming(const CostModel& cm, const Partition& chosen);
+// "S2 streams in S0's loop in K0: 2974.86 us against 5952.51 us with every pass kept"
+std::string streamingText(const Program& prog, const Streaming& s);
+
 // `opt` is the search that produced `chosen`. The best partition that fuses each pair is
 // found by the exact search over one candidate space, enumerated and costed once. All of
 // it within `secondsBudget`: a pair the budget no longer reaches is `unsettled`.

@@ -88,7 +88,7 @@ PyProgram load(const std::string& path, const std::optional<Sizes>& sizes, const
 }
 
 std::vector<PyPlan> fuse(const PyProgram& prog, const std::string& strategy, const std::string& device, int top,
-                         double timeLimit, bool recompute, const std::optional<Sizes>& sizes) {
+                         double timeLimit, bool recompute, const std::optional<Sizes>& sizes, bool stream) {
   auto s = std::make_shared<Session>();
   s->program = prog.state;
   Sizes at = sizesOr(prog, sizes);
@@ -104,6 +104,7 @@ std::vector<PyPlan> fuse(const PyProgram& prog, const std::string& strategy, con
     py::gil_scoped_release unlocked;
     s->graph = std::make_unique<FusionGraph>(*prog.state->lp.poly);
     s->model = std::make_unique<CostModel>(*s->graph, at, dev);
+    s->model->setStreams(stream);
     Partition best = search(*s->model, s->options);
     plans.push_back({s, best});
     // The runners-up, each assembled whole (kernels, grids, costs) as the best one is.
@@ -178,6 +179,7 @@ py::dict run(const PyPlan& plan, const std::string& backendName, int repeat, uin
     checkMemoryFits(prog, at, backend);
     if (sizes) {  // a cost model at the run's sizes only when they differ from the plan's
       CostModel cm(*s.graph, at, s.model->device());
+      cm.setStreams(s.model->streams());
       x = executePartition(cm, cm.replan(plan.partition, clamps), backend, makeInputs(prog, at, seed), seed, repeat);
     } else {
       x = executePartition(*s.model, plan.partition, backend, makeInputs(prog, at, seed), seed, repeat);
@@ -324,7 +326,9 @@ PYBIND11_MODULE(_polyfuse, m) {
                              "each statement's id (as kernels name it) and label")
       .def("fuse", &fuse, py::arg("strategy") = "ilp", py::arg("device") = "h100", py::arg("top") = 1,
            py::arg("time_limit") = 60.0, py::arg("recompute") = true, py::arg("sizes") = py::none(),
-           "partition the program into kernels; with top=K, the K best plans, best first")
+           py::arg("stream") = true,
+           "partition the program into kernels; with top=K, the K best plans, best first; stream=False: no sum "
+           "streams beside its maximum (docs/streaming.md)")
       .def("__repr__", [](const PyProgram& p) {
         return "<polyfuse.Program " + p.state->lp.program->name + ": " +
                std::to_string(p.state->lp.program->statements.size()) + " statement(s) from " + p.state->path + ">";
