@@ -586,29 +586,48 @@ class KernelPrinter {
     return idx.empty() ? "0" : idx;
   }
 
-  // Where a split reduction's chunk leaves its partial result.
+  // Where a split reduction's chunk leaves its partial result: after the partials of the
+  // split members before it (KernelPlan::splitMembers), chunk by chunk.
   std::string partialC(const Statement& st) const {
-    return "pf_partial[pf_c * " + std::to_string(prog_.tensors[st.write.tensor].elements(at_.sizes())) + " + " +
-           globalIndex(st.write) + "]";
+    const KernelPlan& kp = k_.plan;
+    int64_t base = 0;
+    for (int m : kp.splitMembers()) {
+      const Statement& other = prog_.statements[size_t(kp.statements[size_t(m)])];
+      if (other.id == st.id) break;
+      base += kp.splitChunks * prog_.tensors[other.write.tensor].elements(at_.sizes());
+    }
+    return "pf_partial[" + (base ? std::to_string(base) + " + " : std::string()) + "pf_c * " +
+           std::to_string(prog_.tensors[st.write.tensor].elements(at_.sizes())) + " + " + globalIndex(st.write) + "]";
   }
 
  public:
-  // The second launch of a split reduction: combine the chunks' partials in order.
+  // The second launch of a split reduction: combine the chunks' partials in order; with
+  // a sum streamed beside it, the maximum first, then each chunk's sum rescaled to it.
   std::string printCombine() const {
     const KernelPlan& kp = k_.plan;
-    const Statement& st = prog_.statements[kp.statements[kp.splitMember()]];
+    std::vector<const Statement*> outs;
+    for (int m : kp.splitMembers()) outs.push_back(&prog_.statements[size_t(kp.statements[size_t(m)])]);
+    const Statement& st = *outs.front();
     const SizedStatement& ss = at_.statement(st.id);
-    const Tensor& T = prog_.tensors[st.write.tensor];
     std::ostringstream os;
-    os << "// Combines the " << kp.splitChunks << " partial results of " << st.label() << " (K" << k_.id << ") in chunk order.\n";
-    std::string lhsType = cTypeName(T.type, sp_.d) + "*";
+    std::string labels;
+    for (auto* o : outs) labels += (labels.empty() ? "" : " and ") + o->label();
+    os << "// Combines the " << kp.splitChunks << " partial results of " << labels << " (K" << k_.id << ") in chunk order.\n";
+    std::vector<std::string> params;
+    for (auto* o : outs) {
+      const Tensor& T = prog_.tensors[o->write.tensor];
+      params.push_back((sp_.d == Dialect::Cuda ? "" : "__global ") + cTypeName(T.type, sp_.d) + "* " +
+                       (sp_.d == Dialect::Cuda ? "__restrict__ " : "restrict ") + cName(T.name));
+    }
+    params.push_back(sp_.d == Dialect::Cuda ? "const " + sp_.real + "* __restrict__ pf_partial"
+                                            : "__global const " + sp_.real + "* restrict pf_partial");
+    std::string list;
+    for (auto& prm : params) list += (list.empty() ? "" : ", ") + prm;
     if (sp_.d == Dialect::Cuda)
-      os << "__global__ void " << k_.name << "_combine(" << lhsType << " __restrict__ " << cName(T.name) << ", const " << sp_.real
-         << "* __restrict__ pf_partial) {\n"
+      os << "__global__ void " << k_.name << "_combine(" << list << ") {\n"
          << "  for (long pf_o = blockIdx.x * (long)blockDim.x + threadIdx.x; pf_o < POINTS; pf_o += (long)gridDim.x * blockDim.x) {\n";
     else
-      os << "__kernel void " << k_.name << "_combine(__global " << lhsType << " restrict " << cName(T.name) << ", __global const "
-         << sp_.real << "* restrict pf_partial) {\n"
+      os << "__kernel void " << k_.name << "_combine(" << list << ") {\n"
          << "  for (long pf_o = get_global_id(0); pf_o < POINTS; pf_o += get_global_size(0)) {\n";
     int64_t points = 1;
     std::string rem = "pf_o";
@@ -622,7 +641,26 @@ class KernelPrinter {
     os << "    " << sp_.real << " pf_acc = " << (st.init ? identity(st.op, sp_) : lhs) << ";\n"
        << "    for (int pf_c = 0; pf_c < " << kp.splitChunks << "; ++pf_c) pf_acc = "
        << combine(st.op, "pf_acc", partialC(st), sp_) << ";\n"
-       << "    " << assign(lhs, "pf_acc", st.write.tensor) << ";\n  }\n}\n";
+       << "    " << assign(lhs, "pf_acc", st.write.tensor) << ";\n";
+    if (outs.size() > 1) {
+      // The streamed sum: its dims are the maximum's (the plan aligned them), named apart.
+      const Statement& sum = *outs[1];
+      const StreamChain rp = streamChain(prog_, sum);
+      std::string decl, inner;
+      for (int d = 0; d < st.numParallel; ++d) {
+        const std::string& name = sum.dims[size_t(rp.sumDimOf[size_t(d)])];
+        if (name == st.dims[size_t(d)]) continue;
+        decl += "const " + sp_.index + " pf_al_" + cName(name) + " = " + cName(st.dims[size_t(d)]) + "; ";
+        inner += "const " + sp_.index + " " + cName(name) + " = pf_al_" + cName(name) + "; ";
+      }
+      std::string mPart = partialC(st);
+      os << "    " << sp_.real << " pf_sum = " << sp_.literal("0") << ";\n"
+         << "    { " << decl << "{ " << inner << "\n"
+         << "      for (int pf_c = 0; pf_c < " << kp.splitChunks << "; ++pf_c) pf_sum += " << partialC(sum)
+         << " * pf_rescale(" << mPart << ", pf_acc);\n"
+         << "      " << assign(globalC(sum.write), "pf_sum", sum.write.tensor) << ";\n    } }\n";
+    }
+    os << "  }\n}\n";
     std::string text = os.str();
     size_t at = text.find("POINTS");
     text.replace(at, 6, std::to_string(points));
@@ -1075,7 +1113,7 @@ class KernelPrinter {
       os << "      pf_part = pf_sum;\n";
     }
     auto [pdecl, pinner] = aliases(false);
-    const std::string sumLhs = accessC(sum.write);
+    const std::string sumLhs = s.mode == StmtMode::SplitReduce ? partialC(sum) : accessC(sum.write);
     os << "      { " << pdecl << "{ " << pinner
        << (across ? reductionResult(sum, s.mode, sumLhs, lanes) : assign(sumLhs, "pf_part", sum.write.tensor) + ";") << " } }\n";
     os << "    }\n";

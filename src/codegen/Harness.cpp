@@ -178,8 +178,9 @@ std::string emitCudaHarness(const Program& prog, const Partition& p, const Gener
       for (auto& s : prog.scalars) args.push_back("(" + real + ")" + host(s.name));
     } else {
       os << "    " << combineFunction(prog, k.id);
-      const Statement& st = prog.statements[k.plan.statements[k.plan.splitMember()]];
-      args = {dev(prog.tensors[st.write.tensor].name), "d_pf_partial_k" + std::to_string(k.id)};
+      for (int m : k.plan.splitMembers())
+        args.push_back(dev(prog.tensors[prog.statements[k.plan.statements[size_t(m)]].write.tensor].name));
+      args.push_back("d_pf_partial_k" + std::to_string(k.id));
     }
     os << "<<<" << l.blocks << ", " << l.threads;
     if (l.kind == LaunchKind::Kernel) os << ", " << l.sharedBytes;

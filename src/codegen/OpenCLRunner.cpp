@@ -235,8 +235,10 @@ RunResult runOpenCL(const Program& prog, const Partition& p, const GeneratedCode
     launchKernel.push_back(kk);
     cl_uint arg = 0;
     if (l.kind == LaunchKind::Combine) {
-      int lhs = prog.statements[k.plan.statements[k.plan.splitMember()]].write.tensor;
-      check(clSetKernelArg(kk, arg++, sizeof(cl_mem), &buf[lhs]), "clSetKernelArg");
+      for (int m : k.plan.splitMembers()) {
+        const int lhs = prog.statements[k.plan.statements[size_t(m)]].write.tensor;
+        check(clSetKernelArg(kk, arg++, sizeof(cl_mem), &buf[lhs]), "clSetKernelArg");
+      }
       check(clSetKernelArg(kk, arg++, sizeof(cl_mem), &partial[l.kernel]), "clSetKernelArg");
       continue;
     }

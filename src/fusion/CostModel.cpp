@@ -96,6 +96,26 @@ std::optional<KernelPlan> CostModel::evaluate(const std::vector<int>& members, c
   kp.recomputed = recomputed;
   BlockShape shape = shapeGrid(members, c, kp);
   if (!mapThreads(members, threadDims, shape, kp)) return std::nullopt;
+  // Two reductions split together run only streamed: each chunk's maximum alone would
+  // not do for the sum.
+  if (kp.splitChunks > 1 && splitPartner(members) >= 0) {
+    if (stream == false) return std::nullopt;
+    const std::vector<StreamPair> pairs = streamPairs(members, kp);
+    if (pairs.empty()) return std::nullopt;
+    // Only the sum and the producers it inlines, which read the running maximum, may
+    // read what the pair computes: a chunk holds neither final value.
+    const Program& prog = fg_.program();
+    const int m = prog.statements[size_t(members[size_t(pairs[0].max)])].write.tensor;
+    const int s = prog.statements[size_t(members[size_t(pairs[0].sum)])].write.tensor;
+    for (size_t k = 0; k < members.size(); ++k) {
+      if (int(k) == pairs[0].sum || kp.inlinedInStream(k)) continue;
+      const bool inlined = std::find(pairs[0].inlined.begin(), pairs[0].inlined.end(), int(k)) != pairs[0].inlined.end();
+      if (inlined) continue;
+      for (auto& r : prog.statements[size_t(members[k])].reads)
+        if (r.tensor == m || r.tensor == s) return std::nullopt;
+    }
+    stream = true;
+  }
   // A contraction tiled (if it can be), then as it is: the cheaper, the tiled at equal time.
   KernelPlan tiled = kp;
   if (!tileContraction(members, tiled)) return price(members, shape, kp, stream);
@@ -154,7 +174,7 @@ KernelPlan CostModel::price(const std::vector<int>& members, const BlockShape& s
 // reads its value.
 std::vector<StreamPair> CostModel::streamPairs(const std::vector<int>& members, const KernelPlan& kp) const {
   std::vector<StreamPair> out;
-  if (!streams_ || kp.splitChunks > 1) return out;
+  if (!streams_) return out;
   const Program& prog = fg_.program();
   auto indexOf = [&](int s) { return size_t(std::find(members.begin(), members.end(), s) - members.begin()); };
   for (size_t k = 0; k < members.size(); ++k) {
@@ -162,7 +182,8 @@ std::vector<StreamPair> CostModel::streamPairs(const std::vector<int>& members, 
     if (!sc.streams()) continue;
     const size_t j = indexOf(sc.max);
     if (j >= k || kp.modes[j] != kp.modes[k] || kp.tiledWith(j) || kp.tiledWith(k)) continue;
-    if (kp.modes[k] != StmtMode::BlockReduce && kp.modes[k] != StmtMode::SerialReduce) continue;
+    if (kp.modes[k] != StmtMode::BlockReduce && kp.modes[k] != StmtMode::SerialReduce && kp.modes[k] != StmtMode::SplitReduce)
+      continue;
     std::vector<size_t> chain;
     for (int p : sc.producers) chain.push_back(indexOf(p));
     bool ok = std::all_of(chain.begin(), chain.end(), [&](size_t c) { return c < members.size(); });
@@ -776,16 +797,21 @@ double CostModel::placeData(const std::vector<int>& members, const BlockShape& s
 
   if (kp.splitChunks > 1) {
     // Partials: written by the blocks, read back by the combining launch. The scratch
-    // holds one copy of the result tensor per chunk (codegen indexes it that way: chunk
-    // times the tensor's elements, plus the element); the traffic is the outputs'.
-    const Statement& st = prog.statements[members[kp.splitMember()]];
-    const SizedStatement& s = sized(st.id);
-    int64_t outputs = 1;
-    for (int d = 0; d < st.numParallel; ++d) outputs *= s.hi[d] - s.lo[d];
-    kp.partialElements = checkedMul(at_.tensorElements(st.write.tensor), kp.splitChunks, "a split reduction's scratch");
-    int64_t partialBytes = outputs * kp.splitChunks * computeBytes;
-    kp.dramBytes += partialBytes;
-    kp.l2Bytes += partialBytes;
+    // holds one copy of each split member's result tensor per chunk (codegen indexes it
+    // that way: chunk times the tensor's elements, plus the element, after the earlier
+    // members'); the traffic is the outputs'.
+    for (int m : kp.splitMembers()) {
+      const Statement& st = prog.statements[members[size_t(m)]];
+      const SizedStatement& s = sized(st.id);
+      int64_t outputs = 1;
+      for (int d = 0; d < st.numParallel; ++d) outputs *= s.hi[d] - s.lo[d];
+      kp.partialElements = checkedAdd(kp.partialElements,
+                                      checkedMul(at_.tensorElements(st.write.tensor), kp.splitChunks, "a split reduction's scratch"),
+                                      "a split reduction's scratch");
+      int64_t partialBytes = outputs * kp.splitChunks * computeBytes;
+      kp.dramBytes += partialBytes;
+      kp.l2Bytes += partialBytes;
+    }
   }
   kp.uncoalescedBytes = int64_t(sectorWaste);
   return sectorWaste;

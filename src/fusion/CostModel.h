@@ -197,6 +197,8 @@ class CostModel {
   std::vector<int> splitDims(const std::vector<int>& members) const;
   // The index in `members` of its only reduction; -1 with none or several.
   int splitRoot(const std::vector<int>& members) const;
+  // The index in `members` of a sum streamed beside the split reduction; -1 if none.
+  int splitPartner(const std::vector<int>& members) const;
   BlockShape shapeGrid(const std::vector<int>& members, const GridCandidate& c, KernelPlan& kp) const;
   bool mapThreads(const std::vector<int>& members, const std::vector<int>* threadDims, BlockShape& shape,
                   KernelPlan& kp) const;

@@ -158,13 +158,29 @@ std::vector<int64_t> CostModel::tileMenu(int g, int t, int64_t extent) {
 }
 
 int CostModel::splitRoot(const std::vector<int>& members) const {
+  const int partner = splitPartner(members);
   int root = -1;
   for (int k = 0; k < int(members.size()); ++k)
-    if (fg_.program().statements[members[k]].numReduction() > 0) {
+    if (fg_.program().statements[members[k]].numReduction() > 0 && k != partner) {
       if (root >= 0) return -1;
       root = k;
     }
   return root;
+}
+
+// Two reductions split together only as a streamed pair: the later sums against the
+// earlier's maximum (docs/streaming.md), every producer it inlines a member.
+int CostModel::splitPartner(const std::vector<int>& members) const {
+  if (!streams_) return -1;
+  std::vector<int> reductions;
+  for (int k = 0; k < int(members.size()); ++k)
+    if (fg_.program().statements[members[k]].numReduction() > 0) reductions.push_back(k);
+  if (reductions.size() != 2) return -1;
+  const StreamChain& sc = stream_[size_t(members[reductions[1]])];
+  if (sc.max != members[reductions[0]]) return -1;
+  for (int p : sc.producers)
+    if (std::find(members.begin(), members.end(), p) == members.end()) return -1;
+  return reductions[1];
 }
 
 std::vector<int> CostModel::splitDims(const std::vector<int>& members) const {
@@ -176,9 +192,19 @@ std::vector<int> CostModel::splitDims(const std::vector<int>& members) const {
   const SizedStatement& rs = sized(members[root]);
   dims[root] = int(rs.lo.size()) - 1;
   const int64_t lo = rs.lo.back(), hi = rs.hi.back();
+  // A streamed sum's chunks are its maximum's: its last dim lines up with theirs. What
+  // the maximum writes its chunk's partner reads as the running value, not across chunks.
+  const int partner = splitPartner(members);
+  if (partner >= 0) {
+    const SizedStatement& ps = sized(members[partner]);
+    const int last = int(ps.lo.size()) - 1;
+    if (stream_[size_t(members[partner])].sumDimOf[size_t(dims[root])] != last || ps.lo[last] != lo || ps.hi[last] != hi)
+      return {};
+    dims[partner] = last;
+  }
   // Producers come before their readers: settle the readers first.
   for (int k = n - 1; k >= 0; --k) {
-    if (k == root) continue;
+    if (k == root || k == partner) continue;
     const Statement& st = prog.statements[members[k]];
     const SizedStatement& ss = sized(members[k]);
     if (st.numReduction() > 0) return {};

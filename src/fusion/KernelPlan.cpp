@@ -117,6 +117,13 @@ int KernelPlan::splitMember() const {
   return -1;
 }
 
+std::vector<int> KernelPlan::splitMembers() const {
+  std::vector<int> out;
+  for (size_t m = 0; m < modes.size(); ++m)
+    if (modes[m] == StmtMode::SplitReduce) out.push_back(int(m));
+  return out;
+}
+
 std::vector<int> KernelPlan::inlinedTensors(const Program& prog) const {
   std::vector<int> out;
   for (auto& s : streams)

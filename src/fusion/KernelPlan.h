@@ -271,6 +271,10 @@ struct KernelPlan {
   }
   // The index in `statements` of the split reduction; -1 without a split.
   int splitMember() const;
+  // Every member a split cuts into chunks of partial results: the split reduction, and a
+  // sum streamed beside it (its partials rescale to the combined maximum). In member
+  // order; the scratch holds their partials one after another, the combine writes each.
+  std::vector<int> splitMembers() const;
 };
 
 // Whether `a` moves as one `width`-element vector per step along thread dimension x:

@@ -111,4 +111,12 @@ TEST_CASE("stream: a vocabulary softmax reads X twice, and --no-stream three tim
   // Rows that fit on chip gain nothing: the two-pass kernel stays.
   Setup small(loadExample("softmax.tc"), {{"N", 4096}, {"M", 1024}});
   for (auto& k : small.run("ilp").kernels) CHECK(k.streams.empty());
+  // Eight rows of a million: the chunks of a split stream their pairs.
+  Setup few(loadExample("softmax.tc"), {{"N", 8}, {"M", 1048576}});
+  const Partition f = few.run("ilp");
+  REQUIRE(f.kernels.size() == 2);
+  REQUIRE(f.kernels[0].streams.size() == 1);
+  CHECK(f.kernels[0].splitChunks > 1);
+  CHECK(f.kernels[0].splitMembers().size() == 2);
+  CHECK(double(f.dramBytes) < 1.51 * double(few.cm->lowerBoundBytes()));
 }
