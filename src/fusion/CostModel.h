@@ -126,9 +126,12 @@ class CostModel {
   void setStreams(bool on) { streams_ = on; }
   bool streams() const { return streams_; }
   const StreamChain& streamChainOf(int s) const { return stream_[size_t(s)]; }
-  // Kernel k priced again on its grid, tile, threads and split with every sum two-pass.
+  // Kernel k priced again on its grid, tile and threads with every sum two-pass: with its
+  // split where one remains legal, else unsplit (a maximum and its sum split together
+  // only streamed).
   std::optional<KernelPlan> twoPass(const KernelPlan& k) const {
-    return evaluate(k.statements, {k.gridDims, k.tile, k.splitChunks}, &k.threadDims, k.recomputed, false);
+    if (auto p = evaluate(k.statements, {k.gridDims, k.tile, k.splitChunks}, &k.threadDims, k.recomputed, false)) return p;
+    return evaluate(k.statements, {k.gridDims, k.tile, 1}, &k.threadDims, k.recomputed, false);
   }
   // A lower bound on any partition's modeled time, whatever the search saw: one launch,
   // then the slower of the DRAM lower bound at full bandwidth and every statement's
