@@ -5,13 +5,32 @@
 #include <functional>
 #include <optional>
 
-#include "polyir/Printer.h"
 
 namespace polyfuse {
 
 namespace {
 
 using Renaming = std::map<std::string, Affine>;
+
+// What the rule asks of the whole program, computed once per sum: each tensor's one
+// writer, and whether each statement's value comes from a maximum (memoized: a chain of
+// elementwise statements reading two temporaries each would otherwise be walked once per
+// path, 2^depth times).
+struct Scope {
+  const Program& prog;
+  std::vector<int> writer;                   // per tensor: its one writer, -1 when none or several
+  mutable std::vector<signed char> reaches;  // per statement: -1 unknown, 0 no, 1 yes
+  explicit Scope(const Program& p) : prog(p), writer(p.tensors.size(), -1), reaches(p.statements.size(), -1) {
+    std::vector<int> count(p.tensors.size(), 0);
+    for (auto& st : p.statements) {
+      ++count[size_t(st.write.tensor)];
+      writer[size_t(st.write.tensor)] = st.id;
+    }
+    for (size_t t = 0; t < count.size(); ++t)
+      if (count[t] != 1) writer[t] = -1;
+  }
+  int soleWriter(int tensor) const { return writer[size_t(tensor)]; }
+};
 
 // a with each variable `by` names replaced by its form (subscripts: div is 1).
 Affine substitute(const Affine& a, const Renaming& by) {
@@ -72,8 +91,9 @@ struct Alignment {
   Renaming dims;  // M's dim name -> S's dim
 };
 
-std::optional<Alignment> align(const Program& prog, const Statement& s, const Access& readOfM) {
-  const int w = soleWriter(prog, readOfM.tensor);
+std::optional<Alignment> align(const Scope& scope, const Statement& s, const Access& readOfM) {
+  const Program& prog = scope.prog;
+  const int w = scope.soleWriter(readOfM.tensor);
   if (w < 0 || w >= s.id) return std::nullopt;
   const Statement& m = prog.statements[size_t(w)];
   if (!(m.op == ReduceOp::Max || m.op == ReduceOp::FMax) || !m.init || m.numReduction() != s.numReduction() ||
@@ -196,12 +216,13 @@ int soleWriter(const Program& prog, int tensor) {
   return w;
 }
 
-int rescalingTensor(const Program& prog, const Statement& s) {
+static int rescalingTensor(const Scope& scope, const Statement& s) {
+  const Program& prog = scope.prog;
   if (s.op != ReduceOp::Add || !s.init || s.numReduction() == 0) return -1;
   int found = -1;
   for (auto& r : s.reads) {
     if (r.tensor == found) continue;
-    const int w = soleWriter(prog, r.tensor);
+    const int w = scope.soleWriter(r.tensor);
     if (w < 0 || !(prog.statements[size_t(w)].op == ReduceOp::Max || prog.statements[size_t(w)].op == ReduceOp::FMax)) continue;
     if (found >= 0) return -1;  // two maxima: one running value at a time
     found = r.tensor;
@@ -211,7 +232,7 @@ int rescalingTensor(const Program& prog, const Statement& s) {
   std::optional<Alignment> al;
   for (auto& r : s.reads)
     if (r.tensor == found) {
-      auto a = align(prog, s, r);
+      auto a = align(scope, s, r);
       if (!a || (al && a->dims != al->dims)) return -1;
       al = std::move(a);
     }
@@ -219,14 +240,20 @@ int rescalingTensor(const Program& prog, const Statement& s) {
   return d.ok && !d.zero && d.k == 1 ? found : -1;
 }
 
+int rescalingTensor(const Program& prog, const Statement& s) {
+  if (s.op != ReduceOp::Add || !s.init || s.numReduction() == 0) return -1;
+  return rescalingTensor(Scope(prog), s);
+}
+
 namespace {
 
 // The elementwise producer of read `r` of s that may be inlined there: the one writer of
 // the tensor, a pointwise assignment over the whole tensor (so it wrote every element s
 // reads), with no gather, whose reads nothing between it and s overwrites.
-int inlinableProducer(const Program& prog, const Statement& s, const Access& r) {
+int inlinableProducer(const Scope& scope, const Statement& s, const Access& r) {
+  const Program& prog = scope.prog;
   if (r.gathers()) return -1;
-  const int w = soleWriter(prog, r.tensor);
+  const int w = scope.soleWriter(r.tensor);
   if (w < 0 || w >= s.id) return -1;
   const Statement& p = prog.statements[size_t(w)];
   if (p.op != ReduceOp::Assign || p.numReduction() != 0) return -1;
@@ -246,16 +273,22 @@ int inlinableProducer(const Program& prog, const Statement& s, const Access& r) 
   return w;
 }
 
-// Whether p's value (through further producers) comes from a maximum's result.
-bool reachesMaximum(const Program& prog, const Statement& p, int depth) {
+// Whether p's value (through further elementwise producers) comes from a maximum's
+// result. Writers come before their readers, so the walk ends.
+bool reachesMaximum(const Scope& scope, const Statement& p) {
+  signed char& memo = scope.reaches[size_t(p.id)];
+  if (memo >= 0) return memo == 1;
+  memo = 0;
   for (auto& r : p.reads) {
-    const int w = soleWriter(prog, r.tensor);
-    if (w < 0) continue;
-    const Statement& q = prog.statements[size_t(w)];
-    if ((q.op == ReduceOp::Max || q.op == ReduceOp::FMax) && q.init) return true;
-    if (depth > 0 && q.op == ReduceOp::Assign && reachesMaximum(prog, q, depth - 1)) return true;
+    const int w = scope.soleWriter(r.tensor);
+    if (w < 0 || w >= p.id) continue;
+    const Statement& q = scope.prog.statements[size_t(w)];
+    if (((q.op == ReduceOp::Max || q.op == ReduceOp::FMax) && q.init) || (q.op == ReduceOp::Assign && reachesMaximum(scope, q))) {
+      memo = 1;
+      break;
+    }
   }
-  return false;
+  return memo == 1;
 }
 
 // s with read `k` replaced by producer p's body, p's dims bound to the read's subscripts.
@@ -315,25 +348,26 @@ Statement inlineRead(const Program& prog, const Statement& s, size_t k, const St
 StreamChain streamChain(const Program& prog, const Statement& s) {
   StreamChain out;
   if (s.op != ReduceOp::Add || !s.init || s.numReduction() == 0) return out;
+  const Scope scope(prog);
   Statement t = cloneStatement(s);
   // Inline producers on the way to a maximum, a bounded number of times (each inlining
   // copies a body; chains in real models are a few statements long).
-  for (int round = 0; round < 8 && rescalingTensor(prog, t) < 0; ++round) {
+  for (int round = 0; round < 8 && rescalingTensor(scope, t) < 0; ++round) {
     bool any = false;
     for (size_t k = 0; k < t.reads.size() && !any; ++k) {
-      const int w = inlinableProducer(prog, t, t.reads[k]);
-      if (w < 0 || !reachesMaximum(prog, prog.statements[size_t(w)], 8)) continue;
+      const int w = inlinableProducer(scope, t, t.reads[k]);
+      if (w < 0 || !reachesMaximum(scope, prog.statements[size_t(w)])) continue;
       t = inlineRead(prog, t, k, prog.statements[size_t(w)]);
       out.producers.push_back(w);
       any = true;
     }
     if (!any) break;
   }
-  const int m = rescalingTensor(prog, t);
+  const int m = rescalingTensor(scope, t);
   if (m < 0) return StreamChain{};
   for (auto& r : t.reads)
     if (r.tensor == m) {
-      std::optional<Alignment> al = align(prog, t, r);
+      std::optional<Alignment> al = align(scope, t, r);
       for (auto& d : al->max->dims) {
         const std::string& sd = al->dims.at(d).coef.begin()->first;
         out.sumDimOf.push_back(int(std::find(t.dims.begin(), t.dims.end(), sd) - t.dims.begin()));
