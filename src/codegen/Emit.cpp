@@ -646,13 +646,7 @@ class KernelPrinter {
       // The streamed sum: its dims are the maximum's (the plan aligned them), named apart.
       const Statement& sum = *outs[1];
       const StreamChain rp = streamChain(prog_, sum);
-      std::string decl, inner;
-      for (int d = 0; d < st.numParallel; ++d) {
-        const std::string& name = sum.dims[size_t(rp.sumDimOf[size_t(d)])];
-        if (name == st.dims[size_t(d)]) continue;
-        decl += "const " + sp_.index + " pf_al_" + cName(name) + " = " + cName(st.dims[size_t(d)]) + "; ";
-        inner += "const " + sp_.index + " " + cName(name) + " = pf_al_" + cName(name) + "; ";
-      }
+      auto [decl, inner] = sumAliases(st, sum, rp, false);
       std::string mPart = partialC(st);
       os << "    " << sp_.real << " pf_sum = " << sp_.literal("0") << ";\n"
          << "    { " << decl << "{ " << inner << "\n"
@@ -1039,6 +1033,22 @@ class KernelPrinter {
       chain.push_back(es.write.tensor);
     }
   }
+  // Declarations that name a streamed sum's dims (all, or its parallel ones) after the
+  // maximum's values, where the names differ: `decl` in the maximum's scope, `inner` in
+  // a nested one (a name may be the maximum's for another dim).
+  std::pair<std::string, std::string> sumAliases(const Statement& max, const Statement& sum, const StreamChain& chain,
+                                                 bool reduction) const {
+    std::string decl, inner;
+    for (size_t d = 0; d < max.dims.size(); ++d) {
+      if (!reduction && int(d) >= max.numParallel) continue;
+      const std::string& name = sum.dims[size_t(chain.sumDimOf[d])];
+      if (name == max.dims[d]) continue;
+      decl += "const " + sp_.index + " pf_al_" + cName(name) + " = " + cName(max.dims[d]) + "; ";
+      inner += "const " + sp_.index + " " + cName(name) + " = pf_al_" + cName(name) + "; ";
+    }
+    return {decl, inner};
+  }
+
   // A maximum M and the sum streamed into its loop (KernelPlan::streams): one pass over
   // their common points keeps the running maximum in pf_part and the sum against it in
   // pf_sum, rescaled by pf_rescale(old, new) = exp(old - new) each time the maximum
@@ -1056,18 +1066,6 @@ class KernelPrinter {
     // The sum with its producers inlined: it reads the maximum, which is the running one.
     const Statement& sum = rp.inlined;
     const bool across = reducesAcrossThreads(s.mode);
-    // The sum's dims (all, or its parallel ones) named after the maximum's values.
-    auto aliases = [&](bool reduction) {
-      std::string decl, inner;
-      for (size_t d = 0; d < st.dims.size(); ++d) {
-        if (!reduction && int(d) >= st.numParallel) continue;
-        const std::string& name = sum.dims[size_t(rp.sumDimOf[d])];
-        if (name == st.dims[d]) continue;
-        decl += "const " + sp_.index + " pf_al_" + cName(name) + " = " + cName(st.dims[d]) + "; ";
-        inner += "const " + sp_.index + " " + cName(name) + " = pf_al_" + cName(name) + "; ";
-      }
-      return std::make_pair(decl, inner);
-    };
     const std::string value = valueText(sum, *sum.rhs, sp_, at_.sizes(), [&](const Access& a) {
       return a.tensor == rp.tensor ? std::string("pf_part") : accessC(a, &sum);
     });
@@ -1092,7 +1090,7 @@ class KernelPrinter {
     os << ind << "const " << sp_.real << " pf_run = " << combine(st.op, "pf_part", valueC(st, *st.rhs), sp_) << ";\n";
     os << ind << "pf_sum *= pf_rescale(pf_part, pf_run);\n";
     os << ind << "pf_part = pf_run;\n";
-    auto [decl, inner] = aliases(true);
+    auto [decl, inner] = sumAliases(st, sum, rp, true);
     os << ind << "{ " << decl << "{ " << inner << "pf_sum += pf_part == -INFINITY ? " << zero << " : " << value << "; } }\n";
     if (across) {
       os << "      }\n";
@@ -1112,7 +1110,7 @@ class KernelPrinter {
       os << "      " << assign(lhs, "pf_part", st.write.tensor) << ";\n";
       os << "      pf_part = pf_sum;\n";
     }
-    auto [pdecl, pinner] = aliases(false);
+    auto [pdecl, pinner] = sumAliases(st, sum, rp, false);
     const std::string sumLhs = s.mode == StmtMode::SplitReduce ? partialC(sum) : accessC(sum.write);
     os << "      { " << pdecl << "{ " << pinner
        << (across ? reductionResult(sum, s.mode, sumLhs, lanes) : assign(sumLhs, "pf_part", sum.write.tensor) + ";") << " } }\n";
