@@ -237,7 +237,7 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& 
       const Statement& st = prog.statements[ki.stmts[m].stmt];
       // A streamed sum runs in its maximum's loop: what it touches, the maximum's loop
       // touches (its running maximum is a register, no read of memory).
-      if (k.streamedInto(m) >= 0 || k.inlinedInStream(m)) continue;
+      if (k.streamLoopOf(m) >= 0) continue;
       std::vector<const Access*> touched;
       for (auto& r : st.reads) touched.push_back(&r);
       std::vector<int> written = {st.write.tensor};

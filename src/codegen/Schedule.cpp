@@ -1,7 +1,5 @@
 #include "codegen/Schedule.h"
 
-#include "polyir/Rescale.h"
-
 #include <isl/constraint.h>
 #include <isl/schedule_node.h>
 

@@ -108,9 +108,8 @@ std::optional<KernelPlan> CostModel::evaluate(const std::vector<int>& members, c
     const int m = prog.statements[size_t(members[size_t(pairs[0].max)])].write.tensor;
     const int s = prog.statements[size_t(members[size_t(pairs[0].sum)])].write.tensor;
     for (size_t k = 0; k < members.size(); ++k) {
-      if (int(k) == pairs[0].sum || kp.inlinedInStream(k)) continue;
-      const bool inlined = std::find(pairs[0].inlined.begin(), pairs[0].inlined.end(), int(k)) != pairs[0].inlined.end();
-      if (inlined) continue;
+      if (int(k) == pairs[0].sum || std::find(pairs[0].inlined.begin(), pairs[0].inlined.end(), int(k)) != pairs[0].inlined.end())
+        continue;
       for (auto& r : prog.statements[size_t(members[k])].reads)
         if (r.tensor == m || r.tensor == s) return std::nullopt;
     }
@@ -130,7 +129,13 @@ std::optional<KernelPlan> CostModel::evaluate(const std::vector<int>& members, c
 KernelPlan CostModel::price(const std::vector<int>& members, const BlockShape& shape, KernelPlan kp,
                             std::optional<bool> stream) const {
   std::optional<KernelPlan> best;
-  bool cacheable = true;
+  // Streamed sums (docs/streaming.md): one pass fewer over what they share with their
+  // maximum, a rescale per point. Taken only when faster (at equal time the two passes
+  // keep the program's own arithmetic), or when asked for: then the two-pass plans are
+  // not priced at all.
+  std::vector<StreamPair> pairs = stream.value_or(true) ? streamPairs(members, kp) : std::vector<StreamPair>{};
+  const bool onlyStreamed = stream.value_or(false) && !pairs.empty();
+  bool cacheable = !onlyStreamed;
   for (bool cacheInputs : {false, true}) {
     if (!cacheable) break;
     KernelPlan placed = kp;
@@ -146,11 +151,7 @@ KernelPlan CostModel::price(const std::vector<int>& members, const BlockShape& s
       if (!best || v.modeledUs <= best->modeledUs + 1e-12) best = std::move(v);
     }
   }
-  // Streamed sums (docs/streaming.md): one pass fewer over what they share with their
-  // maximum, a rescale per point. Taken only when faster: at equal time the two passes
-  // keep the program's own arithmetic.
-  if (std::vector<StreamPair> pairs = stream.value_or(true) ? streamPairs(members, kp) : std::vector<StreamPair>{};
-      !pairs.empty()) {
+  if (!pairs.empty()) {
     KernelPlan v = kp;
     v.streams = std::move(pairs);
     const double sectorWaste = placeData(members, shape, v, false);
@@ -160,15 +161,15 @@ KernelPlan CostModel::price(const std::vector<int>& members, const BlockShape& s
     loadsInFlight(members, shape, v);
     onchipLoads(members, v);
     timeKernel(sectorWaste, v);
-    if (stream.value_or(false) || v.modeledUs < best->modeledUs - 1e-12) best = std::move(v);
+    if (onlyStreamed || v.modeledUs < best->modeledUs - 1e-12) best = std::move(v);
   }
   return *best;
 }
 
 // A sum runs in its maximum's loop (StreamChain) when the maximum and every producer it
 // inlines are members, both reduce the same way (across the block's or a warp's
-// threads, or each thread serially, never split or tiled) on aligned dims of the grid
-// and threads, and neither the sum nor a producer depends on a member after the
+// threads, each thread serially, or in a split's chunks; never tiled) on aligned dims of
+// the grid and threads, and neither the sum nor a producer depends on a member after the
 // maximum but those producers (the loop runs where the maximum stands). A producer is
 // inlined, running nowhere else, when no other member and nothing after the kernel
 // reads its value.
@@ -651,20 +652,17 @@ double CostModel::placeData(const std::vector<int>& members, const BlockShape& s
   for (size_t k = 0; k < members.size(); ++k) {
     int s = members[k];
     const SizedStatement& ss = sized(s);
-    const bool inlined = kp.inlinedInStream(k);
-    if (!inlined) {
-    Use& w = uses[ss.write.tensor];
-    if (!w.written) w.firstWriter = k;
-    w.written = true;
-    w.sector = std::max(w.sector, sectorFactor(ss.write, k));
-    w.writeFull.hull(footprint(ss, ss.write, ss.lo, ss.hi));
-    w.writeBlock.hull(footprint(ss, ss.write, shape.lo[k], shape.hi[k]));
+    if (!kp.inlinedInStream(k)) {
+      Use& w = uses[ss.write.tensor];
+      if (!w.written) w.firstWriter = k;
+      w.written = true;
+      w.sector = std::max(w.sector, sectorFactor(ss.write, k));
+      w.writeFull.hull(footprint(ss, ss.write, ss.lo, ss.hi));
+      w.writeBlock.hull(footprint(ss, ss.write, shape.lo[k], shape.hi[k]));
     }
     // Tensors this statement's pass already reads from global memory; a streamed sum's
     // pass, and its inlined producers', is its maximum's.
-    int into = kp.streamedInto(k);
-    for (auto& sp : kp.streams)
-      if (std::find(sp.inlined.begin(), sp.inlined.end(), int(k)) != sp.inlined.end()) into = sp.max;
+    const int into = kp.streamLoopOf(k);
     const bool streamed = into >= 0;
     std::set<int>& passed = passedIn[streamed ? size_t(into) : k];
     for (auto& r : ss.reads) {
@@ -700,6 +698,7 @@ double CostModel::placeData(const std::vector<int>& members, const BlockShape& s
     if (double(tensorBytes(t)) > dev_.l2Bytes) dram(t, bytes);
     else kp.l2Bytes += bytes;
   };
+  const StmtSet recomputedSet = kp.recomputed.empty() ? StmtSet() : StmtSet::of(fg_.size(), kp.recomputed);
   for (auto& [t, u] : uses) {
     const int64_t eb = elemBytes_[t];
     if (!u.extReadFull.empty) {
@@ -715,12 +714,9 @@ double CostModel::placeData(const std::vector<int>& members, const BlockShape& s
     bool kept = false;
     for (int r : kp.recomputed) kept |= prog.statements[r].write.tensor == t;
     for (int c : consumers_[t]) escapes |= !group.contains(c) && !kept;
-    // A value only this kernel computes, read by a member it recomputes: that member's
-    // other copies read it from memory (FusionGraph::storesValue).
-    const int writer = members[u.firstWriter];
-    for (int c : consumers_[t])
-      escapes |= !kept && !fg_.recomputable(writer) &&
-                 std::find(kp.recomputed.begin(), kp.recomputed.end(), c) != kp.recomputed.end();
+    // What the search counts as stored: among it, a value only this kernel computes that a
+    // member it recomputes reads (that member's other copies read it from memory).
+    escapes |= !kept && fg_.storesValue(group, recomputedSet, members[u.firstWriter]);
     // A tensor built in parts, some by another kernel, that a member reads: memory holds
     // every part, a chip only this kernel's (a rotary half swap split over two kernels).
     escapes |= !u.extReadFull.empty;
@@ -832,7 +828,7 @@ void CostModel::vectorize(const std::vector<int>& members, const BlockShape& sha
     // Off a split's chunks (the last chunk may end inside a vector) and a tiled contraction.
     if (x < 0 || (kp.splitChunks > 1 && kp.chunkDims[k] == x) || kp.rowOfWarp(k, x) || kp.tiledWith(k)) continue;
     // A streamed pair's loop takes an element a step (its rescale is per element).
-    if (kp.streamedInto(k) >= 0 || kp.streamedSum(k) >= 0 || kp.inlinedInStream(k)) continue;
+    if (kp.streamLoopOf(k) >= 0 || kp.streamedSum(k) >= 0) continue;
     if (kp.modes[k] != StmtMode::Pointwise && kp.modes[k] != StmtMode::BlockReduce) continue;
     // A range that is no multiple of the width ends in a scalar tail, where the thread
     // dimension is the member's one loop in the block.

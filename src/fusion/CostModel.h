@@ -125,7 +125,6 @@ class CostModel {
   // `--no-stream`. Set before the first plan: plans are memoized.
   void setStreams(bool on) { streams_ = on; }
   bool streams() const { return streams_; }
-  const StreamChain& streamChainOf(int s) const { return stream_[size_t(s)]; }
   // Kernel k priced again on its grid, tile and threads with every sum two-pass: with its
   // split where one remains legal, else unsplit (a maximum and its sum split together
   // only streamed).

@@ -124,11 +124,4 @@ std::vector<int> KernelPlan::splitMembers() const {
   return out;
 }
 
-std::vector<int> KernelPlan::inlinedTensors(const Program& prog) const {
-  std::vector<int> out;
-  for (auto& s : streams)
-    for (int m : s.inlined) out.push_back(prog.statements[size_t(statements[size_t(m)])].write.tensor);
-  return out;
-}
-
 }  // namespace polyfuse

@@ -189,14 +189,15 @@ struct KernelPlan {
       if (size_t(s.max) == m) return s.sum;
     return -1;
   }
-  // Whether member m is a producer inlined into a streamed sum (it runs nowhere else).
-  bool inlinedInStream(size_t m) const {
+  // The maximum whose loop runs member m: a streamed sum's, or the one whose sum m is
+  // inlined into; -1 when m runs its own loop.
+  int streamLoopOf(size_t m) const {
     for (auto& s : streams)
-      if (std::find(s.inlined.begin(), s.inlined.end(), int(m)) != s.inlined.end()) return true;
-    return false;
+      if (size_t(s.sum) == m || std::find(s.inlined.begin(), s.inlined.end(), int(m)) != s.inlined.end()) return s.max;
+    return -1;
   }
-  // The tensors that inlined producers would write: no memory holds them.
-  std::vector<int> inlinedTensors(const Program& prog) const;
+  // Whether member m is a producer inlined into a streamed sum (it runs nowhere else).
+  bool inlinedInStream(size_t m) const { return streamLoopOf(m) >= 0 && streamedInto(m) < 0; }
   int64_t partialElements = 0;              // the split's scratch: chunks x the result tensor's elements
   std::vector<OnChipArray> onChip;          // in tensor order
   std::vector<int> scratch;                 // temporaries spilled to global scratch
