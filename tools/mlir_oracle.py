@@ -49,6 +49,22 @@ DECOMPOSE_CONCAT = """module attributes {transform.with_named_sequence} {
   }
 }
 """
+# tensor.pack and tensor.unpack have no bufferization either: MLIR's own lowering (a pad,
+# an expand_shape and a transpose; an unpack the reverse) runs first, the same way.
+LOWER_PACK = """module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+{ops}    transform.yield
+  }
+}
+"""
+LOWER_ONE = {
+    "tensor.pack": """    %p = transform.structured.match ops{["tensor.pack"]} in %root : (!transform.any_op) -> !transform.op<"tensor.pack">
+    transform.structured.lower_pack %p : (!transform.op<"tensor.pack">) -> (!transform.op<"tensor.pad">, !transform.op<"tensor.expand_shape">, !transform.op<"linalg.transpose">)
+""",
+    "tensor.unpack": """    %u = transform.structured.match ops{["tensor.unpack"]} in %root : (!transform.any_op) -> !transform.op<"tensor.unpack">
+    transform.structured.lower_unpack %u : (!transform.op<"tensor.unpack">) -> (!transform.op<"tensor.empty">, !transform.op<"linalg.transpose">, !transform.op<"tensor.collapse_shape">, !transform.op<"tensor.extract_slice">)
+""",
+}
 DTYPES = {"f32": np.float32, "f64": np.float64, "f16": np.float16, "bf16": np.float32, "i32": np.int32, "i64": np.int64, "i8": np.int8, "i16": np.int16,
           "i1": np.bool_, "index": np.int64}
 NPY_TO_TC = {np.float32: "float", np.float64: "double", np.int32: "int32", np.int64: "int64"}
@@ -261,6 +277,12 @@ def run_mlir(text, name, args, results, inputs, work):
         lib = os.path.join(work, "decompose_concat.mlir")
         with open(lib, "w") as f:
             f.write(DECOMPOSE_CONCAT)
+        passes = ["--transform-preload-library=transform-library-paths=" + lib, "--transform-interpreter"] + passes
+    packs = "".join(LOWER_ONE[op] for op in ("tensor.pack", "tensor.unpack") if re.search(re.escape(op) + r"\b", program))
+    if packs:
+        lib = os.path.join(work, "lower_pack.mlir")
+        with open(lib, "w") as f:
+            f.write(LOWER_PACK.replace("{ops}", packs))
         passes = ["--transform-preload-library=transform-library-paths=" + lib, "--transform-interpreter"] + passes
     low = subprocess.run(["mlir-opt-19", src] + passes, capture_output=True, text=True)
     if low.returncode:

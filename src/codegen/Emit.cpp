@@ -732,6 +732,53 @@ class KernelPrinter {
     for (auto& a : e.args) invariantDivisors(st, *a, dim, out);
   }
 
+  static constexpr const char* kLane[] = {".x", ".y", ".z", ".w"};
+
+  // A vector step's first element, pf_vb, along the innermost of `loops` (the thread
+  // dimension, pf_vext_<var> vectors long), and the outer loops' variables, from the
+  // step's linear index `linear`.
+  void printVectorStep(std::ostream& os, const std::vector<const LoopIR*>& loops, std::string linear, int width,
+                       const std::string& ind) const {
+    const std::string& in = loops.back()->var;
+    os << ind << "const " << sp_.index << " pf_vb = " << loops.back()->lo << " + " << width << " * ("
+       << (loops.size() > 1 ? linear + " % pf_vext_" + in : linear) << ");\n";
+    if (loops.size() > 1) linear = "(" + linear + " / pf_vext_" + in + ")";
+    for (int q = int(loops.size()) - 2; q >= 0; --q) {
+      const LoopIR& l = *loops[size_t(q)];
+      os << ind << "const " << sp_.index << " " << l.var << " = " << l.lo << " + " << (q > 0 ? linear + " % pf_ext_" + l.var : linear)
+         << ";\n";
+      if (q > 0) linear = "(" + linear + " / pf_ext_" + l.var + ")";
+    }
+  }
+
+  // The step's 128-bit loads (pf_v<r>) of member m's reads that the plan aligns for them;
+  // which reads they are.
+  std::vector<bool> printVectorLoads(std::ostream& os, size_t m, const Statement& st, int width, const std::string& in,
+                                     const std::string& ind) const {
+    const std::string vec = sp_.real + std::to_string(width);
+    const SizedStatement& ss = at_.statement(st.id);
+    std::vector<bool> vectorRead(st.reads.size(), false);
+    for (size_t r = 0; r < st.reads.size(); ++r) {
+      if (!k_.plan.vectorAccess(prog_, at_.sizes(), m, ss.reads[r], width)) continue;
+      vectorRead[r] = true;
+      const std::string element = accessC(st.reads[r], &st);
+      os << ind << vec << " pf_v" << r << ";\n";
+      os << ind << "{ const " << sp_.index << " " << in << " = pf_vb; pf_v" << r << " = "
+         << (sp_.d == Dialect::Cuda ? "*reinterpret_cast<const " + vec + "*>(&" + element + ")"
+                                    : "vload" + std::to_string(width) + "(0, &" + element + ")")
+         << "; }\n";
+    }
+    return vectorRead;
+  }
+
+  // Lane k's scope in a vector step: `in`, the thread dimension's variable, is the lane's
+  // element where the body still names it.
+  void printLane(std::ostream& os, const std::string& ind, const std::string& in, int k, const std::string& body) const {
+    const bool named = std::regex_search(body, std::regex("\\b" + in + "\\b"));
+    os << ind << "{ " << (named ? "const " + sp_.index + " " + in + " = pf_vb + " + std::to_string(k) + "; " : "") << body
+       << " }\n";
+  }
+
   // A statement whose threads take `width` consecutive elements a step (the plan's
   // vectorWidth): the aligned global accesses move as one 128-bit vector, the lanes
   // compute one after another in registers, and a divisor that does not change along
@@ -746,13 +793,8 @@ class KernelPrinter {
       throw InternalError("the plan vectorizes " + st.label() + " along a dimension its innermost thread loop does not run");
     const std::string& in = loops.back()->var;
     const std::string vec = sp_.real + std::to_string(width);
-    static const char* lane[] = {".x", ".y", ".z", ".w"};
     const SizedStatement& ss = at_.statement(st.id);
     auto aligned = [&](const SizedAccess& a) { return k_.plan.vectorAccess(prog_, at_.sizes(), s.member, a, width); };
-    auto load = [&](const std::string& element) {
-      return sp_.d == Dialect::Cuda ? "*reinterpret_cast<const " + vec + "*>(&" + element + ")"
-                                    : "vload" + std::to_string(width) + "(0, &" + element + ")";
-    };
     os << "    const " << sp_.index << " pf_vext_" << in << " = pf_ext_" << in << " / " << width << ";  // "
        << width << "-wide vectors\n";
     std::string count = "pf_vext_" + in;
@@ -772,25 +814,9 @@ class KernelPrinter {
     auto atLane = [&](int k) {
       if (unrolled) slot_ = width == 1 ? "pf_s" : "pf_s * " + std::to_string(width) + " + " + std::to_string(k);
     };
-    // The loops' variables, the innermost as the vector's first element.
-    std::string rem = pointwise ? "pf_p" : "pf_r";
-    os << ind << "const " << sp_.index << " pf_vb = " << loops.back()->lo << " + " << width << " * ("
-       << (loops.size() > 1 ? rem + " % pf_vext_" + in : rem) << ");\n";
-    if (loops.size() > 1) rem = "(" + rem + " / pf_vext_" + in + ")";
-    for (int q = int(loops.size()) - 2; q >= 0; --q) {
-      const LoopIR& l = *loops[size_t(q)];
-      os << ind << "const " << sp_.index << " " << l.var << " = " << l.lo << " + " << (q > 0 ? rem + " % pf_ext_" + l.var : rem) << ";\n";
-      if (q > 0) rem = "(" + rem + " / pf_ext_" + l.var + ")";
-    }
+    printVectorStep(os, loops, pointwise ? "pf_p" : "pf_r", width, ind);
     if (pointwise && !fixed.empty()) os << ind << fixed << "\n";
-    std::vector<bool> vectorRead(st.reads.size(), false);
-    for (size_t r = 0; r < st.reads.size(); ++r) {
-      if (!aligned(ss.reads[r])) continue;
-      vectorRead[r] = true;
-      os << ind << vec << " pf_v" << r << ";\n";
-      os << ind << "{ const " << sp_.index << " " << in << " = pf_vb; pf_v" << r << " = " << load(accessC(st.reads[r], &st))
-         << "; }\n";
-    }
+    const std::vector<bool> vectorRead = printVectorLoads(os, s.member, st, width, in, ind);
     Reciprocals reciprocal;
     std::vector<const Expr*> divisions;
     invariantDivisors(st, *st.rhs, st.dims[size_t(x)], divisions);
@@ -802,20 +828,14 @@ class KernelPrinter {
     }
     const bool vectorWrite = pointwise && st.op == ReduceOp::Assign && aligned(ss.write);
     if (vectorWrite) os << ind << vec << " pf_w;\n";
-    const std::regex namesIndex("\\b" + in + "\\b");
-    auto laneScope = [&](int k, const std::string& body) {
-      // The lane's index, where an element access or the value still names it.
-      const bool named = std::regex_search(body, namesIndex);
-      os << ind << "{ " << (named ? "const " + sp_.index + " " + in + " = pf_vb + " + std::to_string(k) + "; " : "") << body
-         << " }\n";
-    };
+    auto laneScope = [&](int k, const std::string& body) { printLane(os, ind, in, k, body); };
     // The first reader of an input cached on chip leaves each loaded vector's lanes there,
     // and the elements of its other reads of it.
     for (size_t r = 0; r < st.reads.size(); ++r)
       if (const OnChipArray* c = cachedInput(st.reads[r].tensor); vectorRead[r] && c)
         for (int k = 0; k < width; ++k) {
           atLane(k);
-          laneScope(k, localC(st.reads[r], *c) + " = pf_v" + std::to_string(r) + lane[k] + ";");
+          laneScope(k, localC(st.reads[r], *c) + " = pf_v" + std::to_string(r) + kLane[k] + ";");
         }
     for (int k = 0; k < width; ++k) {
       atLane(k);
@@ -827,7 +847,7 @@ class KernelPrinter {
       atLane(k);
       const std::string out = unrolled ? accessC(st.write) : lhs;
       if (!pointwise) laneScope(k, "pf_part = " + combine(st.op, "pf_part", value, sp_) + ";");
-      else if (vectorWrite) laneScope(k, std::string("pf_w") + lane[k] + " = " + value + ";");
+      else if (vectorWrite) laneScope(k, std::string("pf_w") + kLane[k] + " = " + value + ";");
       else laneScope(k, assign(out, st.op == ReduceOp::Assign ? value : combine(st.op, init, value, sp_), st.write.tensor) + ";");
     };
     if (sp_.d == Dialect::OpenCL && !dependsOn(st, *st.rhs, st.dims[size_t(x)], true) && !scalarOnly(*st.rhs)) {
@@ -842,7 +862,7 @@ class KernelPrinter {
         os << ind << vec << " pf_g" << r << ";\n";
         for (int k = 0; k < width; ++k) {
           atLane(k);
-          laneScope(k, "pf_g" + std::to_string(r) + lane[k] + " = " + accessC(st.reads[r], &st) + ";");
+          laneScope(k, "pf_g" + std::to_string(r) + kLane[k] + " = " + accessC(st.reads[r], &st) + ";");
         }
       }
       auto access = [&](const Access& a) {
@@ -856,13 +876,13 @@ class KernelPrinter {
       os << ind << vec << " pf_val = " << valueText(st, *st.rhs, vsp, at_.sizes(), access, &reciprocal) << ";\n";
       if (vectorWrite) os << ind << "pf_w = pf_val;\n";
       else
-        for (int k = 0; k < width; ++k) result(k, std::string("pf_val") + lane[k]);
+        for (int k = 0; k < width; ++k) result(k, std::string("pf_val") + kLane[k]);
     } else {
       for (int k = 0; k < width; ++k) {
         atLane(k);
         auto access = [&](const Access& a) {
           const ptrdiff_t r = &a - st.reads.data();
-          if (r >= 0 && size_t(r) < st.reads.size() && vectorRead[size_t(r)]) return "pf_v" + std::to_string(r) + lane[k];
+          if (r >= 0 && size_t(r) < st.reads.size() && vectorRead[size_t(r)]) return "pf_v" + std::to_string(r) + kLane[k];
           return accessC(a, &st);
         };
         result(k, valueText(st, *st.rhs, sp_, at_.sizes(), access, &reciprocal));
@@ -1066,35 +1086,41 @@ class KernelPrinter {
     // The sum with its producers inlined: it reads the maximum, which is the running one.
     const Statement& sum = rp.inlined;
     const bool across = reducesAcrossThreads(s.mode);
-    const std::string value = valueText(sum, *sum.rhs, sp_, at_.sizes(), [&](const Access& a) {
-      return a.tensor == rp.tensor ? std::string("pf_part") : accessC(a, &sum);
-    });
+    if (s.vectorWidth > 1 && (!across || unrolled))
+      throw InternalError("the plan vectorizes " + st.label() + "'s streamed loop outside a block reduction");
     const std::string zero = sp_.literal("0");
+    auto [decl, inner] = sumAliases(st, sum, rp, true);
+    // One element: the running maximum meets it, the sum is rescaled to the new maximum
+    // and adds the element's term against it.
+    auto step = [&](const std::string& ind) {
+      if (const std::string copies = cacheCopies(st); !copies.empty()) os << ind << copies << "\n";
+      os << ind << "const " << sp_.real << " pf_run = " << combine(st.op, "pf_part", valueC(st, *st.rhs), sp_) << ";\n";
+      os << ind << "pf_sum *= pf_rescale(pf_part, pf_run);\n";
+      os << ind << "pf_part = pf_run;\n";
+      const std::string value = valueText(sum, *sum.rhs, sp_, at_.sizes(), [&](const Access& a) {
+        return a.tensor == rp.tensor ? std::string("pf_part") : accessC(a, &sum);
+      });
+      os << ind << "{ " << decl << "{ " << inner << "pf_sum += pf_part == -INFINITY ? " << zero << " : " << value << "; } }\n";
+    };
     os << "    for (" << sp_.index << " pf_p = " << (across ? "0" : lanes.tid) << "; "
        << (across ? "pf_p < " + P : lanes.when("pf_p < " + P)) << "; pf_p += " << (across ? "1" : lanes.count) << ") {\n";
     decompose(os, par, "pf_p", "      ", sp_.index);
     if (!fixed.empty()) os << "      " << fixed << "\n";
     os << "      " << sp_.real << " pf_part = " << identity(st.op, sp_) << ", pf_sum = " << zero << ";\n";
-    std::string ind = "      ";
-    if (across) {
+    if (across && s.vectorWidth > 1) {
+      printStreamedVectors(os, s, st, rp, red, lanes, step);
+    } else if (across) {
       os << stepLoop("pf_r", R, lanes, unrolled, "      ");
       decompose(os, red, "pf_r", "        ", sp_.index);
-      ind = "        ";
+      step("        ");
+      os << "      }\n";
     } else {
+      std::string ind = "      ";
       for (auto* l : red) {
         os << ind << "for (" << sp_.index << " " << l->var << " = " << l->lo << "; " << l->var << " < " << l->hi << "; ++" << l->var << ") {\n";
         ind += "  ";
       }
-    }
-    if (const std::string copies = cacheCopies(st); !copies.empty()) os << ind << copies << "\n";
-    os << ind << "const " << sp_.real << " pf_run = " << combine(st.op, "pf_part", valueC(st, *st.rhs), sp_) << ";\n";
-    os << ind << "pf_sum *= pf_rescale(pf_part, pf_run);\n";
-    os << ind << "pf_part = pf_run;\n";
-    auto [decl, inner] = sumAliases(st, sum, rp, true);
-    os << ind << "{ " << decl << "{ " << inner << "pf_sum += pf_part == -INFINITY ? " << zero << " : " << value << "; } }\n";
-    if (across) {
-      os << "      }\n";
-    } else {
+      step(ind);
       for (size_t q = 0; q < red.size(); ++q) {
         ind = ind.substr(2);
         os << ind << "}\n";
@@ -1115,6 +1141,110 @@ class KernelPrinter {
     os << "      { " << pdecl << "{ " << pinner
        << (across ? reductionResult(sum, s.mode, sumLhs, lanes) : assign(sumLhs, "pf_part", sum.write.tensor) + ";") << " } }\n";
     os << "    }\n";
+  }
+
+  // The streamed loop of a block reduction, a vector a step (the plan's vectorWidth of
+  // the maximum): the step's lanes meet the running maximum together, so the sum is
+  // rescaled once a step, and its lanes add their terms against the new maximum. The
+  // sum reads what the maximum's vector loads hold from them; on OpenCL its lanes are
+  // one vector expression, so a CPU device keeps exp vectorized. Elements past the last
+  // whole vector run `step`, one a thread.
+  void printStreamedVectors(std::ostream& os, const StmtIR& s, const Statement& st, const StreamChain& rp,
+                            const std::vector<const LoopIR*>& red, const Lanes& lanes,
+                            const std::function<void(const std::string&)>& step) const {
+    const int width = s.vectorWidth, x = s.threadDim;
+    if (red.empty() || x < 0 || red.back()->var != cName(st.dims[size_t(x)]))
+      throw InternalError("the plan vectorizes " + st.label() + " along a dimension its innermost thread loop does not run");
+    const Statement& sum = rp.inlined;
+    const std::string& in = red.back()->var;
+    const std::string& sumIn = cName(sum.dims[size_t(rp.sumDimOf[size_t(x)])]);
+    const std::string vec = sp_.real + std::to_string(width), zero = sp_.literal("0");
+    const std::string ind = "        ";
+    os << "      const " << sp_.index << " pf_vext_" << in << " = pf_ext_" << in << " / " << width << ";  // " << width
+       << "-wide vectors\n";
+    std::string count = "pf_vext_" + in;
+    for (size_t q = 0; q + 1 < red.size(); ++q) count += " * pf_ext_" + red[q]->var;
+    os << stepLoop("pf_r", count, lanes, false, "      ");
+    printVectorStep(os, red, "pf_r", width, ind);
+    const std::vector<bool> vectorRead = printVectorLoads(os, s.member, st, width, in, ind);
+    // The maximum's lanes, then the step's maximum.
+    os << ind << sp_.real << " pf_e[" << width << "];\n";
+    std::string stepMax;
+    for (int k = 0; k < width; ++k) {
+      std::string body = cacheCopies(st);
+      body += (body.empty() ? "" : " ") + std::string("pf_e[") + std::to_string(k) + "] = " +
+              valueText(st, *st.rhs, sp_, at_.sizes(), [&](const Access& a) {
+                const size_t r = size_t(&a - st.reads.data());
+                return r < st.reads.size() && vectorRead[r] ? "pf_v" + std::to_string(r) + kLane[k] : accessC(a, &st);
+              }) + ";";
+      printLane(os, ind, in, k, body);
+      const std::string e = "pf_e[" + std::to_string(k) + "]";
+      stepMax = k == 0 ? e : combine(st.op, stepMax, e, sp_);
+    }
+    os << ind << "const " << sp_.real << " pf_run = " << combine(st.op, "pf_part", stepMax, sp_) << ";\n";
+    os << ind << "pf_sum *= pf_rescale(pf_part, pf_run);\n";
+    os << ind << "pf_part = pf_run;\n";
+    auto [decl, inner] = sumAliases(st, sum, rp, true);
+    // A read of the sum that one of the maximum's vector loads holds: the same element,
+    // spelled alike where the two name their dims alike.
+    auto heldBy = [&, renamed = !decl.empty()](const Access& a) -> int {
+      if (renamed) return -1;
+      const std::string element = accessC(a, &sum);
+      for (size_t r = 0; r < st.reads.size(); ++r)
+        if (vectorRead[r] && accessC(st.reads[r], &st) == element) return int(r);
+      return -1;
+    };
+    auto inSum = [&, d = decl, i = inner](const std::string& body) {
+      return d.empty() ? body : "{ " + d + "{ " + i + body + " } }";
+    };
+    std::string terms;
+    if (sp_.d == Dialect::OpenCL && !dependsOn(sum, *sum.rhs, sumIn, true) && !scalarOnly(*sum.rhs)) {
+      // Reads along the row that no vector load holds gather their lanes; the others are
+      // the same in every lane.
+      std::map<const Access*, std::string> gathered;
+      for (size_t r = 0; r < sum.reads.size(); ++r) {
+        const Access& a = sum.reads[r];
+        if (a.tensor == rp.tensor || heldBy(a) >= 0 || !accessUses(sum, a, sumIn)) continue;
+        const std::string g = "pf_g" + std::to_string(r);
+        os << ind << vec << " " << g << ";\n";
+        for (int k = 0; k < width; ++k) printLane(os, ind, in, k, inSum(g + kLane[k] + " = " + accessC(a, &sum) + ";"));
+        gathered[&a] = g;
+      }
+      Spelling vsp = sp_;
+      vsp.vector = vec;
+      const std::string value = valueText(sum, *sum.rhs, vsp, at_.sizes(), [&](const Access& a) {
+        if (a.tensor == rp.tensor) return "((" + vec + ")(pf_part))";
+        if (const int r = heldBy(a); r >= 0) return "pf_v" + std::to_string(r);
+        if (auto g = gathered.find(&a); g != gathered.end()) return g->second;
+        return "((" + vec + ")(" + accessC(a, &sum) + "))";
+      });
+      os << ind << vec << " pf_terms;\n";
+      printLane(os, ind, in, 0, inSum("pf_terms = " + value + ";"));
+      for (int k = 0; k < width; ++k) terms += (k ? " + " : "") + std::string("pf_terms") + kLane[k];
+    } else {
+      os << ind << sp_.real << " pf_terms[" << width << "];\n";
+      for (int k = 0; k < width; ++k) {
+        const std::string value = valueText(sum, *sum.rhs, sp_, at_.sizes(), [&](const Access& a) {
+          if (a.tensor == rp.tensor) return std::string("pf_part");
+          if (const int r = heldBy(a); r >= 0) return "pf_v" + std::to_string(r) + kLane[k];
+          return accessC(a, &sum);
+        });
+        printLane(os, ind, in, k, inSum("pf_terms[" + std::to_string(k) + "] = " + value + ";"));
+        terms += (k ? " + " : "") + std::string("pf_terms[") + std::to_string(k) + "]";
+      }
+    }
+    os << ind << "if (pf_part != -INFINITY) pf_sum += " << terms << ";\n";
+    os << "      }\n";
+    // The row's last elements, fewer than a vector (the plan vectorizes a range that is no
+    // multiple of the width only when it is the one reduction loop).
+    const SizedStatement& ss = at_.statement(st.id);
+    if ((ss.hi[size_t(x)] - ss.lo[size_t(x)]) % width == 0) return;
+    if (red.size() != 1) throw InternalError("a scalar tail after the vectors of a loop nest in " + st.label());
+    os << "      for (" << sp_.index << " pf_r = pf_vext_" << in << " * " << width << " + " << lanes.tid << "; "
+       << lanes.when("pf_r < pf_ext_" + in) << "; pf_r += " << lanes.count << ") {  // the scalar tail\n";
+    os << ind << "const " << sp_.index << " " << in << " = " << red.back()->lo << " + pf_r;\n";
+    step(ind);
+    os << "      }\n";
   }
 
   // Whether e is a product of accesses, scalars and numbers: zero when an access is.
@@ -1180,10 +1310,10 @@ class KernelPrinter {
       const int width = s.vectorWidth;
       if (tiledPiece(s, st, piece)) {
         printTiledContraction(os, *k_.plan.contractionOf(s.member), st, piece, lhs);
-      } else if (width > 1) {
-        printVectorized(os, s, st, par, red, P, fixed, lhs, init, width, lanes);
       } else if (const int sum = k_.plan.streamedSum(s.member); sum >= 0) {
         printStreamed(os, s, st, par, red, P, R, fixed, lhs, lanes, unrolled, size_t(sum));
+      } else if (width > 1) {
+        printVectorized(os, s, st, par, red, P, fixed, lhs, init, width, lanes);
       } else if (reducesAcrossThreads(s.mode)) {
         os << "    for (" << sp_.index << " pf_p = 0; pf_p < " << P << "; ++pf_p) {\n";
         decompose(os, par, "pf_p", "      ", sp_.index);

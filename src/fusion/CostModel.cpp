@@ -36,14 +36,21 @@ CostModel::CostModel(const FusionGraph& fg, const Sizes& sizes, const Device& de
   for (auto& st : prog.statements) stream_.push_back(streamChain(prog, st));
 }
 
+// Whether plan a beats b: faster, or as fast and keeping every pass where b streams (at
+// equal time the program's own arithmetic stays, as price() keeps it on one grid).
+static bool beats(const KernelPlan& a, const KernelPlan& b) {
+  if (a.modeledUs < b.modeledUs - 1e-12) return true;
+  return a.modeledUs <= b.modeledUs + 1e-12 && a.streams.empty() && !b.streams.empty();
+}
+
 std::optional<KernelPlan> CostModel::plan(const StmtSet& group, bool noParallelismLoss) const {
   auto& memo = memo_[noParallelismLoss ? 1 : 0];
   if (auto it = memo.find(group); it != memo.end()) return it->second;
   std::optional<KernelPlan> best;
   std::vector<int> members = group.members();
-  // The first of equal times wins: candidates come in a fixed order (docs/cost-model.md).
+  // Candidates come in a fixed order (docs/cost-model.md): of equal ones, the first wins.
   for (const GridCandidate& c : gridCandidates(group, noParallelismLoss))
-    if (auto p = evaluate(members, c); p && (!best || p->modeledUs < best->modeledUs - 1e-12)) best = std::move(p);
+    if (auto p = evaluate(members, c); p && (!best || beats(*p, *best))) best = std::move(p);
   memo[group] = best;
   return best;
 }
@@ -56,8 +63,7 @@ std::optional<KernelPlan> CostModel::plan(const StmtSet& group, const StmtSet& r
   std::optional<KernelPlan> best;
   const std::vector<int> members = group.members(), kept = recomputed.members();
   for (const GridCandidate& c : gridCandidates(group, noParallelismLoss, recomputed))
-    if (auto p = evaluate(members, c, nullptr, kept); p && (!best || p->modeledUs < best->modeledUs - 1e-12))
-      best = std::move(p);
+    if (auto p = evaluate(members, c, nullptr, kept); p && (!best || beats(*p, *best))) best = std::move(p);
   memo[key] = best;
   return best;
 }
@@ -827,8 +833,10 @@ void CostModel::vectorize(const std::vector<int>& members, const BlockShape& sha
     const int x = kp.threadDims[k];
     // Off a split's chunks (the last chunk may end inside a vector) and a tiled contraction.
     if (x < 0 || (kp.splitChunks > 1 && kp.chunkDims[k] == x) || kp.rowOfWarp(k, x) || kp.tiledWith(k)) continue;
-    // A streamed pair's loop takes an element a step (its rescale is per element).
-    if (kp.streamLoopOf(k) >= 0 || kp.streamedSum(k) >= 0) continue;
+    // A streamed pair runs in its maximum's loop: the maximum takes vectors when its
+    // block shares the reduction (a step's lanes meet the running value once, then the
+    // sum rescales once a step); the sum and inlined producers step with it (below).
+    if (kp.streamLoopOf(k) >= 0 || (kp.streamedSum(k) >= 0 && kp.modes[k] != StmtMode::BlockReduce)) continue;
     if (kp.modes[k] != StmtMode::Pointwise && kp.modes[k] != StmtMode::BlockReduce) continue;
     // A range that is no multiple of the width ends in a scalar tail, where the thread
     // dimension is the member's one loop in the block.
@@ -847,6 +855,7 @@ void CostModel::vectorize(const std::vector<int>& members, const BlockShape& sha
     for (auto& r : ss.reads) any |= kp.vectorAccess(prog, at_.sizes(), k, r, width);
     if (any) kp.vectorWidth[k] = width;
   }
+  for (const StreamPair& sp : kp.streams) kp.vectorWidth[size_t(sp.sum)] = kp.vectorWidth[size_t(sp.max)];
   // Registers: a step's vectors live at once.
   kp.registersPerThread = kEstimatedRegisters + kRegistersPerExtraVector * std::max(0, vectorsPerStep(members, kp) - 2);
   // A tiled contraction's accumulators and one step's operands live in registers.
@@ -900,6 +909,8 @@ bool CostModel::registerRows(const std::vector<int>& members, const BlockShape& 
     const int x = kp.threadDims[k];
     const bool reduce = kp.modes[k] == StmtMode::BlockReduce;
     if (x < 0 || (kp.modes[k] != StmtMode::Pointwise && !reduce)) return false;
+    // A streamed pair's loop is not unrolled over a row: it keeps a running value instead.
+    if (kp.streamLoopOf(k) >= 0 || kp.streamedSum(k) >= 0) return false;
     if (reduce ? st.numReduction() != 1 || x != int(st.dims.size()) - 1 : x >= st.numParallel) return false;
     for (int d = 0; d < st.numParallel; ++d)
       if (d != x && !kp.fixedByBlock(k, d) && !kp.rowOfWarp(k, d)) return false;

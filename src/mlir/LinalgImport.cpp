@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -40,6 +41,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/InliningUtils.h"
+#include "mlir/IndexRanges.h"
 #include "mlir/IreeBoundary.h"
 #include "mlir/Upgrade.h"
 #include "polyir/Parser.h"
@@ -608,10 +610,40 @@ class Importer {
     return std::nullopt;
   }
 
+  // A tensor whose every element is `v`: read as the value itself (stored only when
+  // returned). The value must be one a body can name outside itself.
+  void fillShape(Value result, Value v, Shape shape, Operation* op) {
+    if (!outsideScalar(v))
+      throw SourceError(locOf(op), opName(op) + " with a computed value is not supported (constants, arguments, their "
+                                   "casts and single tensor elements are)");
+    TensorValue tv(Kind::Fill, std::move(shape));
+    tv.fill = v;
+    tensorType(result, op);
+    tensors_[result] = tv;
+  }
+
+  // Whether scalar() can name v: a constant, an argument, an extent, a cast of one, or an
+  // element of a tensor at constant indices.
+  bool outsideScalar(Value v) const {
+    if (scalars_.count(v) || constantValue(v) || indexSyms_.count(v)) return true;
+    if (v.getDefiningOp<mlir::arith::ConstantOp>()) return mlir::isa<mlir::IntegerAttr>(v.getDefiningOp<mlir::arith::ConstantOp>().getValue());
+    Operation* d = v.getDefiningOp();
+    if (d && isCast(d)) return outsideScalar(d->getOperand(0));
+    if (auto x = mlir::dyn_cast_or_null<mlir::tensor::ExtractOp>(d))
+      return std::all_of(x.getIndices().begin(), x.getIndices().end(),
+                         [](Value i) { return bool(i.getDefiningOp<mlir::arith::ConstantIndexOp>()); });
+    return false;
+  }
+
   // First pass: the shape of every tensor value, and the extents generics equate.
   void shapes(Operation* op) {
     SourceLoc loc = locOf(op);
     if (auto c = mlir::dyn_cast<mlir::arith::ConstantOp>(op)) {
+      // A shape operand of tensor.reshape is no data: the reshape reads its type.
+      const bool onlyShape = !c->use_empty() && std::all_of(c->getUses().begin(), c->getUses().end(), [](mlir::OpOperand& u) {
+        return mlir::isa<mlir::tensor::ReshapeOp>(u.getOwner()) && u.getOperandNumber() == 1;
+      });
+      if (onlyShape) return;
       if (auto t = mlir::dyn_cast<mlir::RankedTensorType>(c.getType())) {
         tensorType(c, op);
         TensorValue tv;
@@ -664,18 +696,43 @@ class Importer {
     }
     if (auto e = mlir::dyn_cast<mlir::tensor::ExpandShapeOp>(op)) return expand(e);
     if (auto c = mlir::dyn_cast<mlir::tensor::CollapseShapeOp>(op)) return collapse(c);
+    if (auto r = mlir::dyn_cast<mlir::tensor::ReshapeOp>(op)) return reshape(r);
+    if (auto pk = mlir::dyn_cast<mlir::tensor::PackOp>(op))
+      return packView(op, pk.getSource(), pk.getInnerDimsPos(), pk.getStaticInnerTiles(), pk.getOuterDimsPerm(), true,
+                      bool(pk.getPaddingValue()));
+    if (auto u = mlir::dyn_cast<mlir::tensor::UnPackOp>(op))
+      return packView(op, u.getSource(), u.getInnerDimsPos(), u.getStaticInnerTiles(), u.getOuterDimsPerm(), false, false);
     if (auto x = mlir::dyn_cast<mlir::tensor::ExtractSliceOp>(op)) return slice(x);
     if (auto p = mlir::dyn_cast<mlir::tensor::PadOp>(op)) return padShape(p);
     if (auto x = mlir::dyn_cast<mlir::tensor::InsertSliceOp>(op)) return insertShape(x);
     if (auto c = mlir::dyn_cast<mlir::tensor::ConcatOp>(op)) return concatShape(c);
-    if (auto f = mlir::dyn_cast<mlir::linalg::FillOp>(op)) {
-      Value v = f.getInputs()[0];
-      if (!constantValue(v) && !scalars_.count(v))
-        throw SourceError(loc, "linalg.fill with a computed value is not supported (constants and float arguments are)");
-      TensorValue tv(Kind::Fill, tensorOf(f.getOutputs()[0], op).shape);
-      tv.fill = v;
-      tensorType(f.getResult(0), op);
-      tensors_[f.getResult(0)] = tv;
+    if (auto f = mlir::dyn_cast<mlir::linalg::FillOp>(op))
+      return fillShape(f.getResult(0), f.getInputs()[0], tensorOf(f.getOutputs()[0], op).shape, op);
+    if (auto sp = mlir::dyn_cast<mlir::tensor::SplatOp>(op)) {  // a fill written as one op
+      auto t = tensorType(sp.getResult(), op);
+      Shape shape;
+      unsigned dyn = 0;
+      for (int64_t k = 0; k < t.getRank(); ++k)
+        shape.push_back(t.isDynamicDim(k) ? indexSym(sp.getDynamicSizes()[dyn++], op) : ext_.literal(t.getDimSize(k)));
+      return fillShape(sp.getResult(), sp.getInput(), shape, op);
+    }
+    if (auto fe = mlir::dyn_cast<mlir::tensor::FromElementsOp>(op)) {
+      // One value in every element (torch-mlir's scalar made a tensor): a fill.
+      auto elements = fe.getElements();
+      for (Value e : elements)
+        if (e != elements.front())
+          throw SourceError(loc, "tensor.from_elements of several different values is not supported (of one value, it is a fill)");
+      auto t = tensorType(fe.getResult(), op);
+      Shape shape;
+      for (int64_t d : t.getShape()) shape.push_back(ext_.literal(d));
+      return fillShape(fe.getResult(), elements.front(), shape, op);
+    }
+    if (auto x = mlir::dyn_cast<mlir::tensor::ExtractOp>(op)) {
+      // One element outside any body (torch-mlir's .item()): read where a body uses it.
+      for (Value i : x.getIndices())
+        if (!i.getDefiningOp<mlir::arith::ConstantIndexOp>())
+          throw SourceError(loc, "tensor.extract outside a linalg op takes constant indices here");
+      tensorType(x.getTensor(), op);
       return;
     }
     if (auto g = mlir::dyn_cast<mlir::linalg::GenericOp>(op)) {
@@ -794,6 +851,85 @@ class Importer {
     view(op, c.getSrc(), shape, exprs);
   }
 
+  // tensor.pack and tensor.unpack (tpp-mlir's blocked layouts) with static tiles: views.
+  // A packed element (outer o, tile t) is the unpacked element whose tiled dims are
+  // o * tile + t (the outer dims in outer_dims_perm's order): a pack reads its source at
+  // that affine form, an unpack at its parts, x floordiv tile and x mod tile, which the
+  // reading loops are split for. A pack must tile its dims whole (no padding).
+  void packView(Operation* op, Value source, llvm::ArrayRef<int64_t> innerPos, llvm::ArrayRef<int64_t> tiles,
+                llvm::ArrayRef<int64_t> outerPerm, bool pack, bool padded) {
+    SourceLoc loc = locOf(op);
+    const std::string what = pack ? "tensor.pack" : "tensor.unpack";
+    auto t = tensorType(op->getResult(0), op);
+    if (!t.hasStaticShape()) throw SourceError(loc, what + " of a dynamic shape is not supported (static ones are views)");
+    for (int64_t n : tiles)
+      if (mlir::ShapedType::isDynamic(n)) throw SourceError(loc, what + " with a dynamic tile is not supported");
+    const Shape src = tensorOf(source, op).shape;
+    const int64_t rank = int64_t(pack ? src.size() : size_t(t.getRank()));  // the unpacked rank
+    mlir::MLIRContext* ctx = op->getContext();
+    // tileOf[d]: dim d's tile, 0 when it is not tiled; outerOf[d]: the outer position of d.
+    std::vector<int64_t> tileOf(size_t(rank), 0), outerOf(size_t(rank), 0), innerOf(size_t(rank), -1);
+    for (size_t p = 0; p < innerPos.size(); ++p) {
+      tileOf[size_t(innerPos[p])] = tiles[p];
+      innerOf[size_t(innerPos[p])] = int64_t(p);
+    }
+    for (int64_t i = 0; i < rank; ++i) outerOf[size_t(outerPerm.empty() ? i : outerPerm[size_t(i)])] = i;
+    Shape shape;
+    for (int64_t k = 0; k < t.getRank(); ++k) shape.push_back(ext_.literal(t.getDimSize(k)));
+    std::vector<mlir::AffineExpr> exprs;
+    if (pack) {
+      if (padded) throw SourceError(loc, "tensor.pack with a padding value is not supported (a pack that tiles its dims whole is a view)");
+      for (int64_t d = 0; d < rank; ++d) {
+        const mlir::AffineExpr o = mlir::getAffineDimExpr(unsigned(outerOf[size_t(d)]), ctx);
+        if (!tileOf[size_t(d)]) { exprs.push_back(o); continue; }
+        std::optional<int64_t> n = ext_.value(src[size_t(d)]);
+        if (!n || *n % tileOf[size_t(d)])
+          throw SourceError(loc, "tensor.pack of dimension " + std::to_string(d) + " into tiles of " +
+                                     std::to_string(tileOf[size_t(d)]) + " that do not divide it is not supported (it pads)");
+        exprs.push_back(o * tileOf[size_t(d)] + mlir::getAffineDimExpr(unsigned(rank + innerOf[size_t(d)]), ctx));
+      }
+    } else {
+      exprs.resize(size_t(rank + int64_t(innerPos.size())));
+      for (int64_t d = 0; d < rank; ++d) {
+        const mlir::AffineExpr x = mlir::getAffineDimExpr(unsigned(d), ctx);
+        const int64_t tile = tileOf[size_t(d)];
+        exprs[size_t(outerOf[size_t(d)])] = tile ? x.floorDiv(tile) : x;
+        if (tile) exprs[size_t(rank + innerOf[size_t(d)])] = x % tile;
+      }
+    }
+    view(op, source, shape, exprs);
+  }
+
+  // tensor.reshape to a static shape: the elements in the same row-major order, each
+  // source index its part of the result's linear index (reads simplify it by their loops'
+  // ranges, IndexRanges.h).
+  void reshape(mlir::tensor::ReshapeOp r) {
+    Operation* op = r;
+    auto t = tensorType(r.getResult(), op);
+    const Shape src = tensorOf(r.getSource(), op).shape;
+    std::vector<int64_t> from;
+    for (int sym : src) {
+      std::optional<int64_t> n = ext_.value(sym);
+      if (!n) throw SourceError(locOf(op), "tensor.reshape of a dynamic shape is not supported (a static one is read as a view)");
+      from.push_back(*n);
+    }
+    if (!t.hasStaticShape()) throw SourceError(locOf(op), "tensor.reshape to a dynamic shape is not supported (a static one is read as a view)");
+    mlir::MLIRContext* ctx = op->getContext();
+    Shape shape;
+    mlir::AffineExpr linear = mlir::getAffineConstantExpr(0, ctx);
+    for (int64_t k = 0; k < t.getRank(); ++k) {
+      shape.push_back(ext_.literal(t.getDimSize(k)));
+      linear = linear * t.getDimSize(k) + mlir::getAffineDimExpr(unsigned(k), ctx);
+    }
+    std::vector<mlir::AffineExpr> exprs(from.size());
+    int64_t inner = 1;
+    for (size_t i = from.size(); i-- > 0;) {
+      exprs[i] = i == 0 ? linear.floorDiv(inner) : linear.floorDiv(inner) % from[i];
+      inner *= from[i];
+    }
+    view(op, r.getSource(), shape, exprs);
+  }
+
   // extract_slice with static offsets and strides: an affine window of the source.
   void slice(mlir::tensor::ExtractSliceOp x) {
     Operation* op = x;
@@ -898,11 +1034,19 @@ class Importer {
     for (unsigned k = 0; k < g.getNumResults(); ++k) {
       mlir::OpOperand* init = g.getDpsInitOperand(k);
       mlir::AffineMap m = g.getMatchingIndexingMap(init);
-      if (!m.isProjectedPermutation())
+      // A 0 where the result's extent is 1: torch-mlir's keepdim (a returned reduction
+      // keeps its loops and the function's shape).
+      if (!m.isProjectedPermutation(/*allowZeroInResults=*/true))
         throw SourceError(loc, "result " + std::to_string(k) + " is written through a map that is not a projection "
                                "of the loops; polyfuse needs each result point written by whole loops");
+      auto resultType = mlir::cast<mlir::RankedTensorType>(init->get().getType());
+      for (unsigned r = 0; r < m.getNumResults(); ++r)
+        if (mlir::isa<mlir::AffineConstantExpr>(m.getResult(r)) && resultType.getDimSize(r) != 1)
+          throw SourceError(loc, "result " + std::to_string(k) + " is written only at index 0 of its dimension " +
+                                     std::to_string(r) + ", whose extent is not 1; polyfuse needs each result point "
+                                     "written by whole loops");
       std::vector<bool> inOut(iters.size(), false);
-      for (unsigned r = 0; r < m.getNumResults(); ++r) inOut[m.getDimPosition(r)] = true;
+      for (unsigned d : writtenLoops(m)) inOut[d] = true;
       mlir::BlockArgument acc = g.getMatchingBlockArgument(init);
       Value y = yield.getOperand(k);
       // A result indexed by every loop, reductions included, and computed from no
@@ -926,9 +1070,9 @@ class Importer {
                                      (everyLoop ? " from a running accumulator (a scan)" : ""));
       // A result nobody reads (torch-mlir's argmax beside a max) is not computed, unless
       // another result's value reads its accumulator.
-      if (g.getResult(k).use_empty() && g.getNumResults() > 1) {
+      if (unread(g.getResult(k)) && g.getNumResults() > 1) {
         bool read = false;
-        for (unsigned j = 0; j < g.getNumResults(); ++j) read |= !g.getResult(j).use_empty() && readsAccumulator(j, k);
+        for (unsigned j = 0; j < g.getNumResults(); ++j) read |= !unread(g.getResult(j)) && readsAccumulator(j, k);
         if (!read) {
           ResultForm f;
           f.dropped = true;
@@ -1105,7 +1249,7 @@ class Importer {
     bool splits = false;
     for (unsigned r = 0; r < om.getNumResults(); ++r) {
       const mlir::AffineExpr i = mlir::getAffineDimExpr(r, ctx);
-      auto it = split_.find(om.getDimPosition(r));
+      auto it = mlir::isa<mlir::AffineDimExpr>(om.getResult(r)) ? split_.find(om.getDimPosition(r)) : split_.end();
       if (it == split_.end() || it->second.size() <= 2) {
         tv.stored.push_back(tv.shape[r]);
         exprs.push_back(i);
@@ -1155,12 +1299,27 @@ class Importer {
 
   // A read of `v` at `map`, followed through views to the tensor that holds the data.
   std::pair<Value, mlir::AffineMap> throughViews(Value v, mlir::AffineMap map, Operation* at) {
+    const Value v0 = v;
+    const bool identity = map.isIdentity();
+    bool viewed = false;
     while (tensorOf(v, at).kind == Kind::View) {
       TensorValue& tv = tensorOf(v, at);
       map = tv.view.compose(map);
       v = tv.source;
+      viewed = true;
     }
     if (const TensorValue& tv = tensorOf(v, at); tv.split) map = tv.split.compose(map);
+    // A reshape of a reshape reads as parts of loops once the loops' ranges are known: an
+    // op's loops, or the viewed tensor's own indices where its identity reads it.
+    if (viewed) {
+      std::vector<std::optional<int64_t>> extents;
+      if (auto it = loops_.find(at); it != loops_.end() && it->second.size() == map.getNumDims()) {
+        for (int sym : it->second) extents.push_back(sym >= 0 ? ext_.value(sym) : std::nullopt);
+      } else if (const Shape& shape = tensorOf(v0, at).shape; identity && map.getNumDims() == shape.size()) {
+        for (int sym : shape) extents.push_back(ext_.value(sym));
+      }
+      map = simplifyByRanges(map, extents);
+    }
     return {v, map};
   }
 
@@ -1185,6 +1344,13 @@ class Importer {
     // An extent used as a value (a mean divides by the row length): the size itself.
     if (auto it = indexSyms_.find(v); it != indexSyms_.end()) return extent(it->second, loc);
     if (Operation* d = v.getDefiningOp(); d && isCast(d)) return cast(d, scalar(d->getOperand(0), loc, at), loc);
+    if (auto x = v.getDefiningOp<mlir::tensor::ExtractOp>(); x && outsideScalar(v)) {
+      // An element at constant indices: a read of that element wherever it is used.
+      llvm::SmallVector<mlir::AffineExpr> at0;
+      for (Value i : x.getIndices())
+        at0.push_back(mlir::getAffineConstantExpr(i.getDefiningOp<mlir::arith::ConstantIndexOp>().value(), x.getContext()));
+      return element(x.getTensor(), mlir::AffineMap::get(0, 0, at0, x.getContext()), loc, at);
+    }
     Operation* d = v.getDefiningOp();
     throw SourceError(d ? locOf(d) : loc, "this op uses a value computed outside it" +
                                               (d ? " by '" + opName(d) + "'" : std::string()) +
@@ -1283,7 +1449,7 @@ class Importer {
         {"math.atan2", "atan2"}, {"math.floor", "floor"}, {"math.ceil", "ceil"}, {"math.round", "round"},
         {"math.roundeven", "rint"}, {"math.log1p", "log1p"}, {"math.log2", "log2"}, {"math.log10", "log10"},
         {"math.exp2", "exp2"}, {"math.expm1", "expm1"}, {"math.copysign", "copysign"}, {"arith.remf", "fmod"},
-        {"math.fpowi", "pow"}};
+        {"math.fpowi", "pow"}, {"math.trunc", "trunc"}};
     if (auto m = math.find(opName(d)); m != math.end()) {
       std::vector<ExprPtr> a;
       for (Value o : d->getOperands()) a.push_back(expr(o, b));
@@ -1620,6 +1786,15 @@ class Importer {
 
   // A fill is read as its value wherever an op reads it; it is stored only when returned.
   // Returned, directly or through tensor.cast (which only restates the type).
+  // Whether nothing reads v's elements: its only uses are views (the reshapes that
+  // dropping unit loops adds) that nothing reads either.
+  static bool unread(Value v) {
+    for (Operation* u : v.getUsers()) {
+      if (!mlir::isa<mlir::tensor::ExpandShapeOp, mlir::tensor::CollapseShapeOp, mlir::tensor::CastOp>(u)) return false;
+      if (!unread(u->getResult(0))) return false;
+    }
+    return true;
+  }
   static bool returned(Value v) {
     for (mlir::OpOperand& u : v.getUses()) {
       if (mlir::isa<mlir::func::ReturnOp>(u.getOwner())) return true;
@@ -1651,9 +1826,31 @@ class Importer {
     s.where.push_back(std::move(w));
   }
 
-  // The written indices: a split loop's parts in place of the loop.
+  // The loops an output map indexes its result by (a 0 of a unit extent indexes none).
+  static std::vector<unsigned> writtenLoops(mlir::AffineMap om) {
+    std::vector<unsigned> out;
+    for (mlir::AffineExpr e : om.getResults())
+      if (auto d = mlir::dyn_cast<mlir::AffineDimExpr>(e)) out.push_back(d.getPosition());
+    return out;
+  }
+
+  // The written indices: a split loop's parts in place of the loop; at a 0 of a unit
+  // extent, an index of its own over 0:1, named after no loop of the op.
   void lhs(StmtDecl& s, mlir::AffineMap m, SourceLoc loc) {
     for (unsigned r = 0; r < m.getNumResults(); ++r) {
+      if (mlir::isa<mlir::AffineConstantExpr>(m.getResult(r))) {
+        const std::string n = "d" + std::to_string(m.getNumDims() + r);
+        s.lhsIndices.push_back(n);
+        s.lhsIndexLocs.push_back(loc);
+        s.lhsSubscripts.push_back(name(n, loc));
+        WhereRange w;
+        w.index = n;
+        w.loc = loc;
+        w.lo = integer(0, loc);
+        w.hi = integer(1, loc);
+        s.where.push_back(std::move(w));
+        continue;
+      }
       const unsigned d = m.getDimPosition(r);
       std::vector<std::string> names;
       if (auto it = split_.find(d); it != split_.end())
@@ -1691,8 +1888,8 @@ class Importer {
   void statements(Operation* op) {
     SourceLoc loc = locOf(op);
     split_.clear();  // set again below for a generic: other ops' subscripts read loops as they are
-    if (auto f = mlir::dyn_cast<mlir::linalg::FillOp>(op)) {
-      Value r = f.getResult(0);
+    if (mlir::isa<mlir::linalg::FillOp, mlir::tensor::SplatOp, mlir::tensor::FromElementsOp>(op)) {
+      Value r = op->getResult(0);
       if (!returned(r)) return;
       TensorValue& tv = tensors_[r];
       tv.name = resultName(op, 0);
@@ -1730,9 +1927,19 @@ class Importer {
         TensorValue& tv = tensorOf(v, op);
         if (tv.kind == Kind::Input) throw SourceError(loc, "the function returns '" + tv.name + "' unchanged; polyfuse outputs must be computed");
         if (tv.kind != Kind::Computed) throw SourceError(loc, "the function returns a tensor it never computes");
-        if (!seen.insert(tv.name).second) throw SourceError(loc, "the function returns '" + tv.name + "' twice");
+        std::string outName = tv.name;
+        if (!seen.insert(tv.name).second) {
+          // Returned again (torch-mlir's `return x, x`): a copy of its own.
+          if (tv.split) throw SourceError(loc, "the function returns '" + tv.name + "' twice");
+          for (int n = 1; !seen.insert(outName = tv.name + "_copy" + (n > 1 ? std::to_string(n) : "")).second; ++n) {}
+          const mlir::AffineMap id = mlir::AffineMap::getMultiDimIdentityMap(unsigned(tv.shape.size()), op->getContext());
+          const Shape shape = tv.shape;
+          ExprPtr value = element(v, id, loc, op);
+          out_.def.stmts.push_back(wholeWrite(outName, shape, std::move(value), op));
+          out_.notes.push_back("'" + tv.name + "' is returned more than once; output '" + outName + "' is a copy of it");
+        }
         TensorDecl d;
-        d.name = tv.name;
+        d.name = outName;
         d.loc = loc;
         d.type = elemType(v.getType());
         if (isInteger(d.type)) {  // computed integers are values of the computing type
@@ -1745,7 +1952,7 @@ class Importer {
         if (tv.split)
           out_.notes.push_back("output '" + d.name + "' (line " + std::to_string(loc.line) + ") is stored as " +
                                shapeText(tv.stored) + ", the same elements in the same order as its " + shapeText(tv.shape) +
-                               ": a collapse_shape split the parallel loop that writes it");
+                               ": a read through a view (collapse_shape, reshape, unpack) split the parallel loop that writes it");
         out_.def.outputs.push_back(d);
       }
       return;
@@ -1781,7 +1988,7 @@ class Importer {
         lhs(c, om, loc);
         c.rhs = element(init->get(), om, loc, op);
         std::set<unsigned> written;
-        for (unsigned r = 0; r < om.getNumResults(); ++r) written.insert(om.getDimPosition(r));
+        for (unsigned d : writtenLoops(om)) written.insert(d);
         if (base.kind == Kind::Fill)
           for (unsigned d : written) loopWhere(c, d, loops[d], loc);
         else
@@ -1823,7 +2030,7 @@ class Importer {
           if (auto d = mlir::dyn_cast<mlir::AffineDimExpr>(r)) inferable[d.getPosition()] = true;
       }
       if (f.readsInit && base.kind != Kind::Fill)
-        for (unsigned r = 0; r < om.getNumResults(); ++r) inferable[om.getDimPosition(r)] = true;
+        for (unsigned d : writtenLoops(om)) inferable[d] = true;
       splitWheres(s, loc);
       for (size_t l = 0; l < loops.size(); ++l) {
         if (inferable[l] || split_.count(unsigned(l))) continue;

@@ -12,7 +12,7 @@
 // RUN: expect-exit 2 polyfuse check %s --entry slice_dynamic 2>&1 | FileCheck --check-prefix=SLICE_DYNAMIC %s
 // SLICE_DYNAMIC: refusals.mlir:59:8: extract_slice with dynamic offsets or strides is not supported
 // RUN: expect-exit 2 polyfuse check %s --entry fill_computed 2>&1 | FileCheck --check-prefix=FILL_COMPUTED %s
-// FILL_COMPUTED: refusals.mlir:70:8: linalg.fill with a computed value is not supported (constants and float arguments are)
+// FILL_COMPUTED: refusals.mlir:70:8: linalg.fill with a computed value is not supported (constants, arguments, their casts and single tensor elements are)
 // RUN: expect-exit 2 polyfuse check %s --entry reads_empty 2>&1 | FileCheck --check-prefix=READS_EMPTY %s
 // READS_EMPTY: refusals.mlir:75:8: this op reads a tensor.empty, whose elements are undefined
 // RUN: expect-exit 2 polyfuse check %s --entry returns_empty 2>&1 | FileCheck --check-prefix=RETURNS_EMPTY %s
