@@ -1,5 +1,6 @@
 #include "mlir/IndexRanges.h"
 
+#include <algorithm>
 #include <numeric>
 #include <utility>
 
@@ -14,19 +15,37 @@ using Interval = std::optional<std::pair<int64_t, int64_t>>;  // [lo, hi], both 
 
 int64_t floorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 
+// a * b + c, or none where it overflows (extents reach 2^40: a range times a coefficient
+// may not fit; such a form is left as it is).
+std::optional<int64_t> mulAdd(int64_t a, int64_t b, int64_t c) {
+  int64_t p, r;
+  if (__builtin_mul_overflow(a, b, &p) || __builtin_add_overflow(p, c, &r)) return std::nullopt;
+  return r;
+}
+
 // A sum of terms c * atom and a constant: an affine expression taken apart.
 struct Linear {
   std::vector<std::pair<mlir::AffineExpr, int64_t>> terms;
   int64_t constant = 0;
+  bool overflow = false;
   void add(mlir::AffineExpr atom, int64_t c) {
     for (auto& [a, k] : terms)
-      if (a == atom) { k += c; return; }
+      if (a == atom) {
+        if (__builtin_add_overflow(k, c, &k)) overflow = true;
+        return;
+      }
     terms.push_back({atom, c});
   }
 };
 
 void flatten(mlir::AffineExpr e, int64_t scale, Linear& out) {
-  if (auto c = mlir::dyn_cast<mlir::AffineConstantExpr>(e)) { out.constant += scale * c.getValue(); return; }
+  if (out.overflow) return;
+  if (auto c = mlir::dyn_cast<mlir::AffineConstantExpr>(e)) {
+    std::optional<int64_t> v = mulAdd(scale, c.getValue(), out.constant);
+    if (!v) out.overflow = true;
+    else out.constant = *v;
+    return;
+  }
   if (e.getKind() == mlir::AffineExprKind::Add) {
     auto b = mlir::cast<mlir::AffineBinaryOpExpr>(e);
     flatten(b.getLHS(), scale, out);
@@ -35,8 +54,12 @@ void flatten(mlir::AffineExpr e, int64_t scale, Linear& out) {
   }
   if (e.getKind() == mlir::AffineExprKind::Mul) {
     auto b = mlir::cast<mlir::AffineBinaryOpExpr>(e);
-    if (auto c = mlir::dyn_cast<mlir::AffineConstantExpr>(b.getRHS())) return flatten(b.getLHS(), scale * c.getValue(), out);
-    if (auto c = mlir::dyn_cast<mlir::AffineConstantExpr>(b.getLHS())) return flatten(b.getRHS(), scale * c.getValue(), out);
+    for (auto [k, x] : {std::pair(b.getRHS(), b.getLHS()), std::pair(b.getLHS(), b.getRHS())})
+      if (auto c = mlir::dyn_cast<mlir::AffineConstantExpr>(k)) {
+        std::optional<int64_t> s = mulAdd(scale, c.getValue(), 0);
+        if (!s) { out.overflow = true; return; }
+        return flatten(x, *s, out);
+      }
   }
   out.add(e, scale);
 }
@@ -73,13 +96,15 @@ struct Simplifier {
     return rangeOf(l);
   }
   Interval rangeOf(const Linear& l) const {
+    if (l.overflow) return std::nullopt;
     int64_t lo = l.constant, hi = l.constant;
     for (auto& [a, c] : l.terms) {
       if (c == 0) continue;
       Interval x = range(a);
       if (!x) return std::nullopt;
-      lo += c > 0 ? c * x->first : c * x->second;
-      hi += c > 0 ? c * x->second : c * x->first;
+      std::optional<int64_t> nlo = mulAdd(c, c > 0 ? x->first : x->second, lo), nhi = mulAdd(c, c > 0 ? x->second : x->first, hi);
+      if (!nlo || !nhi) return std::nullopt;
+      lo = *nlo, hi = *nhi;
     }
     return std::make_pair(lo, hi);
   }
@@ -102,10 +127,21 @@ struct Simplifier {
     if (Interval x = range(lhs); x && x->first >= 0 && x->second < k) return div ? mlir::getAffineConstantExpr(0, ctx) : lhs;
     Linear l;
     flatten(lhs, 1, l);
+    if (l.overflow) return div ? lhs.floorDiv(k) : lhs % k;
     // The largest g dividing k such that the terms whose coefficients g does not divide
-    // (with the constant's remainder) stay in 0:g.
-    for (int64_t g = k; g > 1; --g) {
-      if (k % g) continue;
+    // (with the constant's remainder) stay in 0:g. Such a g is the gcd of k and the
+    // coefficients it divides, so the candidates are k's gcds with the coefficients, one
+    // and two at a time (k may be 2^40: its divisors are not walked).
+    std::vector<int64_t> candidates{k};
+    for (size_t i = 0; i < l.terms.size(); ++i) {
+      const int64_t gi = std::gcd(k, l.terms[i].second);
+      candidates.push_back(gi);
+      for (size_t j = i + 1; j < l.terms.size(); ++j) candidates.push_back(std::gcd(gi, l.terms[j].second));
+    }
+    std::sort(candidates.rbegin(), candidates.rend());
+    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+    for (int64_t g : candidates) {
+      if (g <= 1) break;
       Linear outer, inner;
       outer.constant = floorDiv(l.constant, g);
       inner.constant = l.constant - g * outer.constant;
