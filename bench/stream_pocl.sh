@@ -8,7 +8,7 @@ set -euo pipefail
 R=${1:-5}
 bin=${POLYFUSE:-build/bin/polyfuse}
 export POCL_CACHE_DIR=${POCL_CACHE_DIR:-$(mktemp -d)}
-echo "| program | sizes | plan | kernels | DRAM x lower bound (h100) | wall ms (median) | two-pass / streamed | verified |"
+echo "| program | sizes | plan | kernels | DRAM x lower bound (h100) | wall ms, median [min-max] | two-pass / streamed | verified |"
 echo "|---|---|---|---|---|---|---|---|"
 run() {  # program entry sizes
   local base=""
@@ -22,7 +22,7 @@ f = json.loads(sys.argv[1]); e = json.loads(sys.argv[2]); base = sys.argv[3]
 ratio = f'{float(base) / e[\"total_ms\"]:.2f}' if base else '1.00'
 x = f['dram_bytes'] / f['lower_bound_bytes']
 plan = 'streamed' if any(k['streams'] for k in f['kernels']) else 'two-pass'
-print(f\"{e['total_ms']}|| ${2:-$(basename $1 .tc)} | $3 | {plan} | {len(e['kernels'])} | {x:.2f} | {e['total_ms']:.2f} | {ratio} | {e['verified']} |\")" "$fuse" "$exec" "$base")
+print(f\"{e['total_ms']}|| ${2:-$(basename $1 .tc)} | $3 | {plan} | {len(e['kernels'])} | {x:.2f} | {e['total_ms']:.2f} [{e['total_min_ms']:.2f}-{e['total_max_ms']:.2f}] | {ratio} | {e['verified']} |\")" "$fuse" "$exec" "$base")
     [ -z "$base" ] && base=${row%%||*}
     echo "|${row#*||}"
   done
