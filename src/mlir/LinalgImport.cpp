@@ -408,6 +408,7 @@ class Importer {
     mlir::Block& body = fn.getBody().front();
     for (Operation& op : body) shapes(&op);
     nameSizes();
+    sizeBounds();
     for (Operation& op : body) statements(&op);
     dropSubstitutedIds();
     // Computed f16, bf16 and f64 tensors keep their types (TC would give them the first
@@ -441,6 +442,34 @@ class Importer {
   std::map<Operation*, std::vector<ResultForm>> forms_;
   std::set<std::string> taken_;
   std::vector<Shape> paramShapes_;  // beside out_.def.params (empty for scalars)
+  // Slices of a dynamic size: size + offset <= limit, as extents (named once all are).
+  struct PendingBound {
+    int size;
+    int64_t offset;
+    int limit;
+    SourceLoc loc;
+    std::string what;
+  };
+  std::vector<PendingBound> bounds_;
+
+  // The bounds the slices need, on the program's sizes: a static one is checked here; a
+  // size that is the limit itself, from offset 0, needs none.
+  void sizeBounds() {
+    std::set<std::tuple<std::string, int64_t, std::string>> seen;
+    for (const PendingBound& b : bounds_) {
+      std::optional<int64_t> n = ext_.value(b.size), limit = ext_.value(b.limit);
+      if (ext_.find(b.size) == ext_.find(b.limit) && b.offset == 0) continue;
+      if (n) {
+        if (limit && *n + b.offset > *limit)
+          throw SourceError(b.loc, b.what + " takes " + std::to_string(*n) + " elements from " + std::to_string(b.offset) +
+                                       " of a dimension of " + std::to_string(*limit));
+        continue;  // a literal against a size: the size's own check (>= 1) cannot say; MLIR's verifier did
+      }
+      const std::string size = ext_.text(b.size), lim = ext_.text(b.limit);
+      if (!seen.insert({size, b.offset, lim}).second) continue;
+      out_.def.sizeBounds.push_back({size, b.offset, lim, b.loc, b.what});
+    }
+  }
   int bodyNodes_ = 0;
 
   // -- names --
@@ -948,6 +977,11 @@ class Importer {
       }
       shape.push_back(extentOf(sizes[k], op));
       exprs.push_back(mlir::getAffineDimExpr(r++, op->getContext()) * stride + off);
+      if (mlir::isa<Value>(sizes[k])) {
+        if (stride != 1) throw SourceError(locOf(op), "extract_slice of a dynamic size with a stride other than 1 is not supported");
+        const Shape& src = tensorOf(x.getSource(), op).shape;
+        bounds_.push_back({shape.back(), off, src[k], locOf(op), "the extract_slice"});
+      }
     }
     view(op, x.getSource(), shape, exprs);
   }
@@ -988,9 +1022,13 @@ class Importer {
     if (srcType.getRank() != int64_t(x.getMixedSizes().size()))
       throw SourceError(loc, "a rank-changing insert_slice is not supported");
     const Shape src = tensorOf(x.getSource(), op).shape;
+    const Shape dest = tensorOf(x.getDest(), op).shape;
     auto sizes = x.getMixedSizes();
-    for (size_t k = 0; k < sizes.size(); ++k) ext_.unite(src[k], extentOf(sizes[k], op), loc);
-    tensors_[x.getResult()] = TensorValue(Kind::Computed, tensorOf(x.getDest(), op).shape);
+    for (size_t k = 0; k < sizes.size(); ++k) {
+      ext_.unite(src[k], extentOf(sizes[k], op), loc);
+      if (mlir::isa<Value>(sizes[k])) bounds_.push_back({src[k], x.getStaticOffsets()[k], dest[k], loc, "the insert_slice"});
+    }
+    tensors_[x.getResult()] = TensorValue(Kind::Computed, dest);
   }
 
   // tensor.concat: the operands side by side along `dim`, each at the offset of those
@@ -2021,19 +2059,35 @@ class Importer {
       }
       // Ranges: TC infers a loop's range from a read that indexes it alone; give the
       // others (broadcasts, loops in compound subscripts) as where clauses.
-      std::vector<bool> inferable(loops.size(), false);
+      std::vector<bool> inferable(loops.size(), false), partial(loops.size(), false);
       for (mlir::OpOperand* in : g.getDpsInputOperands()) {
         if (!b.used[in->getOperandNumber()] || !mlir::isa<mlir::RankedTensorType>(in->get().getType())) continue;
         auto [src, m] = throughViews(in->get(), g.getMatchingIndexingMap(in), op);
-        if (tensors_[src].kind == Kind::Fill) continue;
-        for (mlir::AffineExpr r : m.getResults())
-          if (auto d = mlir::dyn_cast<mlir::AffineDimExpr>(r)) inferable[d.getPosition()] = true;
+        const TensorValue& read = tensors_[src];
+        if (read.kind == Kind::Fill) continue;
+        // TC infers a loop's range from each read at d + c, and takes the tightest where
+        // they differ by constants. A slice of a dynamic size reads part of its source,
+        // whose extent differs from the loop's by a size: there the loop's range is given.
+        const Shape& extents = read.split ? read.stored : read.shape;
+        for (unsigned r = 0; r < m.getNumResults(); ++r) {
+          mlir::AffineExpr e = m.getResult(r);
+          int64_t c = 0;
+          if (auto sum = mlir::dyn_cast<mlir::AffineBinaryOpExpr>(e); sum && e.getKind() == mlir::AffineExprKind::Add)
+            if (auto k = mlir::dyn_cast<mlir::AffineConstantExpr>(sum.getRHS())) e = sum.getLHS(), c = k.getValue();
+          auto d = mlir::dyn_cast<mlir::AffineDimExpr>(e);
+          if (!d) continue;
+          const unsigned l = d.getPosition();
+          const bool apart = r < extents.size() && loops[l] >= 0 && ext_.find(extents[r]) != ext_.find(loops[l]) &&
+                             !(ext_.value(extents[r]) && ext_.value(loops[l]));
+          if (apart) partial[l] = true;
+          else if (c == 0) inferable[l] = true;
+        }
       }
       if (f.readsInit && base.kind != Kind::Fill)
         for (unsigned d : writtenLoops(om)) inferable[d] = true;
       splitWheres(s, loc);
       for (size_t l = 0; l < loops.size(); ++l) {
-        if (inferable[l] || split_.count(unsigned(l))) continue;
+        if ((inferable[l] && !partial[l]) || split_.count(unsigned(l))) continue;
         if (loops[l] < 0)
           throw SourceError(loc, "the range of loop d" + std::to_string(l) + " is not the extent of any operand");
         where(s, "d" + std::to_string(l), loops[l], loc);

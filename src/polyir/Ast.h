@@ -115,9 +115,21 @@ struct StmtDecl {
   std::vector<WhereRange> where;
 };
 
+// A size a front end knows to be bounded: size + offset <= limit (a slice that takes
+// `size` elements from `offset` of a dimension of extent `limit`, a size name or an
+// integer). Checked where sizes are given; isl's context assumes it.
+struct SizeBoundDecl {
+  std::string size;
+  int64_t offset = 0;
+  std::string limit;
+  SourceLoc loc;
+  std::string what;  // the op that needs it, for messages
+};
+
 struct DefDecl {
   std::string name;
   SourceLoc loc;
+  std::vector<SizeBoundDecl> sizeBounds;
   std::vector<TensorDecl> params;   // tensors and scalars in signature order
   std::vector<TensorDecl> outputs;
   std::vector<StmtDecl> stmts;

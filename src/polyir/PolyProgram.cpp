@@ -76,6 +76,13 @@ PolyProgram::PolyProgram(const Program& prog, IslContextPtr ctx) : prog_(prog), 
   isl_set* c = isl_set_universe(paramSpace().release());
   for (size_t i = 0; i < prog_.sizeParams.size(); ++i) c = isl_set_lower_bound_si(c, isl_dim_param, unsigned(i), 1);
   context_ = isl::manage(c);
+  // What the front end knows of the sizes (a slice of a dynamic size stays inside its
+  // source): given sizes are checked against it (Program::checkSizes).
+  for (auto& b : prog_.sizeBounds) {
+    const isl::space sp = paramSpace();
+    Affine used = Affine::var(b.size) + Affine::constantOf(b.offset);
+    context_ = context_.intersect(isl::manage(isl_aff_le_set(affineOn(used, sp, {}).release(), affineOn(b.limit, sp, {}).release())));
+  }
   buildStatements();
   checkBounds();
   computeDependences();

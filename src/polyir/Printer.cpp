@@ -57,7 +57,11 @@ std::string exprText(const Program& prog, const Statement& st, const Expr& e) {
 }
 
 std::string programText(const Program& prog) {
-  std::string s = "def " + prog.name + "(";
+  // TC has no syntax for a bound on a size: a comment says it (checked when sizes are given).
+  std::string s;
+  for (auto& b : prog.sizeBounds)
+    s += "# requires " + b.size + (b.offset ? " + " + std::to_string(b.offset) : "") + " <= " + b.limit.str() + ": " + b.what + " at line " + std::to_string(b.loc.line) + "\n";
+  s += "def " + prog.name + "(";
   bool first = true;
   auto param = [&](const std::string& text) {
     s += (first ? "" : ", ") + text;

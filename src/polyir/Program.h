@@ -74,16 +74,26 @@ struct Statement {
   std::string label() const { return name.empty() ? "S" + std::to_string(id) : name; }
 };
 
+// size + offset <= limit, for every size the program may be given (SizeBoundDecl).
+struct SizeBound {
+  std::string size;
+  int64_t offset = 0;
+  Affine limit;
+  SourceLoc loc;
+  std::string what;
+};
+
 struct Program {
   std::string name;
   std::vector<std::string> sizeParams;  // in order of first appearance
+  std::vector<SizeBound> sizeBounds;
   std::vector<ScalarParam> scalars;
   std::vector<Tensor> tensors;          // inputs (signature order), outputs, temporaries
   std::vector<Statement> statements;
 
   int findTensor(const std::string& n) const;
   std::vector<int> tensorsWithRole(TensorRole r) const;
-  // Every size parameter bound, every value >= 1.
+  // Every size parameter bound, every value >= 1, every sizeBounds held.
   void checkSizes(const Sizes& sizes) const;
   // The type generated kernels compute in: double when any tensor or scalar is double.
   ElemType computeType() const;

@@ -64,6 +64,13 @@ void Program::checkSizes(const Sizes& sizes) const {
     if (std::find(sizeParams.begin(), sizeParams.end(), k) == sizeParams.end())
       throw UsageError("unknown size '" + k + "' (program '" + name + "' has: " +
                        [&] { std::string s; for (auto& p : sizeParams) s += (s.empty() ? "" : ", ") + p; return s.empty() ? std::string("none") : s; }() + ")");
+  for (auto& b : sizeBounds) {
+    const int64_t limit = b.limit.eval(sizes);
+    if (sizes.at(b.size) + b.offset > limit)
+      throw UsageError("size '" + b.size + "' = " + std::to_string(sizes.at(b.size)) + " is too large: " + b.what + " at line " +
+                       std::to_string(b.loc.line) + " needs " + b.size + (b.offset ? " + " + std::to_string(b.offset) : "") +
+                       " <= " + b.limit.str() + (b.limit.isConstant() ? "" : " = " + std::to_string(limit)));
+  }
   // Bounds under which the cost model's products fit in 64 bits (polyir/Checked.h).
   auto sizesText = [&] {
     std::string s;
@@ -196,6 +203,10 @@ class Sema {
     for (auto& sname : prog_.sizeParams)
       if (names.count(sname))
         throw SourceError(def_.loc, "name '" + sname + "' is used both as a size and as a parameter");
+    for (auto& b : def_.sizeBounds) {
+      if (!isSize(b.size)) throw SourceError(b.loc, "a bound names '" + b.size + "', which is not a size of the program");
+      prog_.sizeBounds.push_back({b.size, b.offset, sizeExpr(b.limit, b.loc, false), b.loc, b.what});
+    }
     for (auto& o : def_.outputs) {
       if (prog_.findTensor(o.name) >= 0 || isScalar(o.name))
         throw SourceError(o.loc, "output '" + o.name + "' is also an input; outputs must be new tensors");

@@ -26,10 +26,11 @@ using test::Setup;
 
 namespace {
 
-
+// Every size v, lowered where the program bounds it (a slice of a dynamic size).
 Sizes allSizes(const Program& p, int64_t v) {
   Sizes s;
   for (auto& n : p.sizeParams) s[n] = v;
+  for (auto& b : p.sizeBounds) s[b.size] = std::max<int64_t>(1, std::min(s[b.size], b.limit.eval(s) - b.offset));
   return s;
 }
 
