@@ -68,8 +68,10 @@ std::optional<KernelPlan> CostModel::plan(const StmtSet& group, const StmtSet& r
   return best;
 }
 
-// The block's slice of the temporary that members[m] writes, as it writes it: the tile
-// along grid coordinates, the statement's whole range along the others.
+// The block's slice of the temporary that members[m] writes, as its members write it:
+// the tile along grid coordinates, along the others the hull of every writer's range (a
+// tensor built in windows, a concatenation or a rotary half swap, is written by several
+// statements, each over its own part).
 OnChipArray CostModel::onChipSlice(const std::vector<int>& members, const KernelPlan& kp, size_t m) const {
   const Program& prog = fg_.program();
   const Statement& st = prog.statements[members[m]];
@@ -87,9 +89,16 @@ OnChipArray CostModel::onChipSlice(const std::vector<int>& members, const Kernel
       a.lo.push_back(ss.lo[d]);
       a.extent.push_back(kp.splitChunk);
     } else {
+      int64_t lo = ss.lo[d], hi = ss.hi[d];
+      for (size_t k = 0; k < members.size(); ++k) {
+        const Statement& w = prog.statements[members[k]];
+        if (k == m || w.write.tensor != t || d >= w.numParallel) continue;
+        lo = std::min(lo, sized(w.id).lo[d]);
+        hi = std::max(hi, sized(w.id).hi[d]);
+      }
       a.gridCoord.push_back(-1);
-      a.lo.push_back(ss.lo[d]);
-      a.extent.push_back(ss.hi[d] - ss.lo[d]);
+      a.lo.push_back(lo);
+      a.extent.push_back(hi - lo);
     }
   }
   return a;

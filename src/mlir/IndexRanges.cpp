@@ -125,6 +125,21 @@ struct Simplifier {
     if (!kc || kc.getValue() < 1) return div ? lhs.floorDiv(rhs) : lhs % rhs;
     const int64_t k = kc.getValue();
     if (Interval x = range(lhs); x && x->first >= 0 && x->second < k) return div ? mlir::getAffineConstantExpr(0, ctx) : lhs;
+    // Quotients and remainders of quotients and remainders: (x floordiv a) floordiv k =
+    // x floordiv (a*k), (x mod (a*k)) floordiv a.. and (x mod m) mod k = x mod k where k
+    // divides m; (x mod (k*b)) floordiv k = (x floordiv k) mod b.
+    if (auto inner = mlir::dyn_cast<mlir::AffineBinaryOpExpr>(lhs)) {
+      auto ic = mlir::dyn_cast<mlir::AffineConstantExpr>(inner.getRHS());
+      if (ic && ic.getValue() >= 1) {
+        const int64_t a = ic.getValue();
+        int64_t ak;
+        if (div && lhs.getKind() == mlir::AffineExprKind::FloorDiv && !__builtin_mul_overflow(a, k, &ak))
+          return (*this)(inner.getLHS().floorDiv(ak));
+        if (!div && lhs.getKind() == mlir::AffineExprKind::Mod && a % k == 0) return (*this)(inner.getLHS() % k);
+        if (div && lhs.getKind() == mlir::AffineExprKind::Mod && a % k == 0 && a / k > 1)
+          return (*this)(inner.getLHS().floorDiv(k) % (a / k));
+      }
+    }
     Linear l;
     flatten(lhs, 1, l);
     if (l.overflow) return div ? lhs.floorDiv(k) : lhs % k;
