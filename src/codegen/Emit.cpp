@@ -1094,9 +1094,7 @@ class KernelPrinter {
     // and adds the element's term against it.
     auto step = [&](const std::string& ind) {
       if (const std::string copies = cacheCopies(st); !copies.empty()) os << ind << copies << "\n";
-      os << ind << "const " << sp_.real << " pf_run = " << combine(st.op, "pf_part", valueC(st, *st.rhs), sp_) << ";\n";
-      os << ind << "pf_sum *= pf_rescale(pf_part, pf_run);\n";
-      os << ind << "pf_part = pf_run;\n";
+      printRunningMaximum(os, st.op, valueC(st, *st.rhs), ind);
       const std::string value = valueText(sum, *sum.rhs, sp_, at_.sizes(), [&](const Access& a) {
         return a.tensor == rp.tensor ? std::string("pf_part") : accessC(a, &sum);
       });
@@ -1143,6 +1141,14 @@ class KernelPrinter {
     os << "    }\n";
   }
 
+  // The running maximum meets `value` (an element's, or a vector step's); the sum is
+  // rescaled to the new maximum.
+  void printRunningMaximum(std::ostream& os, ReduceOp op, const std::string& value, const std::string& ind) const {
+    os << ind << "const " << sp_.real << " pf_run = " << combine(op, "pf_part", value, sp_) << ";\n";
+    os << ind << "pf_sum *= pf_rescale(pf_part, pf_run);\n";
+    os << ind << "pf_part = pf_run;\n";
+  }
+
   // The streamed loop of a block reduction, a vector a step (the plan's vectorWidth of
   // the maximum): the step's lanes meet the running maximum together, so the sum is
   // rescaled once a step, and its lanes add their terms against the new maximum. The
@@ -1181,9 +1187,7 @@ class KernelPrinter {
       const std::string e = "pf_e[" + std::to_string(k) + "]";
       stepMax = k == 0 ? e : combine(st.op, stepMax, e, sp_);
     }
-    os << ind << "const " << sp_.real << " pf_run = " << combine(st.op, "pf_part", stepMax, sp_) << ";\n";
-    os << ind << "pf_sum *= pf_rescale(pf_part, pf_run);\n";
-    os << ind << "pf_part = pf_run;\n";
+    printRunningMaximum(os, st.op, stepMax, ind);
     auto [decl, inner] = sumAliases(st, sum, rp, true);
     // A read of the sum that one of the maximum's vector loads holds: the same element,
     // spelled alike where the two name their dims alike.

@@ -1881,12 +1881,7 @@ class Importer {
         s.lhsIndices.push_back(n);
         s.lhsIndexLocs.push_back(loc);
         s.lhsSubscripts.push_back(name(n, loc));
-        WhereRange w;
-        w.index = n;
-        w.loc = loc;
-        w.lo = integer(0, loc);
-        w.hi = integer(1, loc);
-        s.where.push_back(std::move(w));
+        where(s, n, ext_.literal(1), loc);
         continue;
       }
       const unsigned d = m.getDimPosition(r);
