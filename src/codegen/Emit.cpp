@@ -850,11 +850,13 @@ class KernelPrinter {
       else if (vectorWrite) laneScope(k, std::string("pf_w") + kLane[k] + " = " + value + ";");
       else laneScope(k, assign(out, st.op == ReduceOp::Assign ? value : combine(st.op, init, value, sp_), st.write.tensor) + ";");
     };
-    if (sp_.d == Dialect::OpenCL && !dependsOn(st, *st.rhs, st.dims[size_t(x)], true) && !scalarOnly(*st.rhs)) {
+    const bool guarded = std::any_of(st.reads.begin(), st.reads.end(), [](const Access& a) { return !a.guards.empty(); });
+    if (sp_.d == Dialect::OpenCL && !dependsOn(st, *st.rhs, st.dims[size_t(x)], true) && !scalarOnly(*st.rhs) && !guarded) {
       // OpenCL computes the step as one vector expression (its builtins take vectors): a
       // CPU device keeps its math vectorized, where four scalar expf calls a step halved
       // PoCL's fused softmax. Reads that change along the row but are not one vector load
-      // gather their lanes first; the others are the same in every lane.
+      // gather their lanes first; the others are the same in every lane. A vector select
+      // evaluates both sides: a guarded read keeps its lanes scalar, read where taken.
       std::vector<bool> lanesRead(st.reads.size(), false);
       for (size_t r = 0; r < st.reads.size(); ++r) {
         if (vectorRead[r] || !accessUses(st, st.reads[r], st.dims[size_t(x)])) continue;

@@ -1,6 +1,7 @@
 // The standalone CUDA harness: the generated kernels, run, timed and verified on a GPU.
 #include <fmt/format.h>
 
+#include <cmath>
 #include <sstream>
 
 #include "codegen/Emit.h"
@@ -53,7 +54,16 @@ void emitHostInputs(std::ostream& os, const Program& prog, const Sizes& sizes) {
   for (auto& t : prog.tensors) {
     int64_t n = t.elements(sizes);
     os << "  double* " << host(t.name) << " = (double*)calloc(" << n << ", sizeof(double));\n";
-    if (t.role == TensorRole::Input && isInteger(t.type))  // subscripts, drawn as the interpreter draws them
+    if (t.role == TensorRole::Input && !t.values.empty()) {  // a constant of the source: its own elements
+      os << "  { static const double v[] = {";
+      for (size_t i = 0; i < t.values.size(); ++i) {
+        const double x = t.values[i];
+        os << (i ? ", " : "") << (std::isnan(x) ? "NAN" : std::isinf(x) ? (x < 0 ? "-INFINITY" : "INFINITY") : fmt::format("{}", x));
+      }
+      os << "}; for (long i = 0; i < " << n << "; ++i) " << host(t.name) << "[i] = "
+         << (isInteger(t.type) ? "" : isNarrowFloat(t.type) ? referenceRounding(t.type) : "(" + cTypeName(t.type, Dialect::C) + ")")
+         << "(v[i]); }\n";
+    } else if (t.role == TensorRole::Input && isInteger(t.type))  // subscripts, drawn as the interpreter draws them
       os << "  { uint64_t st = seed ^ fnv(\"" << t.name << "\"); for (long i = 0; i < " << n << "; ++i) " << host(t.name)
          << "[i] = floor(next_uniform(&st) * " << prog.indexLimit(int(&t - prog.tensors.data()), sizes) << ".0); }\n";
     else if (t.role == TensorRole::Input)

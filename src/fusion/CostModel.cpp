@@ -367,7 +367,8 @@ std::optional<ContractionTile> CostModel::contractionTile(const std::vector<int>
     return false;
   };
   for (auto& r : st.reads) {
-    if (!r.indirect.empty()) return std::nullopt;
+    // Staging loads every step's slice ahead of the body's selects.
+    if (!r.indirect.empty() || !r.guards.empty()) return std::nullopt;
     const bool p = uses(r, st.dims[size_t(c.p)]), q = uses(r, st.dims[size_t(c.q)]);
     if (!uses(r, st.dims[2]) || p == q) return std::nullopt;
     c.alongP.push_back(p);
@@ -413,7 +414,8 @@ std::optional<OnChipArray> CostModel::inputSlice(const std::vector<int>& members
     for (auto& r : ss.reads) {
       if (r.tensor != t) continue;
       // A tiled contraction stages its reads step by step instead: it leaves no copy.
-      if (!r.indirect.empty() || kp.tiledWith(k)) return std::nullopt;
+      // A guarded reader copies only the elements its guards let it read.
+      if (!r.indirect.empty() || r.guarded || kp.tiledWith(k)) return std::nullopt;
       // Every block must run every reader, the first included: a member whose range on a
       // grid coordinate is narrower than the grid leaves blocks where it fills nothing.
       for (int g = 0; g < kp.gridRank(); ++g) {

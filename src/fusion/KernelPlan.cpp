@@ -67,7 +67,7 @@ int KernelPlan::firstReader(const Program& prog, int tensor) const {
 
 bool KernelPlan::vectorAccess(const Program& prog, const Sizes& sizes, size_t m, const SizedAccess& a, int width) const {
   const Tensor& T = prog.tensors[size_t(a.tensor)];
-  if (!readsGlobal(prog, m, a.tensor)) return false;
+  if (!readsGlobal(prog, m, a.tensor) || a.guarded) return false;
   // The width is 16 bytes of the compute type: the access's elements must be that type
   // (an int32 id tensor has a float's width, but its loads are subscripts, not values).
   return !isInteger(T.type) && elemBytes(T.type) * width == 16 && !T.shape.empty() &&

@@ -16,6 +16,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <functional>
 #include <map>
@@ -33,7 +34,9 @@
 #include "mlir/Dialect/MLProgram/IR/MLProgram.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/MLIRContext.h"
@@ -192,6 +195,44 @@ std::optional<double> constantValue(Value v) {
   if (auto f = mlir::dyn_cast<mlir::FloatAttr>(a)) return f.getValueAsDouble();
   if (auto i = mlir::dyn_cast<mlir::IntegerAttr>(a); i && !i.getType().isIndex()) return double(integerValue(i));
   return std::nullopt;
+}
+
+// A float of any width MLIR has, as a double (exact: every such float is one).
+double toDouble(llvm::APFloat f) {
+  bool lost = false;
+  f.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &lost);
+  return f.convertToDouble();
+}
+
+// The elements a tensor constant states, row-major, as the program reads them (integers
+// as integerValue does); none where the file leaves them out (`dense_resource<__elided__>`).
+std::optional<std::vector<double>> constantElements(mlir::Attribute a) {
+  auto type = mlir::dyn_cast<mlir::ShapedType>(mlir::cast<mlir::TypedAttr>(a).getType());
+  const mlir::Type elem = type.getElementType();
+  std::vector<double> out;
+  out.reserve(size_t(type.getNumElements()));
+  if (auto dense = mlir::dyn_cast<mlir::DenseElementsAttr>(a)) {
+    if (mlir::isa<mlir::FloatType>(elem))
+      for (const llvm::APFloat& f : dense.getValues<llvm::APFloat>()) out.push_back(toDouble(f));
+    else
+      for (const llvm::APInt& i : dense.getValues<llvm::APInt>())
+        out.push_back(elem.isInteger(1) ? double(!i.isZero()) : double(i.getSExtValue()));
+    return out;
+  }
+  auto resource = mlir::dyn_cast<mlir::DenseResourceElementsAttr>(a);
+  mlir::AsmResourceBlob* blob = resource ? resource.getRawHandle().getBlob() : nullptr;
+  if (!blob) return std::nullopt;
+  const llvm::ArrayRef<char> bytes = blob->getData();
+  const unsigned width = elem.isInteger(1) ? 8 : elem.getIntOrFloatBitWidth();
+  if (width % 8 || bytes.size() != size_t(type.getNumElements()) * (width / 8)) return std::nullopt;
+  for (size_t k = 0; k < size_t(type.getNumElements()); ++k) {
+    uint64_t bits = 0;
+    std::memcpy(&bits, bytes.data() + k * (width / 8), width / 8);  // little-endian, as MLIR writes blobs
+    const llvm::APInt i(width, bits);
+    if (auto f = mlir::dyn_cast<mlir::FloatType>(elem)) out.push_back(toDouble(llvm::APFloat(f.getFloatSemantics(), i)));
+    else out.push_back(elem.isInteger(1) ? double(!i.isZero()) : double(i.getSExtValue()));
+  }
+  return out;
 }
 
 int floatBits(mlir::Type t) {
@@ -689,8 +730,12 @@ class Importer {
           d.type = elemType(t);
           d.hasShape = true;
           param(d, tv.shape);
-          out_.notes.push_back("constant '" + tv.name + "' (line " + std::to_string(loc.line) +
-                               ") becomes an input of the program");
+          // exec reads the file's elements (weights, position tables, id maps); a file
+          // that leaves them out gets drawn ones, as an argument does.
+          if (auto values = constantElements(c.getValue())) out_.def.params.back().values = std::move(*values);
+          out_.notes.push_back("constant '" + tv.name + "' (line " + std::to_string(loc.line) + ") becomes an input of the program" +
+                               (out_.def.params.back().values.empty() ? ", its elements left out of the file: exec draws them"
+                                                                       : ", holding the file's elements"));
         }
         tensors_[c] = tv;
       }

@@ -91,6 +91,9 @@ struct TensorDecl {
   bool hasShape = false;                 // scalars and bare outputs have none
   std::vector<std::string> dims;         // size names, or integer literals
   std::vector<SourceLoc> dimLocs;
+  // An input whose elements the source states (an imported constant), row-major: exec
+  // reads these where it would draw random ones. Empty for every other parameter.
+  std::vector<double> values;
 };
 
 // Max/Min propagate NaN (MLIR's maximumf); FMax/FMin ignore it (maxnumf, C's fmax).

@@ -72,6 +72,27 @@ isl::set PolyProgram::boxOn(const isl::space& sp, const std::vector<std::string>
   return box;
 }
 
+isl::set PolyProgram::guardSet(const std::vector<Guard>& guards, const isl::space& sp,
+                               const std::vector<std::string>& dims) const {
+  isl::set where = isl::set::universe(sp);
+  for (auto& g : guards) {
+    isl_aff* x = affineOn(g.expr, sp, dims).release();
+    isl_aff* zero = isl_aff_zero_on_domain(isl_local_space_from_space(sp.copy()));
+    isl_set* held = nullptr;
+    switch (g.cmp) {
+      case ExprKind::Lt: held = isl_aff_lt_set(x, zero); break;
+      case ExprKind::Le: held = isl_aff_le_set(x, zero); break;
+      case ExprKind::Gt: held = isl_aff_gt_set(x, zero); break;
+      case ExprKind::Ge: held = isl_aff_ge_set(x, zero); break;
+      case ExprKind::Eq: held = isl_aff_eq_set(x, zero); break;
+      case ExprKind::Ne: held = isl_aff_ne_set(x, zero); break;
+      default: isl_aff_free(x); isl_aff_free(zero); throw InternalError("a guard that is not a comparison");
+    }
+    where = where.intersect(isl::manage(held));
+  }
+  return where;
+}
+
 PolyProgram::PolyProgram(const Program& prog, IslContextPtr ctx) : prog_(prog), ctx_(std::move(ctx)) {
   isl_set* c = isl_set_universe(paramSpace().release());
   for (size_t i = 0; i < prog_.sizeParams.size(); ++i) c = isl_set_lower_bound_si(c, isl_dim_param, unsigned(i), 1);
@@ -121,14 +142,16 @@ void PolyProgram::buildStatements() {
       std::vector<isl::aff> subs;
       for (auto& e : a.subscripts) subs.push_back(affineOn(e, sp, st.dims));
       isl::map m = mapTo(tupleSpace(T.name, subs.size(), {}).release(), subs);
+      if (!a.guards.empty()) m = m.intersect_domain(guardSet(a.guards, sp, st.dims));
       if (!a.gathers()) return m;
+      const isl::set made = m.domain();
       // A data-dependent subscript may take any value in its dimension: the read is a
       // may-read of the whole extent there, which keeps every dependence it could have.
       isl_map* raw = m.release();
       for (size_t p = 0; p < a.indirect.size(); ++p)
         if (a.indirect[p] >= 0) raw = isl_map_drop_constraints_involving_dims(raw, isl_dim_out, unsigned(p), 1);
       const isl::space ts = tupleSpace(T.name, T.shape.size(), {});
-      return isl::manage(raw).intersect_range(boxOn(ts, {}, std::vector<Affine>(T.shape.size()), T.shape)).intersect_domain(ps.domain);
+      return isl::manage(raw).intersect_range(boxOn(ts, {}, std::vector<Affine>(T.shape.size()), T.shape)).intersect_domain(made);
     };
     ps.write = accessMap(st.write);
     for (auto& r : st.reads) ps.reads.push_back(accessMap(r));

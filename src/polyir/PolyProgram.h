@@ -60,6 +60,8 @@ class PolyProgram {
   isl::space paramSpace() const;
   isl::space tupleSpace(const std::string& name, size_t n, const std::vector<std::string>& dims) const;
   isl::aff affineOn(const Affine& a, const isl::space& sp, const std::vector<std::string>& dims) const;
+  // Where a read's guards all hold, over statement space sp.
+  isl::set guardSet(const std::vector<Guard>& guards, const isl::space& sp, const std::vector<std::string>& dims) const;
   isl::set boxOn(const isl::space& sp, const std::vector<std::string>& dims, const std::vector<Affine>& lo,
                  const std::vector<Affine>& hi) const;
   void buildStatements();

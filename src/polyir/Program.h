@@ -20,6 +20,7 @@ struct Tensor {
   ElemType type = ElemType::F32;
   TensorRole role = TensorRole::Input;
   std::vector<Affine> shape;  // affine in the size parameters
+  std::vector<double> values;  // an input's stated elements (TensorDecl::values), else empty
   int64_t elements(const Sizes& sizes) const;
   int64_t bytes(const Sizes& sizes) const { return elements(sizes) * elemBytes(type); }
 };
@@ -38,6 +39,14 @@ struct Range {
   std::string origin;  // what set it, for messages: "where clause" or the accesses it came from
 };
 
+// An affine condition of a select around a read: `expr cmp 0`, cmp one of the
+// comparisons of ExprKind (Lt .. Ne), expr affine in the statement's indices and sizes.
+struct Guard {
+  Affine expr;
+  ExprKind cmp = ExprKind::Lt;
+  bool operator==(const Guard& o) const { return cmp == o.cmp && expr == o.expr; }
+};
+
 struct Access {
   int tensor = -1;
   std::vector<Affine> subscripts;  // affine in the statement's index variables and sizes
@@ -45,6 +54,10 @@ struct Access {
   // input) whose value the subscript is; that subscript's affine form is then 0.
   // Empty when every subscript is affine.
   std::vector<int> indirect;
+  // The affine conditions of the selects whose taken branch holds the read: it is made
+  // only where all of them hold (`k + 1 < N ? X(k + 1) : 0` reads X(N) never), so its
+  // access relation is cut to them and its subscripts bound no index they name.
+  std::vector<Guard> guards;
   SourceLoc loc;
 
   bool gathers() const { return !indirect.empty(); }

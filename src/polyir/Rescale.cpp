@@ -309,6 +309,9 @@ Statement inlineRead(const Program& prog, const Statement& s, size_t k, const St
   for (auto& pr : p.reads) {
     Access a = pr;
     for (auto& sub : a.subscripts) sub = substitute(sub, dims);
+    // Made where p makes it and where s makes the read it replaces.
+    for (auto& g : a.guards) g.expr = substitute(g.expr, dims);
+    a.guards.insert(a.guards.begin(), read.guards.begin(), read.guards.end());
     a.loc = read.loc;
     out.reads.push_back(std::move(a));
   }

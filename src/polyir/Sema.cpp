@@ -1,6 +1,7 @@
 // Name resolution, range inference (TC's rule: an index ranges over the largest
 // interval that keeps its accesses in bounds) and the semantic checks.
 #include <algorithm>
+#include <cmath>
 #include <cctype>
 #include <limits>
 #include <map>
@@ -197,6 +198,18 @@ class Sema {
       t.type = p.type;
       t.role = TensorRole::Input;
       for (size_t k = 0; k < p.dims.size(); ++k) t.shape.push_back(sizeExpr(p.dims[k], p.dimLocs[k], true));
+      if (!p.values.empty()) {
+        int64_t n = 1;
+        bool fixed = true;
+        for (auto& e : t.shape) {
+          fixed &= e.isConstant();
+          if (fixed) n = checkedMul(n, e.constant, "a constant's element count");
+        }
+        if (!fixed || n != int64_t(p.values.size()))
+          throw InternalError("constant '" + p.name + "' states " + std::to_string(p.values.size()) +
+                              " elements for a shape of another count");
+        t.values = p.values;
+      }
       prog_.tensors.push_back(std::move(t));
       if (defaultType_ < 0 && !isInteger(p.type)) defaultType_ = int(p.type);
     }
@@ -254,6 +267,7 @@ class Sema {
   Program prog_;
   int defaultType_ = -1;
   std::set<std::string> shaped_, written_, lhsNames_;
+  std::vector<Guard> guards_;  // the affine conditions around the read being resolved
 
   bool isSize(const std::string& n) const {
     return std::find(prog_.sizeParams.begin(), prog_.sizeParams.end(), n) != prog_.sizeParams.end();
@@ -386,6 +400,7 @@ class Sema {
           Access a;
           a.tensor = t;
           a.loc = e.loc;
+          a.guards = guards_;
           for (auto& s : e.args) {
             if (!readsTensor(*s)) {
               a.subscripts.push_back(toAffine(*s, indices));
@@ -421,8 +436,70 @@ class Sema {
         for (auto& a : e.args) resolve(*a, st, indices);
         return;
       }
+      case ExprKind::Select: {
+        resolve(*e.args[0], st, indices);
+        // Each branch's reads are made only where the condition holds, or fails: an
+        // affine condition becomes their guard.
+        std::optional<Affine> diff;
+        const Expr& c = *e.args[0];
+        if (isComparison(c.kind))
+          if (auto l = guardAffine(*c.args[0]), r = guardAffine(*c.args[1]); l && r) try {
+              diff = *l - *r;
+            } catch (const OverflowError&) {
+            }
+        for (int branch = 1; branch <= 2; ++branch) {
+          if (diff) guards_.push_back({*diff, branch == 1 ? c.kind : negatedComparison(c.kind)});
+          resolve(*e.args[size_t(branch)], st, indices);
+          if (diff) guards_.pop_back();
+        }
+        return;
+      }
       default:
         for (auto& a : e.args) resolve(*a, st, indices);
+    }
+  }
+
+  static bool isComparison(ExprKind k) { return k >= ExprKind::Lt && k <= ExprKind::Ne; }
+  static ExprKind negatedComparison(ExprKind k) {
+    switch (k) {
+      case ExprKind::Lt: return ExprKind::Ge;
+      case ExprKind::Le: return ExprKind::Gt;
+      case ExprKind::Gt: return ExprKind::Le;
+      case ExprKind::Ge: return ExprKind::Lt;
+      case ExprKind::Eq: return ExprKind::Ne;
+      default: return ExprKind::Eq;
+    }
+  }
+
+  // A resolved value as an affine form of indices and sizes, where it is one (integer
+  // literals, sums, products by a constant); none otherwise.
+  static std::optional<Affine> guardAffine(const Expr& e) {
+    try {
+      switch (e.kind) {
+        case ExprKind::Number:
+          if (e.number != std::floor(e.number) || !(std::fabs(e.number) <= double(kMaxExtent))) return std::nullopt;
+          return Affine::constantOf(int64_t(e.number));
+        case ExprKind::Index:
+        case ExprKind::Size: return Affine::var(e.name);
+        case ExprKind::Neg: {
+          auto a = guardAffine(*e.args[0]);
+          return a ? std::optional<Affine>(a->scaled(-1)) : std::nullopt;
+        }
+        case ExprKind::Add:
+        case ExprKind::Sub:
+        case ExprKind::Mul: {
+          auto a = guardAffine(*e.args[0]), b = guardAffine(*e.args[1]);
+          if (!a || !b) return std::nullopt;
+          if (e.kind == ExprKind::Add) return *a + *b;
+          if (e.kind == ExprKind::Sub) return *a - *b;
+          if (a->isConstant()) return b->scaled(a->constant);
+          if (b->isConstant()) return a->scaled(b->constant);
+          return std::nullopt;
+        }
+        default: return std::nullopt;
+      }
+    } catch (const OverflowError&) {
+      return std::nullopt;
     }
   }
 
@@ -538,10 +615,17 @@ class Sema {
 
   // The statement's accesses that bound its indices: its reads, and its write when the
   // tensor's shape is known.
-  std::vector<const Access*> boundingAccesses(const Statement& st, const StmtDecl& d) const {
+  // With `guarded` unset, reads under a condition on v are left out: the condition
+  // keeps them in bounds (the last bag's `i + 1 == N ? total : offsets(i + 1)` must not
+  // end i at N - 1). They bound v only where nothing else does.
+  std::vector<const Access*> boundingAccesses(const Statement& st, const StmtDecl& d, const std::string& v,
+                                              bool guarded) const {
     std::vector<const Access*> out;
     if (shaped_.count(d.lhs)) out.push_back(&st.write);
-    for (auto& a : st.reads) out.push_back(&a);
+    for (auto& a : st.reads)
+      if (guarded || std::none_of(a.guards.begin(), a.guards.end(),
+                                  [&](const Guard& g) { return g.expr.coefficient(v) != 0; }))
+        out.push_back(&a);
     return out;
   }
 
@@ -565,13 +649,16 @@ class Sema {
       return r;
     }
     std::vector<Bound> bounds;
-    forEachSubscriptOf(st, d, v, true, [&](const Access& a, const Affine& extent, int64_t c, const Affine& rest) {
-      if ((c != 1 && c != -1) || rest.dependsOnAny(st.dims)) return;  // compoundRange's case
-      Range r = c == 1 ? Range{rest.scaled(-1), extent - rest, ""}
-                       : Range{rest - extent + Affine::constantOf(1), rest + Affine::constantOf(1), ""};
-      r.origin = accessText(a);
-      bounds.push_back({r, a.loc, prog_.tensors[a.tensor].name});
-    });
+    for (bool guarded : {false, true}) {
+      if (!bounds.empty()) break;
+      forEachSubscriptOf(st, d, v, true, guarded, [&](const Access& a, const Affine& extent, int64_t c, const Affine& rest) {
+        if ((c != 1 && c != -1) || rest.dependsOnAny(st.dims)) return;  // compoundRange's case
+        Range r = c == 1 ? Range{rest.scaled(-1), extent - rest, ""}
+                         : Range{rest - extent + Affine::constantOf(1), rest + Affine::constantOf(1), ""};
+        r.origin = accessText(a);
+        bounds.push_back({r, a.loc, prog_.tensors[a.tensor].name});
+      });
+    }
     if (bounds.empty()) return std::nullopt;
     return intersect(v, bounds);
   }
@@ -581,8 +668,9 @@ class Sema {
   // convolution's output, (H - KH) / 2 + 1) bounds only where `quotients` is set: a
   // plain index over it, whose range is the quotient shifted by an integer.
   template <typename F>
-  void forEachSubscriptOf(const Statement& st, const StmtDecl& d, const std::string& v, bool quotients, F f) {
-    for (const Access* ap : boundingAccesses(st, d)) {
+  void forEachSubscriptOf(const Statement& st, const StmtDecl& d, const std::string& v, bool quotients, bool guarded,
+                          F f) {
+    for (const Access* ap : boundingAccesses(st, d, v, guarded)) {
       const Tensor& T = prog_.tensors[ap->tensor];
       if (T.shape.size() != ap->subscripts.size()) continue;
       for (size_t p = 0; p < ap->subscripts.size(); ++p) {
@@ -599,7 +687,7 @@ class Sema {
                                      const std::vector<std::optional<Range>>& known) {
     const std::string& v = st.dims[k];
     std::vector<Bound> bounds;
-    forEachSubscriptOf(st, d, v, false, [&](const Access& a, const Affine& extent, int64_t c, const Affine& rest) {
+    auto bound = [&](const Access& a, const Affine& extent, int64_t c, const Affine& rest) {
       // The least and the greatest value of rest over the other indices' ranges.
       Affine lo = Affine::constantOf(rest.constant), hi = lo;
       for (auto& [n, a2] : rest.coef) {
@@ -627,7 +715,9 @@ class Sema {
       }
       r.origin = accessText(a);
       bounds.push_back({r, a.loc, prog_.tensors[a.tensor].name});
-    });
+    };
+    for (bool guarded : {false, true})
+      if (bounds.empty()) forEachSubscriptOf(st, d, v, false, guarded, bound);
     if (bounds.empty()) return std::nullopt;
     return intersect(v, bounds);
   }

@@ -31,10 +31,10 @@ static SizedAccess sizeAccess(const Program& prog, const Access& a, const Statem
     s.coef.push_back(row);
     s.constant.push_back(rest.eval(sizes));
   }
-  if (a.gathers()) {
-    s.indirect = a.indirect;
+  s.guarded = !a.guards.empty();
+  if (a.gathers()) s.indirect = a.indirect;
+  if (a.gathers() || s.guarded)
     for (auto& e : prog.tensors[a.tensor].shape) s.extent.push_back(e.eval(sizes));
-  }
   return s;
 }
 
@@ -86,6 +86,13 @@ Box footprint(const SizedStatement& ss, const SizedAccess& a, const std::vector<
       const Box index = footprint(ss, ss.reads[size_t(a.indirect[p])], lo, hi);
       b.lo[p] = 0;
       b.hi[p] = std::min(a.extent[p], index.volume()) - 1;
+    }
+  // A guarded read's subscripts leave the tensor only where its guards fail.
+  if (a.guarded)
+    for (size_t p = 0; p < b.lo.size(); ++p) {
+      b.lo[p] = std::max<int64_t>(b.lo[p], 0);
+      b.hi[p] = std::min(b.hi[p], a.extent[p] - 1);
+      if (b.lo[p] > b.hi[p]) return Box{};
     }
   return b;
 }

@@ -17,7 +17,10 @@ struct SizedAccess {
   std::vector<std::vector<int64_t>> coef;
   std::vector<int64_t> constant;
   std::vector<int> indirect;    // empty unless a gather
-  std::vector<int64_t> extent;  // per subscript, with `indirect`
+  std::vector<int64_t> extent;  // per subscript, with `indirect` or `guarded`
+  // Made only where its guards hold (Access::guards): it is never vector-loaded, staged or
+  // copied ahead of its select, and its footprint stays inside the tensor.
+  bool guarded = false;
 };
 
 struct SizedStatement {
