@@ -181,9 +181,8 @@ ExprPtr call(const std::string& fn, SourceLoc loc, std::vector<ExprPtr> args) {
 
 // An integer attribute as a body holds it: its signed value, an i1 as 0 or 1 (the casts
 // read it so: `sitofp` of an i1 is -x). IntegerAttr::getInt would give -1 for true.
-int64_t integerValue(mlir::IntegerAttr i) {
-  return i.getType().isInteger(1) ? int64_t(!i.getValue().isZero()) : i.getValue().getSExtValue();
-}
+int64_t integerValue(const llvm::APInt& i, bool isBool) { return isBool ? int64_t(!i.isZero()) : i.getSExtValue(); }
+int64_t integerValue(mlir::IntegerAttr i) { return integerValue(i.getValue(), i.getType().isInteger(1)); }
 
 // A constant defined by arith.constant (scalar, or the splat of a tensor): a float, or
 // an integer as integerValue reads it.
@@ -215,8 +214,7 @@ std::optional<std::vector<double>> constantElements(mlir::Attribute a) {
     if (mlir::isa<mlir::FloatType>(elem))
       for (const llvm::APFloat& f : dense.getValues<llvm::APFloat>()) out.push_back(toDouble(f));
     else
-      for (const llvm::APInt& i : dense.getValues<llvm::APInt>())
-        out.push_back(elem.isInteger(1) ? double(!i.isZero()) : double(i.getSExtValue()));
+      for (const llvm::APInt& i : dense.getValues<llvm::APInt>()) out.push_back(double(integerValue(i, elem.isInteger(1))));
     return out;
   }
   auto resource = mlir::dyn_cast<mlir::DenseResourceElementsAttr>(a);
@@ -230,7 +228,7 @@ std::optional<std::vector<double>> constantElements(mlir::Attribute a) {
     std::memcpy(&bits, bytes.data() + k * (width / 8), width / 8);  // little-endian, as MLIR writes blobs
     const llvm::APInt i(width, bits);
     if (auto f = mlir::dyn_cast<mlir::FloatType>(elem)) out.push_back(toDouble(llvm::APFloat(f.getFloatSemantics(), i)));
-    else out.push_back(elem.isInteger(1) ? double(!i.isZero()) : double(i.getSExtValue()));
+    else out.push_back(double(integerValue(i, elem.isInteger(1))));
   }
   return out;
 }

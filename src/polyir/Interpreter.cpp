@@ -35,12 +35,12 @@ Bindings makeInputs(const Program& prog, const Sizes& sizes, uint64_t seed,
     TensorData d;
     for (auto& e : T.shape) d.shape.push_back(e.eval(sizes));
     d.values.resize(size_t(T.elements(sizes)));
-    SplitMix64 rng(seed ^ nameHash(T.name));
     if (!T.values.empty()) {  // a constant of the source: its own elements
       for (size_t i = 0; i < d.values.size(); ++i) d.values[i] = isInteger(T.type) ? T.values[i] : storedValue(T.type, T.values[i]);
       b.tensors[T.name] = std::move(d);
       continue;
     }
+    SplitMix64 rng(seed ^ nameHash(T.name));
     if (isInteger(T.type)) {  // subscripts: uniform over the rows every gather may read
       const double limit = double(prog.indexLimit(t, sizes));
       for (auto& v : d.values) v = std::floor(rng.uniform() * limit);

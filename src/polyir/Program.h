@@ -44,7 +44,6 @@ struct Range {
 struct Guard {
   Affine expr;
   ExprKind cmp = ExprKind::Lt;
-  bool operator==(const Guard& o) const { return cmp == o.cmp && expr == o.expr; }
 };
 
 struct Access {

@@ -649,16 +649,15 @@ class Sema {
       return r;
     }
     std::vector<Bound> bounds;
-    for (bool guarded : {false, true}) {
-      if (!bounds.empty()) break;
-      forEachSubscriptOf(st, d, v, true, guarded, [&](const Access& a, const Affine& extent, int64_t c, const Affine& rest) {
-        if ((c != 1 && c != -1) || rest.dependsOnAny(st.dims)) return;  // compoundRange's case
-        Range r = c == 1 ? Range{rest.scaled(-1), extent - rest, ""}
-                         : Range{rest - extent + Affine::constantOf(1), rest + Affine::constantOf(1), ""};
-        r.origin = accessText(a);
-        bounds.push_back({r, a.loc, prog_.tensors[a.tensor].name});
-      });
-    }
+    auto bound = [&](const Access& a, const Affine& extent, int64_t c, const Affine& rest) {
+      if ((c != 1 && c != -1) || rest.dependsOnAny(st.dims)) return;  // compoundRange's case
+      Range r = c == 1 ? Range{rest.scaled(-1), extent - rest, ""}
+                       : Range{rest - extent + Affine::constantOf(1), rest + Affine::constantOf(1), ""};
+      r.origin = accessText(a);
+      bounds.push_back({r, a.loc, prog_.tensors[a.tensor].name});
+    };
+    for (bool guarded : {false, true})
+      if (bounds.empty()) forEachSubscriptOf(st, d, v, true, guarded, bound);
     if (bounds.empty()) return std::nullopt;
     return intersect(v, bounds);
   }
