@@ -12,7 +12,7 @@ backend asked for, and every element is compared.
                  [--value NAME=JSON-LIST ...] [--input NAME=FILE.npy ...] [--shape NAME=AxB ...] [--seed N]
 
 Inputs not given are drawn from a seeded generator: floats uniform in [-1, 1] (rounded to
-the argument's type), integers uniform in [0, --int-high). A --value is a JSON list of the
+the argument's type), integers uniform in [0, --int-high) (i8 and i16 in [-high, high)). A --value is a JSON list of the
 argument's elements in row-major order; "nan", "inf" and "-inf" are allowed.
 
 MLIR's printMemref prints 6 significant digits, so elements match when they are both NaN,
@@ -388,6 +388,8 @@ def main():
             inputs[an] = to_bf16(rng.uniform(-1, 1, size=shape))
         elif elem.startswith("f"):
             inputs[an] = rng.uniform(-1, 1, size=shape).astype(dt)
+        elif elem in ("i8", "i16"):  # quantized data: both signs, so sign extension is exercised
+            inputs[an] = rng.integers(-a.int_high, a.int_high, size=shape).astype(dt)
         else:
             inputs[an] = rng.integers(0, a.int_high, size=shape).astype(dt)
     with tempfile.TemporaryDirectory() as work:

@@ -35,6 +35,8 @@ std::string cTypeName(ElemType t, Dialect d) {
   switch (t) {
     case ElemType::F32: return "float";
     case ElemType::F64: return "double";
+    case ElemType::I8: return d == Dialect::OpenCL ? "char" : "signed char";
+    case ElemType::I16: return "short";
     case ElemType::I32: return "int";
     case ElemType::I64: return d == Dialect::OpenCL ? "long" : "long long";
     case ElemType::Bool: return d == Dialect::OpenCL ? "uchar" : "unsigned char";

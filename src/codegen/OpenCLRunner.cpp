@@ -205,6 +205,8 @@ RunResult runOpenCL(const Program& prog, const Partition& p, const GeneratedCode
       switch (T.type) {
         case ElemType::F32: write(std::vector<float>(v.begin(), v.end())); break;
         case ElemType::F64: write(v); break;
+        case ElemType::I8: write(std::vector<int8_t>(v.begin(), v.end())); break;
+        case ElemType::I16: write(std::vector<int16_t>(v.begin(), v.end())); break;
         case ElemType::I32: write(std::vector<int32_t>(v.begin(), v.end())); break;
         case ElemType::I64: write(std::vector<int64_t>(v.begin(), v.end())); break;
         case ElemType::Bool: write(std::vector<uint8_t>(v.begin(), v.end())); break;

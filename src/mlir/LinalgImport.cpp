@@ -247,6 +247,8 @@ ElemType elemType(mlir::Type t) {
   if (t.isInteger(1)) return ElemType::Bool;
   if (t.isInteger(64)) return ElemType::I64;
   if (t.isInteger(32)) return ElemType::I32;
+  if (t.isInteger(16)) return ElemType::I16;
+  if (t.isInteger(8)) return ElemType::I8;
   return floatBits(t) == 64 ? ElemType::F64 : ElemType::F32;
 }
 
@@ -597,12 +599,12 @@ class Importer {
     auto t = mlir::dyn_cast<mlir::RankedTensorType>(v.getType());
     if (!t) throw SourceError(locOf(at), "expected a ranked tensor, found an operand of another type");
     mlir::Type e = t.getElementType();
-    if (!e.isF32() && !e.isF64() && !e.isF16() && !e.isBF16() && !e.isSignlessInteger(1) && !e.isSignlessInteger(32) &&
-        !e.isSignlessInteger(64)) {
+    if (!e.isF32() && !e.isF64() && !e.isF16() && !e.isBF16() && !e.isSignlessInteger(1) && !e.isSignlessInteger(8) &&
+        !e.isSignlessInteger(16) && !e.isSignlessInteger(32) && !e.isSignlessInteger(64)) {
       std::string s;
       llvm::raw_string_ostream os(s);
       e.print(os);
-      throw SourceError(locOf(at), "element type " + os.str() + " is not supported (f32, f64, f16, bf16, i1, i32 and i64 are)");
+      throw SourceError(locOf(at), "element type " + os.str() + " is not supported (f32, f64, f16, bf16, i1, i8, i16, i32 and i64 are)");
     }
     return t;
   }

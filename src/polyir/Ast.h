@@ -12,12 +12,14 @@ namespace polyfuse {
 // values (a mask), read as their value in the computing type. Bool is MLIR's i1, one
 // byte holding 0 or 1. Half and BF16 (IEEE binary16, bfloat16) are storage types: read
 // into the computing type, rounded to nearest even when a final value is stored.
-enum class ElemType { F32, F64, I32, I64, Bool, Half, BF16 };
+enum class ElemType { F32, F64, I8, I16, I32, I64, Bool, Half, BF16 };
 // The TC spelling; codegen spells the C types (codegen/Emit.h).
 inline const char* elemTypeName(ElemType t) {
   switch (t) {
     case ElemType::F32: return "float";
     case ElemType::F64: return "double";
+    case ElemType::I8: return "int8";
+    case ElemType::I16: return "int16";
     case ElemType::I32: return "int32";
     case ElemType::I64: return "int64";
     case ElemType::Bool: return "bool";
@@ -26,12 +28,12 @@ inline const char* elemTypeName(ElemType t) {
   }
   return "?";
 }
-inline constexpr ElemType kElemTypes[] = {ElemType::F32, ElemType::F64, ElemType::I32,  ElemType::I64,
-                                          ElemType::Bool, ElemType::Half, ElemType::BF16};
+inline constexpr ElemType kElemTypes[] = {ElemType::F32,  ElemType::F64,  ElemType::I8,   ElemType::I16, ElemType::I32,
+                                          ElemType::I64,  ElemType::Bool, ElemType::Half, ElemType::BF16};
 inline int elemBytes(ElemType t) {
   switch (t) {
-    case ElemType::Bool: return 1;
-    case ElemType::Half: case ElemType::BF16: return 2;
+    case ElemType::Bool: case ElemType::I8: return 1;
+    case ElemType::Half: case ElemType::BF16: case ElemType::I16: return 2;
     case ElemType::F32: case ElemType::I32: return 4;
     case ElemType::F64: case ElemType::I64: return 8;
   }
@@ -39,7 +41,9 @@ inline int elemBytes(ElemType t) {
 }
 // A float type stored narrower than any computing type.
 inline bool isNarrowFloat(ElemType t) { return t == ElemType::Half || t == ElemType::BF16; }
-inline bool isInteger(ElemType t) { return t == ElemType::I32 || t == ElemType::I64 || t == ElemType::Bool; }
+inline bool isInteger(ElemType t) {
+  return t == ElemType::I8 || t == ElemType::I16 || t == ElemType::I32 || t == ElemType::I64 || t == ElemType::Bool;
+}
 
 enum class ExprKind {
   Number,     // literal

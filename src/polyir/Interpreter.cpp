@@ -42,8 +42,8 @@ Bindings makeInputs(const Program& prog, const Sizes& sizes, uint64_t seed,
     }
     SplitMix64 rng(seed ^ nameHash(T.name));
     if (isInteger(T.type)) {  // subscripts: uniform over the rows every gather may read
-      const double limit = double(prog.indexLimit(t, sizes));
-      for (auto& v : d.values) v = std::floor(rng.uniform() * limit);
+      const Program::IntegerDraw r = prog.integerDraw(t, sizes);
+      for (auto& v : d.values) v = double(r.low) + std::floor(rng.uniform() * double(r.high - r.low));
       b.tensors[T.name] = std::move(d);
       continue;
     }

@@ -65,7 +65,7 @@ class Parser {
         expect(Tok::RParen);
       }
     } else if (!allowBare) {
-      fail("a type ('float', 'double', 'int32' or 'int64')");
+      fail("a type ('float', 'double', 'half', 'bfloat16', 'int8', 'int16', 'int32', 'int64' or 'bool')");
     }
     Token name = expect(Tok::Ident, "a parameter name");
     d.name = name.text;

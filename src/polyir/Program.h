@@ -109,9 +109,11 @@ struct Program {
   void checkSizes(const Sizes& sizes) const;
   // The type generated kernels compute in: double when any tensor or scalar is double.
   ElemType computeType() const;
-  // The values an integer input may hold: [0, limit) keeps every gather through it in
-  // bounds (the least extent it indexes); 1 when it indexes nothing.
-  int64_t indexLimit(int tensor, const Sizes& sizes) const;
+  // The values drawn for an integer input, uniform over [low, high): [0, extent) keeps
+  // every gather through it in bounds (the least extent it indexes); a mask read as a
+  // value is 0 or 1; a narrow integer read as a value (quantized data) spans both signs.
+  struct IntegerDraw { int64_t low, high; };
+  IntegerDraw integerDraw(int tensor, const Sizes& sizes) const;
 };
 
 std::string reduceOpText(ReduceOp op, bool init);  // "+=!": see polyir/Reduction.h

@@ -41,7 +41,7 @@ ElemType Program::computeType() const {
   return ElemType::F32;
 }
 
-int64_t Program::indexLimit(int tensor, const Sizes& sizes) const {
+Program::IntegerDraw Program::integerDraw(int tensor, const Sizes& sizes) const {
   int64_t limit = -1;
   for (auto& st : statements)
     for (auto& a : st.reads)
@@ -50,8 +50,11 @@ int64_t Program::indexLimit(int tensor, const Sizes& sizes) const {
           const int64_t extent = tensors[a.tensor].shape[p].eval(sizes);
           limit = limit < 0 ? extent : std::min(limit, extent);
         }
-  // Read only as a value (a mask): 0 or 1.
-  return limit < 0 ? 2 : limit;
+  if (limit >= 0) return {0, limit};
+  // Wider integers read as values may still become subscripts through arithmetic
+  // (position ids); 0 and 1 keep those in bounds too.
+  const ElemType t = tensors[tensor].type;
+  return t == ElemType::I8 || t == ElemType::I16 ? IntegerDraw{-8, 8} : IntegerDraw{0, 2};
 }
 
 void Program::checkSizes(const Sizes& sizes) const {
