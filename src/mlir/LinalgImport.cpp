@@ -1277,22 +1277,22 @@ class Importer {
     return std::make_tuple(d.getPosition(), qc.getValue(), c.getValue());
   }
 
-  // Finds the loops a collapse splits, from every operand's map through its views.
+  // Finds the loops a collapse or a division splits: from every operand's map through
+  // its views, and from the subscripts of the body's tensor.extract ops. The op's own
+  // maps may divide a loop too (tpp-mlir's VNNI layout reads B(k floordiv 2, n, k mod
+  // 2)), as may an extract's index arithmetic (a nearest upsample reads X(h floordiv 2)):
+  // the same split makes those reads affine.
   void splitLoops(mlir::linalg::GenericOp g, const std::vector<int>& loops) {
     SourceLoc loc = locOf(g);
     std::vector<mlir::AffineMap> maps;
-    for (mlir::OpOperand& o : g->getOpOperands()) {
-      if (!mlir::isa<mlir::RankedTensorType>(o.get().getType())) continue;
-      // Division in the op's own maps is not a collapse's: say what it is.
-      bool divides = false;
-      for (mlir::AffineExpr r : g.getMatchingIndexingMap(&o).getResults())
-        r.walk([&](mlir::AffineExpr e) {
-          divides |= e.getKind() == mlir::AffineExprKind::FloorDiv || e.getKind() == mlir::AffineExprKind::CeilDiv ||
-                     e.getKind() == mlir::AffineExprKind::Mod;
-        });
-      if (divides) throw SourceError(loc, "an indexing map of this op uses floordiv, ceildiv or mod; polyfuse needs affine subscripts");
-      maps.push_back(throughViews(o.get(), g.getMatchingIndexingMap(&o), g).second);
-    }
+    for (mlir::OpOperand& o : g->getOpOperands())
+      if (mlir::isa<mlir::RankedTensorType>(o.get().getType()))
+        maps.push_back(throughViews(o.get(), g.getMatchingIndexingMap(&o), g).second);
+    g.getBody()->walk([&](mlir::tensor::ExtractOp x) {
+      for (Value i : x.getIndices())
+        if (std::optional<mlir::AffineExpr> f = loopAffine(i, g, [](mlir::BlockArgument) { return std::nullopt; }))
+          maps.push_back(mlir::AffineMap::get(g.getNumLoops(), 0, *f));
+    });
     splitLoops(maps, loops, loc);
   }
   // The same over reads at `maps` (through views) by loops of extents `loops`.
@@ -1310,15 +1310,18 @@ class Importer {
         });
     for (auto& [d, b] : bounds) {
       std::optional<int64_t> extent = d < loops.size() && loops[d] >= 0 ? ext_.value(loops[d]) : std::nullopt;
-      if (!extent) throw SourceError(loc, "loop d" + std::to_string(d) + " reads a collapse_shape but has no static extent");
+      const std::string what = "loop d" + std::to_string(d) + " is taken apart by floordiv or mod (of a collapse_shape or the op's own subscripts)";
+      if (!extent) throw SourceError(loc, what + " but has no static extent");
       b.insert(*extent);
       b.insert(1);
       const std::vector<int64_t> bounds(b.rbegin(), b.rend());
       if (bounds.front() != *extent)
-        throw SourceError(loc, "loop d" + std::to_string(d) + " reads a collapse_shape larger than its extent");
+        throw SourceError(loc, what + " into parts larger than its extent " + std::to_string(*extent));
       for (size_t k = 0; k + 1 < bounds.size(); ++k)
         if (bounds[k] % bounds[k + 1])
-          throw SourceError(loc, "loop d" + std::to_string(d) + " reads collapse_shapes that group its extent differently");
+          throw SourceError(loc, what + " at " + std::to_string(bounds[k + 1]) + ", which does not divide " +
+                                     std::to_string(bounds[k]) + (k == 0 ? ", its extent" : "") +
+                                     ": polyfuse splits a loop only into parts that nest");
       split_[d] = bounds;
     }
   }
@@ -1373,9 +1376,9 @@ class Importer {
       a.push_back(subscript(b.getRHS(), loc));
       if (e.getKind() == mlir::AffineExprKind::Add) return node(ExprKind::Add, loc, std::move(a));
       if (e.getKind() == mlir::AffineExprKind::Mul) return node(ExprKind::Mul, loc, std::move(a));
-      // The op's own maps were checked affine: the division is a collapse's.
-      throw SourceError(loc, "this op reads a collapse_shape of several non-unit extents other than along a loop of a "
-                             "linalg op (through a slice or pad of it, or by a tensor op); polyfuse splits only such loops");
+      throw SourceError(loc, "a subscript here divides a loop in a form polyfuse cannot split into loops: it splits d floordiv "
+                             "c, d mod c and (d floordiv c) mod n of one loop of a linalg op, such as a collapse_shape of "
+                             "several non-unit extents read along it (not through a slice or pad of it, nor by a tensor op)");
     }
     throw SourceError(loc, "an indexing map of this op uses a symbol; polyfuse needs maps of the loops alone");
   }
@@ -1734,6 +1737,13 @@ class Importer {
         subs.push_back(std::move(ids->first));
         continue;
       }
+      // Index arithmetic that divides loops (h floordiv 2): the loops are split for it
+      // (splitLoops), and the subscript names their parts. isl checks its bounds.
+      if (std::optional<mlir::AffineExpr> f = loopAffine(i, b.g, [](mlir::BlockArgument) { return std::nullopt; });
+          f && divides(*f)) {
+        subs.push_back(subscript(mlir::simplifyAffineExpr(*f, b.g.getNumLoops(), 0), loc));
+        continue;
+      }
       subs.push_back(expr(i, b));
       gathers |= subs.back()->kind == ExprKind::Call;
       if (subs.back()->kind == ExprKind::Call) computedIds(i, subs.back()->name);
@@ -1849,6 +1859,20 @@ class Importer {
 
   // An integer value of generic `g`'s body as an affine function of its loop indices,
   // with `arg` giving the body's arguments where it can.
+  static bool divides(mlir::AffineExpr e) {
+    bool any = false;
+    e.walk([&](mlir::AffineExpr sub) {
+      any |= sub.getKind() == mlir::AffineExprKind::FloorDiv || sub.getKind() == mlir::AffineExprKind::CeilDiv ||
+             sub.getKind() == mlir::AffineExprKind::Mod;
+    });
+    return any;
+  }
+  static bool nonNegative(mlir::AffineExpr e) {
+    if (auto c = mlir::dyn_cast<mlir::AffineConstantExpr>(e)) return c.getValue() >= 0;
+    if (mlir::isa<mlir::AffineDimExpr>(e)) return true;
+    auto b = mlir::dyn_cast<mlir::AffineBinaryOpExpr>(e);
+    return b && e.getKind() != mlir::AffineExprKind::CeilDiv && nonNegative(b.getLHS()) && nonNegative(b.getRHS());
+  }
   using ArgAffine = std::function<std::optional<mlir::AffineExpr>(mlir::BlockArgument)>;
   static std::optional<mlir::AffineExpr> loopAffine(Value v, mlir::linalg::GenericOp g, const ArgAffine& arg) {
     if (auto a = mlir::dyn_cast<mlir::BlockArgument>(v)) return arg(a);
@@ -1858,9 +1882,19 @@ class Importer {
     if (d->getBlock() != g.getBody()) return std::nullopt;
     if (auto i = mlir::dyn_cast<mlir::linalg::IndexOp>(d)) return mlir::getAffineDimExpr(unsigned(i.getDim()), g.getContext());
     if (keepsIntegerValue(d)) return loopAffine(d->getOperand(0), g, arg);
-    if (!mlir::isa<mlir::arith::AddIOp, mlir::arith::SubIOp, mlir::arith::MulIOp>(d)) return std::nullopt;
+    if (!mlir::isa<mlir::arith::AddIOp, mlir::arith::SubIOp, mlir::arith::MulIOp, mlir::arith::FloorDivSIOp, mlir::arith::DivSIOp,
+                   mlir::arith::DivUIOp, mlir::arith::RemSIOp, mlir::arith::RemUIOp>(d))
+      return std::nullopt;
     std::optional<mlir::AffineExpr> x = loopAffine(d->getOperand(0), g, arg), y = loopAffine(d->getOperand(1), g, arg);
     if (!x || !y) return std::nullopt;
+    if (mlir::isa<mlir::arith::FloorDivSIOp, mlir::arith::DivSIOp, mlir::arith::DivUIOp, mlir::arith::RemSIOp, mlir::arith::RemUIOp>(d)) {
+      // By a positive constant; C's truncating forms agree with floor and mod where the
+      // dividend cannot be negative (a sum of loops and non-negative constants).
+      auto c = mlir::dyn_cast<mlir::AffineConstantExpr>(*y);
+      if (!c || c.getValue() < 1) return std::nullopt;
+      if (!mlir::isa<mlir::arith::FloorDivSIOp>(d) && !nonNegative(*x)) return std::nullopt;
+      return mlir::isa<mlir::arith::RemSIOp, mlir::arith::RemUIOp>(d) ? *x % c.getValue() : x->floorDiv(c.getValue());
+    }
     if (mlir::isa<mlir::arith::AddIOp>(d)) return *x + *y;
     if (mlir::isa<mlir::arith::SubIOp>(d)) return *x - *y;
     if (!x->isSymbolicOrConstant() && !y->isSymbolicOrConstant()) return std::nullopt;  // a product of loops
@@ -2030,7 +2064,7 @@ class Importer {
         if (tv.split)
           out_.notes.push_back("output '" + d.name + "' (line " + std::to_string(loc.line) + ") is stored as " +
                                shapeText(tv.stored) + ", the same elements in the same order as its " + shapeText(tv.shape) +
-                               ": a read through a view (collapse_shape, reshape, unpack) split the parallel loop that writes it");
+                               ": a read through a view (collapse_shape, reshape, unpack) or a floordiv or mod of a loop split the parallel loop that writes it");
         out_.def.outputs.push_back(d);
       }
       return;

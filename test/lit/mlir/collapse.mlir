@@ -12,9 +12,9 @@
 // collapses that group one loop's extent differently (3x2 and 2x3) cannot both split it,
 // and a collapse read through a pad has no loop of its own to split: located errors.
 // RUN: expect-exit 2 polyfuse check %S/../Inputs/mlir/collapse_parallel.mlir 2>&1 | FileCheck --check-prefix=PAR %s
-// PAR: polyfuse: error: {{.*}}collapse_parallel.mlir:5:8: loop d1 reads collapse_shapes that group its extent differently
+// PAR: polyfuse: error: {{.*}}collapse_parallel.mlir:5:8: loop d1 is taken apart by floordiv or mod (of a collapse_shape or the op's own subscripts) at {{[0-9]+}}, which does not divide {{[0-9]+}}
 // RUN: expect-exit 2 polyfuse check %S/../Inputs/mlir/collapse_pad.mlir 2>&1 | FileCheck --check-prefix=PAD %s
-// PAD: polyfuse: error: {{.*}}collapse_pad.mlir:4:8: this op reads a collapse_shape of several non-unit extents other than along a loop of a linalg op (through a slice or pad of it, or by a tensor op); polyfuse splits only such loops
+// PAD: polyfuse: error: {{.*}}collapse_pad.mlir:4:8: a subscript here divides a loop in a form polyfuse cannot split into loops: it splits d floordiv c, d mod c and (d floordiv c) mod n of one loop of a linalg op, such as a collapse_shape of several non-unit extents read along it (not through a slice or pad of it, nor by a tensor op)
 func.func @merge(%at: tensor<3x5x4xf32>, %wo: tensor<12x6xf32>, %x: tensor<2x3x7xf32>) -> (tensor<5x6xf32>, tensor<1xf32>) {
   %zero = arith.constant 0.0 : f32
   %te = tensor.empty() : tensor<5x3x4xf32>

@@ -23,7 +23,7 @@
 // TC-NEXT: y(d0, d1, d2) = a(d0, d1, d2) where d0 in 0:3, d1 in 0:5, d2 in 0:6
 // Each returned tensor stored split says so.
 // RUN: polyfuse check %s 2>&1 >/dev/null | FileCheck --check-prefix=NOTE %s
-// NOTE-DAG: note: output 'r' (line {{[0-9]+}}) is stored as 3x5, the same elements in the same order as its 15: a read through a view (collapse_shape, reshape, unpack) split the parallel loop that writes it
+// NOTE-DAG: note: output 'r' (line {{[0-9]+}}) is stored as 3x5, the same elements in the same order as its 15: a read through a view (collapse_shape, reshape, unpack) or a floordiv or mod of a loop split the parallel loop that writes it
 // NOTE-DAG: note: output 'm' (line {{[0-9]+}}) is stored as 3x5x6, the same elements in the same order as its 15x6
 // NOTE-DAG: note: output 't' (line {{[0-9]+}}) is stored as 6x3x5, the same elements in the same order as its 6x15
 func.func @heads(%q: tensor<3x5x4xf32>, %w: tensor<4x6xf32>, %b: tensor<6xf32>) -> (tensor<3x5x6xf32>, tensor<15xf32>, tensor<15x6xf32>, tensor<6x15xf32>, tensor<6xf32>) {
