@@ -108,7 +108,7 @@ std::string returnedTypes(const std::string& line) {
 
 // IREE's module state in ml_program's spelling, which the importer reads (loads of a
 // global nothing stores are its initial value):
-//   util.global private [mutable] @w [= VALUE] : T  ->  ml_program.global private [mutable] @w[(VALUE : T)] : T
+//   util.global private [mutable] @w [{attrs}] [= VALUE] : T  ->  ml_program.global private [mutable] @w[(VALUE : T)] : T
 //   util.global.load [immutable] @w : T             ->  ml_program.global_load @w : T
 //   util.global.store %v, @w : T                    ->  ml_program.global_store @w = %v : T
 // Parsed by hand, as a whole weight may sit on the line. Returns the line unchanged when
@@ -122,14 +122,25 @@ std::string utilGlobal(const std::string& line) {
   const size_t name = line.find('@', at);
   if (colon == std::string::npos || name == std::string::npos || name > colon) return line;
   size_t nameEnd = name + 1;
-  while (nameEnd < line.size() && (std::isalnum(static_cast<unsigned char>(line[nameEnd])) || std::string("_.$-").find(line[nameEnd]) != std::string::npos))
+  if (nameEnd < line.size() && line[nameEnd] == '"') {  // a quoted name: @"_params.fc1.weight"
+    nameEnd = line.find('"', nameEnd + 1);
+    if (nameEnd == std::string::npos) return line;
     ++nameEnd;
+  } else {
+    while (nameEnd < line.size() && (std::isalnum(static_cast<unsigned char>(line[nameEnd])) || std::string("_.$-").find(line[nameEnd]) != std::string::npos))
+      ++nameEnd;
+  }
   const std::string sym = line.substr(name, nameEnd - name), type = trimmed(line.substr(colon + 1));
   if (type.rfind("tensor<", 0) != 0) return line;
   const std::string lead = line.substr(0, at), op = line.substr(at, line.find_first_of(" \t", at) - at);
   if (op == "util.global") {
     const std::string head = line.substr(at + op.size(), name - at - op.size());  // " private mutable "
     std::string rest = trimmed(line.substr(nameEnd, colon - nameEnd));
+    if (!rest.empty() && rest[0] == '{') {  // attributes ({noinline}): hints to IREE's passes
+      const size_t close = rest.find('}');
+      if (close == std::string::npos) return line;
+      rest = trimmed(rest.substr(close + 1));
+    }
     if (!rest.empty() && rest[0] != '=') return line;
     const std::string value = rest.empty() ? "" : trimmed(rest.substr(1));
     return lead + "ml_program.global" + head + sym + (value.empty() ? "" : "(" + value + " : " + type + ")") + " : " + type;

@@ -1,6 +1,7 @@
 // IREE's module state and calls: util.global, util.global.load and util.global.store
 // are ml_program's (a load of a global nothing stores is its initial value: a splat one
-// value, other data an input), and util.call is func.call, inlined.
+// value, other data an input), and util.call is func.call, inlined. iree-import-onnx
+// quotes parameter names and marks them {noinline}; a load names the input.
 // RUN: polyfuse check %s --tc 2>&1 | FileCheck %s
 // CHECK: note: read IREE's boundary ops: util.call is func.call; util.func and util.return are func.func and return; util.global, util.global.load and util.global.store are ml_program's
 // CHECK: note: 1 call(s) inlined into '@main'
@@ -14,7 +15,7 @@
 // MUT: iree_globals.mlir:[[@LINE+27]]:10: ml_program.global_load of '@count', which the module stores to
 module {
   util.global private mutable @count = dense<0.0> : tensor<3xf32>
-  util.global private @w = dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+  util.global private @"_params.w" {noinline} = dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
   util.global private @half = dense<0.5> : tensor<3xf32>
   util.func private @scale(%a: tensor<3xf32>) -> tensor<3xf32> {
     %h = util.global.load immutable @half : tensor<3xf32>
@@ -27,7 +28,7 @@ module {
     util.return %0 : tensor<3xf32>
   }
   util.func public @main(%x: tensor<3xf32>) -> tensor<3xf32> {
-    %w = util.global.load @w : tensor<3xf32>
+    %w = util.global.load @"_params.w" : tensor<3xf32>
     %e = tensor.empty() : tensor<3xf32>
     %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x, %w : tensor<3xf32>, tensor<3xf32>) outs(%e : tensor<3xf32>) {
     ^bb0(%a: f32, %b: f32, %o: f32):
