@@ -2190,7 +2190,7 @@ class Importer {
   StmtDecl wholeWrite(const std::string& tensor, const Shape& shape, ExprPtr value, Operation* op) {
     SourceLoc loc = locOf(op);
     StmtDecl s = assignment(tensor, shape.size(), op);
-    for (size_t k = 0; k < shape.size(); ++k) where(s, "d" + std::to_string(k), shape[k], loc);
+    for (size_t k = 0; k < shape.size(); ++k) loopWhere(s, unsigned(k), shape[k], loc);
     s.rhs = std::move(value);
     return s;
   }
@@ -2203,6 +2203,10 @@ class Importer {
     std::vector<mlir::AffineExpr> exprs;
     for (size_t k = 0; k < offsets.size(); ++k) {
       exprs.push_back(mlir::getAffineDimExpr(unsigned(k), op->getContext()) - offsets[k]);
+      if (split_.count(unsigned(k))) {  // a whole dimension (windowSplits)
+        loopWhere(s, unsigned(k), extents[k], loc);
+        continue;
+      }
       WhereRange w;
       w.index = "d" + std::to_string(k);
       w.loc = loc;
@@ -2221,12 +2225,37 @@ class Importer {
     return s;
   }
 
+  // A tensor op reads its sources as windows of its result. Where a source is a
+  // collapse (or a result stored split) read along a whole dimension of the result (a
+  // GroupNorm's output, its channels split into groups, padded in height and width), the
+  // loop over that dimension splits as a generic's does, and the result is stored split
+  // too, so every statement writing it names the same parts. Along a window's offset
+  // (a concatenation along the collapsed dimension) nothing splits: subscript() refuses.
+  void windowSplits(const std::vector<std::pair<Value, std::vector<int64_t>>>& windows, TensorValue& result, Operation* op) {
+    std::vector<mlir::AffineMap> maps;
+    for (auto& [source, offsets] : windows) {
+      std::vector<mlir::AffineExpr> exprs;
+      for (size_t k = 0; k < offsets.size(); ++k) exprs.push_back(mlir::getAffineDimExpr(unsigned(k), op->getContext()) - offsets[k]);
+      maps.push_back(throughViews(source, mlir::AffineMap::get(unsigned(offsets.size()), 0, exprs, op->getContext()), op).second);
+    }
+    splitLoops(maps, std::vector<int>(result.shape.begin(), result.shape.end()), locOf(op));
+    for (auto& [source, offsets] : windows)
+      for (auto& [d, bounds] : split_)
+        if (offsets[d] != 0 || !sameExtent(tensorOf(source, op).shape[d], result.shape[d]))
+          throw SourceError(locOf(op), "this op reads a collapse_shape of several non-unit extents along dimension " +
+                                           std::to_string(d) + ", which it writes in windows; polyfuse splits only a whole dimension");
+    splitResult(result, mlir::AffineMap::getMultiDimIdentityMap(unsigned(result.shape.size()), op->getContext()), op->getContext());
+  }
+
+  bool sameExtent(int a, int b) { return ext_.find(a) == ext_.find(b) || (ext_.value(a) && ext_.value(a) == ext_.value(b)); }
+
   void padStatements(mlir::tensor::PadOp p) {
     Operation* op = p;
     TensorValue& tv = tensors_[p.getResult()];
     tv.name = resultName(op, 0);
-    out_.def.stmts.push_back(wholeWrite(tv.name, tv.shape, scalar(p.getConstantPaddingValue(), locOf(op), op), op));
     std::vector<int64_t> low(p.getStaticLow().begin(), p.getStaticLow().end());
+    windowSplits({{p.getSource(), low}}, tv, op);
+    out_.def.stmts.push_back(wholeWrite(tv.name, tv.shape, scalar(p.getConstantPaddingValue(), locOf(op), op), op));
     out_.def.stmts.push_back(windowWrite(tv.name, p.getSource(), low, tensorOf(p.getSource(), op).shape, op));
   }
 
@@ -2236,6 +2265,10 @@ class Importer {
     TensorValue& tv = tensors_[x.getResult()];
     tv.name = resultName(op, 0);
     TensorValue& dest = tensorOf(x.getDest(), op);
+    std::vector<int64_t> offsets(x.getStaticOffsets().begin(), x.getStaticOffsets().end());
+    std::vector<std::pair<Value, std::vector<int64_t>>> windows{{x.getSource(), offsets}};
+    if (dest.kind != Kind::Empty) windows.emplace_back(x.getDest(), std::vector<int64_t>(offsets.size(), 0));
+    windowSplits(windows, tv, op);
     ExprPtr first;
     if (dest.kind == Kind::Empty) {
       first = number(0.0, floatBits(mlir::cast<mlir::RankedTensorType>(x.getType()).getElementType()), loc);
@@ -2245,7 +2278,6 @@ class Importer {
       first = element(x.getDest(), mlir::AffineMap::getMultiDimIdentityMap(unsigned(tv.shape.size()), op->getContext()), loc, op);
     }
     out_.def.stmts.push_back(wholeWrite(tv.name, tv.shape, std::move(first), op));
-    std::vector<int64_t> offsets(x.getStaticOffsets().begin(), x.getStaticOffsets().end());
     Shape sizes;
     for (mlir::OpFoldResult r : x.getMixedSizes()) sizes.push_back(extentOf(r, op));
     out_.def.stmts.push_back(windowWrite(tv.name, x.getSource(), offsets, sizes, op));
@@ -2263,11 +2295,13 @@ class Importer {
     std::vector<int64_t> offsets(tv.shape.size(), 0);
     offsets[dim] = *ext_.value(tv.shape[dim]);
     const auto inputs = c.getInputs();
+    std::vector<std::pair<Value, std::vector<int64_t>>> windows;
     for (size_t i = inputs.size(); i-- > 0;) {
-      const Shape s = tensorOf(inputs[i], op).shape;
-      offsets[dim] -= *ext_.value(s[dim]);
-      out_.def.stmts.push_back(windowWrite(name, inputs[i], offsets, s, op));
+      offsets[dim] -= *ext_.value(tensorOf(inputs[i], op).shape[dim]);
+      windows.emplace_back(inputs[i], offsets);
     }
+    windowSplits(windows, tv, op);
+    for (auto& [input, at] : windows) out_.def.stmts.push_back(windowWrite(name, input, at, tensorOf(input, op).shape, op));
   }
 
   static bool reads(const Expr& e, const std::string& tensor) {
