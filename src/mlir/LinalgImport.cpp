@@ -45,6 +45,7 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/InliningUtils.h"
 #include "mlir/IndexRanges.h"
+#include "mlir/LoopFunction.h"
 #include "mlir/IreeBoundary.h"
 #include "mlir/Upgrade.h"
 #include "polyir/Parser.h"
@@ -1290,8 +1291,7 @@ class Importer {
         maps.push_back(throughViews(o.get(), g.getMatchingIndexingMap(&o), g).second);
     g.getBody()->walk([&](mlir::tensor::ExtractOp x) {
       for (Value i : x.getIndices())
-        if (std::optional<mlir::AffineExpr> f = loopAffine(i, g, [](mlir::BlockArgument) { return std::nullopt; }))
-          maps.push_back(mlir::AffineMap::get(g.getNumLoops(), 0, *f));
+        if (std::optional<mlir::AffineExpr> f = indexAffine(i, g)) maps.push_back(mlir::AffineMap::get(g.getNumLoops(), 0, *f));
     });
     splitLoops(maps, loops, loc);
   }
@@ -1737,10 +1737,10 @@ class Importer {
         subs.push_back(std::move(ids->first));
         continue;
       }
-      // Index arithmetic that divides loops (h floordiv 2): the loops are split for it
+      // Index arithmetic that divides loops (h floordiv 2), or a float computation of one
+      // loop that takes the values of such a form: the loops are split for it
       // (splitLoops), and the subscript names their parts. isl checks its bounds.
-      if (std::optional<mlir::AffineExpr> f = loopAffine(i, b.g, [](mlir::BlockArgument) { return std::nullopt; });
-          f && divides(*f)) {
+      if (std::optional<mlir::AffineExpr> f = indexAffine(i, b.g); f && (divides(*f) || !loopAffine(i, b.g, noArgs))) {
         subs.push_back(subscript(mlir::simplifyAffineExpr(*f, b.g.getNumLoops(), 0), loc));
         continue;
       }
@@ -1859,6 +1859,21 @@ class Importer {
 
   // An integer value of generic `g`'s body as an affine function of its loop indices,
   // with `arg` giving the body's arguments where it can.
+  static std::optional<mlir::AffineExpr> noArgs(mlir::BlockArgument) { return std::nullopt; }
+  // An extract index as an affine form of the loops: integer index arithmetic, else a
+  // function of one loop fitted over its range (mlir/LoopFunction.h).
+  std::optional<mlir::AffineExpr> indexAffine(Value i, mlir::linalg::GenericOp g) {
+    if (std::optional<mlir::AffineExpr> f = loopAffine(i, g, noArgs)) return f;
+    const std::vector<int>& loops = loops_[g.getOperation()];
+    std::optional<mlir::AffineExpr> f = fitLoopFunction(i, g.getBody(), [&](unsigned d) -> std::optional<int64_t> {
+      return d < loops.size() && loops[d] >= 0 ? ext_.value(loops[d]) : std::nullopt;
+    });
+    if (f && fittedNoted_.insert(g.getOperation()).second)
+      out_.notes.push_back("line " + std::to_string(locOf(g).line) + " computes a subscript in floating point from one loop; over " +
+                           "the loop's range it equals an affine form of it, checked at every point, and is read as that");
+    return f;
+  }
+  std::set<Operation*> fittedNoted_;
   static bool divides(mlir::AffineExpr e) {
     bool any = false;
     e.walk([&](mlir::AffineExpr sub) {
