@@ -1064,15 +1064,17 @@ class Importer {
     for (int64_t st : x.getStaticStrides())
       if (st != 1) throw SourceError(loc, "insert_slice with a stride other than 1 is not supported");
     tensorType(x.getResult(), op);
-    auto srcType = tensorType(x.getSource(), op);
-    if (srcType.getRank() != int64_t(x.getMixedSizes().size()))
-      throw SourceError(loc, "a rank-changing insert_slice is not supported");
+    tensorType(x.getSource(), op);
     const Shape src = tensorOf(x.getSource(), op).shape;
     const Shape dest = tensorOf(x.getDest(), op).shape;
     auto sizes = x.getMixedSizes();
-    for (size_t k = 0; k < sizes.size(); ++k) {
-      ext_.unite(src[k], extentOf(sizes[k], op), loc);
-      if (mlir::isa<Value>(sizes[k])) bounds_.push_back({src[k], x.getStaticOffsets()[k], dest[k], loc, "the insert_slice"});
+    // A rank-reducing insert's source lacks the unit dimensions MLIR drops.
+    const llvm::SmallBitVector dropped = x.getDroppedDims();
+    for (size_t k = 0, j = 0; k < sizes.size(); ++k) {
+      if (k < dropped.size() && dropped.test(unsigned(k))) continue;
+      ext_.unite(src[j], extentOf(sizes[k], op), loc);
+      if (mlir::isa<Value>(sizes[k])) bounds_.push_back({src[j], x.getStaticOffsets()[k], dest[k], loc, "the insert_slice"});
+      ++j;
     }
     tensors_[x.getResult()] = TensorValue(Kind::Computed, dest);
   }
@@ -2210,33 +2212,51 @@ class Importer {
     return s;
   }
 
+  // A source a tensor op writes over its result R: at `offsets`, over `extents` (both in
+  // R's rank); `dropped` marks R's dimensions a rank-reducing insert_slice's source lacks
+  // (each of extent 1).
+  struct Window {
+    Value source;
+    std::vector<int64_t> offsets;
+    Shape extents;
+    llvm::SmallBitVector dropped;
+    // R's indices to the source's: d - offset, for the dimensions the source has.
+    mlir::AffineMap read(mlir::MLIRContext* ctx) const {
+      std::vector<mlir::AffineExpr> exprs;
+      for (size_t k = 0; k < offsets.size(); ++k)
+        if (!isDropped(k)) exprs.push_back(mlir::getAffineDimExpr(unsigned(k), ctx) - offsets[k]);
+      return mlir::AffineMap::get(unsigned(offsets.size()), 0, exprs, ctx);
+    }
+    bool isDropped(size_t k) const { return k < dropped.size() && dropped.test(unsigned(k)); }
+  };
+  Window window(Value source, std::vector<int64_t> offsets, Operation* op) {
+    return Window{source, std::move(offsets), tensorOf(source, op).shape, {}};
+  }
+
   // R(d0, ..) = source(d0 - o0, ..) where dk in ok:ok + extent_k: a window written over R.
-  StmtDecl windowWrite(const std::string& tensor, Value source, const std::vector<int64_t>& offsets,
-                       const Shape& extents, Operation* op) {
+  StmtDecl windowWrite(const std::string& tensor, const Window& w, Operation* op) {
     SourceLoc loc = locOf(op);
-    StmtDecl s = assignment(tensor, offsets.size(), op);
-    std::vector<mlir::AffineExpr> exprs;
-    for (size_t k = 0; k < offsets.size(); ++k) {
-      exprs.push_back(mlir::getAffineDimExpr(unsigned(k), op->getContext()) - offsets[k]);
+    StmtDecl s = assignment(tensor, w.offsets.size(), op);
+    for (size_t k = 0; k < w.offsets.size(); ++k) {
       if (split_.count(unsigned(k))) {  // a whole dimension (windowSplits)
-        loopWhere(s, unsigned(k), extents[k], loc);
+        loopWhere(s, unsigned(k), w.extents[k], loc);
         continue;
       }
-      WhereRange w;
-      w.index = "d" + std::to_string(k);
-      w.loc = loc;
-      w.lo = integer(offsets[k], loc);
-      if (offsets[k] == 0) {
-        w.hi = extent(extents[k], loc);
+      WhereRange range;
+      range.index = "d" + std::to_string(k);
+      range.loc = loc;
+      range.lo = integer(w.offsets[k], loc);
+      if (w.offsets[k] == 0) {
+        range.hi = extent(w.extents[k], loc);
       } else {
         std::vector<ExprPtr> a;
-        a.push_back(integer(offsets[k], loc));
-        a.push_back(extent(extents[k], loc));
-        w.hi = node(ExprKind::Add, loc, std::move(a));
+        a.push_back(integer(w.offsets[k], loc));
+        a.push_back(extent(w.extents[k], loc));
+        range.hi = node(ExprKind::Add, loc, std::move(a));
       }
-      s.where.push_back(std::move(w));
+      s.where.push_back(std::move(range));
     }
-    s.rhs = element(source, mlir::AffineMap::get(unsigned(offsets.size()), 0, exprs, op->getContext()), loc, op);
+    s.rhs = element(w.source, w.read(op->getContext()), loc, op);
     return s;
   }
 
@@ -2246,17 +2266,13 @@ class Importer {
   // loop over that dimension splits as a generic's does, and the result is stored split
   // too, so every statement writing it names the same parts. Along a window's offset
   // (a concatenation along the collapsed dimension) nothing splits: subscript() refuses.
-  void windowSplits(const std::vector<std::pair<Value, std::vector<int64_t>>>& windows, TensorValue& result, Operation* op) {
+  void windowSplits(const std::vector<Window>& windows, TensorValue& result, Operation* op) {
     std::vector<mlir::AffineMap> maps;
-    for (auto& [source, offsets] : windows) {
-      std::vector<mlir::AffineExpr> exprs;
-      for (size_t k = 0; k < offsets.size(); ++k) exprs.push_back(mlir::getAffineDimExpr(unsigned(k), op->getContext()) - offsets[k]);
-      maps.push_back(throughViews(source, mlir::AffineMap::get(unsigned(offsets.size()), 0, exprs, op->getContext()), op).second);
-    }
+    for (const Window& w : windows) maps.push_back(throughViews(w.source, w.read(op->getContext()), op).second);
     splitLoops(maps, std::vector<int>(result.shape.begin(), result.shape.end()), locOf(op));
-    for (auto& [source, offsets] : windows)
+    for (const Window& w : windows)
       for (auto& [d, bounds] : split_)
-        if (offsets[d] != 0 || !sameExtent(tensorOf(source, op).shape[d], result.shape[d]))
+        if (w.offsets[d] != 0 || !sameExtent(w.extents[d], result.shape[d]))
           throw SourceError(locOf(op), "this op reads a collapse_shape of several non-unit extents along dimension " +
                                            std::to_string(d) + ", which it writes in windows; polyfuse splits only a whole dimension");
     splitResult(result, mlir::AffineMap::getMultiDimIdentityMap(unsigned(result.shape.size()), op->getContext()), op->getContext());
@@ -2268,21 +2284,24 @@ class Importer {
     Operation* op = p;
     TensorValue& tv = tensors_[p.getResult()];
     tv.name = resultName(op, 0);
-    std::vector<int64_t> low(p.getStaticLow().begin(), p.getStaticLow().end());
-    windowSplits({{p.getSource(), low}}, tv, op);
+    const Window source = window(p.getSource(), std::vector<int64_t>(p.getStaticLow().begin(), p.getStaticLow().end()), op);
+    windowSplits({source}, tv, op);
     out_.def.stmts.push_back(wholeWrite(tv.name, tv.shape, scalar(p.getConstantPaddingValue(), locOf(op), op), op));
-    out_.def.stmts.push_back(windowWrite(tv.name, p.getSource(), low, tensorOf(p.getSource(), op).shape, op));
+    out_.def.stmts.push_back(windowWrite(tv.name, source, op));
   }
 
+  // A rank-reducing insert (tpp-mlir's tiles: an 8x8 block into [2, 2, 8, 8]) writes its
+  // source along the dimensions it keeps.
   void insertStatements(mlir::tensor::InsertSliceOp x) {
     Operation* op = x;
     SourceLoc loc = locOf(op);
     TensorValue& tv = tensors_[x.getResult()];
     tv.name = resultName(op, 0);
     TensorValue& dest = tensorOf(x.getDest(), op);
-    std::vector<int64_t> offsets(x.getStaticOffsets().begin(), x.getStaticOffsets().end());
-    std::vector<std::pair<Value, std::vector<int64_t>>> windows{{x.getSource(), offsets}};
-    if (dest.kind != Kind::Empty) windows.emplace_back(x.getDest(), std::vector<int64_t>(offsets.size(), 0));
+    Window source{x.getSource(), std::vector<int64_t>(x.getStaticOffsets().begin(), x.getStaticOffsets().end()), {}, x.getDroppedDims()};
+    for (mlir::OpFoldResult r : x.getMixedSizes()) source.extents.push_back(extentOf(r, op));
+    std::vector<Window> windows{source};
+    if (dest.kind != Kind::Empty) windows.push_back(window(x.getDest(), std::vector<int64_t>(source.offsets.size(), 0), op));
     windowSplits(windows, tv, op);
     ExprPtr first;
     if (dest.kind == Kind::Empty) {
@@ -2293,9 +2312,7 @@ class Importer {
       first = element(x.getDest(), mlir::AffineMap::getMultiDimIdentityMap(unsigned(tv.shape.size()), op->getContext()), loc, op);
     }
     out_.def.stmts.push_back(wholeWrite(tv.name, tv.shape, std::move(first), op));
-    Shape sizes;
-    for (mlir::OpFoldResult r : x.getMixedSizes()) sizes.push_back(extentOf(r, op));
-    out_.def.stmts.push_back(windowWrite(tv.name, x.getSource(), offsets, sizes, op));
+    out_.def.stmts.push_back(windowWrite(tv.name, source, op));
   }
 
   // One window write per operand: together they cover the result, each element once.
@@ -2310,13 +2327,13 @@ class Importer {
     std::vector<int64_t> offsets(tv.shape.size(), 0);
     offsets[dim] = *ext_.value(tv.shape[dim]);
     const auto inputs = c.getInputs();
-    std::vector<std::pair<Value, std::vector<int64_t>>> windows;
+    std::vector<Window> windows;
     for (size_t i = inputs.size(); i-- > 0;) {
       offsets[dim] -= *ext_.value(tensorOf(inputs[i], op).shape[dim]);
-      windows.emplace_back(inputs[i], offsets);
+      windows.push_back(window(inputs[i], offsets, op));
     }
     windowSplits(windows, tv, op);
-    for (auto& [input, at] : windows) out_.def.stmts.push_back(windowWrite(name, input, at, tensorOf(input, op).shape, op));
+    for (const Window& w : windows) out_.def.stmts.push_back(windowWrite(name, w, op));
   }
 
   static bool reads(const Expr& e, const std::string& tensor) {
