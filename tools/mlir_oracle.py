@@ -13,7 +13,9 @@ backend asked for, and every element is compared.
 
 Inputs not given are drawn from a seeded generator: floats uniform in [-1, 1] (rounded to
 the argument's type), integers uniform in [0, --int-high) (i8 and i16 in [-high, high)). A --value is a JSON list of the
-argument's elements in row-major order; "nan", "inf" and "-inf" are allowed.
+argument's elements in row-major order; "nan", "inf" and "-inf" are allowed. Elided
+constants (`dense_resource<__elided__>`) are drawn the same way and written into a copy
+of the file that both MLIR and polyfuse read.
 
 MLIR's printMemref prints 6 significant digits, so elements match when they are both NaN,
 equal infinities, or within 1e-5 relative (plus --atol). Exit status 0 when every output
@@ -330,6 +332,24 @@ def scale_of(w):
     return max(finite) if finite else 0.0
 
 
+def materialize_elided(text, rng, int_high):
+    """Exporters elide large weights (`dense_resource<__elided__>`), which MLIR cannot run.
+    Each becomes a `dense<..>` of drawn values, floats in [-1, 1] rounded to the type and
+    integers in [0, int_high), and both MLIR and polyfuse read the file so written: the
+    constants then hold the same elements on both sides."""
+    def draw(m):
+        dims, elem = tensor_type(m.group(1))
+        shape = [int(d) for d in dims]
+        if elem == "bf16":
+            arr = to_bf16(rng.uniform(-1, 1, size=shape))
+        elif elem.startswith("f"):
+            arr = rng.uniform(-1, 1, size=shape).astype(DTYPES[elem])
+        else:
+            arr = rng.integers(0, int_high, size=shape)
+        return "dense<%s> : %s" % (dense(np.asarray(arr), elem), m.group(1))
+    return re.sub(r"dense_resource<__elided__>\s*:\s*(tensor<[^>]*>)", draw, text)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("file")
@@ -393,8 +413,14 @@ def main():
         else:
             inputs[an] = rng.integers(0, a.int_high, size=shape).astype(dt)
     with tempfile.TemporaryDirectory() as work:
+        source = a.file
+        if "dense_resource<__elided__>" in text:
+            text = materialize_elided(text, rng, a.int_high)
+            source = os.path.join(work, os.path.basename(a.file))
+            with open(source, "w") as f:
+                f.write(text)
         expected = run_mlir(text, name, args, results, inputs, work)
-        tc_in, tc_out = tc_signature(a.polyfuse, a.file, a.entry)
+        tc_in, tc_out = tc_signature(a.polyfuse, source, a.entry)
         sizes, files = {}, []
         scalars = []
         for (an, at), (pn, pdims) in zip(args, tc_in):
@@ -414,7 +440,7 @@ def main():
         bad = 0
         for backend in a.backend or ["ref"]:
             out = os.path.join(work, "out-" + backend)
-            cmd = [a.polyfuse, "exec", a.file, "--backend", backend, "--dump", out] + files + scalars
+            cmd = [a.polyfuse, "exec", source, "--backend", backend, "--dump", out] + files + scalars
             if a.entry:
                 cmd += ["--entry", a.entry]
             if a.strategy:
