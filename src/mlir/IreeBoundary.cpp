@@ -275,6 +275,20 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
   static const std::regex emptyReturn(R"(^(\s*)(?:func\.)?return\s*$)");
   static const std::regex fence(R"(,?\s*%[\w.$#-]+\s*:\s*!hal\.fence)");
 
+  // A check whose expected constant spans lines (IREE's e2e tests write matrices row by
+  // row) is read as one line; the lines it took stay, blank, so line numbers hold.
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (trimmed(lines[i]).rfind("check.expect_", 0) != 0) continue;
+    auto depth = [](const std::string& l) {
+      int d = 0;
+      for (char c : l) d += c == '(' ? 1 : c == ')' ? -1 : 0;
+      return d;
+    };
+    for (size_t j = i + 1; depth(lines[i]) > 0 && j < lines.size(); ++j) {
+      lines[i] += " " + trimmed(lines[j]);
+      lines[j].clear();
+    }
+  }
   std::set<std::string> applied;
   static const std::regex utilCall(R"(\butil\.call\b)");
   std::vector<size_t> calls;  // lines of util.call (a dropped stub may hold them all)

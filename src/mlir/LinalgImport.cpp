@@ -780,6 +780,19 @@ class Importer {
     if (auto x = mlir::dyn_cast<mlir::tensor::ExtractSliceOp>(op)) return slice(x);
     if (auto p = mlir::dyn_cast<mlir::tensor::PadOp>(op)) return padShape(p);
     if (auto x = mlir::dyn_cast<mlir::tensor::InsertSliceOp>(op)) return insertShape(x);
+    if (auto x = mlir::dyn_cast<mlir::tensor::InsertOp>(op)) {
+      // One element replaced (IREE's tests plant a value in a fill): its indices constant,
+      // its value one a body can name.
+      for (Value i : x.getIndices())
+        if (!i.getDefiningOp<mlir::arith::ConstantIndexOp>())
+          throw SourceError(loc, "tensor.insert at a computed index is not supported (at constant indices it is)");
+      if (!outsideScalar(x.getScalar()))
+        throw SourceError(loc, "tensor.insert of a computed value is not supported (constants, arguments, their casts and "
+                               "single tensor elements are)");
+      tensorType(x.getResult(), op);
+      tensors_[x.getResult()] = TensorValue(Kind::Computed, tensorOf(x.getDest(), op).shape);
+      return;
+    }
     if (auto c = mlir::dyn_cast<mlir::tensor::ConcatOp>(op)) return concatShape(c);
     if (auto f = mlir::dyn_cast<mlir::linalg::FillOp>(op))
       return fillShape(f.getResult(0), f.getInputs()[0], tensorOf(f.getOutputs()[0], op).shape, op);
@@ -843,7 +856,7 @@ class Importer {
       return;  // scalar arithmetic outside a body: read where a body or an extent uses it
     throw SourceError(loc, "unsupported operation '" + opName(op) +
                                "': polyfuse imports linalg ops, linalg.fill, tensor.empty, tensor.dim, reshapes, slices, "
-                               "tensor.pad, tensor.insert_slice, tensor.concat and constants");
+                               "tensor.pad, tensor.insert_slice, tensor.insert, tensor.concat and constants");
   }
 
   int extentOf(mlir::OpFoldResult r, Operation* at) {
@@ -2028,6 +2041,7 @@ class Importer {
     }
     if (auto p = mlir::dyn_cast<mlir::tensor::PadOp>(op)) return padStatements(p);
     if (auto x = mlir::dyn_cast<mlir::tensor::InsertSliceOp>(op)) return insertStatements(x);
+    if (auto x = mlir::dyn_cast<mlir::tensor::InsertOp>(op)) return insertElementStatements(x);
     if (auto c = mlir::dyn_cast<mlir::tensor::ConcatOp>(op)) return concatStatements(c);
     if (auto ret = mlir::dyn_cast<mlir::func::ReturnOp>(op)) {
       std::set<std::string> seen;
@@ -2294,7 +2308,6 @@ class Importer {
   // source along the dimensions it keeps.
   void insertStatements(mlir::tensor::InsertSliceOp x) {
     Operation* op = x;
-    SourceLoc loc = locOf(op);
     TensorValue& tv = tensors_[x.getResult()];
     tv.name = resultName(op, 0);
     TensorValue& dest = tensorOf(x.getDest(), op);
@@ -2303,16 +2316,45 @@ class Importer {
     std::vector<Window> windows{source};
     if (dest.kind != Kind::Empty) windows.push_back(window(x.getDest(), std::vector<int64_t>(source.offsets.size(), 0), op));
     windowSplits(windows, tv, op);
-    ExprPtr first;
-    if (dest.kind == Kind::Empty) {
-      first = number(0.0, floatBits(mlir::cast<mlir::RankedTensorType>(x.getType()).getElementType()), loc);
-      out_.notes.push_back("the tensor.empty that insert_slice at line " + std::to_string(loc.line) +
-                           " writes into starts as zeros (its other elements are undefined in MLIR)");
-    } else {
-      first = element(x.getDest(), mlir::AffineMap::getMultiDimIdentityMap(unsigned(tv.shape.size()), op->getContext()), loc, op);
-    }
-    out_.def.stmts.push_back(wholeWrite(tv.name, tv.shape, std::move(first), op));
+    out_.def.stmts.push_back(wholeWrite(tv.name, tv.shape, destination(x.getDest(), tv.shape.size(), op), op));
     out_.def.stmts.push_back(windowWrite(tv.name, source, op));
+  }
+
+  // The destination copied, then the one element: a write over a window of one point.
+  void insertElementStatements(mlir::tensor::InsertOp x) {
+    Operation* op = x;
+    SourceLoc loc = locOf(op);
+    TensorValue& tv = tensors_[x.getResult()];
+    tv.name = resultName(op, 0);
+    const size_t rank = tv.shape.size();
+    out_.def.stmts.push_back(wholeWrite(tv.name, tv.shape, destination(x.getDest(), rank, op), op));
+    StmtDecl s = assignment(tv.name, rank, op);
+    for (size_t k = 0; k < rank; ++k) {
+      const int64_t at = x.getIndices()[k].getDefiningOp<mlir::arith::ConstantIndexOp>().value();
+      const std::optional<int64_t> extent = ext_.value(tv.shape[k]);
+      if (at < 0 || (extent && at >= *extent))
+        throw SourceError(loc, "tensor.insert writes at " + std::to_string(at) + " in dimension " + std::to_string(k) +
+                                   ", outside 0:" + ext_.text(tv.shape[k]));
+      WhereRange w;
+      w.index = "d" + std::to_string(k);
+      w.loc = loc;
+      w.lo = integer(at, loc);
+      w.hi = integer(at + 1, loc);
+      s.where.push_back(std::move(w));
+    }
+    s.rhs = scalar(x.getScalar(), loc, op);
+    out_.def.stmts.push_back(std::move(s));
+  }
+
+  // What an insert starts from: its destination's elements, or zeros over a tensor.empty
+  // (whose elements MLIR leaves undefined), with a note.
+  ExprPtr destination(Value dest, size_t rank, Operation* op) {
+    SourceLoc loc = locOf(op);
+    if (tensorOf(dest, op).kind != Kind::Empty)
+      return element(dest, mlir::AffineMap::getMultiDimIdentityMap(unsigned(rank), op->getContext()), loc, op);
+    out_.notes.push_back("the tensor.empty that " + opName(op) + " at line " + std::to_string(loc.line) +
+                         " writes into starts as zeros (its other elements are undefined in MLIR)");
+    return number(0.0, floatBits(mlir::cast<mlir::RankedTensorType>(dest.getType()).getElementType()), loc);
   }
 
   // One window write per operand: together they cover the result, each element once.

@@ -14,7 +14,7 @@
 // CHECK-NEXT:   Z(d0, d1) = exp(W(d0, d1))
 // CHECK-NEXT:   C(d0, d1) = c1(d0, d1) where d0 in 0:Y_0, d1 in 0:14
 // CHECK-NEXT:   C(d0, d1) = Z(d0, d1 - 4) where d0 in 0:Y_0, d1 in 4:14
-// NOTE: note: the tensor.empty that insert_slice at line {{[0-9]+}} writes into starts as zeros
+// NOTE: note: the tensor.empty that tensor.insert_slice at line {{[0-9]+}} writes into starts as zeros
 // RUN: polyfuse fuse %s --size Y_0=7 | FileCheck --check-prefix=PLAN %s
 // PLAN: K0 S0 S1 S2 {{.*}}
 // PLAN: K1 S3 S4 S5 S6 S7 {{.*}}

@@ -1,0 +1,80 @@
+// IREE's end-to-end tests, as they are written: functions with no arguments whose
+// results are the values check.expect_* compares (an expected matrix spread over several
+// lines), inputs planted with tensor.insert into a fill, an argmax written as a two-result
+// reduction. polyfuse computes what IREE's own expectations state.
+// RUN: polyfuse check %s --entry argmax --tc 2>&1 | FileCheck %s --check-prefix=TC
+// TC: note: read IREE's boundary ops: the values check.expect_* tests are the function's results
+// TC: input(d0) = 2.5 where d0 in 0:1001
+// TC-NEXT: input(d0) = 9.0 where d0 in 700:701
+// RUN: rm -rf %t && polyfuse exec %s --entry argmax --backend opencl --dump %t/a | FileCheck %s --check-prefix=EXEC
+// RUN: polyfuse exec %s --entry planted --backend opencl --dump %t/p | FileCheck %s --check-prefix=EXEC
+// EXEC: verified: yes
+// RUN: %python -c "import numpy as n; print(n.load('%t/a/result_0.npy').ravel().tolist(), n.load('%t/a/result_1.npy').ravel().tolist(), n.load('%t/p/s.npy').ravel().tolist())" | FileCheck %s --check-prefix=VALUES
+// VALUES: [9.0] [700.0] [0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.5, 0.0, 0.0, 0.0]
+// A computed index is refused at the op.
+// RUN: expect-exit 2 polyfuse check %s --entry computed_index 2>&1 | FileCheck %s --check-prefix=INDEX
+// INDEX: iree_e2e_checks.mlir:{{[0-9]+}}:{{[0-9]+}}: tensor.insert at a computed index is not supported (at constant indices it is)
+func.func @argmax() {
+  %v = arith.constant 2.5 : f32
+  %e = tensor.empty() : tensor<1001xf32>
+  %fill = linalg.fill ins(%v : f32) outs(%e : tensor<1001xf32>) -> tensor<1001xf32>
+  %big = arith.constant 9.0 : f32
+  %at = arith.constant 700 : index
+  %input = tensor.insert %big into %fill[%at] : tensor<1001xf32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0 : i32
+  %ve = tensor.empty() : tensor<f32>
+  %ie = tensor.empty() : tensor<i32>
+  %vi = linalg.fill ins(%ninf : f32) outs(%ve : tensor<f32>) -> tensor<f32>
+  %ii = linalg.fill ins(%zero : i32) outs(%ie : tensor<i32>) -> tensor<i32>
+  %result:2 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>, affine_map<(d0) -> ()>],
+                              iterator_types = ["reduction"]}
+      ins(%input : tensor<1001xf32>) outs(%vi, %ii : tensor<f32>, tensor<i32>) {
+  ^bb0(%in: f32, %m: f32, %k: i32):
+    %i = linalg.index 0 : index
+    %ic = arith.index_cast %i : index to i32
+    %mx = arith.maximumf %in, %m : f32
+    %gt = arith.cmpf ogt, %in, %m : f32
+    %sel = arith.select %gt, %ic, %k : i32
+    linalg.yield %mx, %sel : f32, i32
+  } -> (tensor<f32>, tensor<i32>)
+  check.expect_almost_eq_const(%result#0, dense<9.0> : tensor<f32>) : tensor<f32>
+  check.expect_eq_const(%result#1, dense<700> : tensor<i32>) : tensor<i32>
+  return
+}
+func.func @planted() {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<3x4xf32>
+  %fill = linalg.fill ins(%z : f32) outs(%e : tensor<3x4xf32>) -> tensor<3x4xf32>
+  %one = arith.constant 1.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %a = tensor.insert %one into %fill[%c0, %c1] : tensor<3x4xf32>
+  %r = tensor.insert %one into %a[%c2, %c0] : tensor<3x4xf32>
+  %e2 = tensor.empty() : tensor<3x4xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]} ins(%r : tensor<3x4xf32>) outs(%e2 : tensor<3x4xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %d0 = linalg.index 0 : index
+    %d0i = arith.index_cast %d0 : index to i32
+    %d0f = arith.sitofp %d0i : i32 to f32
+    %h = arith.constant 0.75 : f32
+    %w = arith.mulf %d0f, %h : f32
+    %m = arith.mulf %in, %w : f32
+    %x = arith.addf %m, %in : f32
+    linalg.yield %x : f32
+  } -> tensor<3x4xf32>
+  check.expect_almost_eq_const(%s, dense<[[0.0, 1.0, 0.0, 0.0],
+                                          [0.0, 0.0, 0.0, 0.0],
+                                          [2.5, 0.0, 0.0, 0.0]]> : tensor<3x4xf32>) : tensor<3x4xf32>
+  return
+}
+func.func @computed_index(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %v = arith.constant 1.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %i = arith.addi %c0, %c1 : index
+  %r = tensor.insert %v into %x[%i] : tensor<4xf32>
+  return %r : tensor<4xf32>
+}
