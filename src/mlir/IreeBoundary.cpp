@@ -15,7 +15,7 @@ namespace {
 #define PF_TENSOR R"((tensor<[^>]*>))"
 
 const char* const kMarkers[] = {"util.", "hal.tensor.", "check.expect_", "bufferization.materialize_in_destination",
-                                "flow.tensor.reshape", "hal.fence"};
+                                "flow.tensor.reshape", "flow.tensor.dynamic_constant", "hal.fence"};
 
 // A value given the same value under another name: MLIR's spelling of it.
 std::string alias(const std::string& result, const std::string& value, const std::string& type) {
@@ -221,6 +221,23 @@ void asyncAbi(std::vector<std::string>& lines, std::vector<Function>& fns, std::
   if (any) applied.insert("IREE's asynchronous ABI: fences dropped, the synchronous stub dropped, @f$async read as @f");
 }
 
+
+// `%x = flow.tensor.dynamic_constant VALUE : T -> T'` (IREE's tests hide a shape from
+// the compiler): the constant, then a cast to the dynamic type, on the one line. The
+// line unchanged when it is not of this form.
+std::string dynamicConstant(const std::string& line) {
+  const size_t at = line.find("flow.tensor.dynamic_constant");
+  const size_t eq = line.rfind('=', at), arrow = line.rfind("->");
+  if (eq == std::string::npos || arrow == std::string::npos || arrow < at) return line;
+  const size_t colon = line.rfind(':', arrow);
+  if (colon == std::string::npos || colon < at) return line;
+  const std::string result = trimmed(line.substr(0, eq)), value = trimmed(line.substr(at + 28, colon - at - 28));
+  const std::string from = trimmed(line.substr(colon + 1, arrow - colon - 1)), to = trimmed(line.substr(arrow + 2));
+  if (result.empty() || result[0] != '%' || from.rfind("tensor<", 0) != 0 || to.rfind("tensor<", 0) != 0) return line;
+  const std::string lead = line.substr(0, line.find('%'));
+  return lead + result + "__static = arith.constant {polyfuse.unfoldable} " + value + " : " + from + " " + result + " = tensor.cast " + result +
+         "__static : " + from + " to " + to;
+}
 // The ops that give a value another name: `result = op value .. : type`, read as
 // tensor.cast. `recorded`: the group (1 the result, 2 the value) whose type the header
 // takes, for a buffer view at the boundary; 0 for none. `marker` is a substring every
@@ -275,13 +292,16 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
   static const std::regex emptyReturn(R"(^(\s*)(?:func\.)?return\s*$)");
   static const std::regex fence(R"(,?\s*%[\w.$#-]+\s*:\s*!hal\.fence)");
 
-  // A check whose expected constant spans lines (IREE's e2e tests write matrices row by
-  // row) is read as one line; the lines it took stay, blank, so line numbers hold.
+  // A check or a dynamic constant whose constant spans lines (IREE's e2e tests write
+  // matrices row by row) is read as one line; the lines it took stay, blank, so line
+  // numbers hold.
   for (size_t i = 0; i < lines.size(); ++i) {
-    if (trimmed(lines[i]).rfind("check.expect_", 0) != 0) continue;
-    auto depth = [](const std::string& l) {
+    const bool check = trimmed(lines[i]).rfind("check.expect_", 0) == 0;
+    if (!check && lines[i].find("flow.tensor.dynamic_constant") == std::string::npos) continue;
+    const char open = check ? '(' : '[', close = check ? ')' : ']';
+    auto depth = [&](const std::string& l) {
       int d = 0;
-      for (char c : l) d += c == '(' ? 1 : c == ')' ? -1 : 0;
+      for (char c : l) d += c == open ? 1 : c == close ? -1 : 0;
       return d;
     };
     for (size_t j = i + 1; depth(lines[i]) > 0 && j < lines.size(); ++j) {
@@ -329,14 +349,20 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
       } else if (l.find("flow.tensor.reshape") != std::string::npos && std::regex_search(l, m, flowReshape)) {
         l = m.prefix().str() + reshape(m, reshapes) + m.suffix().str();
         applied.insert("flow.tensor.reshape of static shapes is a collapse and an expansion");
+      } else if (l.find("flow.tensor.dynamic_constant") != std::string::npos) {
+        std::string d = dynamicConstant(l);
+        if (d != l) applied.insert("flow.tensor.dynamic_constant is a constant, cast to its dynamic type");
+        l = std::move(d);
       } else if (std::pair<std::string, std::string> c = checked(l); !c.first.empty()) {
         f.checked.push_back(c);
         l = std::string(l.size(), ' ');
         applied.insert("the values check.expect_* tests are the function's results");
       } else if (l.find("util.unfoldable_constant") != std::string::npos) {
         static const std::regex unfoldable(R"(\butil\.unfoldable_constant\b)");
-        l = std::regex_replace(l, unfoldable, "arith.constant");
-        applied.insert("util.unfoldable_constant is a constant");
+        // Marked, so that a splat one stays an input (what "unfoldable" asks): read as one
+        // value it would fold into every reader, and a reduction over it would lose its loop.
+        l = std::regex_replace(l, unfoldable, "arith.constant {polyfuse.unfoldable}");
+        applied.insert("util.unfoldable_constant is a constant the program takes as an input");
       } else if (l.find("util.return") != std::string::npos && std::regex_search(l, utilReturn)) {
         // util.return %a, %b : !hal.buffer_view, ..: the types of what it returns.
         l = std::regex_replace(l, utilReturn, "return");

@@ -719,7 +719,7 @@ class Importer {
         tensorType(c, op);
         TensorValue tv;
         for (int64_t d : t.getShape()) tv.shape.push_back(ext_.literal(d));
-        if (mlir::isa<mlir::SplatElementsAttr>(c.getValue())) {
+        if (mlir::isa<mlir::SplatElementsAttr>(c.getValue()) && !c->hasAttr("polyfuse.unfoldable")) {
           tv.kind = Kind::Fill;
           tv.fill = c;
         } else {  // a weight: an input of the program, filled like the others by exec

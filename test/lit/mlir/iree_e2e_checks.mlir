@@ -3,7 +3,7 @@
 // lines), inputs planted with tensor.insert into a fill, an argmax written as a two-result
 // reduction. polyfuse computes what IREE's own expectations state.
 // RUN: polyfuse check %s --entry argmax --tc 2>&1 | FileCheck %s --check-prefix=TC
-// TC: note: read IREE's boundary ops: the values check.expect_* tests are the function's results
+// TC: note: read IREE's boundary ops: {{.*}}the values check.expect_* tests are the function's results
 // TC: input(d0) = 2.5 where d0 in 0:1001
 // TC-NEXT: input(d0) = 9.0 where d0 in 700:701
 // RUN: rm -rf %t && polyfuse exec %s --entry argmax --backend opencl --dump %t/a | FileCheck %s --check-prefix=EXEC
@@ -11,6 +11,15 @@
 // EXEC: verified: yes
 // RUN: %python -c "import numpy as n; print(n.load('%t/a/result_0.npy').ravel().tolist(), n.load('%t/a/result_1.npy').ravel().tolist(), n.load('%t/p/s.npy').ravel().tolist())" | FileCheck %s --check-prefix=VALUES
 // VALUES: [9.0] [700.0] [0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.5, 0.0, 0.0, 0.0]
+// An unfoldable splat stays an input (a softmax over it keeps its reduction loop), and a
+// dynamic constant is that constant cast to its dynamic type: each row is 1/7 everywhere.
+// RUN: polyfuse check %s --entry softmax_dynamic --tc 2>&1 | FileCheck %s --check-prefix=DYN
+// DYN: flow.tensor.dynamic_constant is a constant, cast to its dynamic type
+// DYN: def softmax_dynamic(float(3, 7) x__static)
+// RUN: polyfuse exec %s --entry softmax_splat --backend opencl --dump %t/s | FileCheck %s --check-prefix=EXEC
+// RUN: polyfuse exec %s --entry softmax_dynamic --backend opencl --dump %t/d | FileCheck %s --check-prefix=EXEC
+// RUN: %python -c "import numpy as n, glob; print(sorted(set(n.round(n.concatenate([n.load(f).ravel() for f in glob.glob('%t/[sd]/*.npy')]), 6).tolist())))" | FileCheck %s --check-prefix=SEVENTH
+// SEVENTH: [0.142857]
 // A computed index is refused at the op.
 // RUN: expect-exit 2 polyfuse check %s --entry computed_index 2>&1 | FileCheck %s --check-prefix=INDEX
 // INDEX: iree_e2e_checks.mlir:{{[0-9]+}}:{{[0-9]+}}: tensor.insert at a computed index is not supported (at constant indices it is)
@@ -77,4 +86,24 @@ func.func @computed_index(%x: tensor<4xf32>) -> tensor<4xf32> {
   %i = arith.addi %c0, %c1 : index
   %r = tensor.insert %v into %x[%i] : tensor<4xf32>
   return %r : tensor<4xf32>
+}
+func.func @softmax_splat() {
+  %x = util.unfoldable_constant dense<5.000000e+00> : tensor<3x7xf32>
+  %init = tensor.empty() : tensor<3x7xf32>
+  %0 = linalg.softmax dimension(1) ins(%x : tensor<3x7xf32>) outs(%init : tensor<3x7xf32>) -> tensor<3x7xf32>
+  check.expect_almost_eq_const(%0, dense<0.142857149> : tensor<3x7xf32>) : tensor<3x7xf32>
+  return
+}
+func.func @softmax_dynamic() {
+  %x = flow.tensor.dynamic_constant dense<5.000000e+00> : tensor<3x7xf32> -> tensor<?x?xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %d0 = tensor.dim %x, %c0 : tensor<?x?xf32>
+  %d1 = tensor.dim %x, %c1 : tensor<?x?xf32>
+  %init = tensor.empty(%d0, %d1) : tensor<?x?xf32>
+  %0 = linalg.softmax dimension(1) ins(%x : tensor<?x?xf32>) outs(%init : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %barrier = util.optimization_barrier %0 : tensor<?x?xf32>
+  %result = tensor.cast %barrier : tensor<?x?xf32> to tensor<3x7xf32>
+  check.expect_almost_eq_const(%result, dense<0.142857149> : tensor<3x7xf32>) : tensor<3x7xf32>
+  return
 }
