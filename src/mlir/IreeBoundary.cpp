@@ -15,7 +15,7 @@ namespace {
 #define PF_TENSOR R"((tensor<[^>]*>))"
 
 const char* const kMarkers[] = {"util.", "hal.tensor.", "check.expect_", "bufferization.materialize_in_destination",
-                                "flow.tensor.reshape", "flow.tensor.dynamic_constant", "hal.fence"};
+                                "flow.tensor.reshape", "flow.tensor.dynamic_constant", "flow.tensor.tie_shape", "hal.fence"};
 
 // A value given the same value under another name: MLIR's spelling of it.
 std::string alias(const std::string& result, const std::string& value, const std::string& type) {
@@ -262,6 +262,9 @@ const std::vector<AliasRule>& aliasRules() {
       {"util.optimization_barrier",
        std::regex(PF_SSA R"(\s*=\s*util\.optimization_barrier\s+)" PF_SSA R"(\s*:\s*)" PF_TENSOR), 0,
        "util.optimization_barrier is its operand"},
+      {"flow.tensor.tie_shape",
+       std::regex(PF_SSA R"(\s*=\s*flow\.tensor\.tie_shape\s+)" PF_SSA R"(\s*:\s*)" PF_TENSOR R"((?:\{[^}]*\})?)"), 0,
+       "flow.tensor.tie_shape is its operand (its extents are the tensor's)"},
       {"bufferization.materialize_in_destination",
        std::regex(PF_SSA R"(\s*=\s*bufferization\.materialize_in_destination\s+)" PF_SSA
                   R"(\s+in\s+(?:restrict\s+)?(?:writable\s+)?%[\w.$#-]+\s*:\s*\()" PF_TENSOR

@@ -23,6 +23,9 @@ const Rename kRenames[] = {
     {"func ", R"((^|[\s{])func(\s+(?:private\s+)?@))", "$1func.func$2", "func is now func.func"},
     {"arith.maxf", R"(\barith\.maxf\b)", "arith.maximumf", "arith.maxf is now arith.maximumf"},
     {"arith.minf", R"(\barith\.minf\b)", "arith.minimumf", "arith.minf is now arith.minimumf"},
+    // Newer MLIR (20) moved pack and unpack into linalg; MLIR 19 spells them tensor's.
+    {"linalg.pack", R"(\blinalg\.pack\b)", "tensor.pack", "linalg.pack is tensor.pack in MLIR 19"},
+    {"linalg.unpack", R"(\blinalg\.unpack\b)", "tensor.unpack", "linalg.unpack is tensor.unpack in MLIR 19"},
     {"elided_large_const", R"(opaque<"elided_large_const",\s*"0xDEADBEEF">)", "dense_resource<__elided__>",
      "elided constants (opaque<\"elided_large_const\", ..>) are now dense_resource<__elided__>"},
 };

@@ -20,6 +20,11 @@
 // RUN: polyfuse exec %s --entry softmax_dynamic --backend opencl --dump %t/d | FileCheck %s --check-prefix=EXEC
 // RUN: %python -c "import numpy as n, glob; print(sorted(set(n.round(n.concatenate([n.load(f).ravel() for f in glob.glob('%t/[sd]/*.npy')]), 6).tolist())))" | FileCheck %s --check-prefix=SEVENTH
 // SEVENTH: [0.142857]
+// MLIR 20's linalg.pack (tensor.pack in MLIR 19) of a source that flow.tensor.tie_shape
+// ties to its extents; the packed tiles hold 4*i + j at (i, j).
+// RUN: polyfuse exec %s --entry packed --backend opencl --dump %t/k | FileCheck %s --check-prefix=EXEC
+// RUN: %python -c "import numpy as n; print(n.load('%t/k/pack.npy').ravel().tolist())" | FileCheck %s --check-prefix=PACKED
+// PACKED: [0.0, 1.0, 4.0, 5.0, 2.0, 3.0, 6.0, 7.0, 8.0, 9.0, 12.0, 13.0, 10.0, 11.0, 14.0, 15.0]
 // A computed index is refused at the op.
 // RUN: expect-exit 2 polyfuse check %s --entry computed_index 2>&1 | FileCheck %s --check-prefix=INDEX
 // INDEX: iree_e2e_checks.mlir:{{[0-9]+}}:{{[0-9]+}}: tensor.insert at a computed index is not supported (at constant indices it is)
@@ -105,5 +110,32 @@ func.func @softmax_dynamic() {
   %barrier = util.optimization_barrier %0 : tensor<?x?xf32>
   %result = tensor.cast %barrier : tensor<?x?xf32> to tensor<3x7xf32>
   check.expect_almost_eq_const(%result, dense<0.142857149> : tensor<3x7xf32>) : tensor<3x7xf32>
+  return
+}
+func.func private @source(%h : index, %w : index) -> tensor<?x?xi32> {
+  %e = tensor.empty(%h, %w) : tensor<?x?xi32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      outs(%e : tensor<?x?xi32>) {
+  ^bb0(%o : i32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %r = arith.muli %i, %w : index
+    %k = arith.addi %j, %r : index
+    %v = arith.index_cast %k : index to i32
+    linalg.yield %v : i32
+  } -> tensor<?x?xi32>
+  %b = util.optimization_barrier %s : tensor<?x?xi32>
+  %t = flow.tensor.tie_shape %b : tensor<?x?xi32>{%h, %w}
+  return %t : tensor<?x?xi32>
+}
+func.func @packed() {
+  %h = arith.constant 4 : index
+  %w = arith.constant 4 : index
+  %0 = call @source(%h, %w) : (index, index) -> tensor<?x?xi32>
+  %src = tensor.cast %0 : tensor<?x?xi32> to tensor<4x4xi32>
+  %init = tensor.empty() : tensor<2x2x2x2xi32>
+  %pack = linalg.pack %src inner_dims_pos = [0, 1] inner_tiles = [2, 2] into %init
+      : tensor<4x4xi32> -> tensor<2x2x2x2xi32>
+  check.expect_eq_const(%pack, dense<[[[[0, 1], [4, 5]], [[2, 3], [6, 7]]], [[[8, 9], [12, 13]], [[10, 11], [14, 15]]]]> : tensor<2x2x2x2xi32>) : tensor<2x2x2x2xi32>
   return
 }
