@@ -944,6 +944,14 @@ class Importer {
   // o * tile + t (the outer dims in outer_dims_perm's order): a pack reads its source at
   // that affine form, an unpack at its parts, x floordiv tile and x mod tile, which the
   // reading loops are split for. A pack must tile its dims whole (no padding).
+  // A pack whose tiles run past its source: the read of the source, and per tiled index
+  // that can leave it, that index and the source's extent.
+  struct PaddedPack {
+    mlir::AffineMap read;
+    std::vector<std::pair<mlir::AffineExpr, int64_t>> bounds;
+  };
+  std::map<Operation*, PaddedPack> paddedPacks_;
+
   void packView(Operation* op, Value source, llvm::ArrayRef<int64_t> innerPos, llvm::ArrayRef<int64_t> tiles,
                 llvm::ArrayRef<int64_t> outerPerm, bool pack, bool padded) {
     SourceLoc loc = locOf(op);
@@ -966,15 +974,28 @@ class Importer {
     for (int64_t k = 0; k < t.getRank(); ++k) shape.push_back(ext_.literal(t.getDimSize(k)));
     std::vector<mlir::AffineExpr> exprs;
     if (pack) {
-      if (padded) throw SourceError(loc, "tensor.pack with a padding value is not supported (a pack that tiles its dims whole is a view)");
+      PaddedPack tail;
       for (int64_t d = 0; d < rank; ++d) {
         const mlir::AffineExpr o = mlir::getAffineDimExpr(unsigned(outerOf[size_t(d)]), ctx);
         if (!tileOf[size_t(d)]) { exprs.push_back(o); continue; }
         std::optional<int64_t> n = ext_.value(src[size_t(d)]);
-        if (!n || *n % tileOf[size_t(d)])
-          throw SourceError(loc, "tensor.pack of dimension " + std::to_string(d) + " into tiles of " +
-                                     std::to_string(tileOf[size_t(d)]) + " that do not divide it is not supported (it pads)");
+        if (!n) throw SourceError(loc, "tensor.pack of a dynamic dimension is not supported");
         exprs.push_back(o * tileOf[size_t(d)] + mlir::getAffineDimExpr(unsigned(rank + innerOf[size_t(d)]), ctx));
+        if (*n % tileOf[size_t(d)] == 0) continue;
+        if (!padded)
+          throw SourceError(loc, "tensor.pack of dimension " + std::to_string(d) + " into tiles of " + std::to_string(tileOf[size_t(d)]) +
+                                     " that do not divide it needs a padding value");
+        tail.bounds.emplace_back(exprs.back(), *n);
+      }
+      // The last tiles run past the source: a tensor of its own, the source where each
+      // tiled index is inside it and the padding value elsewhere.
+      if (!tail.bounds.empty()) {
+        auto p = mlir::cast<mlir::tensor::PackOp>(op);
+        tensorType(p.getResult(), op);
+        tensors_[p.getResult()] = TensorValue(Kind::Computed, shape);
+        tail.read = mlir::AffineMap::get(unsigned(t.getRank()), 0, exprs, ctx);
+        paddedPacks_[op] = tail;
+        return;
       }
     } else {
       exprs.resize(size_t(rank + int64_t(innerPos.size())));
@@ -2042,6 +2063,7 @@ class Importer {
     if (auto p = mlir::dyn_cast<mlir::tensor::PadOp>(op)) return padStatements(p);
     if (auto x = mlir::dyn_cast<mlir::tensor::InsertSliceOp>(op)) return insertStatements(x);
     if (auto x = mlir::dyn_cast<mlir::tensor::InsertOp>(op)) return insertElementStatements(x);
+    if (auto it = paddedPacks_.find(op); it != paddedPacks_.end()) return paddedPackStatements(mlir::cast<mlir::tensor::PackOp>(op), it->second);
     if (auto c = mlir::dyn_cast<mlir::tensor::ConcatOp>(op)) return concatStatements(c);
     if (auto ret = mlir::dyn_cast<mlir::func::ReturnOp>(op)) {
       std::set<std::string> seen;
@@ -2343,6 +2365,30 @@ class Importer {
       s.where.push_back(std::move(w));
     }
     s.rhs = scalar(x.getScalar(), loc, op);
+    out_.def.stmts.push_back(std::move(s));
+  }
+
+  // R(o.., i..) = o*tile + i < extent && .. ? S(o*tile + i, ..) : padding: a select whose
+  // condition is affine, so the read is made only inside the source (a guarded read).
+  void paddedPackStatements(mlir::tensor::PackOp p, const PaddedPack& pp) {
+    Operation* op = p;
+    SourceLoc loc = locOf(op);
+    TensorValue& tv = tensors_[p.getResult()];
+    tv.name = resultName(op, 0);
+    StmtDecl s = assignment(tv.name, tv.shape.size(), op);
+    for (size_t k = 0; k < tv.shape.size(); ++k) where(s, "d" + std::to_string(k), tv.shape[k], loc);
+    ExprPtr value = element(p.getSource(), pp.read, loc, op);
+    for (auto it = pp.bounds.rbegin(); it != pp.bounds.rend(); ++it) {
+      std::vector<ExprPtr> cmp;
+      cmp.push_back(subscript(it->first, loc));
+      cmp.push_back(integer(it->second, loc));
+      std::vector<ExprPtr> sel;
+      sel.push_back(node(ExprKind::Lt, loc, std::move(cmp)));
+      sel.push_back(std::move(value));
+      sel.push_back(scalar(p.getPaddingValue(), loc, op));
+      value = node(ExprKind::Select, loc, std::move(sel));
+    }
+    s.rhs = std::move(value);
     out_.def.stmts.push_back(std::move(s));
   }
 
