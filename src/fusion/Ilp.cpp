@@ -4,18 +4,50 @@
 // ordering variables, cycles found in a solution are cut off and the model is
 // solved again, which stays exact.
 #include <coin/Cbc_C_Interface.h>
+#include <unistd.h>
 
 #include <algorithm>
-#include <memory>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <functional>
+#include <iostream>
 #include <limits>
+#include <memory>
 #include <set>
 
 #include "fusion/Search.h"
 
 namespace polyfuse {
+
+namespace {
+
+// CBC prints some messages with printf whatever its log level ("3 slacks added" when a
+// MIP start is loaded), which broke `fuse --json` on stdout. While it solves, stdout is
+// stderr: results stay alone on stdout and no message is lost. (polyfuse solves on one
+// thread; nothing else writes meanwhile.)
+class SolverChatterToStderr {
+ public:
+  SolverChatterToStderr() {
+    std::cout.flush();
+    std::fflush(stdout);
+    saved_ = dup(STDOUT_FILENO);
+    if (saved_ >= 0) dup2(STDERR_FILENO, STDOUT_FILENO);
+  }
+  ~SolverChatterToStderr() {
+    std::fflush(stdout);
+    if (saved_ < 0) return;
+    dup2(saved_, STDOUT_FILENO);
+    close(saved_);
+  }
+  SolverChatterToStderr(const SolverChatterToStderr&) = delete;
+  SolverChatterToStderr& operator=(const SolverChatterToStderr&) = delete;
+
+ private:
+  int saved_ = -1;
+};
+
+}  // namespace
 
 std::vector<int> findKernelCycle(const FusionGraph& fg, const std::vector<StmtSet>& groups,
                                  const std::vector<StmtSet>& recomputed) {
@@ -169,7 +201,10 @@ IlpResult solvePartitionIlp(const CostModel& cm, const std::vector<StmtSet>& can
       Cbc_setMIPStartI(m, int(bestKnown.size()), bestKnown.data(), vals.data());
     }
     Cbc_setMaximumSeconds(m, left);
-    Cbc_solve(m);
+    {
+      SolverChatterToStderr quiet;
+      Cbc_solve(m);
+    }
     bool limit = Cbc_isSecondsLimitReached(m);
     // CBC reports -1e50 or so before its root relaxation is solved: no bound then.
     if (const double bound = Cbc_getBestPossibleObjValue(m); std::isfinite(bound) && bound > -1e30)
