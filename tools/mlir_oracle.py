@@ -79,8 +79,10 @@ def to_bf16(a):
     return u.astype(np.uint32).view(np.float32)
 
 
-# 16-bit float results are widened to f32 to be printed (exactly).
-WIDENED = ("f16", "bf16")
+# Results MLIR's runtime cannot print are widened, exactly, to a type it can: 16-bit
+# floats to f32, i1 (zero-extended: 0 or 1) and i8/i16 (sign-extended) to i32.
+WIDENED = {"f16": ("f32", "arith.extf"), "bf16": ("f32", "arith.extf"), "i1": ("i32", "arith.extui"),
+           "i8": ("i32", "arith.extsi"), "i16": ("i32", "arith.extsi")}
 
 
 def fail(msg, status=2):
@@ -239,16 +241,16 @@ def run_mlir(text, name, args, results, inputs, work):
     for k, rt in enumerate(results):
         dims, elem = tensor_type(rt)
         if elem in WIDENED:
+            wide, ext = WIDENED[elem]
+            shape = "".join(d + "x" for d in dims)
             maps = "affine_map<(%s) -> (%s)>" % ((", ".join("d%d" % i for i in range(len(dims))),) * 2)
-            lines.append("  %%w%d = tensor.empty() : tensor<%sf32>" % (k, "".join(d + "x" for d in dims)))
+            lines.append("  %%w%d = tensor.empty() : tensor<%s%s>" % (k, shape, wide))
             lines.append("  %%r%dw = linalg.generic {indexing_maps = [%s, %s], iterator_types = [%s]} ins(%%r%d : %s) outs(%%w%d : "
-                         "tensor<%sf32>) {\n  ^bb0(%%a: %s, %%o: f32):\n    %%c = arith.extf %%a : %s to f32\n    linalg.yield %%c : f32\n"
-                         "  } -> tensor<%sf32>" % (k, maps, maps, ", ".join(['"parallel"'] * len(dims)), k, rt, k,
-                                                  "".join(d + "x" for d in dims), elem, elem, "".join(d + "x" for d in dims)))
-            lines.append("  %%r%d_32 = tensor.cast %%r%dw : tensor<%sf32> to tensor<%sf32>" % (k, k, "".join(d + "x" for d in dims),
-                                                                                           "".join(d + "x" for d in dims)))
-            elem = "f32"
-            src = "%%r%d_32" % k
+                         "tensor<%s%s>) {\n  ^bb0(%%a: %s, %%o: %s):\n    %%c = %s %%a : %s to %s\n    linalg.yield %%c : %s\n"
+                         "  } -> tensor<%s%s>" % (k, maps, maps, ", ".join(['"parallel"'] * len(dims)), k, rt, k, shape, wide,
+                                                  elem, wide, ext, elem, wide, wide, shape, wide))
+            elem = wide
+            src = "%%r%dw" % k
         else:
             src = "%%r%d" % k
         memref = "memref<" + "".join(d + "x" for d in dims) + elem + ">"
