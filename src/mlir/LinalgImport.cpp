@@ -1795,12 +1795,15 @@ class Importer {
                                    (at ? std::to_string(*at) : "indices up to " + std::to_string(*upTo - 1)) + " in dimension " +
                                    std::to_string(k) + ", outside 0:" + std::to_string(*extent));
     }
-    if (gathers && gatherNoted_.insert(op).second)
+    if (gathers && gatherNoted_.insert(op).second) {
+      gatherNote_[b.g.getOperation()] = out_.notes.size();
       out_.notes.push_back("tensor.extract at line " + std::to_string(loc.line) + " reads '" + tv.name +
                            "' at data-dependent subscripts: a may-read of the dimensions they index");
+    }
     return call(tv.name, loc, std::move(subs));
   }
   std::set<Operation*> gatherNoted_;
+  std::map<Operation*, size_t> gatherNote_;  // per linalg op, its gather note (pushPieces rewrites it)
 
   // -- ids computed from loop indices --
   //
@@ -2224,7 +2227,116 @@ class Importer {
             !mentions(*s.rhs, w.index))
           throw SourceError(loc, "the reduced value does not depend on loop " + w.index + "; polyfuse cannot express that");
       tv.kind = Kind::Computed;
+      pushPieces(std::move(s), op);
+    }
+  }
+
+  // -- gathers at ids from a constant table --
+  //
+  // DLRM's pairwise interactions read T(b, li(p), lj(p)) with li, lj constant tables (a
+  // triangle's row and column of each pair): a gather, and of a computed tensor, which
+  // polyfuse does not take. The ids are known, so the loop p runs in pieces over which
+  // every table is affine in p (li = 2, lj = p - 1 over p in 1:3), each piece a statement
+  // writing its window of the result with affine reads: no gather is left, and the search
+  // sees exactly which elements move.
+
+  // The statement as it is, or in such pieces when it reads constant integer tables at a
+  // parallel loop, some of them as subscripts.
+  static constexpr size_t kMaxPieces = 64;
+  void pushPieces(StmtDecl s, Operation* op) {
+    std::string loop;
+    bool subscript = false, usable = true;
+    std::map<std::string, const std::vector<double>*> tables;
+    auto table = [&](const Expr& e) -> const TensorDecl* {
+      if (e.kind != ExprKind::Call || e.args.size() != 1 || e.args[0]->kind != ExprKind::Name) return nullptr;
+      for (const TensorDecl& p : out_.def.params)
+        if (p.name == e.name && !p.values.empty() && isInteger(p.type) && p.dims.size() == 1) return &p;
+      return nullptr;
+    };
+    std::function<void(const Expr&, bool)> walk = [&](const Expr& e, bool inSubscript) {
+      if (const TensorDecl* t = table(e)) {
+        if (!loop.empty() && loop != e.args[0]->name) usable = false;
+        loop = e.args[0]->name;
+        tables[t->name] = &t->values;
+        subscript |= inSubscript;
+        return;
+      }
+      for (auto& a : e.args) walk(*a, e.kind == ExprKind::Call);
+    };
+    walk(*s.rhs, false);
+    const bool parallel = std::find(s.lhsIndices.begin(), s.lhsIndices.end(), loop) != s.lhsIndices.end();
+    if (!subscript || !usable || !parallel) {
       out_.def.stmts.push_back(std::move(s));
+      return;
+    }
+    // The loop's range: its where clause, else the tables' length.
+    int64_t lo = 0, hi = int64_t(tables.begin()->second->size());
+    for (auto& [n, v] : tables) hi = std::min(hi, int64_t(v->size()));
+    for (const WhereRange& w : s.where)
+      if (w.index == loop) {
+        if (w.lo->kind != ExprKind::Number || w.hi->kind != ExprKind::Number) {
+          out_.def.stmts.push_back(std::move(s));
+          return;
+        }
+        lo = int64_t(w.lo->number), hi = std::min(hi, int64_t(w.hi->number));
+      }
+    // Maximal runs [a, b) over which every table is c + slope * p.
+    std::vector<std::pair<int64_t, int64_t>> runs;
+    for (int64_t a = lo; a < hi;) {
+      int64_t b = a + 1;
+      for (; b < hi; ++b) {  // two points are always affine; a third must keep the slope
+        bool affine = true;
+        if (b - a >= 2)
+          for (auto& [n, v] : tables) affine &= (*v)[size_t(b)] - (*v)[size_t(b - 1)] == (*v)[size_t(a + 1)] - (*v)[size_t(a)];
+        if (!affine) break;
+      }
+      runs.emplace_back(a, b);
+      a = b;
+    }
+    // Ids without such structure (a thousand token ids) would be as many statements: left
+    // a gather, which reads the table at run time.
+    if (runs.size() > kMaxPieces) {
+      out_.def.stmts.push_back(std::move(s));
+      return;
+    }
+    std::string note = "line " + std::to_string(s.loc.line) + " reads constant id tables at loop " + loop + ": " +
+                       std::to_string(runs.size()) + " piece(s) over which each id is affine in it, no gather";
+    if (auto it = gatherNote_.find(op); it != gatherNote_.end()) out_.notes[it->second] = std::move(note);  // not a gather after all
+    else out_.notes.push_back(std::move(note));
+    // The last piece first: TC gives a tensor the extents of its first writer.
+    for (auto r = runs.rbegin(); r != runs.rend(); ++r) {
+      const auto [a, b] = *r;
+      std::function<ExprPtr(const Expr&)> substitute = [&](const Expr& e) -> ExprPtr {
+        if (table(e) && tables.count(e.name)) {
+          const std::vector<double>& v = *tables.at(e.name);
+          const int64_t slope = b - a >= 2 ? int64_t(v[size_t(a + 1)] - v[size_t(a)]) : 0, at0 = int64_t(v[size_t(a)]) - slope * a;
+          ExprPtr x = name(loop, e.loc);
+          if (slope != 1) {
+            std::vector<ExprPtr> m;
+            m.push_back(integer(slope, e.loc));
+            m.push_back(std::move(x));
+            x = node(ExprKind::Mul, e.loc, std::move(m));
+          }
+          if (at0 == 0 && slope != 0) return x;
+          if (slope == 0) return integer(at0, e.loc);
+          std::vector<ExprPtr> sum;
+          sum.push_back(integer(at0, e.loc));
+          sum.push_back(std::move(x));
+          return node(ExprKind::Add, e.loc, std::move(sum));
+        }
+        ExprPtr c = cloneExpr(e);
+        for (size_t i = 0; i < e.args.size(); ++i) c->args[i] = substitute(*e.args[i]);
+        return c;
+      };
+      StmtDecl piece;
+      piece.loc = s.loc, piece.lhs = s.lhs, piece.lhsIndices = s.lhsIndices, piece.lhsIndexLocs = s.lhsIndexLocs;
+      for (auto& x : s.lhsSubscripts) piece.lhsSubscripts.push_back(cloneExpr(*x));
+      piece.op = s.op, piece.init = s.init, piece.opLoc = s.opLoc;
+      piece.rhs = substitute(*s.rhs);
+      for (const WhereRange& w : s.where)
+        if (w.index != loop) piece.where.push_back(WhereRange{w.index, w.loc, cloneExpr(*w.lo), cloneExpr(*w.hi)});
+      piece.where.push_back(WhereRange{loop, s.loc, integer(a, s.loc), integer(b, s.loc)});
+      out_.def.stmts.push_back(std::move(piece));
     }
   }
 
