@@ -1432,8 +1432,9 @@ class Importer {
     }
     if (const TensorValue& tv = tensorOf(v, at); tv.split) map = tv.split.compose(map);
     // A reshape of a reshape reads as parts of loops once the loops' ranges are known: an
-    // op's loops, or the viewed tensor's own indices where its identity reads it.
-    if (viewed) {
+    // op's loops, or the viewed tensor's own indices where its identity reads it. So does
+    // a division in the op's own map (d floordiv 16 of a loop over 0:8 is 0).
+    if (viewed || std::any_of(map.getResults().begin(), map.getResults().end(), divides)) {
       std::vector<std::optional<int64_t>> extents;
       if (auto it = loops_.find(at); it != loops_.end() && it->second.size() == map.getNumDims()) {
         for (int sym : it->second) extents.push_back(sym >= 0 ? ext_.value(sym) : std::nullopt);
@@ -1776,7 +1777,8 @@ class Importer {
       // Index arithmetic that divides loops (h floordiv 2), or a float computation of one
       // loop that takes the values of such a form: the loops are split for it
       // (splitLoops), and the subscript names their parts. isl checks its bounds.
-      if (std::optional<mlir::AffineExpr> f = indexAffine(i, b.g); f && (divides(*f) || !loopAffine(i, b.g, noArgs))) {
+      const std::optional<mlir::AffineExpr> plain = loopAffine(i, b.g, noArgs);
+      if (std::optional<mlir::AffineExpr> f = indexAffine(i, b.g); f && (!plain || divides(*plain))) {
         subs.push_back(subscript(mlir::simplifyAffineExpr(*f, b.g.getNumLoops(), 0), loc));
         continue;
       }
@@ -1902,8 +1904,13 @@ class Importer {
   // An extract index as an affine form of the loops: integer index arithmetic, else a
   // function of one loop fitted over its range (mlir/LoopFunction.h).
   std::optional<mlir::AffineExpr> indexAffine(Value i, mlir::linalg::GenericOp g) {
-    if (std::optional<mlir::AffineExpr> f = loopAffine(i, g, noArgs)) return f;
     const std::vector<int>& loops = loops_[g.getOperation()];
+    if (std::optional<mlir::AffineExpr> f = loopAffine(i, g, noArgs)) {
+      if (!divides(*f)) return f;
+      std::vector<std::optional<int64_t>> extents;
+      for (int sym : loops) extents.push_back(sym >= 0 ? ext_.value(sym) : std::nullopt);
+      return simplifyByRanges(mlir::AffineMap::get(g.getNumLoops(), 0, *f), extents).getResult(0);
+    }
     std::optional<mlir::AffineExpr> f = fitLoopFunction(i, g.getBody(), [&](unsigned d) -> std::optional<int64_t> {
       return d < loops.size() && loops[d] >= 0 ? ext_.value(loops[d]) : std::nullopt;
     });

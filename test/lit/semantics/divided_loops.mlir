@@ -22,6 +22,11 @@
 // RUN: polyfuse exec %s --strategy nofuse --backend opencl | FileCheck %s --check-prefix=EXEC
 // RUN: polyfuse exec %s --strategy ilp --backend opencl | FileCheck %s --check-prefix=EXEC
 // EXEC: verified
+// A part the loop's range makes constant folds first (d0 floordiv 16 over 0:8 is 0).
+// RUN: polyfuse check %s --entry folded --tc 2>/dev/null | FileCheck %s --check-prefix=FOLDED
+// FOLDED: r(d0_0, d0_1) = x(d0_0) where d0_0 in 0:2, d0_1 in 0:4
+// RUN: %oracle %s --entry folded --backend ref | FileCheck %s --check-prefix=FOLDEDREF
+// FOLDEDREF: ref r: 8 elements match MLIR
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #a = affine_map<(d0, d1, d2) -> (d0, d2)>
 #vnni = affine_map<(d0, d1, d2) -> (d2 floordiv 2, d1, d2 mod 2)>
@@ -66,5 +71,13 @@ module attributes {torch.debug_module_name = "Divided"} {
       linalg.yield %e : f32
     } -> tensor<12xf32>
     return %2, %5, %7 : tensor<6x10xf32>, tensor<4x5xf32>, tensor<12xf32>
+  }
+  func.func @folded(%x: tensor<2xf32>) -> tensor<8xf32> {
+    %e = tensor.empty() : tensor<8xf32>
+    %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0 floordiv 16 + d0 floordiv 4)>, #flat], iterator_types = ["parallel"]} ins(%x : tensor<2xf32>) outs(%e : tensor<8xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      linalg.yield %a : f32
+    } -> tensor<8xf32>
+    return %r : tensor<8xf32>
   }
 }
