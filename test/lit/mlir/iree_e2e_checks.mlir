@@ -28,6 +28,8 @@
 // A computed index is refused at the op.
 // RUN: expect-exit 2 polyfuse check %s --entry computed_index 2>&1 | FileCheck %s --check-prefix=INDEX
 // INDEX: iree_e2e_checks.mlir:{{[0-9]+}}:{{[0-9]+}}: tensor.insert at a computed index is not supported (at constant indices it is)
+// RUN: expect-exit 2 polyfuse check %s --entry computed_value 2>&1 | FileCheck %s --check-prefix=VALUE
+// VALUE: iree_e2e_checks.mlir:{{[0-9]+}}:{{[0-9]+}}: tensor.insert of a computed value is not supported (constants, arguments, their casts and single tensor elements are)
 func.func @argmax() {
   %v = arith.constant 2.5 : f32
   %e = tensor.empty() : tensor<1001xf32>
@@ -138,4 +140,10 @@ func.func @packed() {
       : tensor<4x4xi32> -> tensor<2x2x2x2xi32>
   check.expect_eq_const(%pack, dense<[[[[0, 1], [4, 5]], [[2, 3], [6, 7]]], [[[8, 9], [12, 13]], [[10, 11], [14, 15]]]]> : tensor<2x2x2x2xi32>) : tensor<2x2x2x2xi32>
   return
+}
+func.func @computed_value(%x: tensor<4xf32>, %a: f32) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %v = arith.mulf %a, %a : f32
+  %r = tensor.insert %v into %x[%c0] : tensor<4xf32>
+  return %r : tensor<4xf32>
 }

@@ -19,6 +19,10 @@
 // Along a window's offset nothing splits: a concatenation along the split channels is refused.
 // RUN: expect-exit 2 polyfuse check %s --entry offset 2>&1 | FileCheck %s --check-prefix=OFF
 // OFF: split_windows.mlir:{{[0-9]+}}:15: a subscript here divides a loop
+// A window that covers part of the split dimension would split it differently from the
+// others: refused.
+// RUN: expect-exit 2 polyfuse check %s --entry partial 2>&1 | FileCheck %s --check-prefix=PARTIAL
+// PARTIAL: split_windows.mlir:{{[0-9]+}}:15: this op reads a collapse_shape of several non-unit extents along dimension 1, which it writes in windows; polyfuse splits only a whole dimension
 #map = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #map1 = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
 #map2 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
@@ -77,5 +81,17 @@ module attributes {torch.debug_module_name = "GroupNormPad"} {
     } -> tensor<1x6x3x5xf32>
     %concat = tensor.concat dim(1) %y, %6 : (tensor<1x1x3x5xf32>, tensor<1x6x3x5xf32>) -> tensor<1x7x3x5xf32>
     return %concat : tensor<1x7x3x5xf32>
+  }
+  func.func @partial(%x: tensor<1x2x30xf32>, %y: tensor<1x6x3x5xf32>, %z: tensor<1x2x3x5xf32>) -> tensor<1x12x3x5xf32> {
+    %collapsed = tensor.collapse_shape %x [[0], [1, 2]] : tensor<1x2x30xf32> into tensor<1x60xf32>
+    %expanded = tensor.expand_shape %collapsed [[0], [1, 2, 3]] output_shape [1, 4, 3, 5] : tensor<1x60xf32> into tensor<1x4x3x5xf32>
+    %5 = tensor.empty() : tensor<1x4x3x5xf32>
+    %6 = linalg.generic {indexing_maps = [#map2, #map2], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%expanded : tensor<1x4x3x5xf32>) outs(%5 : tensor<1x4x3x5xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %m = arith.mulf %in, %in : f32
+      linalg.yield %m : f32
+    } -> tensor<1x4x3x5xf32>
+    %concat = tensor.concat dim(1) %6, %y, %z : (tensor<1x4x3x5xf32>, tensor<1x6x3x5xf32>, tensor<1x2x3x5xf32>) -> tensor<1x12x3x5xf32>
+    return %concat : tensor<1x12x3x5xf32>
   }
 }
