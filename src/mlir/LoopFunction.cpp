@@ -1,6 +1,8 @@
 #include "mlir/LoopFunction.h"
 
 #include <cmath>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -22,9 +24,12 @@ class Evaluator {
  public:
   Evaluator(mlir::Block* body) : body_(body) {}
 
-  // The loop the chain reads; false when it reads more than one, or an op outside the list.
+  // The loop the chain reads; false when it reads more than one, or an op outside the list,
+  // or more than 256 ops (each value is visited once: a shared operand is not a path).
   bool scan(mlir::Value v) {
     if (mlir::isa<mlir::BlockArgument>(v)) return false;
+    if (!scanned_.insert(v.getAsOpaquePointer()).second) return true;
+    if (scanned_.size() > 256) return false;
     mlir::Operation* d = v.getDefiningOp();
     if (auto c = mlir::dyn_cast<mlir::arith::ConstantOp>(d))
       return mlir::isa<mlir::IntegerAttr, mlir::FloatAttr>(c.getValue());
@@ -47,7 +52,17 @@ class Evaluator {
   }
   std::optional<unsigned> loop() const { return loop_; }
 
+  // v at loop index `point`; values shared by several ops are computed once a point.
   std::optional<Num> eval(mlir::Value v, int64_t point) {
+    if (point != cachedPoint_) cache_.clear(), cachedPoint_ = point;
+    if (auto it = cache_.find(v.getAsOpaquePointer()); it != cache_.end()) return it->second;
+    std::optional<Num> n = compute(v, point);
+    if (n) cache_[v.getAsOpaquePointer()] = *n;
+    return n;
+  }
+
+ private:
+  std::optional<Num> compute(mlir::Value v, int64_t point) {
     mlir::Operation* d = v.getDefiningOp();
     if (auto c = mlir::dyn_cast<mlir::arith::ConstantOp>(d)) {
       if (auto i = mlir::dyn_cast<mlir::IntegerAttr>(c.getValue())) return Num{false, i.getValue().getSExtValue(), 0};
@@ -87,7 +102,6 @@ class Evaluator {
     return Num{false, std::max(x, y), 0};  // MaxSI, MaxUI
   }
 
- private:
   // f32 results are rounded as MLIR's f32 arithmetic rounds them; f64 ones are exact here.
   static Num round(mlir::Value v, double x) {
     Num n;
@@ -97,6 +111,9 @@ class Evaluator {
   }
   mlir::Block* body_;
   std::optional<unsigned> loop_;
+  std::unordered_set<const void*> scanned_;
+  std::unordered_map<const void*, Num> cache_;
+  int64_t cachedPoint_ = -1;
 };
 
 }  // namespace
