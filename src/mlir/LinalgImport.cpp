@@ -981,10 +981,11 @@ class Importer {
         std::optional<int64_t> n = ext_.value(src[size_t(d)]);
         if (!n) throw SourceError(loc, "tensor.pack of a dynamic dimension is not supported");
         exprs.push_back(o * tileOf[size_t(d)] + mlir::getAffineDimExpr(unsigned(rank + innerOf[size_t(d)]), ctx));
-        if (*n % tileOf[size_t(d)] == 0) continue;
+        // The tiles cover the dimension past its end where there are more of them than it
+        // needs, not only where the tile does not divide it.
+        if (t.getDimSize(outerOf[size_t(d)]) * tileOf[size_t(d)] <= *n) continue;
         if (!padded)
-          throw SourceError(loc, "tensor.pack of dimension " + std::to_string(d) + " into tiles of " + std::to_string(tileOf[size_t(d)]) +
-                                     " that do not divide it needs a padding value");
+          throw SourceError(loc, "tensor.pack of dimension " + std::to_string(d) + " into tiles that run past it needs a padding value");
         tail.bounds.emplace_back(exprs.back(), *n);
       }
       // The last tiles run past the source: a tensor of its own, the source where each
@@ -1844,6 +1845,9 @@ class Importer {
     std::optional<mlir::AffineExpr> f = loopAffine(i, b.g, element);
     if (!f || !producer) return std::nullopt;
     const mlir::AffineExpr at = mlir::simplifyAffineExpr(*f, b.g.getNumLoops(), 0);
+    // Ids that divide the reading op's loops (a producer's h floordiv 2) were not seen when
+    // its loops were split: read as a gather instead, as before such ids were followed.
+    if (divides(at)) return std::nullopt;
     ExprPtr sub = subscript(at, loc);
     if (idsNoted_.insert(b.g.getOperation()).second)
       out_.notes.push_back("tensor.extract at line " + std::to_string(loc.line) + " reads '" + table + "' at ids that line " +
@@ -2252,13 +2256,18 @@ class Importer {
   static constexpr size_t kMaxPieces = 64;
   void pushPieces(StmtDecl s, Operation* op) {
     std::string loop;
-    bool subscript = false, usable = true;
+    bool subscript = false, usable = true, otherGather = false;
     std::map<std::string, const std::vector<double>*> tables;
     auto table = [&](const Expr& e) -> const TensorDecl* {
       if (e.kind != ExprKind::Call || e.args.size() != 1 || e.args[0]->kind != ExprKind::Name) return nullptr;
       for (const TensorDecl& p : out_.def.params)
         if (p.name == e.name && !p.values.empty() && isInteger(p.type) && p.dims.size() == 1) return &p;
       return nullptr;
+    };
+    auto integerParam = [&](const std::string& n) {
+      for (const TensorDecl& p : out_.def.params)
+        if (p.name == n && isInteger(p.type)) return true;
+      return false;
     };
     std::function<void(const Expr&, bool)> walk = [&](const Expr& e, bool inSubscript) {
       if (const TensorDecl* t = table(e)) {
@@ -2268,6 +2277,7 @@ class Importer {
         subscript |= inSubscript;
         return;
       }
+      otherGather |= inSubscript && e.kind == ExprKind::Call && integerParam(e.name);
       for (auto& a : e.args) walk(*a, e.kind == ExprKind::Call);
     };
     walk(*s.rhs, false);
@@ -2308,8 +2318,10 @@ class Importer {
     }
     std::string note = "line " + std::to_string(s.loc.line) + " reads constant id tables at loop " + loop + ": " +
                        std::to_string(runs.size()) + " piece(s) over which each id is affine in it, no gather";
-    if (auto it = gatherNote_.find(op); it != gatherNote_.end()) out_.notes[it->second] = std::move(note);  // not a gather after all
-    else out_.notes.push_back(std::move(note));
+    if (auto it = gatherNote_.find(op); it != gatherNote_.end() && !otherGather)
+      out_.notes[it->second] = std::move(note);  // not a gather after all
+    else
+      out_.notes.push_back(std::move(note));
     // The last piece first: TC gives a tensor the extents of its first writer.
     for (auto r = runs.rbegin(); r != runs.rend(); ++r) {
       const auto [a, b] = *r;

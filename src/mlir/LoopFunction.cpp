@@ -75,6 +75,13 @@ class Evaluator {
       if (!x) return std::nullopt;
       a.push_back(*x);
     }
+    // An unsigned op reads a negative operand as a huge value: no fit then, rather than a
+    // signed reading MLIR does not make.
+    if (mlir::isa<mlir::arith::IndexCastUIOp, mlir::arith::ExtUIOp, mlir::arith::UIToFPOp, mlir::arith::MinUIOp,
+                  mlir::arith::MaxUIOp>(d))
+      for (const Num& n : a)
+        if (!n.isFloat && n.i < 0) return std::nullopt;
+    if (mlir::isa<mlir::arith::FPToUIOp>(d) && a[0].f < 0) return std::nullopt;
     if (mlir::isa<mlir::arith::IndexCastOp, mlir::arith::IndexCastUIOp, mlir::arith::ExtSIOp, mlir::arith::ExtUIOp>(d))
       return a[0];
     if (mlir::isa<mlir::arith::SIToFPOp, mlir::arith::UIToFPOp>(d)) return round(v, double(a[0].i));
@@ -97,16 +104,26 @@ class Evaluator {
       if (y == 0) return std::nullopt;
       return Num{false, x / y - ((x % y != 0) && ((x < 0) != (y < 0))), 0};
     }
-    // Values here are small and non-negative as unsigned too, or compared as signed.
+    // Unsigned operands were checked non-negative above: signed and unsigned agree.
     if (mlir::isa<mlir::arith::MinSIOp, mlir::arith::MinUIOp>(d)) return Num{false, std::min(x, y), 0};
     return Num{false, std::max(x, y), 0};  // MaxSI, MaxUI
   }
 
-  // f32 results are rounded as MLIR's f32 arithmetic rounds them; f64 ones are exact here.
+  // A result rounded to its type (nearest, ties to even), as MLIR's arithmetic rounds it:
+  // the operations here computed in double and rounded once are correctly rounded for
+  // f32, f16 and bf16 (double carries more than twice their precision); f64 is exact.
   static Num round(mlir::Value v, double x) {
     Num n;
     n.isFloat = true;
-    n.f = v.getType().isF32() ? double(float(x)) : x;
+    n.f = x;
+    auto t = mlir::dyn_cast<mlir::FloatType>(v.getType());
+    if (t && t.getWidth() < 64 && std::isfinite(x)) {
+      llvm::APFloat f(x);
+      bool lost = false;
+      f.convert(t.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven, &lost);
+      f.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &lost);
+      n.f = f.convertToDouble();
+    }
     return n;
   }
   mlir::Block* body_;

@@ -27,6 +27,10 @@
 // FOLDED: r(d0_0, d0_1) = x(d0_0) where d0_0 in 0:2, d0_1 in 0:4
 // RUN: %oracle %s --entry folded --backend ref | FileCheck %s --check-prefix=FOLDEDREF
 // FOLDEDREF: ref r: 8 elements match MLIR
+// Ids a producer computes with a division of its own loop are read as a gather.
+// RUN: %oracle %s --entry ids_divided --backend ref --backend opencl | FileCheck %s --check-prefix=IDS
+// IDS: ref v2: 24 elements match MLIR
+// IDS: opencl v2: 24 elements match MLIR
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #a = affine_map<(d0, d1, d2) -> (d0, d2)>
 #vnni = affine_map<(d0, d1, d2) -> (d2 floordiv 2, d1, d2 mod 2)>
@@ -79,5 +83,25 @@ module attributes {torch.debug_module_name = "Divided"} {
       linalg.yield %a : f32
     } -> tensor<8xf32>
     return %r : tensor<8xf32>
+  }
+  func.func @ids_divided(%x: tensor<4x3xf32>) -> tensor<8x3xf32> {
+    %c2 = arith.constant 2 : index
+    %0 = tensor.empty() : tensor<8xi64>
+    %ids = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%0 : tensor<8xi64>) {
+    ^bb0(%out: i64):
+      %h = linalg.index 0 : index
+      %q = arith.floordivsi %h, %c2 : index
+      %i = arith.index_cast %q : index to i64
+      linalg.yield %i : i64
+    } -> tensor<8xi64>
+    %1 = tensor.empty() : tensor<8x3xf32>
+    %2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%ids : tensor<8xi64>) outs(%1 : tensor<8x3xf32>) {
+    ^bb0(%id: i64, %out: f32):
+      %r = arith.index_cast %id : i64 to index
+      %j = linalg.index 1 : index
+      %e = tensor.extract %x[%r, %j] : tensor<4x3xf32>
+      linalg.yield %e : f32
+    } -> tensor<8x3xf32>
+    return %2 : tensor<8x3xf32>
   }
 }

@@ -17,6 +17,13 @@
 // 0:5, and 3 does not divide 5) has no split: a located error.
 // RUN: expect-exit 2 polyfuse check %s --entry uneven 2>&1 | FileCheck %s --check-prefix=UNEVEN
 // UNEVEN: float_subscripts.mlir:{{[0-9]+}}:{{[0-9]+}}: loop d0 is taken apart by floordiv or mod {{.*}} at 3, which does not divide 5, its extent
+// Each step rounds to its own type: in bf16, 259 is 260, so floor(h * 0.5) is no longer
+// h floordiv 2 over 0:520 and the subscript stays computed (refused). An unsigned min of
+// h - 1 reads -1 as a huge value: no fit either.
+// RUN: expect-exit 2 polyfuse check %s --entry bf16_rounding 2>&1 | FileCheck %s --check-prefix=BF16
+// BF16: float_subscripts.mlir:{{[0-9]+}}:{{[0-9]+}}: non-affine subscript: a call to 'trunc'
+// RUN: expect-exit 2 polyfuse check %s --entry unsigned 2>&1 | FileCheck %s --check-prefix=UNSIGNED
+// UNSIGNED: float_subscripts.mlir:{{[0-9]+}}:{{[0-9]+}}: non-affine subscript
 #id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 module attributes {torch.debug_module_name = "Upsample"} {
@@ -82,5 +89,37 @@ module attributes {torch.debug_module_name = "Upsample"} {
       linalg.yield %e : f32
     } -> tensor<5xf32>
     return %1 : tensor<5xf32>
+  }
+  func.func @bf16_rounding(%x: tensor<260xf32>) -> tensor<520xf32> {
+    %cst = arith.constant 5.000000e-01 : bf16
+    %0 = tensor.empty() : tensor<520xf32>
+    %1 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%0 : tensor<520xf32>) {
+    ^bb0(%out: f32):
+      %h = linalg.index 0 : index
+      %2 = arith.index_cast %h : index to i64
+      %3 = arith.sitofp %2 : i64 to bf16
+      %4 = arith.mulf %3, %cst : bf16
+      %5 = math.floor %4 : bf16
+      %6 = arith.fptosi %5 : bf16 to i64
+      %7 = arith.index_cast %6 : i64 to index
+      %e = tensor.extract %x[%7] : tensor<260xf32>
+      linalg.yield %e : f32
+    } -> tensor<520xf32>
+    return %1 : tensor<520xf32>
+  }
+  func.func @unsigned(%x: tensor<9xf32>) -> tensor<8xf32> {
+    %c1 = arith.constant 1 : index
+    %c7 = arith.constant 7 : index
+    %0 = tensor.empty() : tensor<8xf32>
+    %1 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%0 : tensor<8xf32>) {
+    ^bb0(%out: f32):
+      %h = linalg.index 0 : index
+      %a = arith.subi %h, %c1 : index
+      %b = arith.minui %a, %c7 : index
+      %c = arith.addi %b, %c1 : index
+      %e = tensor.extract %x[%c] : tensor<9xf32>
+      linalg.yield %e : f32
+    } -> tensor<8xf32>
+    return %1 : tensor<8xf32>
   }
 }
