@@ -852,7 +852,7 @@ class KernelPrinter {
       else if (vectorWrite) laneScope(k, std::string("pf_w") + kLane[k] + " = " + value + ";");
       else laneScope(k, assign(out, st.op == ReduceOp::Assign ? value : combine(st.op, init, value, sp_), st.write.tensor) + ";");
     };
-    const bool guarded = std::any_of(st.reads.begin(), st.reads.end(), [](const Access& a) { return !a.guards.empty(); });
+    const bool guarded = std::any_of(st.reads.begin(), st.reads.end(), [](const Access& a) { return a.guarded(); });
     if (sp_.d == Dialect::OpenCL && !dependsOn(st, *st.rhs, st.dims[size_t(x)], true) && !scalarOnly(*st.rhs) && !guarded) {
       // OpenCL computes the step as one vector expression (its builtins take vectors): a
       // CPU device keeps its math vectorized, where four scalar expf calls a step halved

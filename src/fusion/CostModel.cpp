@@ -368,7 +368,7 @@ std::optional<ContractionTile> CostModel::contractionTile(const std::vector<int>
   };
   for (auto& r : st.reads) {
     // Staging loads every step's slice ahead of the body's selects.
-    if (!r.indirect.empty() || !r.guards.empty()) return std::nullopt;
+    if (r.gathers() || r.guarded()) return std::nullopt;
     const bool p = uses(r, st.dims[size_t(c.p)]), q = uses(r, st.dims[size_t(c.q)]);
     if (!uses(r, st.dims[2]) || p == q) return std::nullopt;
     c.alongP.push_back(p);

@@ -221,17 +221,17 @@ void asyncAbi(std::vector<std::string>& lines, std::vector<Function>& fns, std::
   if (any) applied.insert("IREE's asynchronous ABI: fences dropped, the synchronous stub dropped, @f$async read as @f");
 }
 
-
 // `%x = flow.tensor.dynamic_constant VALUE : T -> T'` (IREE's tests hide a shape from
 // the compiler): the constant, then a cast to the dynamic type, on the one line. The
 // line unchanged when it is not of this form.
 std::string dynamicConstant(const std::string& line) {
-  const size_t at = line.find("flow.tensor.dynamic_constant");
+  static const std::string op = "flow.tensor.dynamic_constant";
+  const size_t at = line.find(op);
   const size_t eq = line.rfind('=', at), arrow = line.rfind("->");
   if (eq == std::string::npos || arrow == std::string::npos || arrow < at) return line;
   const size_t colon = line.rfind(':', arrow);
   if (colon == std::string::npos || colon < at) return line;
-  const std::string result = trimmed(line.substr(0, eq)), value = trimmed(line.substr(at + 28, colon - at - 28));
+  const std::string result = trimmed(line.substr(0, eq)), value = trimmed(line.substr(at + op.size(), colon - at - op.size()));
   const std::string from = trimmed(line.substr(colon + 1, arrow - colon - 1)), to = trimmed(line.substr(arrow + 2));
   if (result.empty() || result[0] != '%' || from.rfind("tensor<", 0) != 0 || to.rfind("tensor<", 0) != 0) return line;
   const std::string lead = line.substr(0, line.find('%'));

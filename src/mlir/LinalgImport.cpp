@@ -128,6 +128,13 @@ ExprPtr node(ExprKind k, SourceLoc loc, std::vector<ExprPtr> args = {}) {
   return e;
 }
 
+ExprPtr binary(ExprKind k, ExprPtr a, ExprPtr b, SourceLoc loc) {
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(a));
+  args.push_back(std::move(b));
+  return node(k, loc, std::move(args));
+}
+
 ExprPtr name(const std::string& n, SourceLoc loc) {
   auto e = node(ExprKind::Name, loc);
   e->name = n;
@@ -939,11 +946,6 @@ class Importer {
     view(op, c.getSrc(), shape, exprs);
   }
 
-  // tensor.pack and tensor.unpack (tpp-mlir's blocked layouts) with static tiles: views.
-  // A packed element (outer o, tile t) is the unpacked element whose tiled dims are
-  // o * tile + t (the outer dims in outer_dims_perm's order): a pack reads its source at
-  // that affine form, an unpack at its parts, x floordiv tile and x mod tile, which the
-  // reading loops are split for. A pack must tile its dims whole (no padding).
   // A pack whose tiles run past its source: the read of the source, and per tiled index
   // that can leave it, that index and the source's extent.
   struct PaddedPack {
@@ -952,6 +954,12 @@ class Importer {
   };
   std::map<Operation*, PaddedPack> paddedPacks_;
 
+  // tensor.pack and tensor.unpack (tpp-mlir's blocked layouts) with static tiles: views.
+  // A packed element (outer o, tile t) is the unpacked element whose tiled dims are
+  // o * tile + t (the outer dims in outer_dims_perm's order): a pack reads its source at
+  // that affine form, an unpack at its parts, x floordiv tile and x mod tile, which the
+  // reading loops are split for. A pack whose tiles run past its source (a padding
+  // value) is no view but a tensor of its own (paddedPackStatements).
   void packView(Operation* op, Value source, llvm::ArrayRef<int64_t> innerPos, llvm::ArrayRef<int64_t> tiles,
                 llvm::ArrayRef<int64_t> outerPerm, bool pack, bool padded) {
     SourceLoc loc = locOf(op);
@@ -1278,20 +1286,8 @@ class Importer {
       const int64_t below = bounds[k + 1];
       if (below < inner || (n && below >= inner * n)) continue;
       ExprPtr term = name(subLoop(d, k), loc);
-      if (below != inner) {
-        std::vector<ExprPtr> m;
-        m.push_back(integer(below / inner, loc));
-        m.push_back(std::move(term));
-        term = node(ExprKind::Mul, loc, std::move(m));
-      }
-      if (!sum) {
-        sum = std::move(term);
-        continue;
-      }
-      std::vector<ExprPtr> a;
-      a.push_back(std::move(sum));
-      a.push_back(std::move(term));
-      sum = node(ExprKind::Add, loc, std::move(a));
+      if (below != inner) term = binary(ExprKind::Mul, integer(below / inner, loc), std::move(term), loc);
+      sum = sum ? binary(ExprKind::Add, std::move(sum), std::move(term), loc) : std::move(term);
     }
     return sum ? std::move(sum) : integer(0, loc);
   }
@@ -1833,7 +1829,7 @@ class Importer {
       mlir::AffineMap om = p.getMatchingIndexingMap(p.getDpsInitOperand(k));
       if (!om.isPermutation()) return std::nullopt;
       auto yield = mlir::cast<mlir::linalg::YieldOp>(p.getBody()->getTerminator());
-      std::optional<mlir::AffineExpr> f = loopAffine(yield.getOperand(k), p, [](mlir::BlockArgument) { return std::nullopt; });
+      std::optional<mlir::AffineExpr> f = loopAffine(yield.getOperand(k), p, noArgs);
       if (!f) return std::nullopt;
       // The producer's loop om[r] is the reading op's m[r].
       llvm::SmallVector<mlir::AffineExpr> loops(p.getNumLoops());
@@ -1902,12 +1898,17 @@ class Importer {
     return std::make_pair(lo, hi);
   }
 
-  // An integer value of generic `g`'s body as an affine function of its loop indices,
-  // with `arg` giving the body's arguments where it can.
   static std::optional<mlir::AffineExpr> noArgs(mlir::BlockArgument) { return std::nullopt; }
   // An extract index as an affine form of the loops: integer index arithmetic, else a
   // function of one loop fitted over its range (mlir/LoopFunction.h).
+  // Computed once per value: splitLoops and extract() both ask, and a fit evaluates the
+  // whole loop range.
   std::optional<mlir::AffineExpr> indexAffine(Value i, mlir::linalg::GenericOp g) {
+    if (auto it = indexAffine_.find(i); it != indexAffine_.end()) return it->second;
+    return indexAffine_[i] = computeIndexAffine(i, g);
+  }
+  llvm::DenseMap<Value, std::optional<mlir::AffineExpr>> indexAffine_;
+  std::optional<mlir::AffineExpr> computeIndexAffine(Value i, mlir::linalg::GenericOp g) {
     const std::vector<int>& loops = loops_[g.getOperation()];
     if (std::optional<mlir::AffineExpr> f = loopAffine(i, g, noArgs)) {
       if (!divides(*f)) return f;
@@ -1938,6 +1939,8 @@ class Importer {
     auto b = mlir::dyn_cast<mlir::AffineBinaryOpExpr>(e);
     return b && e.getKind() != mlir::AffineExprKind::CeilDiv && nonNegative(b.getLHS()) && nonNegative(b.getRHS());
   }
+  // An integer value of generic `g`'s body as an affine function of its loop indices,
+  // with `arg` giving the body's arguments where it can.
   using ArgAffine = std::function<std::optional<mlir::AffineExpr>(mlir::BlockArgument)>;
   static std::optional<mlir::AffineExpr> loopAffine(Value v, mlir::linalg::GenericOp g, const ArgAffine& arg) {
     if (auto a = mlir::dyn_cast<mlir::BlockArgument>(v)) return arg(a);
@@ -2329,19 +2332,10 @@ class Importer {
         if (table(e) && tables.count(e.name)) {
           const std::vector<double>& v = *tables.at(e.name);
           const int64_t slope = b - a >= 2 ? int64_t(v[size_t(a + 1)] - v[size_t(a)]) : 0, at0 = int64_t(v[size_t(a)]) - slope * a;
-          ExprPtr x = name(loop, e.loc);
-          if (slope != 1) {
-            std::vector<ExprPtr> m;
-            m.push_back(integer(slope, e.loc));
-            m.push_back(std::move(x));
-            x = node(ExprKind::Mul, e.loc, std::move(m));
-          }
-          if (at0 == 0 && slope != 0) return x;
           if (slope == 0) return integer(at0, e.loc);
-          std::vector<ExprPtr> sum;
-          sum.push_back(integer(at0, e.loc));
-          sum.push_back(std::move(x));
-          return node(ExprKind::Add, e.loc, std::move(sum));
+          ExprPtr x = name(loop, e.loc);
+          if (slope != 1) x = binary(ExprKind::Mul, integer(slope, e.loc), std::move(x), e.loc);
+          return at0 == 0 ? std::move(x) : binary(ExprKind::Add, integer(at0, e.loc), std::move(x), e.loc);
         }
         ExprPtr c = cloneExpr(e);
         for (size_t i = 0; i < e.args.size(); ++i) c->args[i] = substitute(*e.args[i]);
@@ -2413,14 +2407,8 @@ class Importer {
       range.index = "d" + std::to_string(k);
       range.loc = loc;
       range.lo = integer(w.offsets[k], loc);
-      if (w.offsets[k] == 0) {
-        range.hi = extent(w.extents[k], loc);
-      } else {
-        std::vector<ExprPtr> a;
-        a.push_back(integer(w.offsets[k], loc));
-        a.push_back(extent(w.extents[k], loc));
-        range.hi = node(ExprKind::Add, loc, std::move(a));
-      }
+      range.hi = w.offsets[k] == 0 ? extent(w.extents[k], loc)
+                                   : binary(ExprKind::Add, integer(w.offsets[k], loc), extent(w.extents[k], loc), loc);
       s.where.push_back(std::move(range));
     }
     s.rhs = element(w.source, w.read(op->getContext()), loc, op);
@@ -2488,12 +2476,7 @@ class Importer {
       if (at < 0 || (extent && at >= *extent))
         throw SourceError(loc, "tensor.insert writes at " + std::to_string(at) + " in dimension " + std::to_string(k) +
                                    ", outside 0:" + ext_.text(tv.shape[k]));
-      WhereRange w;
-      w.index = "d" + std::to_string(k);
-      w.loc = loc;
-      w.lo = integer(at, loc);
-      w.hi = integer(at + 1, loc);
-      s.where.push_back(std::move(w));
+      s.where.push_back(WhereRange{"d" + std::to_string(k), loc, integer(at, loc), integer(at + 1, loc)});
     }
     s.rhs = scalar(x.getScalar(), loc, op);
     out_.def.stmts.push_back(std::move(s));
@@ -2510,11 +2493,8 @@ class Importer {
     for (size_t k = 0; k < tv.shape.size(); ++k) where(s, "d" + std::to_string(k), tv.shape[k], loc);
     ExprPtr value = element(p.getSource(), pp.read, loc, op);
     for (auto it = pp.bounds.rbegin(); it != pp.bounds.rend(); ++it) {
-      std::vector<ExprPtr> cmp;
-      cmp.push_back(subscript(it->first, loc));
-      cmp.push_back(integer(it->second, loc));
       std::vector<ExprPtr> sel;
-      sel.push_back(node(ExprKind::Lt, loc, std::move(cmp)));
+      sel.push_back(binary(ExprKind::Lt, subscript(it->first, loc), integer(it->second, loc), loc));
       sel.push_back(std::move(value));
       sel.push_back(scalar(p.getPaddingValue(), loc, op));
       value = node(ExprKind::Select, loc, std::move(sel));

@@ -142,7 +142,7 @@ void PolyProgram::buildStatements() {
       std::vector<isl::aff> subs;
       for (auto& e : a.subscripts) subs.push_back(affineOn(e, sp, st.dims));
       isl::map m = mapTo(tupleSpace(T.name, subs.size(), {}).release(), subs);
-      if (!a.guards.empty()) m = m.intersect_domain(guardSet(a.guards, sp, st.dims));
+      if (a.guarded()) m = m.intersect_domain(guardSet(a.guards, sp, st.dims));
       if (!a.gathers()) return m;
       const isl::set made = m.domain();
       // A data-dependent subscript may take any value in its dimension: the read is a

@@ -60,6 +60,7 @@ struct Access {
   SourceLoc loc;
 
   bool gathers() const { return !indirect.empty(); }
+  bool guarded() const { return !guards.empty(); }
   int indirectAt(size_t p) const { return indirect.empty() ? -1 : indirect[p]; }
 };
 

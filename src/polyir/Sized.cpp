@@ -31,7 +31,7 @@ static SizedAccess sizeAccess(const Program& prog, const Access& a, const Statem
     s.coef.push_back(row);
     s.constant.push_back(rest.eval(sizes));
   }
-  s.guarded = !a.guards.empty();
+  s.guarded = a.guarded();
   if (a.gathers()) s.indirect = a.indirect;
   if (a.gathers() || s.guarded)
     for (auto& e : prog.tensors[a.tensor].shape) s.extent.push_back(e.eval(sizes));
