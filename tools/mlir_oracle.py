@@ -451,7 +451,7 @@ def main():
             f = os.path.join(work, pn + ".npy")
             arr = inputs[an]
             np.save(f, arr.astype(np.float64 if arr.dtype.kind == "f" and arr.dtype != np.float32 else
-                                  (np.int64 if arr.dtype.kind in "iub" and arr.dtype != np.int32 else arr.dtype)))
+                                  (np.int64 if arr.dtype.kind in "iub" and arr.dtype not in (np.int8, np.int16, np.int32) else arr.dtype)))
             files.append("--input=%s=%s" % (pn, f))
         bad = 0
         for backend in a.backend or ["ref"]:

@@ -58,10 +58,10 @@ TensorData readNpy(const std::string& path) {
   // Integer arrays hold a gather's subscripts or values (a mask); both stay exact in a
   // double below 2^53.
   std::string kind;
-  for (const char* k : {"<f2", "<f4", "<f8", "<i4", "<i8", "|b1", "|u1", "|i1"})
+  for (const char* k : {"<f2", "<f4", "<f8", "<i2", "<i4", "<i8", "|b1", "|u1", "|i1"})
     if (descr.find(k) != std::string::npos) kind = k;
   if (kind.empty())
-    throw UsageError("'" + path + "': only little-endian float16/float32/float64/int32/int64 and bool/int8/uint8 .npy files are supported");
+    throw UsageError("'" + path + "': only little-endian float16/float32/float64/int16/int32/int64 and bool/int8/uint8 .npy files are supported");
   if (field("fortran_order").find("True") < field("fortran_order").find("False"))
     throw UsageError("'" + path + "': Fortran-order arrays are not supported");
   std::string shape = field("shape");
@@ -89,7 +89,7 @@ TensorData readNpy(const std::string& path) {
   in.seekg(0, std::ios::end);
   const int64_t left = int64_t(in.tellg() - here);
   in.seekg(here);
-  const int64_t elem = kind[0] == '|' ? 1 : kind == "<f2" ? 2 : kind == "<f4" || kind == "<i4" ? 4 : 8;
+  const int64_t elem = kind[2] - '0';  // numpy's descr ends in the element's bytes
   if (count > left / elem)
     throw UsageError("'" + path + "': shape " + shapeText + " needs " + std::to_string(count) + " elements, but the file holds " +
                      std::to_string(left / elem));
@@ -105,6 +105,7 @@ TensorData readNpy(const std::string& path) {
     for (auto& v : t.values) v = halfValue(uint16_t(v));
   } else if (kind == "<f4") read(float(0));
   else if (kind == "<f8") read(double(0));
+  else if (kind == "<i2") read(int16_t(0));
   else if (kind == "<i4") read(int32_t(0));
   else if (kind == "|i1") read(int8_t(0));
   else if (kind == "|b1" || kind == "|u1") read(uint8_t(0));

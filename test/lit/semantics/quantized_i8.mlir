@@ -3,7 +3,7 @@
 // bias widened with extsi, a requantization that rounds back to i8 with fptosi and
 // trunci, and the i32 accumulator returned as it is. The i8 and i16 inputs are stored
 // in one and two bytes and drawn over both signs (here and by exec), so every sign
-// extension is exercised.
+// extension is exercised. The oracle hands them to exec as int8 and int16 .npy files.
 // RUN: %oracle %s --backend ref --backend opencl | FileCheck %s
 // CHECK: ref v2: 15 elements match MLIR
 // CHECK: ref v4: 15 elements match MLIR
