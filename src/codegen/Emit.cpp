@@ -25,9 +25,14 @@ std::string referenceName(const Program& prog) { return "pf_" + cName(prog.name)
 
 std::string realType(const Program& prog) { return elemTypeName(prog.computeType()); }
 
-static std::vector<bool> integerTensors(const Program& prog) {
+// Tensors read as values through a cast to the computing type (Spelling::castReads):
+// integers, and floats in a double program, whose element would otherwise pick the
+// float overload of a builtin (OpenCL's rsqrt, CUDA's) where an on-chip copy of the same
+// value, held in double, picks the double one.
+static std::vector<bool> widenedReads(const Program& prog) {
   std::vector<bool> v;
-  for (const Tensor& t : prog.tensors) v.push_back(isInteger(t.type));
+  const bool f64 = prog.computeType() == ElemType::F64;
+  for (const Tensor& t : prog.tensors) v.push_back(isInteger(t.type) || (f64 && t.type == ElemType::F32));
   return v;
 }
 
@@ -88,6 +93,10 @@ struct Spelling {
   // Per tensor: read as a value through a cast to the computing type (an integer input,
   // a mask), so that C's integer division and overflow never apply to it.
   std::vector<bool> castReads;
+  // `--numerics strict` (Partition::numerics): no multiply may become part of an FMA.
+  // OpenCL says so once per source (FP_CONTRACT OFF); CUDA has no such pragma, and its
+  // multiplies are spelled __fmul_rn, which nvcc never contracts, whatever its flags.
+  bool strict = false;
   std::string tid() const { return d == Dialect::Cuda ? "threadIdx.x" : "get_local_id(0)"; }
   std::string bid() const { return d == Dialect::Cuda ? "blockIdx.x" : "get_group_id(0)"; }
   std::string barrier() const {
@@ -262,7 +271,10 @@ CExpr valueExpr(const Statement& st, const Expr& e, const Spelling& sp, const Si
     case ExprKind::Neg: return primary("(-" + wrap(sub(0), 3) + ")");
     case ExprKind::Add: return binary("+", 1);
     case ExprKind::Sub: return binary("-", 1);
-    case ExprKind::Mul: return binary("*", 2);
+    case ExprKind::Mul:
+      if (sp.strict && sp.d == Dialect::Cuda && sp.vector.empty())
+        return primary(std::string(sp.f32 ? "__fmul_rn(" : "__dmul_rn(") + sub(0).text + ", " + sub(1).text + ")");
+      return binary("*", 2);
     case ExprKind::Div:
       if (reciprocal && reciprocal->count(&e))
         return CExpr{wrap(sub(0), 2) + " * " + reciprocal->at(&e), 2};
@@ -520,18 +532,25 @@ class KernelPrinter {
              globalIndex(a, st) + ")";
     return cName(T.name) + "[" + globalIndex(a, st) + "]";
   }
+  // `v`, a value of `tensor` in the computing type, rounded to the tensor's own type
+  // where that is narrower (a 16-bit float; a float in a double program): what a reader
+  // of it in memory would see, so that a value kept on chip or in registers is the one
+  // the unfused program stores.
+  std::string roundedTo(int tensor, const std::string& v) const {
+    const ElemType t = prog_.tensors[size_t(tensor)].type;
+    if (isNarrowFloat(t)) return sp_.fn(helperName(t == ElemType::Half ? Intrinsic::RoundF16 : Intrinsic::RoundBF16)) + "(" + v + ")";
+    if (t == ElemType::F32 && !sp_.f32) return "(" + sp_.real + ")(float)(" + v + ")";
+    return v;
+  }
   // `lhs = v`, where lhs is what accessC gave for a write of `tensor`: a 16-bit float's
-  // global element is stored through its accessor, its on-chip copy holds the rounded
-  // value (what a reader in memory would see). Partial results stay unrounded.
+  // global element is stored through its accessor, an on-chip copy holds the rounded
+  // value (roundedTo). Partial results stay unrounded.
   std::string assign(const std::string& lhs, const std::string& v, int tensor) const {
     static const std::string load = "pf_load_";
     if (lhs.compare(0, load.size(), load) == 0)
       return "pf_store_" + lhs.substr(load.size(), lhs.size() - load.size() - 1) + ", " + v + ")";
-    const ElemType t = prog_.tensors[size_t(tensor)].type;
     const bool onChip = lhs.compare(0, 6, "pf_sh_") == 0 || lhs.compare(0, 6, "pf_rg_") == 0;
-    if (isNarrowFloat(t) && onChip)
-      return lhs + " = " + sp_.fn(helperName(t == ElemType::Half ? Intrinsic::RoundF16 : Intrinsic::RoundBF16)) + "(" + v + ")";
-    return lhs + " = " + v;
+    return lhs + " = " + (onChip ? roundedTo(tensor, v) : v);
   }
 
   // In the first reader of an input cached on chip: the statements that leave each
@@ -955,8 +974,20 @@ class KernelPrinter {
        << threadsP << " and " << threadsQ << " threads), " << lr.var << " staged " << c.kStep << " steps at a time\n";
     os << "    const int pf_tp = pf_tid / " << threadsQ << ", pf_tq = pf_tid % " << threadsQ << ";\n";
     os << "    " << sp_.real << " pf_acc[" << m << "][" << m << "];\n";
-    os << unroll << "    for (int pf_a = 0; pf_a < " << m << "; ++pf_a)\n" << unroll << "      for (int pf_b = 0; pf_b < " << m
-       << "; ++pf_b) pf_acc[pf_a][pf_b] = " << identity(st.op, sp_) << ";\n";
+    // Strict numerics: an update of a value computed before (a bias) continues from it,
+    // as the serial loop does, instead of adding the tile's sum to it at the end.
+    const bool continues = sp_.strict && !st.init && !accumulatorOnly(st.write.tensor);
+    auto outputs = [&](const std::string& ind) {
+      return ind + "const " + ix + " " + lp.var + " = " + lp.lo + " + pf_tp + pf_a * " + std::to_string(threadsP) + ", " +
+             lq.var + " = " + lq.lo + " + pf_tq + pf_b * " + std::to_string(threadsQ) + ";\n";
+    };
+    os << unroll << "    for (int pf_a = 0; pf_a < " << m << "; ++pf_a)\n" << unroll << "      for (int pf_b = 0; pf_b < " << m;
+    if (continues) {
+      os << "; ++pf_b) {\n" << outputs("        ") << "        pf_acc[pf_a][pf_b] = " << lp.var << " < " << lp.hi << " && "
+         << lq.var << " < " << lq.hi << " ? " << lhs << " : " << identity(st.op, sp_) << ";\n      }\n";
+    } else {
+      os << "; ++pf_b) pf_acc[pf_a][pf_b] = " << identity(st.op, sp_) << ";\n";
+    }
     os << "    for (" << ix << " pf_k0 = 0; pf_k0 < pf_ext_" << lr.var << "; pf_k0 += " << c.kStep << ") {\n";
     for (size_t r = 0; r < c.alongP.size(); ++r) {
       // Consecutive threads take consecutive elements of the slice's rows: along r for a
@@ -975,7 +1006,8 @@ class KernelPrinter {
     os << "      " << sp_.barrier() << "\n";
     // A product of its reads adds nothing where a staged operand is the slices' zero
     // padding: every step runs the whole slice, a loop the compiler unrolls.
-    if (isProduct(*st.rhs)) {
+    // Strict numerics add no padding: a zero term can turn -0 into +0.
+    if (isProduct(*st.rhs) && !sp_.strict) {
       os << unroll << "      for (int pf_r = 0; pf_r < " << c.kStep << "; ++pf_r) {\n";
     } else {
       os << "      const " << ix << " pf_kn = pf_ext_" << lr.var << " - pf_k0 < " << c.kStep << " ? pf_ext_" << lr.var
@@ -1005,12 +1037,12 @@ class KernelPrinter {
     os << "      }\n      " << sp_.barrier() << "\n    }\n";
     os << unroll << "    for (int pf_a = 0; pf_a < " << m << "; ++pf_a)\n" << unroll << "      for (int pf_b = 0; pf_b < " << m
        << "; ++pf_b) {\n"
-       << "        const " << ix << " " << lp.var << " = " << lp.lo << " + pf_tp + pf_a * " << threadsP << ", " << lq.var << " = "
-       << lq.lo << " + pf_tq + pf_b * " << threadsQ << ";\n"
-       << "        if (" << lp.var << " < " << lp.hi << " && " << lq.var << " < " << lq.hi << ") {\n";
+       << outputs("        ") << "        if (" << lp.var << " < " << lp.hi << " && " << lq.var << " < " << lq.hi << ") {\n";
     if (!accumulatorOnly(st.write.tensor))
       os << "          "
-         << assign(lhs, st.init ? "pf_acc[pf_a][pf_b]" : combine(st.op, lhs, "pf_acc[pf_a][pf_b]", sp_), st.write.tensor) << ";\n";
+         << assign(lhs, st.init || continues ? "pf_acc[pf_a][pf_b]" : combine(st.op, lhs, "pf_acc[pf_a][pf_b]", sp_),
+                   st.write.tensor)
+         << ";\n";
     printEpilogue(os, c, st, lp.var, lq.var);
     os << "        }\n      }\n";
   }
@@ -1033,7 +1065,7 @@ class KernelPrinter {
     if (c.epilogue.empty()) return;
     const KernelPlan& kp = k_.plan;
     std::vector<int> chain{st.write.tensor};
-    os << "          const " << sp_.real << " pf_ep0 = pf_acc[pf_a][pf_b];\n";
+    os << "          const " << sp_.real << " pf_ep0 = " << roundedTo(st.write.tensor, "pf_acc[pf_a][pf_b]") << ";\n";
     os << "          const " << sp_.index << " pf_op = " << p << ", pf_oq = " << q << ";\n";
     const int tp = kp.gridCoordOf(size_t(c.member), c.p);
     for (int e : c.epilogue) {
@@ -1046,7 +1078,8 @@ class KernelPrinter {
           if (chain[i] == a.tensor) return "pf_ep" + std::to_string(i);
         return accessC(a, &es);
       };
-      std::string body = "            " + v + " = " + valueText(es, *es.rhs, sp_, at_.sizes(), access) + ";\n";
+      std::string body =
+          "            " + v + " = " + roundedTo(es.write.tensor, valueText(es, *es.rhs, sp_, at_.sizes(), access)) + ";\n";
       if (!accumulatorOnly(es.write.tensor)) body += "            " + assign(accessC(es.write), v, es.write.tensor) + ";\n";
       os << "          " << sp_.real << " " << v << ";\n          {\n";
       for (size_t d = 0; d < es.dims.size(); ++d)  // the member's dims, where it names them
@@ -1500,13 +1533,19 @@ GeneratedCode generate(const PolyProgram& pp, const Partition& p, Dialect d) {
   verifySchedule(pp, p, sched);
   GeneratedCode out;
   out.kernels = lowerPartition(pp, at, p, sched);
-  const Spelling sp{d, realType(prog) == "float", realType(prog), indexType(at, d), {}, false, integerTensors(prog)};
+  Spelling sp{d, realType(prog) == "float", realType(prog), indexType(at, d), {}, false, widenedReads(prog)};
+  sp.strict = p.numerics == Numerics::Strict;
   std::ostringstream os;
   std::string sizes;
   for (auto& n : prog.sizeParams) sizes += (sizes.empty() ? "" : ", ") + n + "=" + std::to_string(p.sizes.at(n));
   os << "// Generated by polyfuse from program '" << prog.name << "' (strategy " << strategyName(p.strategy) << ", device "
      << p.device << ", sizes " << sizes << ").\n";
   os << "// " << p.kernels.size() << " kernel(s); every kernel's schedule was verified by isl against all dependences.\n";
+  if (sp.strict) {
+    os << "// Numerics strict: each statement rounds where the reference interpreter does (serial reductions in\n"
+          "// loop order, no FMA contraction), so every plan of this program computes the same bits.\n";
+    if (d == Dialect::OpenCL) os << "#pragma OPENCL FP_CONTRACT OFF\n";
+  }
   std::set<ReduceOp> used;  // block combines the kernels need
   bool warpRows = false, blockRows = false, streams = false;
   for (auto& k : out.kernels) {

@@ -164,7 +164,10 @@ RunResult runOpenCL(const Program& prog, const Partition& p, const GeneratedCode
   const char* src = code.kernelSource.c_str();
   s.program = clCreateProgramWithSource(s.ctx, 1, &src, nullptr, &err);
   check(err, "clCreateProgramWithSource");
-  if (clBuildProgram(s.program, 1, &dev, "-cl-std=CL1.2", nullptr, nullptr) != CL_SUCCESS) {
+  // Strict numerics: OpenCL lets a device divide and take square roots to 2.5 and 3 ulp
+  // unless asked for IEEE's rounding (a float program's; a double's always rounds).
+  const char* options = p.numerics == Numerics::Strict ? "-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt" : "-cl-std=CL1.2";
+  if (clBuildProgram(s.program, 1, &dev, options, nullptr, nullptr) != CL_SUCCESS) {
     size_t len = 0;
     clGetProgramBuildInfo(s.program, dev, CL_PROGRAM_BUILD_LOG, 0, nullptr, &len);
     std::string log(len, '\0');

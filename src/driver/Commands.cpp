@@ -113,6 +113,7 @@ struct FusionCli {
   int top = 1;  // fuse --top K
   bool noRecompute = false;
   bool noStream = false;
+  std::string numerics = "default";
 
   void add(CLI::App* cmd) {
     cmd->add_option("--strategy", strategy, namesIn(kStrategyNames, " | "));
@@ -126,9 +127,16 @@ struct FusionCli {
                   "ilp, exhaustive: compute every statement once (never recompute an elementwise producer in its consumers' kernels)");
     cmd->add_flag("--no-stream", noStream,
                   "keep every reduction pass: no sum streams beside the maximum it is shifted by (docs/streaming.md)");
+    cmd->add_option("--numerics", numerics,
+                    "default | strict: strict rounds as the reference does (serial reductions in loop order, no FMA, no "
+                    "reassociation), so every plan computes the same bits (docs/codegen.md)")
+        ->check(CLI::IsMember({"default", "strict"}));
   }
   // The cost model's own settings, before it plans anything.
-  void configure(CostModel& cm) const { cm.setStreams(!noStream); }
+  void configure(CostModel& cm) const {
+    cm.setStreams(!noStream);
+    cm.setNumerics(*parseIn(kNumericsNames, numerics));
+  }
   SearchOptions options(int n) const {
     SearchOptions o;
     o.strategy = parseStrategy(strategy);

@@ -113,6 +113,7 @@ json pointKey(const ExperimentConfig& cfg, const Point& pt) {
   if (validates(cfg, pt)) k["validate"] = {{"top", cfg.validateTop}};
   if (!cfg.recompute) k["recompute"] = false;
   if (!cfg.stream) k["stream"] = false;
+  if (cfg.numerics != Numerics::Default) k["numerics"] = numericsName(cfg.numerics);
   return k;
 }
 
@@ -212,6 +213,7 @@ json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& 
     FusionGraph fg(*lp.poly);
     CostModel cm(fg, pt.sizes, dev);
     cm.setStreams(cfg.stream);
+    cm.setNumerics(cfg.numerics);
     SearchOptions opt;
     opt.strategy = parseStrategy(pt.strategy);
     opt.timeLimitSeconds = cfg.timeLimitSeconds;
@@ -257,6 +259,7 @@ json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& 
       Sizes es = executionSizes(cfg, *lp.program, pt);
       CostModel ecm(fg, es, dev);
       ecm.setStreams(cfg.stream);
+      ecm.setNumerics(cfg.numerics);
       std::vector<std::string> clamps;
       Partition ep = ecm.replan(p, clamps);
       r["exec_plan_clamps"] = clamps;

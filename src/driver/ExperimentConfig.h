@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "driver/Backend.h"
+#include "fusion/KernelPlan.h"
 #include "polyir/Affine.h"
 
 namespace polyfuse {
@@ -53,6 +54,7 @@ struct ExperimentConfig {
   // program, sizes and device at the execution sizes, once per group of points.
   bool recompute = true;  // ilp and exhaustive may recompute elementwise temporaries
   bool stream = true;     // sums may stream beside their maxima (docs/streaming.md)
+  Numerics numerics = Numerics::Default;  // strict: every plan rounds as the reference does
   bool validate = false;
   int validateTop = 0;
 };

@@ -214,7 +214,10 @@ std::string reportCaption(const ExperimentConfig& cfg, const std::vector<json>& 
          kSourceCommit + ", " + date +
          (cfg.execute.enabled ? std::string(", executed on ") + backendName(cfg.execute.backend) + (ran.empty() ? "" : " (" + ran + ")")
                               : "") +
-         ".";
+         "." +
+         (cfg.numerics == Numerics::Strict
+              ? " Numerics strict: every plan rounds as the reference interpreter does (serial reductions, no FMA)."
+              : "");
 }
 
 }  // namespace

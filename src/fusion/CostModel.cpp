@@ -107,6 +107,8 @@ OnChipArray CostModel::onChipSlice(const std::vector<int>& members, const Kernel
 std::optional<KernelPlan> CostModel::evaluate(const std::vector<int>& members, const GridCandidate& c,
                                              const std::vector<int>* threadDims,
                                              const std::vector<int>& recomputed, std::optional<bool> stream) const {
+  // A split's chunks add their partials in another order than the loop.
+  if (strict() && c.chunks > 1) return std::nullopt;
   KernelPlan kp;
   kp.recomputed = recomputed;
   BlockShape shape = shapeGrid(members, c, kp);
@@ -190,7 +192,7 @@ KernelPlan CostModel::price(const std::vector<int>& members, const BlockShape& s
 // reads its value.
 std::vector<StreamPair> CostModel::streamPairs(const std::vector<int>& members, const KernelPlan& kp) const {
   std::vector<StreamPair> out;
-  if (!streams_) return out;
+  if (!streams_ || strict()) return out;  // a streamed sum rescales: other rounding
   const Program& prog = fg_.program();
   auto indexOf = [&](int s) { return size_t(std::find(members.begin(), members.end(), s) - members.begin()); };
   for (size_t k = 0; k < members.size(); ++k) {
@@ -579,8 +581,11 @@ bool CostModel::mapThreads(const std::vector<int>& members, const std::vector<in
       parPoints *= shape.hi[k][d] - shape.lo[k][d];
     }
     int x = lastPar;
-    if ((parPoints < kWarp || lastPar < 0) && st.numReduction() > 0) x = int(st.dims.size()) - 1;
+    // Strict numerics: threads never share a reduction (each combines partials in a
+    // tree, another order than the loop's).
+    if ((parPoints < kWarp || lastPar < 0) && st.numReduction() > 0 && !strict()) x = int(st.dims.size()) - 1;
     if (threadDims) x = (*threadDims)[k];
+    if (strict() && x >= st.numParallel) return false;
     kp.threadDims[k] = x;
     if (x >= 0) shape.run[k] = std::max<int64_t>(1, shape.hi[k][x] - shape.lo[k][x]);
     kp.modes.push_back(st.numReduction() == 0      ? StmtMode::Pointwise
@@ -840,7 +845,7 @@ void CostModel::vectorize(const std::vector<int>& members, const BlockShape& sha
   const int computeBytes = computeBytes_;
   const int width = 16 / computeBytes;
   kp.vectorWidth.assign(members.size(), 1);
-  for (size_t k = 0; k < members.size(); ++k) {
+  for (size_t k = 0; k < members.size() && !strict(); ++k) {  // strict: lanes would invert divisors, vector math
     const int x = kp.threadDims[k];
     // Off a split's chunks (the last chunk may end inside a vector) and a tiled contraction.
     if (x < 0 || (kp.splitChunks > 1 && kp.chunkDims[k] == x) || kp.rowOfWarp(k, x) || kp.tiledWith(k)) continue;
@@ -1234,6 +1239,7 @@ Partition CostModel::assemble(Strategy strategy, const std::vector<StmtSet>& gro
                               const std::vector<StmtSet>& recomputed, bool noParallelismLoss) const {
   Partition p;
   p.strategy = strategy;
+  p.numerics = numerics_;
   p.sizes = sizes();
   p.device = dev_.name;
   const int n = fg_.size();

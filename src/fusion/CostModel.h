@@ -125,6 +125,12 @@ class CostModel {
   // `--no-stream`. Set before the first plan: plans are memoized.
   void setStreams(bool on) { streams_ = on; }
   bool streams() const { return streams_; }
+  // `--numerics strict` (Numerics): only plans that round as the reference does, each
+  // reduction serial in one thread, no split, no stream, no vector lanes. Set before the
+  // first plan, as setStreams.
+  void setNumerics(Numerics n) { numerics_ = n; }
+  Numerics numerics() const { return numerics_; }
+  bool strict() const { return numerics_ == Numerics::Strict; }
   // Kernel k priced again on its grid, tile and threads with every sum two-pass: with its
   // split where one remains legal, else unsplit (a maximum and its sum split together
   // only streamed).
@@ -163,6 +169,7 @@ class CostModel {
   std::vector<std::vector<int>> depSources_;  // per statement: those it depends on (any kind), sorted
   std::vector<StreamChain> stream_;           // per statement: how it streams, when a sum that can
   bool streams_ = true;                       // --no-stream: false
+  Numerics numerics_ = Numerics::Default;
   mutable std::unordered_map<StmtSet, std::optional<KernelPlan>, StmtSetHash> memo_[2];
   // Plans of groups that recompute members, keyed by the group followed by the members.
   mutable std::map<std::pair<StmtSet, StmtSet>, std::optional<KernelPlan>> recomputeMemo_[2];

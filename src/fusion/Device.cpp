@@ -83,7 +83,7 @@ void applyDeviceOverrides(Device& d, const std::map<std::string, double>& values
 }
 
 Device loadDevice(const std::string& nameOrPath) {
-  if (nameOrPath == "a100" || nameOrPath == "h100" || nameOrPath == "h200") return preset(nameOrPath);
+  if (isDevicePreset(nameOrPath)) return preset(nameOrPath);
   if (!std::filesystem::is_regular_file(nameOrPath))
     throw UsageError("unknown device '" + nameOrPath + "' (presets: a100, h100, h200; or a YAML file)");
   YAML::Node y;

@@ -36,6 +36,8 @@ inline constexpr const char* kSaturatingOccupancyGone =
 
 // "a100", "h100", "h200", or a path to a YAML file. Throws UsageError.
 Device loadDevice(const std::string& nameOrPath);
+// Whether `name` is one of the presets loadDevice knows without a file.
+inline bool isDevicePreset(const std::string& name) { return name == "a100" || name == "h100" || name == "h200"; }
 // Throws a UsageError naming the parameter, its allowed range and the value when `v`
 // is not a value of parameter `k` (or `k` is not a parameter).
 void checkDeviceParameter(const std::string& k, double v);

@@ -375,8 +375,20 @@ struct Alternative {
   double modeledUs = 0;
 };
 
+// Which rounding the generated code may change (`--numerics`). Default: a plan may
+// reassociate reductions (threads and blocks share them, sums stream beside their
+// maxima, vector lanes keep partials, a divisor is inverted once) and the compilers may
+// contract a multiply and an add into one FMA. Strict: every statement rounds where the
+// reference interpreter rounds it: reductions run serially in their loops' order, no
+// FMA, divisions as written, so that every plan of a program computes the same bits
+// on one device (docs/codegen.md, "Numerics").
+enum class Numerics { Default, Strict };
+inline constexpr EnumName<Numerics> kNumericsNames[] = {{Numerics::Default, "default"}, {Numerics::Strict, "strict"}};
+inline const char* numericsName(Numerics n) { return nameIn(kNumericsNames, n); }
+
 struct Partition {
   Strategy strategy = Strategy::Ilp;
+  Numerics numerics = Numerics::Default;  // what the kernels were planned and must be generated for
   Sizes sizes;          // what the plan was made for
   std::string device;   // the device preset's name
   std::vector<KernelPlan> kernels;  // in launch order

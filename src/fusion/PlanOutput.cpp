@@ -35,6 +35,7 @@ nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p) {
   nlohmann::ordered_json j;
   j["program"] = prog.name;
   j["strategy"] = strategyName(p.strategy);
+  j["numerics"] = numericsName(p.numerics);
   j["device"] = cm.device().name;
   j["sizes"] = nlohmann::ordered_json::object();
   for (auto& n : prog.sizeParams) j["sizes"][n] = cm.sizes().at(n);
@@ -178,7 +179,8 @@ void printPartitionTable(std::ostream& os, const CostModel& cm, const Partition&
   const Program& prog = cm.graph().program();
   std::string sizes;
   for (auto& n : prog.sizeParams) sizes += (sizes.empty() ? "" : ",") + n + "=" + std::to_string(cm.sizes().at(n));
-  os << fmt::format("program {}  strategy {}  device {}  sizes {}\n", prog.name, strategyName(p.strategy), cm.device().name, sizes);
+  os << fmt::format("program {}  strategy {}  device {}  sizes {}{}\n", prog.name, strategyName(p.strategy), cm.device().name, sizes,
+                    p.numerics == Numerics::Default ? "" : std::string("  numerics ") + numericsName(p.numerics));
   // Columns as wide as their longest entry, so long statement lists stay aligned.
   std::vector<std::string> stmts, grids, tiles;
   size_t ws = 10, wg = 4, wt = 4;

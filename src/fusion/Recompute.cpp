@@ -81,6 +81,7 @@ std::unique_ptr<RecomputedProgram> makeCopiesExplicit(const CostModel& cm, const
   out->graph = std::make_unique<FusionGraph>(*out->poly);
   out->cm = std::make_unique<CostModel>(*out->graph, cm.sizes(), cm.device());
   out->cm->setStreams(cm.streams());
+  out->cm->setNumerics(cm.numerics());
   // The same kernels over the new statements, costed with the plan's own grids, tiles,
   // thread mappings and splits; they must run in the plan's order and cost the same.
   std::vector<StmtSet> groups(p.kernels.size(), StmtSet(int(np.statements.size())));

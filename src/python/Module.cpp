@@ -88,8 +88,11 @@ PyProgram load(const std::string& path, const std::optional<Sizes>& sizes, const
 }
 
 std::vector<PyPlan> fuse(const PyProgram& prog, const std::string& strategy, const std::string& device, int top,
-                         double timeLimit, bool recompute, const std::optional<Sizes>& sizes, bool stream) {
+                         double timeLimit, bool recompute, const std::optional<Sizes>& sizes, bool stream,
+                         const std::string& numericsName) {
   auto s = std::make_shared<Session>();
+  const std::optional<Numerics> numerics = parseIn(kNumericsNames, numericsName);
+  if (!numerics) throw UsageError("numerics '" + numericsName + "': expected " + namesIn(kNumericsNames, " or "));
   s->program = prog.state;
   Sizes at = sizesOr(prog, sizes);
   if (top < 1) throw UsageError("top must be at least 1");
@@ -105,6 +108,7 @@ std::vector<PyPlan> fuse(const PyProgram& prog, const std::string& strategy, con
     s->graph = std::make_unique<FusionGraph>(*prog.state->lp.poly);
     s->model = std::make_unique<CostModel>(*s->graph, at, dev);
     s->model->setStreams(stream);
+    s->model->setNumerics(*numerics);
     Partition best = search(*s->model, s->options);
     plans.push_back({s, best});
     // The runners-up, each assembled whole (kernels, grids, costs) as the best one is.
@@ -180,6 +184,7 @@ py::dict run(const PyPlan& plan, const std::string& backendName, int repeat, uin
     if (sizes) {  // a cost model at the run's sizes only when they differ from the plan's
       CostModel cm(*s.graph, at, s.model->device());
       cm.setStreams(s.model->streams());
+      cm.setNumerics(s.model->numerics());
       x = executePartition(cm, cm.replan(plan.partition, clamps), backend, makeInputs(prog, at, seed), seed, repeat);
     } else {
       x = executePartition(*s.model, plan.partition, backend, makeInputs(prog, at, seed), seed, repeat);
@@ -257,6 +262,7 @@ PYBIND11_MODULE(_polyfuse, m) {
   py::class_<PyPlan>(m, "Plan", "A partition of the program into kernels, with its modeled costs")
       .def_property_readonly("strategy", [](const PyPlan& p) { return std::string(strategyName(p.partition.strategy)); })
       .def_property_readonly("device", [](const PyPlan& p) { return p.partition.device; })
+      .def_property_readonly("numerics", [](const PyPlan& p) { return std::string(numericsName(p.partition.numerics)); })
       .def_property_readonly("sizes", [](const PyPlan& p) { return p.partition.sizes; })
       .def_property_readonly("kernels",
                              [](const PyPlan& p) {
@@ -326,9 +332,10 @@ PYBIND11_MODULE(_polyfuse, m) {
                              "each statement's id (as kernels name it) and label")
       .def("fuse", &fuse, py::arg("strategy") = "ilp", py::arg("device") = "h100", py::arg("top") = 1,
            py::arg("time_limit") = 60.0, py::arg("recompute") = true, py::arg("sizes") = py::none(),
-           py::arg("stream") = true,
+           py::arg("stream") = true, py::arg("numerics") = "default",
            "partition the program into kernels; with top=K, the K best plans, best first; stream=False: no sum "
-           "streams beside its maximum (docs/streaming.md)")
+           "streams beside its maximum (docs/streaming.md); numerics='strict': every plan rounds as the "
+           "reference does and computes the same bits (docs/codegen.md)")
       .def("__repr__", [](const PyProgram& p) {
         return "<polyfuse.Program " + p.state->lp.program->name + ": " +
                std::to_string(p.state->lp.program->statements.size()) + " statement(s) from " + p.state->path + ">";

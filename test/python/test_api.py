@@ -86,6 +86,20 @@ def test_run_verifies_on_pocl_at_odd_sizes(tmp_path):
     assert list(r["kernel_ms"]) == ["softmax_k0"]
 
 
+def test_strict_numerics_plans_serial_reductions(tmp_path):
+    os.environ.setdefault("POCL_CACHE_DIR", str(tmp_path / "pocl"))
+    prog = polyfuse.load(os.path.join(EXAMPLES, "softmax.tc"), sizes={"N": 8, "M": 1048576})
+    strict = prog.fuse(numerics="strict")[0]
+    assert strict.numerics == "strict" and strict.to_dict()["numerics"] == "strict"
+    modes = {m for k in strict.to_dict()["kernels"] for m in k["modes"]}
+    assert modes <= {"pointwise", "serial-reduce"}, modes
+    assert "split-reduce" in {m for k in prog.fuse()[0].to_dict()["kernels"] for m in k["modes"]}
+    r = strict.run(backend="opencl", repeat=1, sizes={"N": 3, "M": 257})
+    assert r["verified"], r
+    with pytest.raises(polyfuse.InputError, match="numerics 'loose'"):
+        prog.fuse(numerics="loose")
+
+
 def test_errors_are_located_exceptions(tmp_path):
     bad = tmp_path / "bad.tc"
     bad.write_text(textwrap.dedent("""\
