@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "codegen/Calibrate.h"
@@ -24,6 +25,7 @@
 #include "driver/Inspect.h"
 #include "driver/Validate.h"
 #include "fusion/Occupancy.h"
+#include "fusion/PlanInput.h"
 #include "fusion/PlanOutput.h"
 #include "mlir/LoadProgram.h"
 #include "polyir/Frontend.h"
@@ -62,6 +64,24 @@ namespace {
 struct Common {
   std::string file, entry, sizes;
 };
+
+// A JSON file (a plan), with a parse error located at its line and column.
+nlohmann::json readJsonFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError(path + ": cannot open the file");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    const size_t at = std::min(e.byte > 0 ? e.byte - 1 : 0, text.size());
+    const size_t lineStart = text.rfind('\n', at == 0 ? 0 : at - 1);
+    const int line = 1 + int(std::count(text.begin(), text.begin() + long(at), '\n'));
+    const size_t col = at - (lineStart == std::string::npos || at == 0 ? 0 : lineStart + 1) + 1;
+    std::string msg = e.what();
+    if (const size_t p = msg.find("syntax error"); p != std::string::npos) msg = msg.substr(p);
+    throw UsageError(path + ":" + std::to_string(line) + ":" + std::to_string(col) + ": not JSON: " + msg);
+  }
+}
 
 // --size is checked against the program once it is loaded ("missing size 'N'"): a
 // program whose shapes are all static (an MLIR function, say) takes none.
@@ -152,19 +172,64 @@ struct FusionCli {
   }
 };
 
+// A plan read from a file (codegen and exec --plan; fusion/PlanInput.h): what it was made
+// for, and the device model, its own unless --device names the file of one.
+struct PlanFile {
+  std::string path;
+  nlohmann::json plan;
+  PlanHeader header;
+  Device device;
+  // A cost model set as the plan was made: its numerics, streams where it streams.
+  void configure(CostModel& cm) const {
+    cm.setStreams(header.streams);
+    cm.setNumerics(header.numerics);
+  }
+  Partition read(const CostModel& cm) const { return readPlan(cm, plan, path); }
+};
+
+PlanFile openPlanFile(const Program& prog, const std::string& path, const std::string& device, bool deviceGiven) {
+  PlanFile f{path, readJsonFile(path), {}, {}};
+  f.header = readPlanHeader(prog, f.plan, path);
+  if (!deviceGiven && !isDevicePreset(f.header.device))
+    throw UsageError(path + ": made for device '" + f.header.device + "': give its file with --device FILE.yaml");
+  f.device = loadDevice(deviceGiven ? device : f.header.device);
+  if (f.device.name != f.header.device)
+    throw UsageError(path + ": made for device '" + f.header.device + "', not '" + f.device.name + "'");
+  return f;
+}
+
+// With --plan, the plan decides what the search options (and `also`) would: the first
+// one given, said when the command runs (a callback of the parser must not throw).
+std::string givenBesidePlan(CLI::App* cmd, const char* also) {
+  for (const char* o : {"--strategy", "--fuse", "--never-fuse", "--max-kernels", "--time-limit", "--no-recompute",
+                        "--no-stream", "--numerics", also})
+    if (cmd->get_option(o)->count() > 0) return o;
+  return "";
+}
+void refuseBesidePlan(const std::string& option) {
+  if (!option.empty()) throw UsageError("--plan gives the kernels, sizes and numerics; " + option + " does not apply to it");
+}
+
 // Runs the generated code of the chosen partition and verifies it against the reference.
 // With `planSizes`, the plan is chosen at those sizes and run, as it is, at `sizes`
 // (a plan for a large size verified at a small one); clamps are reported.
+// With `planFile`, its plan is run, as it is, at `sizes` (`planSizes` are its own).
 int execGenerated(LoadedProgram& lp, Backend backend, const FusionCli& fusion, int repeat, bool json,
-                  const Sizes& sizes, const Sizes* planSizes, const Bindings& b, uint64_t seed, const std::string& dump) {
+                  const Sizes& sizes, const Sizes* planSizes, const Bindings& b, uint64_t seed, const std::string& dump,
+                  const PlanFile* planFile = nullptr) {
   const Program& prog = *lp.program;
   FusionGraph fg(*lp.poly);
-  const Device dev = loadDevice(fusion.device);
+  const Device dev = planFile ? planFile->device : loadDevice(fusion.device);
   CostModel cm(fg, sizes, dev);
-  fusion.configure(cm);
+  if (planFile) planFile->configure(cm);
+  else fusion.configure(cm);
   std::vector<std::string> clamps;
   Partition p;
-  if (planSizes) {
+  if (planFile) {
+    CostModel planner(fg, *planSizes, dev);
+    planFile->configure(planner);
+    p = cm.replan(planFile->read(planner), clamps);
+  } else if (planSizes) {
     CostModel planner(fg, *planSizes, dev);
     fusion.configure(planner);
     p = cm.replan(search(planner, fusion.options(fg.size())), clamps);
@@ -406,7 +471,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
   {
     struct CodegenOpts : Common {
       FusionCli fusion;
-      std::string target = "cuda", out;
+      std::string target = "cuda", out, plan;
     };
     auto c = std::make_shared<CodegenOpts>();
     auto* cmd = app.add_subcommand("codegen", "Write CUDA or OpenCL kernels, host harness and reference");
@@ -414,11 +479,24 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
     c->fusion.add(cmd);
     cmd->add_option("--target", c->target, "cuda | opencl")->check(CLI::IsMember({"cuda", "opencl"}));
     cmd->add_option("-o,--output", c->out, "output directory")->required();
-    cmd->callback([c, &reg] {
-      reg.chosen = [c] {
+    cmd->add_option("--plan", c->plan,
+                    "generate this plan (as fuse --json writes it, or edited by hand) instead of searching: its sizes, "
+                    "numerics and each kernel's statements, grid, tile and threads (docs/codegen.md)");
+    cmd->callback([c, cmd, &reg] {
+      const std::string besidePlan = c->plan.empty() ? "" : givenBesidePlan(cmd, "--size");
+      const bool deviceGiven = cmd->get_option("--device")->count() > 0;
+      reg.chosen = [c, besidePlan, deviceGiven] {
         return withProgram(*c, [&](LoadedProgram& lp) {
-          Sizes sizes = parseSizes(c->sizes);
           FusionGraph fg(*lp.poly);
+          if (!c->plan.empty()) {
+            refuseBesidePlan(besidePlan);
+            const PlanFile f = openPlanFile(*lp.program, c->plan, c->fusion.device, deviceGiven);
+            CostModel cm(fg, f.header.sizes, f.device);
+            f.configure(cm);
+            for (auto& file : writeCode(cm, f.read(cm), c->target, c->out)) std::cout << file << "\n";
+            return 0;
+          }
+          Sizes sizes = parseSizes(c->sizes);
           CostModel cm(fg, sizes, loadDevice(c->fusion.device));
           c->fusion.configure(cm);
           Partition p = search(cm, c->fusion.options(fg.size()));
@@ -502,7 +580,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
   }
   {
     struct ExecOpts : Common {
-      std::string backend = "ref", dump, planSizes, precision = "program";
+      std::string backend = "ref", dump, planSizes, precision = "program", plan;
       uint64_t seed = 1;
       std::vector<std::string> inputs, scalars;
       bool json = false;
@@ -518,6 +596,9 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
     cmd->add_option("--scalar", c->scalars, "NAME=VALUE: a scalar parameter (default: random in [0.5, 1.5])");
     cmd->add_option("--dump", c->dump, "write every output, as the backend computed it, to DIR/NAME.npy");
     cmd->add_option("--plan-size", c->planSizes, "choose the plan at these sizes and run it, as it is, at --size");
+    cmd->add_option("--plan", c->plan,
+                    "run this plan (as fuse --json writes it, or edited by hand) instead of searching, at --size or at its "
+                    "own sizes (docs/codegen.md)");
     cmd->add_option("--precision", c->precision,
                     "the reference's arithmetic, with --backend ref: program (the program's element type, rounded after "
                     "each operation; what generated code is verified against) or f64 (double throughout, for error analysis)")
@@ -525,11 +606,17 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
     cmd->add_flag("--json", c->json, "print a JSON object");
     c->fusion.add(cmd);
     cmd->add_option("--repeat", c->repeat, "timed runs (the median is reported)");
-    cmd->callback([c, &reg] {
-      reg.chosen = [c] {
+    cmd->callback([c, cmd, &reg] {
+      const std::string besidePlan = c->plan.empty() ? "" : givenBesidePlan(cmd, "--plan-size");
+      const bool deviceGiven = cmd->get_option("--device")->count() > 0;
+      reg.chosen = [c, besidePlan, deviceGiven] {
         return withProgram(*c, [&](LoadedProgram& lp) {
           const Program& prog = *lp.program;
-          Sizes sizes = parseSizes(c->sizes);
+          refuseBesidePlan(besidePlan);
+          std::optional<PlanFile> planFile;
+          if (!c->plan.empty()) planFile = openPlanFile(prog, c->plan, c->fusion.device, deviceGiven);
+          // A plan runs at its own sizes unless --size gives others.
+          Sizes sizes = planFile && c->sizes.empty() ? planFile->header.sizes : parseSizes(c->sizes);
           std::map<std::string, double> scalars;
           for (auto& kv : c->scalars) {
             size_t eq = kv.find('=');
@@ -572,10 +659,12 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
               planSizes = parseSizes(c->planSizes);
               prog.checkSizes(*planSizes);
             }
+            if (planFile) planSizes = planFile->header.sizes;
             return execGenerated(lp, backend, c->fusion, c->repeat, c->json, sizes, planSizes ? &*planSizes : nullptr, b,
-                                 c->seed, c->dump);
+                                 c->seed, c->dump, planFile ? &*planFile : nullptr);
           }
           if (!c->planSizes.empty()) throw UsageError("--plan-size applies to generated code: --backend opencl or cuda");
+          if (planFile) throw UsageError("--plan applies to generated code: --backend opencl or cuda");
           interpret(prog, b, c->precision == "f64" ? Precision::F64 : Precision::Program);
           if (!c->dump.empty()) {
             std::filesystem::create_directories(c->dump);

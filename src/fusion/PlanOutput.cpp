@@ -52,6 +52,18 @@ nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p) {
     kj["recomputed"] = nlohmann::ordered_json::array();
     for (int s : k.recomputed) kj["recomputed"].push_back(prog.statements[s].label());
     kj["grid"] = gridText(prog, k);
+    // The decisions `codegen --plan` reads back (fusion/PlanInput.h): each member's
+    // dimensions on the grid coordinates and the dimension its threads run along.
+    kj["grid_dims"] = nlohmann::ordered_json::array();
+    kj["thread_dims"] = nlohmann::ordered_json::array();
+    for (size_t m = 0; m < k.statements.size(); ++m) {
+      const Statement& st = prog.statements[size_t(k.statements[m])];
+      nlohmann::ordered_json dims = nlohmann::ordered_json::array();
+      for (int d : k.gridDims[m]) dims.push_back(st.dims[size_t(d)]);
+      kj["grid_dims"].push_back(dims);
+      const int x = m < k.threadDims.size() ? k.threadDims[m] : -1;
+      kj["thread_dims"].push_back(x < 0 ? nlohmann::ordered_json() : nlohmann::ordered_json(st.dims[size_t(x)]));
+    }
     kj["grid_extent"] = k.gridExtent;
     kj["tile"] = k.tile;
     kj["split_chunks"] = k.splitChunks;
