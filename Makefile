@@ -72,7 +72,7 @@ check-sanitize: deps
 	$(MAKE) --no-print-directory fuzz BUILD=$(SAN_BUILD)
 
 # A fuzz run of each parser (polyfuse-fuzz: TC front end and later stages, the linalg
-# importer with MLIR's parser under it, experiment YAML, device YAML). A crash saves its input under $(BUILD)/fuzz-crashes and fails.
+# importer with MLIR's parser under it, experiment YAML, device YAML, plans read back). A crash saves its input under $(BUILD)/fuzz-crashes and fails.
 fuzz:
 	$(SAN_ENV) $(BUILD)/bin/polyfuse-fuzz tc --seconds $(FUZZ_SECONDS) --crashes $(BUILD)/fuzz-crashes examples
 	$(SAN_ENV) $(BUILD)/bin/polyfuse-fuzz mlir --seconds $(FUZZ_SECONDS) --crashes $(BUILD)/fuzz-crashes \
@@ -80,6 +80,7 @@ fuzz:
 	$(SAN_ENV) $(BUILD)/bin/polyfuse-fuzz config --seconds $(FUZZ_SECONDS) --crashes $(BUILD)/fuzz-crashes test/fuzz/corpus/config
 	$(SAN_ENV) $(BUILD)/bin/polyfuse-fuzz device --seconds $(FUZZ_SECONDS) --crashes $(BUILD)/fuzz-crashes \
 	  test/fuzz/corpus/device examples/devices
+	$(SAN_ENV) $(BUILD)/bin/polyfuse-fuzz plan --seconds $(FUZZ_SECONDS) --crashes $(BUILD)/fuzz-crashes test/fuzz/corpus/plan
 
 clean:
 	rm -rf $(BUILD) $(SAN_BUILD)

@@ -151,18 +151,33 @@ Partition readPlan(const CostModel& cm, const json& plan, const std::string& pat
       r.fail(where + ".tile", "one tile size per grid dimension");
     c.chunks = kj.contains("split_chunks") ? r.integer(kj["split_chunks"], where + ".split_chunks") : 1;
     if (c.chunks < 1) r.fail(where + ".split_chunks", "at least 1");
-    // The assignment must be one the dependences keep, with its split where one is asked.
-    bool legal = false;
-    for (const GridCandidate& g : cm.gridCandidates(group, false, recomputed))
-      if (g.dims == c.dims && (c.chunks == 1 || g.chunks > 1)) { legal = true; break; }
-    if (!legal)
-      r.fail(where + ".grid_dims", c.chunks > 1 ? "no split reduction on this grid assignment"
-                                                : "this grid assignment breaks a dependence inside the kernel (or is no grid of its statements)");
+    // The assignment must be one the dependences keep, and a split one of the chunk
+    // counts the model tries on it (CostModel::kMinSplitChunk points a chunk at least).
+    bool assignment = false, split = c.chunks == 1;
+    std::string chunkCounts;
+    for (const GridCandidate& g : cm.gridCandidates(group, false, recomputed)) {
+      if (g.dims != c.dims) continue;
+      assignment = true;
+      if (g.chunks == c.chunks) split = true;
+      if (g.chunks > 1 && chunkCounts.find(" " + std::to_string(g.chunks) + ",") == std::string::npos)
+        chunkCounts += " " + std::to_string(g.chunks) + ",";
+    }
+    if (!assignment)
+      r.fail(where + ".grid_dims", "this grid assignment breaks a dependence inside the kernel (or is no grid of its statements)");
+    if (!split)
+      r.fail(where + ".split_chunks", chunkCounts.empty() ? "no split reduction on this grid assignment"
+                                                          : "the splits tried here have" + chunkCounts.substr(0, chunkCounts.size() - 1) + " chunks");
     const bool streams = kj.contains("streams") && kj["streams"].is_array() && !kj["streams"].empty();
-    if (!cm.evaluate(k.statements, c, &k.threadDims, k.recomputed, streams))
+    const std::optional<KernelPlan> planned = cm.evaluate(k.statements, c, &k.threadDims, k.recomputed, streams);
+    if (!planned)
       r.fail(where, "no plan with these decisions: the thread dimensions split a reduction its threads do not share, or "
                     "the streams or split are not possible here" +
                         std::string(cm.strict() ? " (numerics strict: every reduction serial, no split, no stream)" : ""));
+    for (size_t t = 0; t < c.tile.size(); ++t)
+      if (t < planned->gridExtent.size() && c.tile[t] > planned->gridExtent[t])
+        r.fail(where + ".tile[" + std::to_string(t) + "]", "tile " + std::to_string(c.tile[t]) +
+                                                               " is larger than the grid's extent " +
+                                                               std::to_string(planned->gridExtent[t]) + " there");
     k.gridDims = c.dims;
     k.tile = c.tile;
     k.splitChunks = c.chunks;
@@ -170,6 +185,20 @@ Partition readPlan(const CostModel& cm, const json& plan, const std::string& pat
     skeleton.kernels.push_back(std::move(k));
     groups.push_back(group);
     kept.push_back(recomputed);
+  }
+  // A stored value some kernel reads from memory, as the search's plans store only those
+  // (generated code stores exactly what other kernels read).
+  for (int s = 0; s < n; ++s) {
+    const int h = home[size_t(s)];
+    if (h < 0 || !copied[size_t(s)] || !fg.storesValue(groups[size_t(h)], kept[size_t(h)], s)) continue;
+    bool read = false;
+    for (int t : fg.flowConsumers(s))
+      for (size_t g = 0; g < groups.size() && !read; ++g)
+        read = groups[g].contains(t) && !groups[g].contains(s);
+    if (!read)
+      r.fail("kernels[" + std::to_string(h) + "]", prog.statements[s].label() +
+                                                      " is stored for no kernel: each that uses it recomputes it; list it "
+                                                      "under recomputed here too");
   }
   std::vector<int> holders(size_t(n), 0);
   for (const StmtSet& g : groups)

@@ -4,8 +4,9 @@
 //
 // TARGET is `tc` (lexer, parser, Sema, isl form and dependences, and at small sizes the
 // cost model, search and code generation), `mlir` (the linalg importer, MLIR's parser
-// and verifier under it, then the same later stages), `config` (the experiment YAML) or
-// `device` (the device YAML). Each iteration mutates an input of the corpus (byte flips,
+// and verifier under it, then the same later stages), `config` (the experiment YAML),
+// `device` (the device YAML) or `plan` (a plan read back, `codegen --plan`, for
+// examples/softmax.tc, then code generation). Each iteration mutates an input of the corpus (byte flips,
 // insertions and deletions, splices with another input, tokens of the language) and
 // feeds it to the target. The contract: the input is accepted, or refused with a user
 // error (SourceError, UsageError). Anything else -- an internal error, an isl
@@ -30,6 +31,7 @@
 #include "codegen/Emit.h"
 #include "driver/ExperimentConfig.h"
 #include "fusion/Device.h"
+#include "fusion/PlanInput.h"
 #include "fusion/Recompute.h"
 #include "fusion/Search.h"
 #include "polyir/Diagnostic.h"
@@ -57,6 +59,14 @@ const std::vector<std::string> kMlirTokens = {
     "affine_map<(d0, d1) -> (d0)>", "affine_map<(d0) -> (d0 floordiv 2)>", "[\"parallel\", \"reduction\"]",
     "ins(", "outs(", " -> ", "{", "}", "(", ")", "[", "]", "<", ">", ",", "\n", "^bb0(%a: f32, %o: f32):", "return ",
     "func.func @f(", "0xFF800000", "0x7FC00000", "-1", "2147483648", "1099511627777", "to f16", "to bf16", "to i8"};
+const std::vector<std::string> kJsonTokens = {
+    "{", "}", "[", "]", ",", ":", "\"S0\"", "\"S3\"", "\"S9\"", "\"i\"", "\"j\"", "\"k\"", "null", "true", "0", "1", "-1",
+    "64", "4096", "2.5", "\"statements\": ", "\"recomputed\": ", "\"grid_dims\": ", "\"thread_dims\": ", "\"tile\": ",
+    "\"split_chunks\": ", "\"streams\": [{}]", "\"numerics\": \"strict\"", "\"sizes\": ", "\"kernels\": ", "\"N\"", "\"M\""};
+// The program the plan corpus is for (examples/softmax.tc).
+const char* const kSoftmax =
+    "def softmax(float(N, M) X) -> (Y) {\n  mx(i) max=! X(i, j)\n  e(i, j) = exp(X(i, j) - mx(i))\n"
+    "  s(i) +=! e(i, j)\n  Y(i, j) = e(i, j) / s(i)\n}\n";
 const std::vector<std::string> kYamlTokens = {
     "name: ", "programs:", "  - path: ", "    sizes: ", "[{N: 4, M: 4}]", "strategies: ", "[ilp, nofuse]", "devices: ",
     "[h100]", "execute:", "  backend: opencl", "  sizes: ", "  repeat: ", "emit: [cuda]", "weights:", "time_limit: ",
@@ -136,14 +146,34 @@ void runProgram(const std::string& text, const std::string& path) {
   generate(*lp.poly, p, Dialect::Cuda);
 }
 
+// A plan for softmax read back and generated, as `codegen --plan` does.
+void runPlan(const std::string& text, const fs::path& scratch) {
+  const nlohmann::json plan = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (plan.is_discarded()) throw UsageError("not JSON");  // the driver locates it (readJsonFile)
+  SourceFile src{(scratch / "softmax.tc").string(), kSoftmax};
+  LoadedProgram lp = loadProgramFile(src, "", std::make_shared<IslContext>());
+  const PlanHeader h = readPlanHeader(*lp.program, plan, "plan.json");
+  FusionGraph fg(*lp.poly);
+  CostModel cm(fg, h.sizes, loadDevice(isDevicePreset(h.device) ? h.device : "h100"));
+  cm.setStreams(h.streams);
+  cm.setNumerics(h.numerics);
+  Partition p = readPlan(cm, plan, "plan.json");
+  if (auto copies = makeCopiesExplicit(cm, p)) {
+    generate(copies->cm->graph().poly(), copies->plan, Dialect::Cuda);
+    return;
+  }
+  generate(*lp.poly, p, Dialect::Cuda);
+}
+
 void runTarget(const std::string& target, const std::string& text, const fs::path& scratch) {
-  fs::path file = scratch / (target == "tc" ? "input.tc" : target == "mlir" ? "input.mlir" : "input.yaml");
+  fs::path file = scratch / (target == "tc" ? "input.tc" : target == "mlir" ? "input.mlir" : target == "plan" ? "input.json" : "input.yaml");
   {
     std::ofstream out(file, std::ios::binary);
     out << text;
   }
   if (target == "tc" || target == "mlir") runProgram(text, file.string());
   else if (target == "config") expandPoints(loadExperimentConfig(file.string()));
+  else if (target == "plan") runPlan(text, scratch);
   else loadDevice(file.string());
 }
 
@@ -163,8 +193,9 @@ int main(int argc, char** argv) {
     else if (target.empty()) target = a;
     else corpusPaths.push_back(a);
   }
-  if ((target != "tc" && target != "mlir" && target != "config" && target != "device") || corpusPaths.empty()) {
-    std::cerr << "usage: polyfuse-fuzz tc|mlir|config|device --seconds S [--seed K] [--crashes DIR] CORPUS...\n";
+  if ((target != "tc" && target != "mlir" && target != "config" && target != "device" && target != "plan") ||
+      corpusPaths.empty()) {
+    std::cerr << "usage: polyfuse-fuzz tc|mlir|config|device|plan --seconds S [--seed K] [--crashes DIR] CORPUS...\n";
     return 2;
   }
   std::vector<std::string> corpus;
@@ -198,7 +229,7 @@ int main(int argc, char** argv) {
     prog << "def prog(float(N, M) X) -> (Y) {\n  s(i) +=! X(i, j)\n  Y(i, j) = X(i, j) / s(i)\n}\n";
   }
   std::mt19937_64 rng(seed);
-  const auto& tokens = target == "tc" ? kTcTokens : target == "mlir" ? kMlirTokens : kYamlTokens;
+  const auto& tokens = target == "tc" ? kTcTokens : target == "mlir" ? kMlirTokens : target == "plan" ? kJsonTokens : kYamlTokens;
   auto t0 = std::chrono::steady_clock::now();
   long runs = 0, accepted = 0;
   while (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < seconds) {
