@@ -43,6 +43,8 @@ FUNCTIONS = {
     "exp": np.exp, "log": np.log, "sqrt": np.sqrt, "rsqrt": lambda x: 1.0 / np.sqrt(x), "tanh": np.tanh, "erf": erf,
     "fabs": np.abs, "fmax": np.fmax, "fmin": np.fmin, "pow": np.power, "sigmoid": lambda x: 1.0 / (1.0 + np.exp(-x)),
     "maximum": np.maximum, "minimum": np.minimum, "trunc": np.trunc, "fma": lambda a, b, c: a * b + c,
+    "asin": np.arcsin, "acos": np.arccos, "sinh": np.sinh, "cosh": np.cosh, "asinh": np.arcsinh,
+    "acosh": np.arccosh, "atanh": np.arctanh, "cbrt": np.cbrt, "erfc": np.vectorize(math.erfc, otypes=[np.float64]),
     "sin": np.sin, "cos": np.cos, "tan": np.tan, "atan": np.arctan, "atan2": np.arctan2, "floor": np.floor,
     "ceil": np.ceil, "round": lambda x: np.sign(x) * np.floor(np.abs(x) + 0.5), "rint": np.rint, "log1p": np.log1p,
     "log2": np.log2, "log10": np.log10, "exp2": np.exp2, "expm1": np.expm1, "copysign": np.copysign, "fmod": np.fmod,

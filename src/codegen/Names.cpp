@@ -34,7 +34,7 @@ bool reserved(const std::string& n) {
       "signbit", "fpclassify", "isnormal", "offsetof", "MAXFLOAT", "FLT_MAX", "DBL_MAX",
       // Functions the printers and the harness call
       "exp", "log", "sqrt", "rsqrt", "tanh", "erf", "fabs", "fmax", "fmin", "pow", "max", "min", "barrier",
-      "sin", "cos", "tan", "atan", "atan2", "floor", "ceil", "round", "rint", "log1p", "log2", "log10", "exp2", "expm1",
+      "sin", "cos", "tan", "atan", "atan2", "asin", "acos", "sinh", "cosh", "asinh", "acosh", "atanh", "cbrt", "erfc", "floor", "ceil", "round", "rint", "log1p", "log2", "log10", "exp2", "expm1",
       "copysign", "fmod",
       "printf", "fprintf", "malloc", "calloc", "free", "exit", "atoi", "strtoull", "fnv", "next_uniform"};
   if (words.count(n)) return true;

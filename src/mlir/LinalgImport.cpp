@@ -1569,7 +1569,9 @@ class Importer {
         {"math.atan2", "atan2"}, {"math.floor", "floor"}, {"math.ceil", "ceil"}, {"math.round", "round"},
         {"math.roundeven", "rint"}, {"math.log1p", "log1p"}, {"math.log2", "log2"}, {"math.log10", "log10"},
         {"math.exp2", "exp2"}, {"math.expm1", "expm1"}, {"math.copysign", "copysign"}, {"arith.remf", "fmod"},
-        {"math.fpowi", "pow"}, {"math.trunc", "trunc"}};
+        {"math.fpowi", "pow"}, {"math.trunc", "trunc"}, {"math.asin", "asin"}, {"math.acos", "acos"},
+        {"math.sinh", "sinh"}, {"math.cosh", "cosh"}, {"math.asinh", "asinh"}, {"math.acosh", "acosh"},
+        {"math.atanh", "atanh"}, {"math.cbrt", "cbrt"}};
     if (auto m = math.find(opName(d)); m != math.end()) {
       std::vector<ExprPtr> a;
       for (Value o : d->getOperands()) a.push_back(expr(o, b));

@@ -69,6 +69,7 @@ enum class Intrinsic {
   Exp, Log, Sqrt, Rsqrt, Tanh, Erf, Fabs, Fmax, Fmin, Pow, Sigmoid,
   // C's math library, as CUDA (f-suffixed in float) and OpenCL spell it too.
   Sin, Cos, Tan, Atan, Atan2, Floor, Ceil, Round, Rint, Log1p, Log2, Log10, Exp2, Expm1, Copysign, Fmod,
+  Asin, Acos, Sinh, Cosh, Asinh, Acosh, Atanh, Cbrt, Erfc,
   Fma, Trunc, Maximum, Minimum, RoundF32, RoundF16, RoundBF16, Wrap, Zext, IDiv, IRem, FloorDiv, CeilDiv
 };
 

@@ -193,6 +193,15 @@ class Evaluator {
           case Intrinsic::Exp2: return std::exp2(x);
           case Intrinsic::Expm1: return std::expm1(x);
           case Intrinsic::Copysign: return std::copysign(x, eval(*e.args[1]));
+          case Intrinsic::Asin: return std::asin(x);
+          case Intrinsic::Acos: return std::acos(x);
+          case Intrinsic::Sinh: return std::sinh(x);
+          case Intrinsic::Cosh: return std::cosh(x);
+          case Intrinsic::Asinh: return std::asinh(x);
+          case Intrinsic::Acosh: return std::acosh(x);
+          case Intrinsic::Atanh: return std::atanh(x);
+          case Intrinsic::Cbrt: return std::cbrt(x);
+          case Intrinsic::Erfc: return std::erfc(x);
           case Intrinsic::Fmod: return std::fmod(x, eval(*e.args[1]));
           case Intrinsic::Fmax: return std::fmax(x, eval(*e.args[1]));
           case Intrinsic::Fmin: return std::fmin(x, eval(*e.args[1]));
