@@ -125,6 +125,14 @@ std::pair<int, int> parsePair(const std::string& text, int n, const std::string&
 
 }  // namespace
 
+// --numerics, as fuse, exec, codegen and validate take it.
+void addNumericsOption(CLI::App* cmd, std::string& numerics) {
+  cmd->add_option("--numerics", numerics,
+                  "default | strict: strict rounds as the reference does (serial reductions in loop order, no FMA, no "
+                  "reassociation), so every plan computes the same bits (docs/codegen.md)")
+      ->check(CLI::IsMember({"default", "strict"}));
+}
+
 struct FusionCli {
   std::string strategy = "ilp", device = "h100";
   std::vector<std::string> neverFuse, fuse;
@@ -147,10 +155,7 @@ struct FusionCli {
                   "ilp, exhaustive: compute every statement once (never recompute an elementwise producer in its consumers' kernels)");
     cmd->add_flag("--no-stream", noStream,
                   "keep every reduction pass: no sum streams beside the maximum it is shifted by (docs/streaming.md)");
-    cmd->add_option("--numerics", numerics,
-                    "default | strict: strict rounds as the reference does (serial reductions in loop order, no FMA, no "
-                    "reassociation), so every plan computes the same bits (docs/codegen.md)")
-        ->check(CLI::IsMember({"default", "strict"}));
+    addNumericsOption(cmd, numerics);
   }
   // The cost model's own settings, before it plans anything.
   void configure(CostModel& cm) const {
@@ -515,6 +520,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
       uint64_t seed = 1;
       bool json = false, noRecompute = false;
       double timeLimit = 0;
+      std::string numerics = "default";
     };
     auto c = std::make_shared<ValidateOpts>();
     auto* cmd = app.add_subcommand("validate", "Run every legal partition (or the K best), verify each, and rank modeled against measured time");
@@ -528,6 +534,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
     cmd->add_flag("--no-recompute", c->noRecompute, "only partitions that compute every statement once");
     cmd->add_option("--time-limit", c->timeLimit, "start no partition after this many seconds (0: no limit); those run are ranked")
         ->check(CLI::Range(0.0, 1e7));
+    addNumericsOption(cmd, c->numerics);
     cmd->callback([c, &reg] {
       reg.chosen = [c] {
         return withProgram(*c, [&](LoadedProgram& lp) {
@@ -537,6 +544,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
           checkMemoryFits(prog, sizes, backend);
           FusionGraph fg(*lp.poly);
           CostModel cm(fg, sizes, loadDevice(c->device));
+          cm.setNumerics(*parseIn(kNumericsNames, c->numerics));
           Validation v = validatePartitions(cm, backend, makeInputs(prog, sizes, c->seed), c->repeat, c->top, !c->noRecompute,
                                             c->timeLimit, &std::cerr);
           nlohmann::ordered_json j;
