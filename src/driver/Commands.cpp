@@ -247,6 +247,7 @@ int execGenerated(LoadedProgram& lp, Backend backend, const FusionCli& fusion, i
   j["backend"] = backendName(backend);
   j["device"] = r.device;
   j["strategy"] = strategyName(p.strategy);
+  j["numerics"] = numericsName(p.numerics);
   j["sizes"] = sizes;
   if (planSizes) {
     j["plan_sizes"] = *planSizes;
@@ -267,8 +268,9 @@ int execGenerated(LoadedProgram& lp, Backend backend, const FusionCli& fusion, i
   if (json) {
     std::cout << j.dump(2) << "\n";
   } else {
-    std::cout << fmt::format("program {}  backend {} ({})  strategy {}  {} kernel(s)\n", prog.name, backendName(backend), r.device,
-                             strategyName(p.strategy), r.kernelMs.size());
+    std::cout << fmt::format("program {}  backend {} ({})  strategy {}  {} kernel(s){}\n", prog.name, backendName(backend),
+                             r.device, strategyName(p.strategy), r.kernelMs.size(),
+                             p.numerics == Numerics::Default ? "" : std::string("  numerics ") + numericsName(p.numerics));
     if (planSizes) {
       std::string ps;
       for (auto& n : prog.sizeParams) ps += (ps.empty() ? "" : ",") + n + "=" + std::to_string(planSizes->at(n));
