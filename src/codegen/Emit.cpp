@@ -97,6 +97,11 @@ struct Spelling {
   // OpenCL says so once per source (FP_CONTRACT OFF); CUDA has no such pragma, and its
   // multiplies are spelled __fmul_rn, which nvcc never contracts, whatever its flags.
   bool strict = false;
+  // Whether a product is spelled as a call nvcc never contracts (strict CUDA), not `*`.
+  bool uncontracted() const { return strict && d == Dialect::Cuda && vector.empty(); }
+  std::string uncontractedProduct(const std::string& a, const std::string& b) const {
+    return std::string(f32 ? "__fmul_rn(" : "__dmul_rn(") + a + ", " + b + ")";
+  }
   std::string tid() const { return d == Dialect::Cuda ? "threadIdx.x" : "get_local_id(0)"; }
   std::string bid() const { return d == Dialect::Cuda ? "blockIdx.x" : "get_group_id(0)"; }
   std::string barrier() const {
@@ -127,6 +132,7 @@ std::string identity(ReduceOp op, const Spelling& sp) {
 
 std::string combine(ReduceOp op, const std::string& a, const std::string& b, const Spelling& sp) {
   const ReduceKind& k = reduceKind(op);
+  if (k.infix && std::string(k.infix) == "*" && sp.uncontracted()) return sp.uncontractedProduct(a, b);
   if (k.infix) return a + " " + k.infix + " " + b;
   if (k.function) return sp.fn(k.function) + "(" + a + ", " + b + ")";
   return b;  // assignment
@@ -272,8 +278,7 @@ CExpr valueExpr(const Statement& st, const Expr& e, const Spelling& sp, const Si
     case ExprKind::Add: return binary("+", 1);
     case ExprKind::Sub: return binary("-", 1);
     case ExprKind::Mul:
-      if (sp.strict && sp.d == Dialect::Cuda && sp.vector.empty())
-        return primary(std::string(sp.f32 ? "__fmul_rn(" : "__dmul_rn(") + sub(0).text + ", " + sub(1).text + ")");
+      if (sp.uncontracted()) return primary(sp.uncontractedProduct(sub(0).text, sub(1).text));
       return binary("*", 2);
     case ExprKind::Div:
       if (reciprocal && reciprocal->count(&e))

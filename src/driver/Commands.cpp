@@ -80,6 +80,8 @@ nlohmann::json readJsonFile(const std::string& path) {
     std::string msg = e.what();
     if (const size_t p = msg.find("syntax error"); p != std::string::npos) msg = msg.substr(p);
     throw UsageError(path + ":" + std::to_string(line) + ":" + std::to_string(col) + ": not JSON: " + msg);
+  } catch (const nlohmann::json::exception& e) {  // a number past a double's range, unlocated by the library
+    throw UsageError(path + ": not JSON polyfuse can read: " + e.what());
   }
 }
 
@@ -189,7 +191,7 @@ struct PlanFile {
     cm.setStreams(header.streams);
     cm.setNumerics(header.numerics);
   }
-  Partition read(const CostModel& cm) const { return readPlan(cm, plan, path); }
+  Partition read(const CostModel& cm) const { return readPlan(cm, plan, header, path); }
 };
 
 PlanFile openPlanFile(const Program& prog, const std::string& path, const std::string& device, bool deviceGiven) {

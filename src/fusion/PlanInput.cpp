@@ -79,12 +79,11 @@ PlanHeader readPlanHeader(const Program& prog, const json& plan, const std::stri
   return h;
 }
 
-Partition readPlan(const CostModel& cm, const json& plan, const std::string& path) {
+Partition readPlan(const CostModel& cm, const json& plan, const PlanHeader& header, const std::string& path) {
   const Reader r{path};
   const FusionGraph& fg = cm.graph();
   const Program& prog = fg.program();
   const int n = fg.size();
-  const PlanHeader header = readPlanHeader(prog, plan, path);
   Partition skeleton;
   skeleton.strategy = header.strategy;
   skeleton.numerics = cm.numerics();

@@ -27,7 +27,8 @@ struct PlanHeader {
 };
 PlanHeader readPlanHeader(const Program& prog, const nlohmann::json& plan, const std::string& path);
 
-// The plan's kernels priced by `cm` (built at the header's sizes, with its numerics).
-Partition readPlan(const CostModel& cm, const nlohmann::json& plan, const std::string& path);
+// The plan's kernels priced by `cm` (built at the header's sizes, with its numerics);
+// `header` is readPlanHeader's of the same plan.
+Partition readPlan(const CostModel& cm, const nlohmann::json& plan, const PlanHeader& header, const std::string& path);
 
 }  // namespace polyfuse

@@ -157,7 +157,7 @@ void runPlan(const std::string& text, const fs::path& scratch) {
   CostModel cm(fg, h.sizes, loadDevice(isDevicePreset(h.device) ? h.device : "h100"));
   cm.setStreams(h.streams);
   cm.setNumerics(h.numerics);
-  Partition p = readPlan(cm, plan, "plan.json");
+  Partition p = readPlan(cm, plan, h, "plan.json");
   if (auto copies = makeCopiesExplicit(cm, p)) {
     generate(copies->cm->graph().poly(), copies->plan, Dialect::Cuda);
     return;
