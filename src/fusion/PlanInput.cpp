@@ -172,6 +172,9 @@ Partition readPlan(const CostModel& cm, const json& plan, const PlanHeader& head
       r.fail(where, "no plan with these decisions: the thread dimensions split a reduction its threads do not share, or "
                     "the streams or split are not possible here" +
                         std::string(cm.strict() ? " (numerics strict: every reduction serial, no split, no stream)" : ""));
+    if (streams && planned->streams.empty())
+      r.fail(where + ".streams", std::string("no sum streams beside its maximum in this kernel") +
+                                     (cm.strict() ? " (numerics strict: no stream)" : ""));
     for (size_t t = 0; t < c.tile.size(); ++t)
       if (t < planned->gridExtent.size() && c.tile[t] > planned->gridExtent[t])
         r.fail(where + ".tile[" + std::to_string(t) + "]", "tile " + std::to_string(c.tile[t]) +
