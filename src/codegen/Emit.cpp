@@ -266,6 +266,13 @@ CExpr valueExpr(const Statement& st, const Expr& e, const Spelling& sp, const Si
   auto primary = [](std::string t) { return CExpr{std::move(t), 3}; };
   auto scalar = [&](std::string t) { return primary(sp.vector.empty() ? t : "((" + sp.vector + ")(" + t + "))"); };
   auto narrow = [&](CExpr c) { return sp.narrowLeaves ? primary("((float)" + wrap(c, 3) + ")") : c; };
+  // Out of line, as the other cases' lambdas are: temporaries here would enlarge every
+  // level's frame.
+  auto product = [&]() __attribute__((noinline)) {
+    if (sp.uncontracted()) return primary(sp.uncontractedProduct(sub(0).text, sub(1).text));
+    return binary("*", 2);
+  };
+  auto scaled = [&]() __attribute__((noinline)) { return CExpr{wrap(sub(0), 2) + " * " + reciprocal->at(&e), 2}; };
   switch (e.kind) {
     case ExprKind::Number:
       if (std::isinf(e.number)) return scalar("INFINITY");  // C99's, CUDA's and OpenCL C's spelling
@@ -277,12 +284,9 @@ CExpr valueExpr(const Statement& st, const Expr& e, const Spelling& sp, const Si
     case ExprKind::Neg: return primary("(-" + wrap(sub(0), 3) + ")");
     case ExprKind::Add: return binary("+", 1);
     case ExprKind::Sub: return binary("-", 1);
-    case ExprKind::Mul:
-      if (sp.uncontracted()) return primary(sp.uncontractedProduct(sub(0).text, sub(1).text));
-      return binary("*", 2);
+    case ExprKind::Mul: return product();
     case ExprKind::Div:
-      if (reciprocal && reciprocal->count(&e))
-        return CExpr{wrap(sub(0), 2) + " * " + reciprocal->at(&e), 2};
+      if (reciprocal && reciprocal->count(&e)) return scaled();
       return binary("/", 2);
     // Comparisons bind looser than arithmetic; they stand only as a conditional's test.
     case ExprKind::Lt: return binary("<", 0);

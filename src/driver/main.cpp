@@ -10,6 +10,7 @@
 
 #include "driver/BuildInfo.h"
 #include "driver/Commands.h"
+#include "polyir/DeepStack.h"
 #include "polyir/Diagnostic.h"
 
 namespace {
@@ -29,9 +30,7 @@ size_t editDistance(const std::string& a, const std::string& b) {
   return row[b.size()];
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int runCommandLine(int argc, char** argv) {
   using namespace polyfuse;
   CLI::App app{"polyfuse: kernel fusion of tensor programs on the polyhedral model"};
   app.require_subcommand(1);
@@ -71,4 +70,10 @@ int main(int argc, char** argv) {
     return 2;
   }
   return reg.run();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return polyfuse::runOnDeepStack([&] { return runCommandLine(argc, argv); });
 }

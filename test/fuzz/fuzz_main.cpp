@@ -34,6 +34,7 @@
 #include "fusion/PlanInput.h"
 #include "fusion/Recompute.h"
 #include "fusion/Search.h"
+#include "polyir/DeepStack.h"
 #include "polyir/Diagnostic.h"
 #include "mlir/LoadProgram.h"
 #include "polyir/Frontend.h"
@@ -177,9 +178,7 @@ void runTarget(const std::string& target, const std::string& text, const fs::pat
   else loadDevice(file.string());
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int fuzz(int argc, char** argv) {
   std::string target;
   double seconds = 10;
   uint64_t seed = 1;
@@ -261,4 +260,10 @@ int main(int argc, char** argv) {
   std::printf("polyfuse-fuzz %s: %ld runs in %.0f s, %ld accepted, %ld refused with a user error, no crash\n",
               target.c_str(), runs, seconds, accepted, runs - accepted);
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return polyfuse::runOnDeepStack([&] { return fuzz(argc, argv); });
 }
