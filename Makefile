@@ -56,9 +56,10 @@ SAN_OPENCL_LIT := $(subst $(space),|,$(sort $(patsubst test/lit/%,%,$(shell cd $
 SLOW_UNIT := fusion: ilp equals exhaustive on 300 random programs
 # Left to make test: under the sanitizers these repeat code that other tests there run
 # already (a 2-layer model's exec, where mlir/ imports and plans models; the same sweep
-# six times, where robust.test runs it; validation beside exec/validate.test), and took
-# 200 s of the 45 minutes CI allows.
-SAN_SKIP_LIT := exec/models.test|experiment/sweep.test|experiment/validation.test
+# six times, where robust.test runs it; validation in an experiment, beside
+# exec/validate.test; replanned contractions beside contraction_tile.test; streamed sums
+# beside stream_numerics.test), and took 270 s of the 45 minutes CI allows.
+SAN_SKIP_LIT := exec/models.test|experiment/sweep.test|experiment/validation.test|exec/replan_contractions.test|exec/stream.test
 LIT := python3 /usr/lib/llvm-14/build/utils/lit/lit.py -sv $(SAN_BUILD)/test/lit
 FUZZ_SECONDS ?= 20
 check-sanitize: deps

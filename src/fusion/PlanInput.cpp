@@ -1,6 +1,7 @@
 #include "fusion/PlanInput.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 
 #include "polyir/Diagnostic.h"
@@ -141,9 +142,16 @@ Partition readPlan(const CostModel& cm, const json& plan, const PlanHeader& head
       const std::string wt = where + ".thread_dims[" + std::to_string(m) + "]";
       k.threadDims.push_back(td[m].is_null() ? -1 : dimIndex(r, st, td[m], wt));
     }
+    // A tile's points are counted in 32-bit arithmetic on the device; bounded here, before
+    // pricing, whose block counts would overflow on a tile near 2^63 (the check against
+    // the grid's extents needs the priced kernel).
+    int64_t tilePoints = 1;
     for (size_t t = 0; t < r.array(r.at(kj, "tile", where), where + ".tile").size(); ++t) {
-      const int64_t v = r.integer(kj["tile"][t], where + ".tile[" + std::to_string(t) + "]");
-      if (v < 1) r.fail(where + ".tile[" + std::to_string(t) + "]", "a tile is at least 1");
+      const std::string wt = where + ".tile[" + std::to_string(t) + "]";
+      const int64_t v = r.integer(kj["tile"][t], wt);
+      if (v < 1) r.fail(wt, "a tile is at least 1");
+      if (v > INT32_MAX / tilePoints) r.fail(wt, "the tiles multiply to more than 2^31 - 1 points");
+      tilePoints *= v;
       c.tile.push_back(v);
     }
     if (c.tile.size() != (c.dims.empty() ? 0 : c.dims.front().size()))
