@@ -145,8 +145,11 @@ struct FusionCli {
   bool noStream = false;
   std::string numerics = "default";
 
-  void add(CLI::App* cmd) {
-    cmd->add_option("--strategy", strategy, namesIn(kStrategyNames, " | "));
+  // `severalStrategies`: --strategy takes a comma-separated list (exec runs each plan).
+  void add(CLI::App* cmd, bool severalStrategies = false) {
+    cmd->add_option("--strategy", strategy,
+                    namesIn(kStrategyNames, " | ") +
+                        (severalStrategies ? std::string("; several, comma-separated (nofuse,ilp), run and verified in turn") : ""));
     cmd->add_option("--device", device, "a100 | h100 | h200 | FILE.yaml");
     cmd->add_option("--never-fuse", neverFuse, "S1,S3: never put these two statements in one kernel");
     cmd->add_option("--fuse", fuse, "S0,S1: put these two statements in one kernel");
@@ -221,9 +224,10 @@ void refuseBesidePlan(const std::string& option) {
 // With `planSizes`, the plan is chosen at those sizes and run, as it is, at `sizes`
 // (a plan for a large size verified at a small one); clamps are reported.
 // With `planFile`, its plan is run, as it is, at `sizes` (`planSizes` are its own).
-int execGenerated(LoadedProgram& lp, Backend backend, const FusionCli& fusion, int repeat, bool json,
-                  const Sizes& sizes, const Sizes* planSizes, const Bindings& b, uint64_t seed, const std::string& dump,
-                  const PlanFile* planFile = nullptr) {
+// Returns the run as `exec --json` prints it; prints the text form unless `json`.
+nlohmann::ordered_json execGenerated(LoadedProgram& lp, Backend backend, const FusionCli& fusion, int repeat, bool json,
+                                     const Sizes& sizes, const Sizes* planSizes, const Bindings& b, uint64_t seed,
+                                     const std::string& dump, const PlanFile* planFile = nullptr) {
   const Program& prog = *lp.program;
   FusionGraph fg(*lp.poly);
   const Device dev = planFile ? planFile->device : loadDevice(fusion.device);
@@ -267,9 +271,7 @@ int execGenerated(LoadedProgram& lp, Backend backend, const FusionCli& fusion, i
   j["total_max_ms"] = r.totalMaxMs;
   j["repeat"] = repeat;
   j["flushed_bytes"] = r.flushedBytes;
-  if (json) {
-    std::cout << j.dump(2) << "\n";
-  } else {
+  if (!json) {
     std::cout << fmt::format("program {}  backend {} ({})  strategy {}  {} kernel(s){}\n", prog.name, backendName(backend),
                              r.device, strategyName(p.strategy), r.kernelMs.size(),
                              p.numerics == Numerics::Default ? "" : std::string("  numerics ") + numericsName(p.numerics));
@@ -286,7 +288,19 @@ int execGenerated(LoadedProgram& lp, Backend backend, const FusionCli& fusion, i
     std::cout << fmt::format("verified: {} (max_rel_error {:.3g}{}{}; against float64 {:.3g})\n", r.verified ? "yes" : "NO",
                              r.maxRelError, r.worst.empty() ? "" : " in ", r.worst, r.maxErrorF64);
   }
-  return r.verified ? 0 : 1;
+  return j;
+}
+
+// `exec --strategy a,b,c`: the names, each checked before anything runs.
+std::vector<std::string> strategyList(const std::string& text) {
+  std::vector<std::string> names;
+  std::stringstream in(text);
+  for (std::string n; std::getline(in, n, ',');) {
+    parseStrategy(n);
+    names.push_back(n);
+  }
+  if (names.empty() || text.back() == ',') throw UsageError("--strategy '" + text + "': expected NAME or NAME,NAME,...");
+  return names;
 }
 
 void registerCommands(CLI::App& app, CommandRegistry& reg) {
@@ -615,8 +629,8 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
                     "the reference's arithmetic, with --backend ref: program (the program's element type, rounded after "
                     "each operation; what generated code is verified against) or f64 (double throughout, for error analysis)")
         ->check(CLI::IsMember({"program", "f64"}));
-    cmd->add_flag("--json", c->json, "print a JSON object");
-    c->fusion.add(cmd);
+    cmd->add_flag("--json", c->json, "print a JSON object (an array of them for several strategies)");
+    c->fusion.add(cmd, true);
     cmd->add_option("--repeat", c->repeat, "timed runs (the median is reported)");
     cmd->callback([c, cmd, &reg] {
       const std::string besidePlan = c->plan.empty() ? "" : givenBesidePlan(cmd, "--plan-size");
@@ -672,8 +686,23 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
               prog.checkSizes(*planSizes);
             }
             if (planFile) planSizes = planFile->header.sizes;
-            return execGenerated(lp, backend, c->fusion, c->repeat, c->json, sizes, planSizes ? &*planSizes : nullptr, b,
-                                 c->seed, c->dump, planFile ? &*planFile : nullptr);
+            // Several strategies run in turn in this one process: the inputs are drawn
+            // once, and the backend's compiler starts once (PoCL's start, loading its
+            // kernel library, costs a small plan more than compiling it).
+            const std::vector<std::string> strategies = planFile ? std::vector<std::string>{""} : strategyList(c->fusion.strategy);
+            if (strategies.size() > 1 && !c->dump.empty())
+              throw UsageError("--dump writes one plan's outputs: give one --strategy");
+            nlohmann::ordered_json runs = nlohmann::ordered_json::array();
+            bool verified = true;
+            for (const std::string& s : strategies) {
+              FusionCli fusion = c->fusion;
+              if (!s.empty()) fusion.strategy = s;
+              runs.push_back(execGenerated(lp, backend, fusion, c->repeat, c->json, sizes, planSizes ? &*planSizes : nullptr,
+                                           b, c->seed, c->dump, planFile ? &*planFile : nullptr));
+              verified = verified && runs.back()["verified"].get<bool>();
+            }
+            if (c->json) std::cout << (runs.size() == 1 ? runs[0] : runs).dump(2) << "\n";
+            return verified ? 0 : 1;
           }
           if (!c->planSizes.empty()) throw UsageError("--plan-size applies to generated code: --backend opencl or cuda");
           if (planFile) throw UsageError("--plan applies to generated code: --backend opencl or cuda");
