@@ -24,6 +24,9 @@
 #include <set>
 #include <tuple>
 
+#include "llvm/Support/SourceMgr.h"
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/AsmParser/AsmParserState.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -422,6 +425,41 @@ std::optional<ResultForm> argReduction(mlir::linalg::GenericOp g, unsigned k, Va
   return f;
 }
 
+// The SSA names the file gives, as MLIR's parser recorded them (AsmParserState), keyed
+// by where they stand: an op's by its name's line and column (ops that rewriting
+// replaces, such as generalized named ops, keep their location, so they keep their
+// names), a block argument's by its own.
+struct SsaNames {
+  std::map<std::pair<int, int>, std::vector<std::string>> results;
+  std::map<std::pair<int, int>, std::string> arguments;
+
+  SsaNames(const mlir::AsmParserState& state, const llvm::SourceMgr& sm) {
+    auto at = [&](llvm::SMLoc l) {
+      auto [line, col] = sm.getLineAndColumn(l);
+      return std::make_pair(int(line), int(col));
+    };
+    // "%name" (a group of several results, "%name:2", is read by the group's size).
+    auto text = [](llvm::SMRange r) {
+      std::string t(r.Start.getPointer(), r.End.getPointer());
+      return t.empty() || t[0] != '%' ? t : t.substr(1);
+    };
+    for (const mlir::AsmParserState::OperationDefinition& op : state.getOpDefs()) {
+      std::vector<std::string>& names = results[at(op.loc.Start)];
+      const unsigned n = op.op->getNumResults();
+      for (size_t g = 0; g < op.resultGroups.size(); ++g) {
+        const unsigned first = op.resultGroups[g].startIndex;
+        const unsigned end = g + 1 < op.resultGroups.size() ? op.resultGroups[g + 1].startIndex : n;
+        const std::string name = text(op.resultGroups[g].definition.loc);
+        if (end - first == 1) names.push_back(name);
+        else
+          for (unsigned k = first; k < end; ++k) names.push_back(name + "_" + std::to_string(k - first));
+      }
+    }
+    for (const mlir::AsmParserState::BlockDefinition& b : state.getBlockDefs())
+      for (const mlir::AsmParserState::SMDefinition& a : b.arguments) arguments[at(a.loc.Start)] = text(a.loc);
+  }
+};
+
 // ---- the importer ----------------------------------------------------------------
 
 // View: a reshape or a slice, read through to its source (no copy, as in IREE).
@@ -444,8 +482,7 @@ struct TensorValue {
 
 class Importer {
  public:
-  // `text` is what MLIR parsed (upgraded): op and argument locations point into it.
-  Importer(const std::string& text, LinalgImport& out) : text_(text), out_(out) {}
+  Importer(const SsaNames& names, LinalgImport& out) : names_(names), out_(out) {}
 
   void run(mlir::func::FuncOp fn) {
     fn_ = fn;
@@ -481,7 +518,7 @@ class Importer {
   }
 
  private:
-  const std::string& text_;
+  const SsaNames& names_;
   LinalgImport& out_;
   mlir::func::FuncOp fn_;
   Extents ext_;
@@ -545,59 +582,14 @@ class Importer {
     return n;
   }
 
-  // MLIR keeps no SSA names; they are read back from the text. `loc` is an op's (its
-  // name, after `%a, %b = ` or `%r:2 = `) or an argument's (at its `%`).
-  size_t lineStart(int line) const {
-    size_t off = 0;
-    for (int l = 1; l < line && off != std::string::npos; ++l) {
-      off = text_.find('\n', off);
-      if (off != std::string::npos) ++off;
-    }
-    return off;
-  }
-  std::string lineBefore(SourceLoc loc) const {
-    size_t off = lineStart(loc.line);
-    if (off == std::string::npos || loc.col < 1 || off + size_t(loc.col - 1) > text_.size()) return "";
-    return text_.substr(off, size_t(loc.col - 1));
-  }
-  static bool nameChar(char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$' || c == '-';
-  }
   std::string argName(SourceLoc loc) const {
-    size_t i = lineStart(loc.line);
-    if (i == std::string::npos || loc.col < 1) return "";
-    i += size_t(loc.col - 1);
-    if (i >= text_.size() || text_[i] != '%') return "";
-    size_t b = ++i;
-    while (i < text_.size() && nameChar(text_[i])) ++i;
-    return text_.substr(b, i - b);
+    auto it = names_.arguments.find({loc.line, loc.col});
+    return it == names_.arguments.end() ? "" : it->second;
   }
-  std::vector<std::string> resultNames(SourceLoc loc) {
-    std::string t = lineBefore(loc);
-    size_t eq = t.find_last_not_of(" \t");
-    std::vector<std::string> names;
-    if (eq == std::string::npos || t[eq] != '=') return names;
-    size_t i = t.find('%');
-    while (i != std::string::npos && i < eq && t[i] == '%') {
-      size_t b = ++i;
-      while (i < eq && nameChar(t[i])) ++i;
-      std::string n = t.substr(b, i - b);
-      if (i < eq && t[i] == ':') {
-        size_t c = ++i;
-        while (i < eq && std::isdigit(static_cast<unsigned char>(t[i]))) ++i;
-        int count = i - c > 0 && i - c < 4 ? std::stoi(t.substr(c, i - c)) : 1;
-        for (int k = 0; k < count; ++k) names.push_back(n + "_" + std::to_string(k));
-      } else {
-        names.push_back(n);
-      }
-      while (i < eq && (t[i] == ' ' || t[i] == ',')) ++i;
-    }
-    return names;
-  }
-
   std::string resultName(Operation* op, unsigned k) {
-    std::vector<std::string> n = resultNames(locOf(op));
-    if (k < n.size()) return identifier(n[k]);
+    const SourceLoc loc = locOf(op);
+    auto it = names_.results.find({loc.line, loc.col});
+    if (it != names_.results.end() && k < it->second.size()) return identifier(it->second[k]);
     return identifier("t" + std::to_string(out_.def.stmts.size()));
   }
 
@@ -2783,8 +2775,16 @@ static LinalgImport importHere(const SourceFile& src, const std::string& entry) 
     return mlir::success();
   });
   mlir::ParserConfig config(&ctx);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBuffer(text, src.path), llvm::SMLoc());
+  mlir::AsmParserState asmState;
+  mlir::Block parsed;
+  if (mlir::failed(mlir::parseAsmSourceFile(sourceMgr, &parsed, config, &asmState)))
+    throw SourceError(diag.loc, diag.any ? diag.message : "cannot parse this file as MLIR");
+  const SsaNames names(asmState, sourceMgr);
   // Several top-level functions (without a module) are one implicit module, as mlir-opt reads them.
-  mlir::OwningOpRef<mlir::ModuleOp> top = mlir::parseSourceString<mlir::ModuleOp>(text, config, src.path);
+  mlir::OwningOpRef<mlir::ModuleOp> top = mlir::detail::constructContainerOpForParserIfNecessary<mlir::ModuleOp>(
+      &parsed, &ctx, mlir::FileLineColLoc::get(&ctx, src.path, 0, 0));
   if (!top) throw SourceError(diag.loc, diag.any ? diag.message : "cannot parse this file as MLIR");
 
   std::vector<mlir::func::FuncOp> fns;
@@ -2889,7 +2889,7 @@ static LinalgImport importHere(const SourceFile& src, const std::string& entry) 
     (void)mlir::applyOpPatternsAndFold(ops, mlir::FrozenRewritePatternSet(std::move(patterns)), config);
   }
 
-  Importer(text, out).run(chosen);
+  Importer(names, out).run(chosen);
   return out;
 }
 
