@@ -611,7 +611,7 @@ class Importer {
 
   TensorValue& tensorOf(Value v, Operation* at) {
     auto it = tensors_.find(v);
-    if (it == tensors_.end()) throw SourceError(locOf(at), "an operand of this op is not a tensor polyfuse imported");
+    if (it == tensors_.end()) throw InternalError("an operand of '" + opName(at) + "' is a tensor the importer did not read");  // every op giving a tensor is read or refused
     return it->second;
   }
 
@@ -959,7 +959,8 @@ class Importer {
     auto t = tensorType(op->getResult(0), op);
     if (!t.hasStaticShape()) throw SourceError(loc, what + " of a dynamic shape is not supported (static ones are views)");
     for (int64_t n : tiles)
-      if (mlir::ShapedType::isDynamic(n)) throw SourceError(loc, what + " with a dynamic tile is not supported");
+      if (mlir::ShapedType::isDynamic(n))  // MLIR's verifier gives a dynamic tile a dynamic result
+        throw InternalError(what + " with a dynamic tile has a static shape");
     const Shape src = tensorOf(source, op).shape;
     const int64_t rank = int64_t(pack ? src.size() : size_t(t.getRank()));  // the unpacked rank
     mlir::MLIRContext* ctx = op->getContext();
@@ -985,7 +986,8 @@ class Importer {
         // needs, not only where the tile does not divide it.
         if (t.getDimSize(outerOf[size_t(d)]) * tileOf[size_t(d)] <= *n) continue;
         if (!padded)
-          throw SourceError(loc, "tensor.pack of dimension " + std::to_string(d) + " into tiles that run past it needs a padding value");
+          // MLIR's verifier refuses partial tiles without a padding value.
+          throw InternalError("tensor.pack of dimension " + std::to_string(d) + " into tiles that run past it has no padding value");
         tail.bounds.emplace_back(exprs.back(), *n);
       }
       // The last tiles run past the source: a tensor of its own, the source where each
@@ -1340,8 +1342,8 @@ class Importer {
       b.insert(*extent);
       b.insert(1);
       const std::vector<int64_t> bounds(b.rbegin(), b.rend());
-      if (bounds.front() != *extent)
-        throw SourceError(loc, what + " into parts larger than its extent " + std::to_string(*extent));
+      if (bounds.front() != *extent)  // a part over the whole range is constant, and folded before
+        throw InternalError(what + " into parts larger than its extent " + std::to_string(*extent));
       for (size_t k = 0; k + 1 < bounds.size(); ++k)
         if (bounds[k] % bounds[k + 1])
           throw SourceError(loc, what + " at " + std::to_string(bounds[k + 1]) + ", which does not divide " +
@@ -1405,7 +1407,7 @@ class Importer {
                              "c, d mod c and (d floordiv c) mod n of one loop of a linalg op, such as a collapse_shape of "
                              "several non-unit extents read along it (not through a slice or pad of it, nor by a tensor op)");
     }
-    throw SourceError(loc, "an indexing map of this op uses a symbol; polyfuse needs maps of the loops alone");
+    throw InternalError("an indexing map with a symbol passed MLIR's verifier");
   }
 
   // A read of `v` at `map`, followed through views to the tensor that holds the data.
@@ -2227,7 +2229,7 @@ class Importer {
       for (size_t l = 0; l < loops.size(); ++l) {
         if ((inferable[l] && !partial[l]) || split_.count(unsigned(l))) continue;
         if (loops[l] < 0)
-          throw SourceError(loc, "the range of loop d" + std::to_string(l) + " is not the extent of any operand");
+          throw InternalError("loop d" + std::to_string(l) + " is the extent of no operand, which MLIR's verifier requires");
         where(s, "d" + std::to_string(l), loops[l], loc);
       }
       for (auto& w : s.where)
@@ -2661,7 +2663,7 @@ void inlineCalls(mlir::func::FuncOp entry, std::vector<std::string>& notes) {
       if (!callee || callee.isExternal())
         throw SourceError(locOf(call), "call to '@" + name + "', which has no body in this file");
       if (mlir::failed(mlir::inlineCall(inliner, call, callee, &callee.getBody())))
-        throw SourceError(locOf(call), "cannot inline this call to '@" + name + "'");
+        throw InternalError("MLIR cannot inline the call to '@" + name + "'");
       call.erase();
     }
   }
@@ -2779,13 +2781,15 @@ static LinalgImport importHere(const SourceFile& src, const std::string& entry) 
   sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBuffer(text, src.path), llvm::SMLoc());
   mlir::AsmParserState asmState;
   mlir::Block parsed;
-  if (mlir::failed(mlir::parseAsmSourceFile(sourceMgr, &parsed, config, &asmState)))
-    throw SourceError(diag.loc, diag.any ? diag.message : "cannot parse this file as MLIR");
+  if (mlir::failed(mlir::parseAsmSourceFile(sourceMgr, &parsed, config, &asmState))) {
+    if (!diag.any) throw InternalError("MLIR's parser failed without a diagnostic");
+    throw SourceError(diag.loc, diag.message);
+  }
   const SsaNames names(asmState, sourceMgr);
   // Several top-level functions (without a module) are one implicit module, as mlir-opt reads them.
   mlir::OwningOpRef<mlir::ModuleOp> top = mlir::detail::constructContainerOpForParserIfNecessary<mlir::ModuleOp>(
       &parsed, &ctx, mlir::FileLineColLoc::get(&ctx, src.path, 0, 0));
-  if (!top) throw SourceError(diag.loc, diag.any ? diag.message : "cannot parse this file as MLIR");
+  if (!top) throw InternalError("the parsed operations could not be put in a module");
 
   std::vector<mlir::func::FuncOp> fns;
   top->walk([&](mlir::func::FuncOp f) {
@@ -2841,7 +2845,7 @@ static LinalgImport importHere(const SourceFile& src, const std::string& entry) 
     for (auto op : aggregated) {
       rewriter.setInsertionPoint(op);
       mlir::FailureOr<llvm::SmallVector<Value>> parts = op.decomposeOperation(rewriter);
-      if (mlir::failed(parts)) throw SourceError(locOf(op.getOperation()), "cannot decompose '" + opName(op.getOperation()) + "'");
+      if (mlir::failed(parts)) throw InternalError("MLIR cannot decompose '" + opName(op.getOperation()) + "'");
       rewriter.replaceOp(op, *parts);
     }
   }
@@ -2861,7 +2865,7 @@ static LinalgImport importHere(const SourceFile& src, const std::string& entry) 
       continue;
     }
     if (mlir::failed(mlir::linalg::generalizeNamedOp(rewriter, op)))
-      throw SourceError(loc, "cannot generalize '" + what + "'");
+      throw InternalError("MLIR cannot generalize '" + what + "'");
   }
   // Loops of extent 1 (a batch of one) dropped, as IREE does before forming dispatches:
   // the generics run on views (collapse_shape, expand_shape) of the same tensors.
