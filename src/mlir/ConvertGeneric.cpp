@@ -1,0 +1,478 @@
+// linalg.generic: the form of each result (elementwise, a reduction with its combiner,
+// an arg-reduction) and one TC statement per result, in pieces where constant id
+// tables make a gather affine.
+#include "mlir/Importer.h"
+
+namespace polyfuse::linalg_import {
+
+static const char* iteratorWord(mlir::utils::IteratorType t) {
+  return t == mlir::utils::IteratorType::reduction ? "reduction" : "parallel";
+}
+
+// The combiner of a reduction result: `acc op x`, or max/min spelled cmpf + select.
+static ResultForm combiner(mlir::linalg::GenericOp g, Value y, mlir::BlockArgument acc) {
+  Operation* d = y.getDefiningOp();
+  SourceLoc loc = locOf(d ? d : g.getOperation());
+  auto fail = [&]() -> ResultForm {
+    throw SourceError(loc, "cannot read the combiner of this reduction: expected addf, mulf, maximumf, minimumf "
+                           "(or cmpf with select) of the accumulator and one value");
+  };
+  if (!d || d->getBlock() != acc.getOwner()) fail();
+  auto other = [&](Value a, Value b) -> Value {
+    if (a == acc && b != acc) return b;
+    if (b == acc && a != acc) return a;
+    return {};
+  };
+  ResultForm f;
+  if (d->getNumOperands() == 2) {
+    Value x = other(d->getOperand(0), d->getOperand(1));
+    if (mlir::isa<mlir::arith::AddFOp, mlir::arith::AddIOp>(d)) f = {ReduceOp::Add, x};
+    else if (mlir::isa<mlir::arith::MulFOp, mlir::arith::MulIOp>(d)) f = {ReduceOp::Mul, x};
+    else if (mlir::isa<mlir::arith::MaximumFOp>(d)) f = {ReduceOp::Max, x};
+    else if (mlir::isa<mlir::arith::MinimumFOp>(d)) f = {ReduceOp::Min, x};
+    else if (mlir::isa<mlir::arith::MaxNumFOp>(d)) f = {ReduceOp::FMax, x};
+    else if (mlir::isa<mlir::arith::MinNumFOp>(d)) f = {ReduceOp::FMin, x};
+  } else if (auto sel = mlir::dyn_cast<mlir::arith::SelectOp>(d)) {
+    auto cmp = sel.getCondition().getDefiningOp<mlir::arith::CmpFOp>();
+    Value x = other(sel.getTrueValue(), sel.getFalseValue());
+    if (cmp && x && other(cmp.getLhs(), cmp.getRhs()) == x) {
+      using P = mlir::arith::CmpFPredicate;
+      P p = cmp.getPredicate();
+      // An ordered compare never picks a NaN over the accumulator, nor keeps one (the
+      // accumulator starts from a number): fmax and fmin. An unordered one picks by
+      // position in the row, which no reduction tree reproduces.
+      bool gt = p == P::OGT || p == P::OGE, lt = p == P::OLT || p == P::OLE;
+      if (p == P::UGT || p == P::UGE || p == P::ULT || p == P::ULE)
+        throw SourceError(loc, "this reduction selects with an unordered compare: with a NaN its result depends on "
+                               "the order of the elements, which a parallel reduction does not keep; use an ordered "
+                               "predicate, maximumf or maxnumf");
+      if (gt || lt) {
+        bool xGreater = (cmp.getLhs() == x) == gt;       // the condition reads "x > acc"
+        bool picksX = sel.getTrueValue() == x;
+        f = {xGreater == picksX ? ReduceOp::FMax : ReduceOp::FMin, x};
+      }
+    }
+  }
+  // select(c, acc op x, acc), or with the branches swapped (an embedding bag's masked
+  // sum): the element not taken contributes the operator's identity instead, which
+  // leaves the accumulator as it was.
+  if (!f.value)
+    if (auto sel = mlir::dyn_cast<mlir::arith::SelectOp>(d)) {
+      const bool keepTrue = sel.getTrueValue() == acc, keepFalse = sel.getFalseValue() == acc;
+      Value update = keepTrue ? sel.getFalseValue() : sel.getTrueValue();
+      Operation* u = update.getDefiningOp();
+      if (keepTrue != keepFalse && u && u->getBlock() == acc.getOwner() && u->getNumOperands() == 2 &&
+          !dependsOn(sel.getCondition(), acc, acc.getOwner())) {
+        f = combiner(g, update, acc);
+        f.keepWhen = sel.getCondition();
+        f.keepWhenTrue = keepTrue;
+      }
+    }
+  if (!f.value) fail();
+  if (dependsOn(f.value, acc, acc.getOwner()))
+    throw SourceError(loc, "this reduction uses its accumulator other than through its combiner");
+  return f;
+}
+
+// Result k's yield as an arg-reduction of another result (ResultForm::argOf), its
+// combiner to be checked once every result's form is known; none for another form.
+static std::optional<ResultForm> argReduction(mlir::linalg::GenericOp g, unsigned k, Value y) {
+  mlir::Block* body = g.getBody();
+  auto sel = y.getDefiningOp<mlir::arith::SelectOp>();
+  auto cmp = sel ? sel.getCondition().getDefiningOp<mlir::arith::CmpFOp>() : nullptr;
+  if (!cmp || sel->getBlock() != body) return std::nullopt;
+  const mlir::BlockArgument acc = g.getMatchingBlockArgument(g.getDpsInitOperand(k));
+  const bool keepTrue = sel.getTrueValue() == acc;
+  if (keepTrue == (sel.getFalseValue() == acc)) return std::nullopt;
+  Value index = keepTrue ? sel.getFalseValue() : sel.getTrueValue();
+  // The other result's accumulator among the compare's operands, and the value x.
+  int m = -1;
+  bool accOnLeft = false;
+  for (unsigned j = 0; j < g.getNumResults(); ++j)
+    for (int side = 0; side < 2; ++side)
+      if (j != k && (side ? cmp.getRhs() : cmp.getLhs()) == g.getMatchingBlockArgument(g.getDpsInitOperand(j)))
+        m = int(j), accOnLeft = side == 0;
+  if (m < 0) return std::nullopt;
+  Value x = accOnLeft ? cmp.getRhs() : cmp.getLhs();
+  // The index recorded: a reduction loop's, through casts.
+  while (Operation* d = index.getDefiningOp()) {
+    if (!keepsIntegerValue(d) && !mlir::isa<mlir::arith::SIToFPOp, mlir::arith::UIToFPOp>(d)) break;
+    index = d->getOperand(0);
+  }
+  auto loop = index.getDefiningOp<mlir::linalg::IndexOp>();
+  auto iters = g.getIteratorTypesArray();
+  if (!loop || loop.getDim() >= iters.size() || iters[loop.getDim()] != mlir::utils::IteratorType::reduction ||
+      g.getNumReductionLoops() != 1)
+    return std::nullopt;
+  for (unsigned j = 0; j < g.getNumResults(); ++j)
+    if (dependsOn(x, g.getMatchingBlockArgument(g.getDpsInitOperand(j)), body)) return std::nullopt;
+  // The update condition as "x OP acc": the compare read with x on the left, negated when
+  // the select keeps the accumulator on true.
+  using P = mlir::arith::CmpFPredicate;
+  P p = cmp.getPredicate();
+  const std::map<P, P> swapped = {{P::OGT, P::OLT}, {P::OLT, P::OGT}, {P::OGE, P::OLE}, {P::OLE, P::OGE}};
+  const std::map<P, P> negated = {{P::OGT, P::OLE}, {P::OLE, P::OGT}, {P::OGE, P::OLT}, {P::OLT, P::OGE}};
+  if (!swapped.count(p)) return std::nullopt;  // unordered or equality compares: not an arg-reduction
+  if (accOnLeft) p = swapped.at(p);
+  if (keepTrue) p = negated.at(p);
+  ResultForm f;
+  f.value = x;
+  f.argOf = m;
+  f.index = loop.getDim();
+  // Strict: the first position of the extreme; non-strict: the last. The sign of the
+  // extreme (max or min) is checked against result m's combiner afterwards.
+  f.op = p == P::OGT || p == P::OLT ? ReduceOp::Min : ReduceOp::Max;
+  f.keepWhenTrue = p == P::OGT || p == P::OGE;  // x beats acc by being greater: an argmax
+  return f;
+}
+
+void Importer::analyze(mlir::linalg::GenericOp g) {
+  SourceLoc loc = locOf(g);
+  auto iters = g.getIteratorTypesArray();
+  bool reduces = false;
+  for (auto t : iters) reduces |= t == mlir::utils::IteratorType::reduction;
+  mlir::Block* body = g.getBody();
+  auto yield = mlir::cast<mlir::linalg::YieldOp>(body->getTerminator());
+  std::vector<ResultForm> forms;
+  // Whether result j's yielded value reads another result k's accumulator.
+  auto readsAccumulator = [&](unsigned j, unsigned k) {
+    return j != k && dependsOn(yield.getOperand(j), g.getMatchingBlockArgument(g.getDpsInitOperand(k)), body);
+  };
+  for (unsigned k = 0; k < g.getNumResults(); ++k) {
+    mlir::OpOperand* init = g.getDpsInitOperand(k);
+    mlir::AffineMap m = g.getMatchingIndexingMap(init);
+    // A 0 where the result's extent is 1: torch-mlir's keepdim (a returned reduction
+    // keeps its loops and the function's shape).
+    if (!m.isProjectedPermutation(/*allowZeroInResults=*/true))
+      throw SourceError(loc, "result " + std::to_string(k) + " is written through a map that is not a projection "
+                             "of the loops; polyfuse needs each result point written by whole loops");
+    auto resultType = mlir::cast<mlir::RankedTensorType>(init->get().getType());
+    for (unsigned r = 0; r < m.getNumResults(); ++r)
+      if (mlir::isa<mlir::AffineConstantExpr>(m.getResult(r)) && resultType.getDimSize(r) != 1)
+        throw SourceError(loc, "result " + std::to_string(k) + " is written only at index 0 of its dimension " +
+                                   std::to_string(r) + ", whose extent is not 1; polyfuse needs each result point "
+                                   "written by whole loops");
+    std::vector<bool> inOut(iters.size(), false);
+    for (unsigned d : writtenLoops(m)) inOut[d] = true;
+    mlir::BlockArgument acc = g.getMatchingBlockArgument(init);
+    Value y = yield.getOperand(k);
+    // A result indexed by every loop, reductions included, and computed from no
+    // accumulator (IREE's fused form: an elementwise value beside a sum) is written once
+    // at each point: an elementwise statement of its own.
+    const bool everyLoop = std::find(inOut.begin(), inOut.end(), false) == inOut.end();
+    if (reduces && everyLoop) {
+      bool readsOther = false;
+      for (unsigned j = 0; j < g.getNumResults(); ++j) readsOther |= readsAccumulator(k, j);
+      if (!readsOther) {
+        ResultForm f{ReduceOp::Assign, y};
+        f.readsInit = dependsOn(y, acc, body);
+        forms.push_back(f);
+        continue;
+      }
+    }
+    for (size_t l = 0; l < iters.size(); ++l)
+      if (inOut[l] == (iters[l] == mlir::utils::IteratorType::reduction))
+        throw SourceError(loc, "loop d" + std::to_string(l) + " is a " + iteratorWord(iters[l]) + " loop but " +
+                                   (inOut[l] ? "indexes" : "does not index") + " result " + std::to_string(k) +
+                                   (everyLoop ? " from a running accumulator (a scan)" : ""));
+    // A result nobody reads (torch-mlir's argmax beside a max) is not computed, unless
+    // another result's value reads its accumulator.
+    if (unread(g.getResult(k)) && g.getNumResults() > 1) {
+      bool read = false;
+      for (unsigned j = 0; j < g.getNumResults(); ++j) read |= !unread(g.getResult(j)) && readsAccumulator(j, k);
+      if (!read) {
+        ResultForm f;
+        f.dropped = true;
+        forms.push_back(f);
+        out_.notes.push_back("result " + std::to_string(k) + " of the op at line " + std::to_string(loc.line) +
+                             " is never used: not computed");
+        continue;
+      }
+    }
+    if (reduces)
+      if (std::optional<ResultForm> a = argReduction(g, k, y)) {
+        forms.push_back(*a);
+        continue;
+      }
+    ResultForm f = reduces ? combiner(g, y, acc) : ResultForm{ReduceOp::Assign, y};
+    f.readsInit = !reduces && dependsOn(y, acc, body);
+    forms.push_back(f);
+  }
+  // An arg-reduction records the position of its partner's extreme: the partner must
+  // reduce the same value, by max for an argmax and by min for an argmin.
+  for (unsigned k = 0; k < forms.size(); ++k) {
+    const ResultForm& f = forms[k];
+    if (f.argOf < 0 || f.dropped) continue;
+    const ResultForm& m = forms[size_t(f.argOf)];
+    const bool max = m.op == ReduceOp::Max || m.op == ReduceOp::FMax, min = m.op == ReduceOp::Min || m.op == ReduceOp::FMin;
+    if (m.dropped || m.argOf >= 0 || m.value != f.value || m.keepWhen || !(f.keepWhenTrue ? max : min))
+      throw SourceError(locOf(yield.getOperand(k).getDefiningOp()),
+                        "this select records a position, but result " + std::to_string(f.argOf) +
+                            " is not the " + (f.keepWhenTrue ? "max" : "min") + " of the value it compares");
+    out_.notes.push_back("result " + std::to_string(k) + " of the op at line " + std::to_string(loc.line) + " is the " +
+                         (f.op == ReduceOp::Min ? "first" : "last") + " position of result " + std::to_string(f.argOf) +
+                         "'s " + (max ? "maximum" : "minimum") + ": a reduction of its own after it (a row holding NaN "
+                         "gives no position)");
+  }
+  forms_[g.getOperation()] = std::move(forms);
+}
+
+// Ids a body computes (T5's relative position buckets) are stored as the integers they
+// are, so that a gather may read through them (Sema takes subscripts from integer
+// tensors only): the tensor keeps its MLIR integer type, where other computed integers
+// travel as values of the computing type.
+void Importer::computedIds(Value i, const std::string& tensor) {
+  while (Operation* d = i.getDefiningOp()) {
+    if (!keepsIntegerValue(d)) return;
+    i = d->getOperand(0);
+  }
+  for (auto& [v, tv] : tensors_)
+    if (tv.name == tensor && tv.kind == Kind::Computed) {
+      const ElemType t = elemType(v.getType());
+      integerIds_[tensor] = t == ElemType::I32 ? ElemType::I32 : ElemType::I64;
+    }
+}
+
+bool Importer::isIdentity(ReduceOp op, double c) {
+  switch (op) {
+    case ReduceOp::Add: return c == 0;
+    case ReduceOp::Mul: return c == 1;
+    case ReduceOp::Max: case ReduceOp::FMax: return std::isinf(c) && c < 0;
+    case ReduceOp::Min: case ReduceOp::FMin: return std::isinf(c) && c > 0;
+    default: return false;
+  }
+}
+
+// The statement as it is, or in such pieces when it reads constant integer tables at a
+// parallel loop, some of them as subscripts.
+void Importer::pushPieces(StmtDecl s, Operation* op) {
+  std::string loop;
+  bool subscript = false, usable = true, otherGather = false;
+  std::map<std::string, const std::vector<double>*> tables;
+  auto table = [&](const Expr& e) -> const TensorDecl* {
+    if (e.kind != ExprKind::Call || e.args.size() != 1 || e.args[0]->kind != ExprKind::Name) return nullptr;
+    for (const TensorDecl& p : out_.def.params)
+      if (p.name == e.name && !p.values.empty() && isInteger(p.type) && p.dims.size() == 1) return &p;
+    return nullptr;
+  };
+  auto integerParam = [&](const std::string& n) {
+    for (const TensorDecl& p : out_.def.params)
+      if (p.name == n && isInteger(p.type)) return true;
+    return false;
+  };
+  std::function<void(const Expr&, bool)> walk = [&](const Expr& e, bool inSubscript) {
+    if (const TensorDecl* t = table(e)) {
+      if (!loop.empty() && loop != e.args[0]->name) usable = false;
+      loop = e.args[0]->name;
+      tables[t->name] = &t->values;
+      subscript |= inSubscript;
+      return;
+    }
+    otherGather |= inSubscript && e.kind == ExprKind::Call && integerParam(e.name);
+    for (auto& a : e.args) walk(*a, e.kind == ExprKind::Call);
+  };
+  walk(*s.rhs, false);
+  const bool parallel = std::find(s.lhsIndices.begin(), s.lhsIndices.end(), loop) != s.lhsIndices.end();
+  if (!subscript || !usable || !parallel) {
+    out_.def.stmts.push_back(std::move(s));
+    return;
+  }
+  // The loop's range: its where clause, else the tables' length.
+  int64_t lo = 0, hi = int64_t(tables.begin()->second->size());
+  for (auto& [n, v] : tables) hi = std::min(hi, int64_t(v->size()));
+  for (const WhereRange& w : s.where)
+    if (w.index == loop) {
+      if (w.lo->kind != ExprKind::Number || w.hi->kind != ExprKind::Number) {
+        out_.def.stmts.push_back(std::move(s));
+        return;
+      }
+      lo = int64_t(w.lo->number), hi = std::min(hi, int64_t(w.hi->number));
+    }
+  // Maximal runs [a, b) over which every table is c + slope * p.
+  std::vector<std::pair<int64_t, int64_t>> runs;
+  for (int64_t a = lo; a < hi;) {
+    int64_t b = a + 1;
+    for (; b < hi; ++b) {  // two points are always affine; a third must keep the slope
+      bool affine = true;
+      if (b - a >= 2)
+        for (auto& [n, v] : tables) affine &= (*v)[size_t(b)] - (*v)[size_t(b - 1)] == (*v)[size_t(a + 1)] - (*v)[size_t(a)];
+      if (!affine) break;
+    }
+    runs.emplace_back(a, b);
+    a = b;
+  }
+  // Ids without such structure (a thousand token ids) would be as many statements: left
+  // a gather, which reads the table at run time.
+  if (runs.size() > kMaxPieces) {
+    out_.def.stmts.push_back(std::move(s));
+    return;
+  }
+  std::string note = "line " + std::to_string(s.loc.line) + " reads constant id tables at loop " + loop + ": " +
+                     std::to_string(runs.size()) + " piece(s) over which each id is affine in it, no gather";
+  if (auto it = gatherNote_.find(op); it != gatherNote_.end() && !otherGather)
+    out_.notes[it->second] = std::move(note);  // not a gather after all
+  else
+    out_.notes.push_back(std::move(note));
+  // The last piece first: TC gives a tensor the extents of its first writer.
+  for (auto r = runs.rbegin(); r != runs.rend(); ++r) {
+    const auto [a, b] = *r;
+    std::function<ExprPtr(const Expr&)> substitute = [&](const Expr& e) -> ExprPtr {
+      if (table(e) && tables.count(e.name)) {
+        const std::vector<double>& v = *tables.at(e.name);
+        const int64_t slope = b - a >= 2 ? int64_t(v[size_t(a + 1)] - v[size_t(a)]) : 0, at0 = int64_t(v[size_t(a)]) - slope * a;
+        if (slope == 0) return integer(at0, e.loc);
+        ExprPtr x = name(loop, e.loc);
+        if (slope != 1) x = binary(ExprKind::Mul, integer(slope, e.loc), std::move(x), e.loc);
+        return at0 == 0 ? std::move(x) : binary(ExprKind::Add, integer(at0, e.loc), std::move(x), e.loc);
+      }
+      ExprPtr c = cloneExpr(e);
+      for (size_t i = 0; i < e.args.size(); ++i) c->args[i] = substitute(*e.args[i]);
+      return c;
+    };
+    StmtDecl piece;
+    piece.loc = s.loc, piece.lhs = s.lhs, piece.lhsIndices = s.lhsIndices, piece.lhsIndexLocs = s.lhsIndexLocs;
+    for (auto& x : s.lhsSubscripts) piece.lhsSubscripts.push_back(cloneExpr(*x));
+    piece.op = s.op, piece.init = s.init, piece.opLoc = s.opLoc;
+    piece.rhs = substitute(*s.rhs);
+    for (const WhereRange& w : s.where)
+      if (w.index != loop) piece.where.push_back(WhereRange{w.index, w.loc, cloneExpr(*w.lo), cloneExpr(*w.hi)});
+    piece.where.push_back(WhereRange{loop, s.loc, integer(a, s.loc), integer(b, s.loc)});
+    out_.def.stmts.push_back(std::move(piece));
+  }
+}
+
+void Importer::genericShape(Operation* op) {
+  SourceLoc loc = locOf(op);
+  auto g = mlir::cast<mlir::linalg::GenericOp>(op);
+  analyze(g);
+  // Extents a loop ranges over together are one size.
+  std::vector<int> loopSym(g.getNumLoops(), -1);
+  for (mlir::OpOperand& o : g->getOpOperands()) {
+    if (!mlir::isa<mlir::RankedTensorType>(o.get().getType())) continue;
+    tensorType(o.get(), op);
+    Shape& s = tensorOf(o.get(), op).shape;
+    mlir::AffineMap m = g.getMatchingIndexingMap(&o);
+    for (unsigned r = 0; r < m.getNumResults(); ++r)
+      if (auto dim = mlir::dyn_cast<mlir::AffineDimExpr>(m.getResult(r))) {
+        int& l = loopSym[dim.getPosition()];
+        if (l < 0) l = s[r];
+        else ext_.unite(l, s[r], loc);
+      }
+  }
+  for (unsigned k = 0; k < g.getNumResults(); ++k) {
+    tensorType(g.getResult(k), op);
+    tensors_[g.getResult(k)] = TensorValue(Kind::Computed, tensorOf(g.getDpsInits()[k], op).shape);
+  }
+  loops_[op] = loopSym;
+  return;
+}
+
+// One statement per result kept (a copy of the init first where it is read).
+void Importer::genericStatements(Operation* op) {
+  SourceLoc loc = locOf(op);
+  auto g = mlir::cast<mlir::linalg::GenericOp>(op);
+  const std::vector<int>& loops = loops_[op];
+  splitLoops(g, loops);
+  // Arg-reductions read their partner's result: after every other result.
+  std::vector<unsigned> order;
+  for (int arg = 0; arg < 2; ++arg)
+    for (unsigned k = 0; k < g.getNumResults(); ++k)
+      if ((forms_[op][k].argOf >= 0) == bool(arg)) order.push_back(k);
+  for (unsigned k : order) {
+    const ResultForm& f = forms_[op][k];
+    if (f.dropped) continue;
+    mlir::OpOperand* init = g.getDpsInitOperand(k);
+    mlir::AffineMap om = g.getMatchingIndexingMap(init);
+    TensorValue& tv = tensors_[g.getResult(k)];
+    tv.name = resultName(op, k);
+    splitResult(tv, om, op->getContext());
+    // A fill seen through views (a fill whose unit dimensions were dropped) is still one value.
+    const TensorValue& base = tensorOf(throughViews(init->get(), om, op).first, op);
+    std::optional<double> c = base.kind == Kind::Fill ? constantValue(base.fill) : std::nullopt;
+    bool bang = f.argOf >= 0 || (f.op != ReduceOp::Assign && c && isIdentity(f.op, *c));
+    if (f.op != ReduceOp::Assign && !bang) {
+      // Start from the init's values: a copy, then the update.
+      if (base.kind == Kind::Empty) throw SourceError(loc, "this reduction starts from a tensor.empty, whose elements are undefined");
+      StmtDecl c;
+      c.loc = loc;
+      c.lhs = tv.name;
+      c.opLoc = loc;
+      lhs(c, om, loc);
+      c.rhs = element(init->get(), om, loc, op);
+      std::set<unsigned> written;
+      for (unsigned d : writtenLoops(om)) written.insert(d);
+      if (base.kind == Kind::Fill)
+        for (unsigned d : written) loopWhere(c, d, loops[d], loc);
+      else
+        splitWheres(c, loc, &written);  // the init's read of a split loop is a sum: no range from it
+      out_.def.stmts.push_back(std::move(c));
+    }
+    StmtDecl s;
+    s.loc = loc;
+    s.lhs = tv.name;
+    s.op = f.op;
+    s.init = bang;
+    s.opLoc = loc;
+    lhs(s, om, loc);
+    Body b{g, std::vector<bool>(op->getNumOperands(), false)};
+    bodyNodes_ = 0;
+    if (f.argOf >= 0) {
+      // index where x equals the extreme, else the identity of the position's min or max.
+      const unsigned m = unsigned(f.argOf);
+      std::vector<ExprPtr> eq;
+      eq.push_back(expr(f.value, b));
+      eq.push_back(element(g.getResult(m), g.getMatchingIndexingMap(g.getDpsInitOperand(m)), loc, op));
+      s.rhs = selectNode(node(ExprKind::Eq, loc, std::move(eq)), loopName(f.index, loc),
+                         number(reduceKind(f.op).identity, 32, loc), loc);
+    } else if (f.keepWhen) {
+      auto value = [&] { return expr(f.value, b); };
+      auto identity = [&] { return number(reduceKind(f.op).identity, floatBits(f.value.getType()), loc); };
+      s.rhs = f.keepWhenTrue ? choose(f.keepWhen, identity, value, b) : choose(f.keepWhen, value, identity, b);
+    } else {
+      s.rhs = expr(f.value, b);
+    }
+    // Ranges: TC infers a loop's range from a read that indexes it alone; give the
+    // others (broadcasts, loops in compound subscripts) as where clauses.
+    std::vector<bool> inferable(loops.size(), false), partial(loops.size(), false);
+    for (mlir::OpOperand* in : g.getDpsInputOperands()) {
+      if (!b.used[in->getOperandNumber()] || !mlir::isa<mlir::RankedTensorType>(in->get().getType())) continue;
+      auto [src, m] = throughViews(in->get(), g.getMatchingIndexingMap(in), op);
+      const TensorValue& read = tensors_[src];
+      if (read.kind == Kind::Fill) continue;
+      // TC infers a loop's range from each read at d + c, and takes the tightest where
+      // they differ by constants. A slice of a dynamic size reads part of its source,
+      // whose extent differs from the loop's by a size: there the loop's range is given.
+      const Shape& extents = read.split ? read.stored : read.shape;
+      for (unsigned r = 0; r < m.getNumResults(); ++r) {
+        mlir::AffineExpr e = m.getResult(r);
+        int64_t c = 0;
+        if (auto sum = mlir::dyn_cast<mlir::AffineBinaryOpExpr>(e); sum && e.getKind() == mlir::AffineExprKind::Add)
+          if (auto k = mlir::dyn_cast<mlir::AffineConstantExpr>(sum.getRHS())) e = sum.getLHS(), c = k.getValue();
+        auto d = mlir::dyn_cast<mlir::AffineDimExpr>(e);
+        if (!d) continue;
+        const unsigned l = d.getPosition();
+        const bool apart = r < extents.size() && loops[l] >= 0 && ext_.find(extents[r]) != ext_.find(loops[l]) &&
+                           !(ext_.value(extents[r]) && ext_.value(loops[l]));
+        if (apart) partial[l] = true;
+        else if (c == 0) inferable[l] = true;
+      }
+    }
+    if (f.readsInit && base.kind != Kind::Fill)
+      for (unsigned d : writtenLoops(om)) inferable[d] = true;
+    splitWheres(s, loc);
+    for (size_t l = 0; l < loops.size(); ++l) {
+      if ((inferable[l] && !partial[l]) || split_.count(unsigned(l))) continue;
+      if (loops[l] < 0)
+        throw InternalError("loop d" + std::to_string(l) + " is the extent of no operand, which MLIR's verifier requires");
+      where(s, "d" + std::to_string(l), loops[l], loc);
+    }
+    for (auto& w : s.where)
+      if (f.op != ReduceOp::Assign && std::find(s.lhsIndices.begin(), s.lhsIndices.end(), w.index) == s.lhsIndices.end() &&
+          !mentions(*s.rhs, w.index))
+        throw SourceError(loc, "the reduced value does not depend on loop " + w.index + "; polyfuse cannot express that");
+    tv.kind = Kind::Computed;
+    pushPieces(std::move(s), op);
+  }
+}
+
+}  // namespace polyfuse::linalg_import

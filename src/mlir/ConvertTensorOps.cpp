@@ -1,0 +1,453 @@
+// Tensor ops: views read through to their sources (cast, expand/collapse_shape, reshape,
+// extract_slice, pack/unpack) and ops that write tensors of their own (pad, insert_slice,
+// insert, concat, a pack with padding).
+#include "mlir/Importer.h"
+
+namespace polyfuse::linalg_import {
+
+// expand_shape: a source index is the row-major combination of its group's indices.
+void Importer::expand(Operation* op) {
+  auto e = mlir::cast<mlir::tensor::ExpandShapeOp>(op);
+  Shape src = tensorOf(e.getSrc(), op).shape, shape;
+  unsigned dyn = 0;
+  for (int64_t n : e.getStaticOutputShape())
+    shape.push_back(mlir::ShapedType::isDynamic(n) ? indexSym(e.getOutputShape()[dyn++], op) : ext_.literal(n));
+  std::vector<mlir::AffineExpr> exprs;
+  auto groups = e.getReassociationIndices();
+  for (size_t g = 0; g < groups.size(); ++g) {
+    mlir::AffineExpr x = mlir::getAffineConstantExpr(0, op->getContext());
+    int nonUnit = -1, count = 0;
+    const mlir::AffineExpr zero = x;
+    for (int64_t k : groups[g]) {
+      std::optional<int64_t> n = ext_.value(shape[size_t(k)]);
+      if (n && *n == 1) continue;  // a unit dimension's index is always 0
+      if (!n && x != zero)
+        throw SourceError(locOf(op), "expand_shape with a dynamic inner extent is not affine; polyfuse needs static ones");
+      x = x * (n ? *n : 1) + mlir::getAffineDimExpr(unsigned(k), op->getContext());
+      nonUnit = int(k), ++count;
+    }
+    if (count == 1) ext_.unite(src[g], shape[size_t(nonUnit)], locOf(op));
+    exprs.push_back(x);
+  }
+  view(op, e.getSrc(), shape, exprs);
+}
+
+// collapse_shape: each source index is its part of the group's index (floordiv and mod
+// unless the group has one dimension that is not 1, which reads only as far as affine).
+void Importer::collapse(Operation* op) {
+  auto c = mlir::cast<mlir::tensor::CollapseShapeOp>(op);
+  Shape src = tensorOf(c.getSrc(), op).shape, shape;
+  std::vector<mlir::AffineExpr> exprs;
+  auto groups = c.getReassociationIndices();
+  for (size_t g = 0; g < groups.size(); ++g) {
+    int dynamic = -1;
+    int64_t product = 1;
+    for (int64_t k : groups[g]) {
+      std::optional<int64_t> n = ext_.value(src[size_t(k)]);
+      if (!n && dynamic >= 0)
+        throw SourceError(locOf(op), "collapse_shape of two dynamic extents: their product is not one size");
+      if (!n) dynamic = int(k);
+      else product *= *n;
+    }
+    if (dynamic >= 0 && product != 1)
+      throw SourceError(locOf(op), "collapse_shape of a dynamic extent with others: their product is not one size");
+    shape.push_back(dynamic >= 0 ? src[size_t(dynamic)] : ext_.literal(product));
+    mlir::AffineExpr v = mlir::getAffineDimExpr(unsigned(g), op->getContext());
+    int64_t inner = 1;
+    std::vector<mlir::AffineExpr> part(groups[g].size());
+    for (size_t i = groups[g].size(); i-- > 0;) {
+      int64_t k = groups[g][i];
+      std::optional<int64_t> n = ext_.value(src[size_t(k)]);
+      if (n && *n == 1) part[i] = mlir::getAffineConstantExpr(0, op->getContext());
+      else if (product == (n ? *n : 1) || dynamic == int(k)) part[i] = v;  // the only non-unit one
+      else part[i] = (v.floorDiv(inner)) % *n;
+      if (n) inner *= *n;
+    }
+    for (auto& p : part) exprs.push_back(p);
+  }
+  view(op, c.getSrc(), shape, exprs);
+}
+
+// tensor.pack and tensor.unpack (tpp-mlir's blocked layouts) with static tiles: views.
+// A packed element (outer o, tile t) is the unpacked element whose tiled dims are
+// o * tile + t (the outer dims in outer_dims_perm's order): a pack reads its source at
+// that affine form, an unpack at its parts, x floordiv tile and x mod tile, which the
+// reading loops are split for. A pack whose tiles run past its source (a padding
+// value) is no view but a tensor of its own (paddedPackStatements).
+void Importer::packView(Operation* op, Value source, llvm::ArrayRef<int64_t> innerPos, llvm::ArrayRef<int64_t> tiles,
+              llvm::ArrayRef<int64_t> outerPerm, bool pack, bool padded) {
+  SourceLoc loc = locOf(op);
+  const std::string what = pack ? "tensor.pack" : "tensor.unpack";
+  auto t = tensorType(op->getResult(0), op);
+  if (!t.hasStaticShape()) throw SourceError(loc, what + " of a dynamic shape is not supported (static ones are views)");
+  for (int64_t n : tiles)
+    if (mlir::ShapedType::isDynamic(n))  // MLIR's verifier gives a dynamic tile a dynamic result
+      throw InternalError(what + " with a dynamic tile has a static shape");
+  const Shape src = tensorOf(source, op).shape;
+  const int64_t rank = int64_t(pack ? src.size() : size_t(t.getRank()));  // the unpacked rank
+  mlir::MLIRContext* ctx = op->getContext();
+  // tileOf[d]: dim d's tile, 0 when it is not tiled; outerOf[d]: the outer position of d.
+  std::vector<int64_t> tileOf(size_t(rank), 0), outerOf(size_t(rank), 0), innerOf(size_t(rank), -1);
+  for (size_t p = 0; p < innerPos.size(); ++p) {
+    tileOf[size_t(innerPos[p])] = tiles[p];
+    innerOf[size_t(innerPos[p])] = int64_t(p);
+  }
+  for (int64_t i = 0; i < rank; ++i) outerOf[size_t(outerPerm.empty() ? i : outerPerm[size_t(i)])] = i;
+  Shape shape;
+  for (int64_t k = 0; k < t.getRank(); ++k) shape.push_back(ext_.literal(t.getDimSize(k)));
+  std::vector<mlir::AffineExpr> exprs;
+  if (pack) {
+    PaddedPack tail;
+    for (int64_t d = 0; d < rank; ++d) {
+      const mlir::AffineExpr o = mlir::getAffineDimExpr(unsigned(outerOf[size_t(d)]), ctx);
+      if (!tileOf[size_t(d)]) { exprs.push_back(o); continue; }
+      std::optional<int64_t> n = ext_.value(src[size_t(d)]);
+      if (!n) throw SourceError(loc, "tensor.pack of a dynamic dimension is not supported");
+      exprs.push_back(o * tileOf[size_t(d)] + mlir::getAffineDimExpr(unsigned(rank + innerOf[size_t(d)]), ctx));
+      // The tiles cover the dimension past its end where there are more of them than it
+      // needs, not only where the tile does not divide it.
+      if (t.getDimSize(outerOf[size_t(d)]) * tileOf[size_t(d)] <= *n) continue;
+      if (!padded)
+        // MLIR's verifier refuses partial tiles without a padding value.
+        throw InternalError("tensor.pack of dimension " + std::to_string(d) + " into tiles that run past it has no padding value");
+      tail.bounds.emplace_back(exprs.back(), *n);
+    }
+    // The last tiles run past the source: a tensor of its own, the source where each
+    // tiled index is inside it and the padding value elsewhere.
+    if (!tail.bounds.empty()) {
+      auto p = mlir::cast<mlir::tensor::PackOp>(op);
+      tensorType(p.getResult(), op);
+      tensors_[p.getResult()] = TensorValue(Kind::Computed, shape);
+      tail.read = mlir::AffineMap::get(unsigned(t.getRank()), 0, exprs, ctx);
+      paddedPacks_[op] = tail;
+      return;
+    }
+  } else {
+    exprs.resize(size_t(rank + int64_t(innerPos.size())));
+    for (int64_t d = 0; d < rank; ++d) {
+      const mlir::AffineExpr x = mlir::getAffineDimExpr(unsigned(d), ctx);
+      const int64_t tile = tileOf[size_t(d)];
+      exprs[size_t(outerOf[size_t(d)])] = tile ? x.floorDiv(tile) : x;
+      if (tile) exprs[size_t(rank + innerOf[size_t(d)])] = x % tile;
+    }
+  }
+  view(op, source, shape, exprs);
+}
+
+// tensor.reshape to a static shape: the elements in the same row-major order, each
+// source index its part of the result's linear index (reads simplify it by their loops'
+// ranges, IndexRanges.h).
+void Importer::reshape(Operation* op) {
+  auto r = mlir::cast<mlir::tensor::ReshapeOp>(op);
+  auto t = tensorType(r.getResult(), op);
+  const Shape src = tensorOf(r.getSource(), op).shape;
+  std::vector<int64_t> from;
+  for (int sym : src) {
+    std::optional<int64_t> n = ext_.value(sym);
+    if (!n) throw SourceError(locOf(op), "tensor.reshape of a dynamic shape is not supported (a static one is read as a view)");
+    from.push_back(*n);
+  }
+  if (!t.hasStaticShape()) throw SourceError(locOf(op), "tensor.reshape to a dynamic shape is not supported (a static one is read as a view)");
+  mlir::MLIRContext* ctx = op->getContext();
+  Shape shape;
+  mlir::AffineExpr linear = mlir::getAffineConstantExpr(0, ctx);
+  for (int64_t k = 0; k < t.getRank(); ++k) {
+    shape.push_back(ext_.literal(t.getDimSize(k)));
+    linear = linear * t.getDimSize(k) + mlir::getAffineDimExpr(unsigned(k), ctx);
+  }
+  std::vector<mlir::AffineExpr> exprs(from.size());
+  int64_t inner = 1;
+  for (size_t i = from.size(); i-- > 0;) {
+    exprs[i] = i == 0 ? linear.floorDiv(inner) : linear.floorDiv(inner) % from[i];
+    inner *= from[i];
+  }
+  view(op, r.getSource(), shape, exprs);
+}
+
+// extract_slice with static offsets and strides: an affine window of the source.
+void Importer::slice(Operation* op) {
+  auto x = mlir::cast<mlir::tensor::ExtractSliceOp>(op);
+  if (x.getOffsets().size() || x.getStrides().size())
+    throw SourceError(locOf(op), "extract_slice with dynamic offsets or strides is not supported");
+  Shape shape;
+  llvm::SmallBitVector dropped = x.getDroppedDims();
+  auto sizes = x.getMixedSizes();
+  std::vector<mlir::AffineExpr> exprs;
+  unsigned r = 0;
+  for (size_t k = 0; k < sizes.size(); ++k) {
+    int64_t off = x.getStaticOffsets()[k], stride = x.getStaticStrides()[k];
+    if (dropped.test(unsigned(k))) {
+      exprs.push_back(mlir::getAffineConstantExpr(off, op->getContext()));
+      continue;
+    }
+    shape.push_back(extentOf(sizes[k], op));
+    exprs.push_back(mlir::getAffineDimExpr(r++, op->getContext()) * stride + off);
+    if (mlir::isa<Value>(sizes[k])) {
+      if (stride != 1) throw SourceError(locOf(op), "extract_slice of a dynamic size with a stride other than 1 is not supported");
+      const Shape& src = tensorOf(x.getSource(), op).shape;
+      bounds_.push_back({shape.back(), off, src[k], locOf(op), "the extract_slice"});
+    }
+  }
+  view(op, x.getSource(), shape, exprs);
+}
+
+// tensor.pad with static padding and a constant (or float argument) value: a tensor of
+// its own, written as two statements (the value everywhere, then the source inside).
+void Importer::padShape(Operation* op) {
+  auto p = mlir::cast<mlir::tensor::PadOp>(op);
+  SourceLoc loc = locOf(op);
+  if (!p.getLow().empty() || !p.getHigh().empty())
+    throw SourceError(loc, "tensor.pad with computed padding amounts is not supported (static ones are)");
+  Value v = p.getConstantPaddingValue();
+  if (!v || (!constantValue(v) && !scalars_.count(v)))
+    throw SourceError(loc, "tensor.pad must yield one constant or float argument, the same at every point");
+  tensorType(p.getResult(), op);
+  const Shape& src = tensorOf(p.getSource(), op).shape;
+  Shape shape;
+  for (size_t k = 0; k < src.size(); ++k) {
+    const int64_t grow = p.getStaticLow()[k] + p.getStaticHigh()[k];
+    std::optional<int64_t> n = ext_.value(src[k]);
+    if (!n && grow) throw SourceError(loc, "tensor.pad of a dynamic dimension (dimension " + std::to_string(k) + ") is not supported");
+    shape.push_back(n ? ext_.literal(*n + grow) : src[k]);
+  }
+  tensors_[p.getResult()] = TensorValue(Kind::Computed, shape);
+}
+
+// tensor.insert_slice with static offsets and unit strides: the destination copied (or
+// its fill, or zeros for a tensor.empty), then the source written over the window.
+void Importer::insertShape(Operation* op) {
+  auto x = mlir::cast<mlir::tensor::InsertSliceOp>(op);
+  SourceLoc loc = locOf(op);
+  if (x.getOffsets().size() || x.getStrides().size())
+    throw SourceError(loc, "insert_slice with dynamic offsets or strides is not supported");
+  for (int64_t st : x.getStaticStrides())
+    if (st != 1) throw SourceError(loc, "insert_slice with a stride other than 1 is not supported");
+  tensorType(x.getResult(), op);
+  tensorType(x.getSource(), op);
+  const Shape src = tensorOf(x.getSource(), op).shape;
+  const Shape dest = tensorOf(x.getDest(), op).shape;
+  auto sizes = x.getMixedSizes();
+  // A rank-reducing insert's source lacks the unit dimensions MLIR drops.
+  const llvm::SmallBitVector dropped = x.getDroppedDims();
+  for (size_t k = 0, j = 0; k < sizes.size(); ++k) {
+    if (k < dropped.size() && dropped.test(unsigned(k))) continue;
+    ext_.unite(src[j], extentOf(sizes[k], op), loc);
+    if (mlir::isa<Value>(sizes[k])) bounds_.push_back({src[j], x.getStaticOffsets()[k], dest[k], loc, "the insert_slice"});
+    ++j;
+  }
+  tensors_[x.getResult()] = TensorValue(Kind::Computed, dest);
+}
+
+// tensor.concat: the operands side by side along `dim`, each at the offset of those
+// before it; the other extents are one size. The offsets must be static.
+void Importer::concatShape(Operation* op) {
+  auto c = mlir::cast<mlir::tensor::ConcatOp>(op);
+  SourceLoc loc = locOf(op);
+  auto t = tensorType(c.getResult(), op);
+  const size_t dim = size_t(c.getDim());
+  Shape shape;
+  int64_t along = 0;
+  for (Value in : c.getInputs()) {
+    tensorType(in, op);
+    const Shape& s = tensorOf(in, op).shape;
+    if (shape.empty()) shape = s;
+    for (size_t k = 0; k < s.size(); ++k)
+      if (k != dim) ext_.unite(shape[k], s[k], loc);
+    std::optional<int64_t> n = ext_.value(s[dim]);
+    if (!n) throw SourceError(loc, "tensor.concat along a dynamic dimension (dimension " + std::to_string(dim) + ") is not supported");
+    along += *n;
+  }
+  shape[dim] = ext_.literal(along);
+  if (!t.isDynamicDim(int64_t(dim))) ext_.unite(shape[dim], ext_.literal(t.getDimSize(int64_t(dim))), loc);
+  tensors_[c.getResult()] = TensorValue(Kind::Computed, shape);
+}
+
+Importer::Window Importer::window(Value source, std::vector<int64_t> offsets, Operation* op) {
+  return Window{source, std::move(offsets), tensorOf(source, op).shape, {}};
+}
+
+// R(d0, ..) = source(d0 - o0, ..) where dk in ok:ok + extent_k: a window written over R.
+StmtDecl Importer::windowWrite(const std::string& tensor, const Window& w, Operation* op) {
+  SourceLoc loc = locOf(op);
+  StmtDecl s = assignment(tensor, w.offsets.size(), op);
+  for (size_t k = 0; k < w.offsets.size(); ++k) {
+    if (split_.count(unsigned(k))) {  // a whole dimension (windowSplits)
+      loopWhere(s, unsigned(k), w.extents[k], loc);
+      continue;
+    }
+    WhereRange range;
+    range.index = "d" + std::to_string(k);
+    range.loc = loc;
+    range.lo = integer(w.offsets[k], loc);
+    range.hi = w.offsets[k] == 0 ? extent(w.extents[k], loc)
+                                 : binary(ExprKind::Add, integer(w.offsets[k], loc), extent(w.extents[k], loc), loc);
+    s.where.push_back(std::move(range));
+  }
+  s.rhs = element(w.source, w.read(op->getContext()), loc, op);
+  return s;
+}
+
+// A tensor op reads its sources as windows of its result. Where a source is a
+// collapse (or a result stored split) read along a whole dimension of the result (a
+// GroupNorm's output, its channels split into groups, padded in height and width), the
+// loop over that dimension splits as a generic's does, and the result is stored split
+// too, so every statement writing it names the same parts. Along a window's offset
+// (a concatenation along the collapsed dimension) nothing splits: subscript() refuses.
+void Importer::windowSplits(const std::vector<Window>& windows, TensorValue& result, Operation* op) {
+  std::vector<mlir::AffineMap> maps;
+  for (const Window& w : windows) maps.push_back(throughViews(w.source, w.read(op->getContext()), op).second);
+  splitLoops(maps, std::vector<int>(result.shape.begin(), result.shape.end()), locOf(op));
+  for (const Window& w : windows)
+    for (auto& [d, bounds] : split_)
+      if (w.offsets[d] != 0 || !sameExtent(w.extents[d], result.shape[d]))
+        throw SourceError(locOf(op), "this op reads a collapse_shape of several non-unit extents along dimension " +
+                                         std::to_string(d) + ", which it writes in windows; polyfuse splits only a whole dimension");
+  splitResult(result, mlir::AffineMap::getMultiDimIdentityMap(unsigned(result.shape.size()), op->getContext()), op->getContext());
+}
+
+void Importer::padStatements(Operation* op) {
+  auto p = mlir::cast<mlir::tensor::PadOp>(op);
+  TensorValue& tv = tensors_[p.getResult()];
+  tv.name = resultName(op, 0);
+  const Window source = window(p.getSource(), std::vector<int64_t>(p.getStaticLow().begin(), p.getStaticLow().end()), op);
+  windowSplits({source}, tv, op);
+  out_.def.stmts.push_back(wholeWrite(tv.name, tv.shape, scalar(p.getConstantPaddingValue(), locOf(op), op), op));
+  out_.def.stmts.push_back(windowWrite(tv.name, source, op));
+}
+
+// A rank-reducing insert (tpp-mlir's tiles: an 8x8 block into [2, 2, 8, 8]) writes its
+// source along the dimensions it keeps.
+void Importer::insertStatements(Operation* op) {
+  auto x = mlir::cast<mlir::tensor::InsertSliceOp>(op);
+  TensorValue& tv = tensors_[x.getResult()];
+  tv.name = resultName(op, 0);
+  TensorValue& dest = tensorOf(x.getDest(), op);
+  Window source{x.getSource(), std::vector<int64_t>(x.getStaticOffsets().begin(), x.getStaticOffsets().end()), {}, x.getDroppedDims()};
+  for (mlir::OpFoldResult r : x.getMixedSizes()) source.extents.push_back(extentOf(r, op));
+  std::vector<Window> windows{source};
+  if (dest.kind != Kind::Empty) windows.push_back(window(x.getDest(), std::vector<int64_t>(source.offsets.size(), 0), op));
+  windowSplits(windows, tv, op);
+  out_.def.stmts.push_back(wholeWrite(tv.name, tv.shape, destination(x.getDest(), tv.shape.size(), op), op));
+  out_.def.stmts.push_back(windowWrite(tv.name, source, op));
+}
+
+// The destination copied, then the one element: a write over a window of one point.
+void Importer::insertElementStatements(Operation* op) {
+  auto x = mlir::cast<mlir::tensor::InsertOp>(op);
+  SourceLoc loc = locOf(op);
+  TensorValue& tv = tensors_[x.getResult()];
+  tv.name = resultName(op, 0);
+  const size_t rank = tv.shape.size();
+  out_.def.stmts.push_back(wholeWrite(tv.name, tv.shape, destination(x.getDest(), rank, op), op));
+  StmtDecl s = assignment(tv.name, rank, op);
+  for (size_t k = 0; k < rank; ++k) {
+    const int64_t at = x.getIndices()[k].getDefiningOp<mlir::arith::ConstantIndexOp>().value();
+    const std::optional<int64_t> extent = ext_.value(tv.shape[k]);
+    if (at < 0 || (extent && at >= *extent))
+      throw SourceError(loc, "tensor.insert writes at " + std::to_string(at) + " in dimension " + std::to_string(k) +
+                                 ", outside 0:" + ext_.text(tv.shape[k]));
+    s.where.push_back(WhereRange{"d" + std::to_string(k), loc, integer(at, loc), integer(at + 1, loc)});
+  }
+  s.rhs = scalar(x.getScalar(), loc, op);
+  out_.def.stmts.push_back(std::move(s));
+}
+
+// R(o.., i..) = o*tile + i < extent && .. ? S(o*tile + i, ..) : padding: a select whose
+// condition is affine, so the read is made only inside the source (a guarded read).
+void Importer::paddedPackStatements(Operation* op, const PaddedPack& pp) {
+  auto p = mlir::cast<mlir::tensor::PackOp>(op);
+  SourceLoc loc = locOf(op);
+  TensorValue& tv = tensors_[p.getResult()];
+  tv.name = resultName(op, 0);
+  StmtDecl s = assignment(tv.name, tv.shape.size(), op);
+  for (size_t k = 0; k < tv.shape.size(); ++k) where(s, "d" + std::to_string(k), tv.shape[k], loc);
+  ExprPtr value = element(p.getSource(), pp.read, loc, op);
+  for (auto it = pp.bounds.rbegin(); it != pp.bounds.rend(); ++it) {
+    std::vector<ExprPtr> sel;
+    sel.push_back(binary(ExprKind::Lt, subscript(it->first, loc), integer(it->second, loc), loc));
+    sel.push_back(std::move(value));
+    sel.push_back(scalar(p.getPaddingValue(), loc, op));
+    value = node(ExprKind::Select, loc, std::move(sel));
+  }
+  s.rhs = std::move(value);
+  out_.def.stmts.push_back(std::move(s));
+}
+
+// What an insert starts from: its destination's elements, or zeros over a tensor.empty
+// (whose elements MLIR leaves undefined), with a note.
+ExprPtr Importer::destination(Value dest, size_t rank, Operation* op) {
+  SourceLoc loc = locOf(op);
+  if (tensorOf(dest, op).kind != Kind::Empty)
+    return element(dest, mlir::AffineMap::getMultiDimIdentityMap(unsigned(rank), op->getContext()), loc, op);
+  out_.notes.push_back("the tensor.empty that " + opName(op) + " at line " + std::to_string(loc.line) +
+                       " writes into starts as zeros (its other elements are undefined in MLIR)");
+  return number(0.0, floatBits(mlir::cast<mlir::RankedTensorType>(dest.getType()).getElementType()), loc);
+}
+
+// One window write per operand: together they cover the result, each element once.
+// The last operand's is written first: TC gives a temporary the extents of its first
+// writer, and that one reaches the end of every dimension.
+void Importer::concatStatements(Operation* op) {
+  auto c = mlir::cast<mlir::tensor::ConcatOp>(op);
+  TensorValue& tv = tensors_[c.getResult()];
+  tv.name = resultName(op, 0);
+  const std::string name = tv.name;
+  const size_t dim = size_t(c.getDim());
+  std::vector<int64_t> offsets(tv.shape.size(), 0);
+  offsets[dim] = *ext_.value(tv.shape[dim]);
+  const auto inputs = c.getInputs();
+  std::vector<Window> windows;
+  for (size_t i = inputs.size(); i-- > 0;) {
+    offsets[dim] -= *ext_.value(tensorOf(inputs[i], op).shape[dim]);
+    windows.push_back(window(inputs[i], offsets, op));
+  }
+  windowSplits(windows, tv, op);
+  for (const Window& w : windows) out_.def.stmts.push_back(windowWrite(name, w, op));
+}
+
+// The same elements, the type restated.
+void Importer::castShape(Operation* op) {
+  SourceLoc loc = locOf(op);
+  auto c = mlir::cast<mlir::tensor::CastOp>(op);
+  auto t = tensorType(c.getResult(), op);
+  Shape shape = tensorOf(c.getSource(), op).shape;
+  std::vector<mlir::AffineExpr> exprs;
+  for (int64_t k = 0; k < t.getRank(); ++k) {
+    if (!t.isDynamicDim(k)) ext_.unite(shape[size_t(k)], ext_.literal(t.getDimSize(k)), loc);
+    exprs.push_back(mlir::getAffineDimExpr(unsigned(k), op->getContext()));
+  }
+  return view(op, c.getSource(), shape, exprs);
+}
+
+void Importer::packShape(Operation* op) {
+  auto pk = mlir::cast<mlir::tensor::PackOp>(op);
+  packView(op, pk.getSource(), pk.getInnerDimsPos(), pk.getStaticInnerTiles(), pk.getOuterDimsPerm(), true,
+           bool(pk.getPaddingValue()));
+}
+
+void Importer::unpackShape(Operation* op) {
+  auto u = mlir::cast<mlir::tensor::UnPackOp>(op);
+  packView(op, u.getSource(), u.getInnerDimsPos(), u.getStaticInnerTiles(), u.getOuterDimsPerm(), false, false);
+}
+
+void Importer::insertElementShape(Operation* op) {
+  SourceLoc loc = locOf(op);
+  auto x = mlir::cast<mlir::tensor::InsertOp>(op);
+  // One element replaced (IREE's tests plant a value in a fill): its indices constant,
+  // its value one a body can name.
+  for (Value i : x.getIndices())
+    if (!i.getDefiningOp<mlir::arith::ConstantIndexOp>())
+      throw SourceError(loc, "tensor.insert at a computed index is not supported (at constant indices it is)");
+  if (!outsideScalar(x.getScalar()))
+    throw SourceError(loc, "tensor.insert of a computed value is not supported (constants, arguments, their casts and "
+                           "single tensor elements are)");
+  tensorType(x.getResult(), op);
+  tensors_[x.getResult()] = TensorValue(Kind::Computed, tensorOf(x.getDest(), op).shape);
+  return;
+}
+
+void Importer::packStatements(Operation* op) {
+  if (auto it = paddedPacks_.find(op); it != paddedPacks_.end()) paddedPackStatements(op, it->second);
+}
+
+}  // namespace polyfuse::linalg_import

@@ -1,0 +1,346 @@
+// The function around the computation: its arguments and results, constants, fills,
+// empties and the extents index values name.
+#include "mlir/Importer.h"
+
+namespace polyfuse::linalg_import {
+
+void Importer::run(mlir::func::FuncOp fn) {
+  fn_ = fn;
+  if (!fn.getBody().hasOneBlock())
+    throw SourceError(locOf(fn), "function '" + fn.getSymName().str() + "' has more than one block");
+  out_.def.name = identifier(fn.getSymName().str());
+  out_.def.loc = locOf(fn);
+  arguments();
+  mlir::Block& body = fn.getBody().front();
+  for (Operation& op : body)
+    if (auto shape = converter(&op).shape) (this->*shape)(&op);
+  nameSizes();
+  sizeBounds();
+  for (Operation& op : body) {
+    split_.clear();  // a generic sets the loops a collapse splits; other ops read loops as they are
+    if (auto statements = converter(&op).statements) (this->*statements)(&op);
+  }
+  dropSubstitutedIds();
+  // Computed f16, bf16 and f64 tensors keep their types (TC would give them the first
+  // float parameter's). An f64 one makes the program compute in double, where MLIR
+  // computes only its own ops so: the truncf after it rounds to f32 all the same.
+  std::set<std::pair<std::string, ElemType>> typed;
+  for (auto& [v, tv] : tensors_) {
+    const ElemType t = elemType(v.getType());
+    if (tv.kind == Kind::Computed && !tv.name.empty() && (isNarrowFloat(t) || t == ElemType::F64)) typed.insert({tv.name, t});
+  }
+  for (auto& [n, t] : integerIds_) typed.insert({n, t});
+  out_.def.temporaryTypes.assign(typed.begin(), typed.end());
+  for (auto& [n, t] : typed)
+    if (t == ElemType::F64 && out_.def.params.end() == std::find_if(out_.def.params.begin(), out_.def.params.end(),
+                                                                        [](const TensorDecl& d) { return d.type == ElemType::F64; })) {
+      out_.notes.push_back("'" + n + "' is computed in f64: the program computes in double");
+      break;
+    }
+  if (out_.def.outputs.empty())
+    throw SourceError(locOf(fn), "function '" + fn.getSymName().str() + "' returns no tensor: polyfuse computes a function's results");
+}
+
+// The bounds the slices need, on the program's sizes: a static one is checked here; a
+// size that is the limit itself, from offset 0, needs none.
+void Importer::sizeBounds() {
+  std::set<std::tuple<std::string, int64_t, std::string>> seen;
+  for (const PendingBound& b : bounds_) {
+    std::optional<int64_t> n = ext_.value(b.size), limit = ext_.value(b.limit);
+    if (ext_.find(b.size) == ext_.find(b.limit) && b.offset == 0) continue;
+    if (n) {
+      if (limit && *n + b.offset > *limit)
+        throw SourceError(b.loc, b.what + " takes " + std::to_string(*n) + " elements from " + std::to_string(b.offset) +
+                                     " of a dimension of " + std::to_string(*limit));
+      continue;  // a literal against a size: the size's own check (>= 1) cannot say; MLIR's verifier did
+    }
+    const std::string size = ext_.text(b.size), lim = ext_.text(b.limit);
+    if (!seen.insert({size, b.offset, lim}).second) continue;
+    out_.def.sizeBounds.push_back({size, b.offset, lim, b.loc, b.what});
+  }
+}
+
+void Importer::arguments() {
+  mlir::Block& body = fn_.getBody().front();
+  for (mlir::BlockArgument a : body.getArguments()) {
+    SourceLoc loc = locOf(a.getLoc());
+    std::string n = argName(loc);
+    std::string nm = identifier(n.empty() ? "arg" + std::to_string(a.getArgNumber()) : n, true);
+    TensorDecl d;
+    d.name = nm;
+    d.loc = loc;
+    if (mlir::isa<mlir::FloatType>(a.getType())) {
+      d.type = elemType(a.getType());
+      scalars_[a] = nm;
+      param(d, {});
+      continue;
+    }
+    if (!mlir::isa<mlir::RankedTensorType>(a.getType()))
+      throw SourceError(loc, "argument '" + nm + "' is neither a ranked tensor nor a float");
+    auto t = tensorType(a, fn_);
+    TensorValue tv(Kind::Input);
+    tv.name = nm;
+    for (int64_t k = 0; k < t.getRank(); ++k)
+      tv.shape.push_back(t.isDynamicDim(k) ? ext_.named(nm + "_" + std::to_string(k)) : ext_.literal(t.getDimSize(k)));
+    d.type = elemType(t);
+    d.hasShape = true;
+    tensors_[a] = tv;
+    param(d, tv.shape);
+  }
+}
+
+int Importer::indexSym(Value v, Operation* at) {
+  if (auto it = indexSyms_.find(v); it != indexSyms_.end()) return it->second;
+  if (auto c = v.getDefiningOp<mlir::arith::ConstantIndexOp>()) return indexSyms_[v] = ext_.literal(c.value());
+  if (auto a = v.getDefiningOp<mlir::affine::AffineApplyOp>())
+    if (std::optional<int> s = appliedExtent(a, at)) return indexSyms_[v] = *s;
+  throw SourceError(locOf(at), "an extent here is computed by an op polyfuse does not follow "
+                               "(extents must be constants, tensor.dim of a tensor, or affine.apply of those "
+                               "that is one extent or a constant)");
+}
+
+// affine.apply over extents (dropping unit loops writes 1 * n): a constant, or exactly
+// one extent; anything else is not one size.
+std::optional<int> Importer::appliedExtent(mlir::affine::AffineApplyOp a, Operation* at) {
+  mlir::AffineMap m = a.getAffineMap();
+  if (m.getNumResults() != 1) return std::nullopt;
+  std::vector<mlir::AffineExpr> dims, syms;
+  std::optional<int> extent;
+  mlir::MLIRContext* ctx = a.getContext();
+  for (unsigned i = 0; i < a.getMapOperands().size(); ++i) {
+    const int s = indexSym(a.getMapOperands()[i], at);
+    mlir::AffineExpr r;
+    if (std::optional<int64_t> n = ext_.value(s)) {
+      r = mlir::getAffineConstantExpr(*n, ctx);
+    } else {
+      if (extent && ext_.find(*extent) != ext_.find(s)) return std::nullopt;
+      extent = s;
+      r = mlir::getAffineSymbolExpr(0, ctx);
+    }
+    (i < m.getNumDims() ? dims : syms).push_back(r);
+  }
+  mlir::AffineExpr e = mlir::simplifyAffineExpr(m.getResult(0).replaceDimsAndSymbols(dims, syms), 0, 1);
+  if (auto c = mlir::dyn_cast<mlir::AffineConstantExpr>(e)) return ext_.literal(c.getValue());
+  if (extent && e == mlir::getAffineSymbolExpr(0, ctx)) return extent;
+  return std::nullopt;
+}
+
+// A tensor whose every element is `v`: read as the value itself (stored only when
+// returned). The value must be one a body can name outside itself.
+void Importer::fillShape(Value result, Value v, Shape shape, Operation* op) {
+  if (!outsideScalar(v))
+    throw SourceError(locOf(op), opName(op) + " with a computed value is not supported (constants, arguments, their "
+                                 "casts and single tensor elements are)");
+  TensorValue tv(Kind::Fill, std::move(shape));
+  tv.fill = v;
+  tensorType(result, op);
+  tensors_[result] = tv;
+}
+
+// Whether scalar() can name v: a constant, an argument, an extent, a cast of one, or an
+// element of a tensor at constant indices.
+bool Importer::outsideScalar(Value v) const {
+  if (scalars_.count(v) || constantValue(v) || indexSyms_.count(v)) return true;
+  if (v.getDefiningOp<mlir::arith::ConstantOp>()) return mlir::isa<mlir::IntegerAttr>(v.getDefiningOp<mlir::arith::ConstantOp>().getValue());
+  Operation* d = v.getDefiningOp();
+  if (d && isCast(d)) return outsideScalar(d->getOperand(0));
+  if (auto x = mlir::dyn_cast_or_null<mlir::tensor::ExtractOp>(d))
+    return std::all_of(x.getIndices().begin(), x.getIndices().end(),
+                       [](Value i) { return bool(i.getDefiningOp<mlir::arith::ConstantIndexOp>()); });
+  return false;
+}
+
+// An ids tensor that every reader read through its loop indices is computed for nothing.
+void Importer::dropSubstitutedIds() {
+  for (const std::string& t : substituted_) {
+    bool used = false;
+    for (const TensorDecl& o : out_.def.outputs) used |= o.name == t;
+    for (const StmtDecl& st : out_.def.stmts) used |= reads(*st.rhs, t);
+    if (used) continue;
+    auto& stmts = out_.def.stmts;
+    stmts.erase(std::remove_if(stmts.begin(), stmts.end(), [&](const StmtDecl& st) { return st.lhs == t; }), stmts.end());
+    out_.notes.push_back("'" + t + "' dropped: it was read only as ids computed from loop indices");
+  }
+}
+
+// A tensor constant: a fill when a splat, else an input holding the file's elements.
+void Importer::constantShape(Operation* op) {
+  SourceLoc loc = locOf(op);
+  auto c = mlir::cast<mlir::arith::ConstantOp>(op);
+  // A shape operand of tensor.reshape is no data: the reshape reads its type.
+  const bool onlyShape = !c->use_empty() && std::all_of(c->getUses().begin(), c->getUses().end(), [](mlir::OpOperand& u) {
+    return mlir::isa<mlir::tensor::ReshapeOp>(u.getOwner()) && u.getOperandNumber() == 1;
+  });
+  if (onlyShape) return;
+  if (auto t = mlir::dyn_cast<mlir::RankedTensorType>(c.getType())) {
+    tensorType(c, op);
+    TensorValue tv;
+    for (int64_t d : t.getShape()) tv.shape.push_back(ext_.literal(d));
+    if (mlir::isa<mlir::SplatElementsAttr>(c.getValue()) && !c->hasAttr("polyfuse.unfoldable")) {
+      tv.kind = Kind::Fill;
+      tv.fill = c;
+    } else {  // a weight: an input of the program, filled like the others by exec
+      tv.kind = Kind::Input;
+      tv.name = resultName(op, 0);
+      TensorDecl d;
+      d.name = tv.name;
+      d.loc = loc;
+      d.type = elemType(t);
+      d.hasShape = true;
+      param(d, tv.shape);
+      // exec reads the file's elements (weights, position tables, id maps); a file
+      // that leaves them out gets drawn ones, as an argument does.
+      if (auto values = constantElements(c.getValue())) out_.def.params.back().values = std::move(*values);
+      out_.notes.push_back("constant '" + tv.name + "' (line " + std::to_string(loc.line) + ") becomes an input of the program" +
+                           (out_.def.params.back().values.empty() ? ", its elements left out of the file: exec draws them"
+                                                                   : ", holding the file's elements"));
+    }
+    tensors_[c] = tv;
+  }
+  return;
+}
+
+void Importer::dimShape(Operation* op) {
+  SourceLoc loc = locOf(op);
+  auto d = mlir::cast<mlir::tensor::DimOp>(op);
+  auto k = d.getConstantIndex();
+  if (!k) throw SourceError(loc, "tensor.dim with a computed dimension is not supported");
+  Shape& s = tensorOf(d.getSource(), op).shape;
+  if (*k < 0 || size_t(*k) >= s.size()) throw SourceError(loc, "tensor.dim beyond the tensor's rank");
+  indexSyms_[d.getResult()] = s[size_t(*k)];
+  return;
+}
+
+void Importer::emptyShape(Operation* op) {
+  auto e = mlir::cast<mlir::tensor::EmptyOp>(op);
+  auto t = tensorType(e, op);
+  TensorValue tv(Kind::Empty);
+  unsigned dyn = 0;
+  for (int64_t k = 0; k < t.getRank(); ++k)
+    tv.shape.push_back(t.isDynamicDim(k) ? indexSym(e.getDynamicSizes()[dyn++], op) : ext_.literal(t.getDimSize(k)));
+  tensors_[e] = tv;
+  return;
+}
+
+void Importer::fillOpShape(Operation* op) {
+  auto f = mlir::cast<mlir::linalg::FillOp>(op);
+  fillShape(f.getResult(0), f.getInputs()[0], tensorOf(f.getOutputs()[0], op).shape, op);
+}
+
+// A fill written as one op.
+void Importer::splatShape(Operation* op) {
+  auto sp = mlir::cast<mlir::tensor::SplatOp>(op);
+  auto t = tensorType(sp.getResult(), op);
+  Shape shape;
+  unsigned dyn = 0;
+  for (int64_t k = 0; k < t.getRank(); ++k)
+    shape.push_back(t.isDynamicDim(k) ? indexSym(sp.getDynamicSizes()[dyn++], op) : ext_.literal(t.getDimSize(k)));
+  return fillShape(sp.getResult(), sp.getInput(), shape, op);
+}
+
+void Importer::fromElementsShape(Operation* op) {
+  SourceLoc loc = locOf(op);
+  auto fe = mlir::cast<mlir::tensor::FromElementsOp>(op);
+  // One value in every element (torch-mlir's scalar made a tensor): a fill.
+  auto elements = fe.getElements();
+  for (Value e : elements)
+    if (e != elements.front())
+      throw SourceError(loc, "tensor.from_elements of several different values is not supported (of one value, it is a fill)");
+  auto t = tensorType(fe.getResult(), op);
+  Shape shape;
+  for (int64_t d : t.getShape()) shape.push_back(ext_.literal(d));
+  return fillShape(fe.getResult(), elements.front(), shape, op);
+}
+
+void Importer::extractShape(Operation* op) {
+  SourceLoc loc = locOf(op);
+  auto x = mlir::cast<mlir::tensor::ExtractOp>(op);
+  // One element outside any body (torch-mlir's .item()): read where a body uses it.
+  for (Value i : x.getIndices())
+    if (!i.getDefiningOp<mlir::arith::ConstantIndexOp>())
+      throw SourceError(loc, "tensor.extract outside a linalg op takes constant indices here");
+  tensorType(x.getTensor(), op);
+  return;
+}
+
+// It checks; it computes nothing.
+void Importer::assertShape(Operation* op) {
+  SourceLoc loc = locOf(op);
+  out_.notes.push_back("cf.assert at line " + std::to_string(loc.line) + " dropped: it checks a condition, it computes nothing");
+  return;
+}
+
+// A fill the function returns is written out.
+void Importer::fillStatements(Operation* op) {
+  SourceLoc loc = locOf(op);
+  Value r = op->getResult(0);
+  if (!returned(r)) return;
+  TensorValue& tv = tensors_[r];
+  tv.name = resultName(op, 0);
+  out_.def.stmts.push_back(wholeWrite(tv.name, tv.shape, scalar(tv.fill, loc, op), op));
+  tv.kind = Kind::Computed;
+  return;
+}
+
+// The function's results become the program's outputs.
+void Importer::returnStatements(Operation* op) {
+  SourceLoc loc = locOf(op);
+  auto ret = mlir::cast<mlir::func::ReturnOp>(op);
+  std::set<std::string> seen;
+  for (Value returnedValue : ret.getOperands()) {
+    const Value v = castSource(returnedValue);
+    if (tensorOf(v, op).kind == Kind::View) {
+      // A returned view (a result expanded back once its unit loops were dropped):
+      // the output is a copy of what it shows.
+      // Its loops split where the view reads a collapse, as a generic's would.
+      Operation* vop = v.getDefiningOp();
+      const std::string nm = resultName(vop ? vop : op, 0);
+      const Shape shape = tensorOf(v, op).shape;
+      const mlir::AffineMap id = mlir::AffineMap::getMultiDimIdentityMap(unsigned(shape.size()), op->getContext());
+      splitLoops({throughViews(v, id, op).second}, std::vector<int>(shape.begin(), shape.end()), loc);
+      ExprPtr value = element(v, id, loc, op);
+      StmtDecl s = assignment(nm, shape.size(), op);
+      for (size_t k = 0; k < shape.size(); ++k) loopWhere(s, unsigned(k), shape[k], loc);
+      s.rhs = std::move(value);
+      out_.def.stmts.push_back(std::move(s));
+      TensorValue copy(Kind::Computed, shape);
+      copy.name = nm;
+      splitResult(copy, id, op->getContext());
+      split_.clear();
+      tensors_[v] = copy;
+    }
+    TensorValue& tv = tensorOf(v, op);
+    if (tv.kind == Kind::Input) throw SourceError(loc, "the function returns '" + tv.name + "' unchanged; polyfuse outputs must be computed");
+    if (tv.kind != Kind::Computed) throw SourceError(loc, "the function returns a tensor it never computes");
+    std::string outName = tv.name;
+    if (!seen.insert(tv.name).second) {
+      // Returned again (torch-mlir's `return x, x`): a copy of its own.
+      if (tv.split) throw SourceError(loc, "the function returns '" + tv.name + "' twice");
+      for (int n = 1; !seen.insert(outName = tv.name + "_copy" + (n > 1 ? std::to_string(n) : "")).second; ++n) {}
+      const mlir::AffineMap id = mlir::AffineMap::getMultiDimIdentityMap(unsigned(tv.shape.size()), op->getContext());
+      const Shape shape = tv.shape;
+      ExprPtr value = element(v, id, loc, op);
+      out_.def.stmts.push_back(wholeWrite(outName, shape, std::move(value), op));
+      out_.notes.push_back("'" + tv.name + "' is returned more than once; output '" + outName + "' is a copy of it");
+    }
+    TensorDecl d;
+    d.name = outName;
+    d.loc = loc;
+    d.type = elemType(v.getType());
+    if (isInteger(d.type)) {  // computed integers are values of the computing type
+      d.type = ElemType::F32;
+      out_.notes.push_back("output '" + d.name + "' (line " + std::to_string(loc.line) +
+                           ") holds integers; it is stored as f32, exact up to 2^24");
+    }
+    d.hasShape = true;
+    dims(d, tv.split ? tv.stored : tv.shape);
+    if (tv.split)
+      out_.notes.push_back("output '" + d.name + "' (line " + std::to_string(loc.line) + ") is stored as " +
+                           shapeText(tv.stored) + ", the same elements in the same order as its " + shapeText(tv.shape) +
+                           ": a read through a view (collapse_shape, reshape, unpack) or a floordiv or mod of a loop split the parallel loop that writes it");
+    out_.def.outputs.push_back(d);
+  }
+  return;
+}
+
+}  // namespace polyfuse::linalg_import
