@@ -12,6 +12,7 @@ config.excludes = ["Inputs", "tools", "lit.cfg.py", "lit.site.cfg.py.in"]
 config.environment["PATH"] = os.pathsep.join(
     [config.polyfuse_bin, config.llvm_tools, os.path.join(os.path.dirname(__file__), "tools"), config.environment.get("PATH", os.environ["PATH"])])
 config.environment["POCL_CACHE_DIR"] = os.path.join(config.test_exec_root, "pocl-cache")
+config.environment["GLIBC_TUNABLES"] = config.glibc_tunables  # test/CMakeLists.txt says why
 config.substitutions.append(("%python", "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable))
 config.substitutions.append(("%examples", os.path.join(config.polyfuse_src, "examples")))
 config.substitutions.append(("%builddir", os.path.dirname(config.polyfuse_bin)))
