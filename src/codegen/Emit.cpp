@@ -75,6 +75,41 @@ double verificationTolerance(const Program& prog, const Sizes& sizes) {
 
 namespace {
 
+// Whether generated `code` names the identifier `name` (not merely a longer one).
+bool readsName(const std::string& code, const std::string& name) {
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t at = code.find(name); at != std::string::npos; at = code.find(name, at + 1))
+    if ((at == 0 || !ident(code[at - 1])) && (at + name.size() == code.size() || !ident(code[at + name.size()]))) return true;
+  return false;
+}
+
+// `code` less its declarations of the index `var` ("const int var = ...;") when nothing
+// else in it reads `var`: an index is pure arithmetic, dropped with no effect.
+std::string withoutUnreadIndex(const std::string& code, const std::string& var, const std::string& index) {
+  const std::string decl = "const " + index + " " + var + " = ";
+  std::string rest;
+  size_t from = 0;
+  for (size_t at = code.find(decl); at != std::string::npos; at = code.find(decl, from)) {
+    if (at > 0 && (std::isalnum(static_cast<unsigned char>(code[at - 1])) || code[at - 1] == '_')) {
+      rest += code.substr(from, at + 1 - from);
+      from = at + 1;
+      continue;
+    }
+    const size_t end = code.find(';', at);
+    if (end == std::string::npos) return code;
+    rest += code.substr(from, at - from);
+    from = end + 1;
+    if (from < code.size() && code[from] == ' ') ++from;
+  }
+  if (from == 0 || readsName(rest += code.substr(from), var)) return code;
+  // Lines the declarations filled alone go with them.
+  std::string kept;
+  std::istringstream lines(rest);
+  for (std::string line; std::getline(lines, line);)
+    if (line.find_first_not_of(' ') != std::string::npos) kept += line + "\n";
+  return kept;
+}
+
 struct Spelling {
   Dialect d;
   bool f32;
@@ -1324,7 +1359,7 @@ class KernelPrinter {
       slot_ = unrolled ? "pf_s" : "";
       os << "  " << (piece.guard.empty() ? "" : "if " + piece.guard + " ") << "{\n";
       std::vector<const LoopIR*> par, red, rows;
-      for (auto& l : piece.loops) os << "    const " << sp_.index << " pf_ext_" << l.var << " = " << l.hi << " - " << l.lo << ";\n";
+      std::ostringstream body;  // the piece, so that only the extents it reads are declared
       for (auto& l : piece.loops) {
         bool row = false;
         for (size_t d = 0; d < st.dims.size() && !l.reduction; ++d)
@@ -1336,8 +1371,8 @@ class KernelPrinter {
         // This warp's row: the block's tile points, one per warp.
         std::string count = "1";
         for (auto* l : rows) count += " * pf_ext_" + l->var;
-        os << "    const bool pf_live = pf_warp < " << (rows.empty() ? "1" : count.substr(4)) << ";\n";
-        decompose(os, rows, "(pf_live ? pf_warp : 0)", "    ", sp_.index);
+        body << "    const bool pf_live = pf_warp < " << (rows.empty() ? "1" : count.substr(4)) << ";\n";
+        decompose(body, rows, "(pf_live ? pf_warp : 0)", "    ", sp_.index);
         lanes = {"pf_lane", "32", "pf_live"};
       }
       std::string P = "1", R = "1";
@@ -1348,7 +1383,8 @@ class KernelPrinter {
       // Dimensions without a loop are fixed by the block origin or a constant.
       std::string fixed;
       for (size_t d = 0; d < st.dims.size(); ++d)
-        if (piece.dimValue[d] != cName(st.dims[d])) fixed += "const " + sp_.index + " " + cName(st.dims[d]) + " = " + piece.dimValue[d] + "; ";
+        if (piece.dimValue[d] != cName(st.dims[d]))
+          fixed += std::string(fixed.empty() ? "" : " ") + "const " + sp_.index + " " + cName(st.dims[d]) + " = " + piece.dimValue[d] + ";";
       std::string value = valueC(st, *st.rhs);
       std::string init = st.init ? identity(st.op, sp_) : lhs;
       const bool split = s.mode == StmtMode::SplitReduce;
@@ -1359,49 +1395,57 @@ class KernelPrinter {
       }
       const int width = s.vectorWidth;
       if (tiledPiece(s, st, piece)) {
-        printTiledContraction(os, *k_.plan.contractionOf(s.member), st, piece, lhs);
+        printTiledContraction(body, *k_.plan.contractionOf(s.member), st, piece, lhs);
       } else if (const int sum = k_.plan.streamedSum(s.member); sum >= 0) {
-        printStreamed(os, s, st, par, red, P, R, fixed, lhs, lanes, unrolled, size_t(sum));
+        printStreamed(body, s, st, par, red, P, R, fixed, lhs, lanes, unrolled, size_t(sum));
       } else if (width > 1) {
-        printVectorized(os, s, st, par, red, P, fixed, lhs, init, width, lanes);
+        printVectorized(body, s, st, par, red, P, fixed, lhs, init, width, lanes);
       } else if (reducesAcrossThreads(s.mode)) {
-        os << "    for (" << sp_.index << " pf_p = 0; pf_p < " << P << "; ++pf_p) {\n";
-        decompose(os, par, "pf_p", "      ", sp_.index);
-        if (!fixed.empty()) os << "      " << fixed << "\n";
-        os << "      " << sp_.real << " pf_part = " << identity(st.op, sp_) << ";\n";
-        os << stepLoop("pf_r", R, lanes, unrolled, "      ");
-        decompose(os, red, "pf_r", "        ", sp_.index);
-        if (const std::string copies = cacheCopies(st); !copies.empty()) os << "        " << copies << "\n";
-        os << "        pf_part = " << combine(st.op, "pf_part", value, sp_) << ";\n";
-        os << "      }\n";
-        os << "      pf_part = " << blockReduce(st.op, lanes) << ";\n";
-        os << "      " << reductionResult(st, s.mode, lhs, lanes) << "\n";
-        os << "    }\n";
+        body << "    for (" << sp_.index << " pf_p = 0; pf_p < " << P << "; ++pf_p) {\n";
+        decompose(body, par, "pf_p", "      ", sp_.index);
+        if (!fixed.empty()) body << "      " << fixed << "\n";
+        body << "      " << sp_.real << " pf_part = " << identity(st.op, sp_) << ";\n";
+        body << stepLoop("pf_r", R, lanes, unrolled, "      ");
+        decompose(body, red, "pf_r", "        ", sp_.index);
+        if (const std::string copies = cacheCopies(st); !copies.empty()) body << "        " << copies << "\n";
+        body << "        pf_part = " << combine(st.op, "pf_part", value, sp_) << ";\n";
+        body << "      }\n";
+        body << "      pf_part = " << blockReduce(st.op, lanes) << ";\n";
+        body << "      " << reductionResult(st, s.mode, lhs, lanes) << "\n";
+        body << "    }\n";
       } else {
-        os << stepLoop("pf_p", P, lanes, unrolled, "    ");
-        decompose(os, par, "pf_p", "      ", sp_.index);
-        if (!fixed.empty()) os << "      " << fixed << "\n";
+        body << stepLoop("pf_p", P, lanes, unrolled, "    ");
+        decompose(body, par, "pf_p", "      ", sp_.index);
+        if (!fixed.empty()) body << "      " << fixed << "\n";
         if (s.mode == StmtMode::Pointwise) {
-          if (const std::string copies = cacheCopies(st); !copies.empty()) os << "      " << copies << "\n";
-          os << "      " << assign(lhs, st.op == ReduceOp::Assign ? value : combine(st.op, init, value, sp_), st.write.tensor) << ";\n";
+          if (const std::string copies = cacheCopies(st); !copies.empty()) body << "      " << copies << "\n";
+          body << "      " << assign(lhs, st.op == ReduceOp::Assign ? value : combine(st.op, init, value, sp_), st.write.tensor) << ";\n";
         } else {
-          os << "      " << sp_.real << " pf_acc = " << init << ";\n";
+          body << "      " << sp_.real << " pf_acc = " << init << ";\n";
           std::string ind = "      ";
           for (auto* l : red) {
-            os << ind << "for (" << sp_.index << " " << l->var << " = " << l->lo << "; " << l->var << " < " << l->hi << "; ++" << l->var << ") {\n";
+            body << ind << "for (" << sp_.index << " " << l->var << " = " << l->lo << "; " << l->var << " < " << l->hi << "; ++" << l->var << ") {\n";
             ind += "  ";
           }
-          if (const std::string copies = cacheCopies(st); !copies.empty()) os << ind << copies << "\n";
-          os << ind << "pf_acc = " << combine(st.op, "pf_acc", value, sp_) << ";\n";
+          if (const std::string copies = cacheCopies(st); !copies.empty()) body << ind << copies << "\n";
+          body << ind << "pf_acc = " << combine(st.op, "pf_acc", value, sp_) << ";\n";
           for (size_t q = 0; q < red.size(); ++q) {
             ind = ind.substr(2);
-            os << ind << "}\n";
+            body << ind << "}\n";
           }
-          os << "      " << assign(lhs, "pf_acc", st.write.tensor) << ";\n";
+          body << "      " << assign(lhs, "pf_acc", st.write.tensor) << ";\n";
         }
-        os << "    }\n";
+        body << "    }\n";
       }
-      os << "  }\n";
+      // A loop index that a register row reads through its slot instead, and the extents
+      // no code reads, are not declared (nvcc warns of each).
+      std::string code = body.str();
+      for (auto& l : piece.loops) code = withoutUnreadIndex(code, l.var, sp_.index);
+      for (auto& dim : st.dims) code = withoutUnreadIndex(code, cName(dim), sp_.index);  // fixed by the tile
+      for (auto& l : piece.loops)
+        if (readsName(code, "pf_ext_" + l.var))
+          os << "    const " << sp_.index << " pf_ext_" << l.var << " = " << l.hi << " - " << l.lo << ";\n";
+      os << code << "  }\n";
     }
     slot_.clear();
   }
