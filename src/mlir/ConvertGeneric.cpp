@@ -364,7 +364,6 @@ void Importer::genericShape(Operation* op) {
     tensors_[g.getResult(k)] = TensorValue(Kind::Computed, tensorOf(g.getDpsInits()[k], op).shape);
   }
   loops_[op] = loopSym;
-  return;
 }
 
 // One statement per result kept (a copy of the init first where it is read).

@@ -435,15 +435,12 @@ void Importer::insertElementShape(Operation* op) {
   auto x = mlir::cast<mlir::tensor::InsertOp>(op);
   // One element replaced (IREE's tests plant a value in a fill): its indices constant,
   // its value one a body can name.
-  for (Value i : x.getIndices())
-    if (!i.getDefiningOp<mlir::arith::ConstantIndexOp>())
-      throw SourceError(loc, "tensor.insert at a computed index is not supported (at constant indices it is)");
+  requireConstantIndices(x.getIndices(), loc, "tensor.insert at a computed index is not supported (at constant indices it is)");
   if (!outsideScalar(x.getScalar()))
     throw SourceError(loc, "tensor.insert of a computed value is not supported (constants, arguments, their casts and "
                            "single tensor elements are)");
   tensorType(x.getResult(), op);
   tensors_[x.getResult()] = TensorValue(Kind::Computed, tensorOf(x.getDest(), op).shape);
-  return;
 }
 
 void Importer::packStatements(Operation* op) {

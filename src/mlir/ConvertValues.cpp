@@ -197,7 +197,6 @@ void Importer::constantShape(Operation* op) {
     }
     tensors_[c] = tv;
   }
-  return;
 }
 
 void Importer::dimShape(Operation* op) {
@@ -208,7 +207,6 @@ void Importer::dimShape(Operation* op) {
   Shape& s = tensorOf(d.getSource(), op).shape;
   if (*k < 0 || size_t(*k) >= s.size()) throw SourceError(loc, "tensor.dim beyond the tensor's rank");
   indexSyms_[d.getResult()] = s[size_t(*k)];
-  return;
 }
 
 void Importer::emptyShape(Operation* op) {
@@ -219,7 +217,6 @@ void Importer::emptyShape(Operation* op) {
   for (int64_t k = 0; k < t.getRank(); ++k)
     tv.shape.push_back(t.isDynamicDim(k) ? indexSym(e.getDynamicSizes()[dyn++], op) : ext_.literal(t.getDimSize(k)));
   tensors_[e] = tv;
-  return;
 }
 
 void Importer::fillOpShape(Operation* op) {
@@ -256,18 +253,14 @@ void Importer::extractShape(Operation* op) {
   SourceLoc loc = locOf(op);
   auto x = mlir::cast<mlir::tensor::ExtractOp>(op);
   // One element outside any body (torch-mlir's .item()): read where a body uses it.
-  for (Value i : x.getIndices())
-    if (!i.getDefiningOp<mlir::arith::ConstantIndexOp>())
-      throw SourceError(loc, "tensor.extract outside a linalg op takes constant indices here");
+  requireConstantIndices(x.getIndices(), loc, "tensor.extract outside a linalg op takes constant indices here");
   tensorType(x.getTensor(), op);
-  return;
 }
 
 // It checks; it computes nothing.
 void Importer::assertShape(Operation* op) {
   SourceLoc loc = locOf(op);
   out_.notes.push_back("cf.assert at line " + std::to_string(loc.line) + " dropped: it checks a condition, it computes nothing");
-  return;
 }
 
 // A fill the function returns is written out.
@@ -279,7 +272,6 @@ void Importer::fillStatements(Operation* op) {
   tv.name = resultName(op, 0);
   out_.def.stmts.push_back(wholeWrite(tv.name, tv.shape, scalar(tv.fill, loc, op), op));
   tv.kind = Kind::Computed;
-  return;
 }
 
 // The function's results become the program's outputs.
@@ -340,7 +332,6 @@ void Importer::returnStatements(Operation* op) {
                            ": a read through a view (collapse_shape, reshape, unpack) or a floordiv or mod of a loop split the parallel loop that writes it");
     out_.def.outputs.push_back(d);
   }
-  return;
 }
 
 }  // namespace polyfuse::linalg_import

@@ -599,4 +599,9 @@ bool Importer::mentions(const Expr& e, const std::string& n) {
   return false;
 }
 
+void requireConstantIndices(mlir::ValueRange indices, SourceLoc loc, const std::string& message) {
+  for (Value i : indices)
+    if (!i.getDefiningOp<mlir::arith::ConstantIndexOp>()) throw SourceError(loc, message);
+}
+
 }  // namespace polyfuse::linalg_import

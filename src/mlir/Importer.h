@@ -213,6 +213,9 @@ struct TensorValue {
   Shape stored;
 };
 
+// Refuses (`message` at `loc`) indices that are not all arith.constant.
+void requireConstantIndices(mlir::ValueRange indices, SourceLoc loc, const std::string& message);
+
 class Importer {
  public:
   Importer(const SsaNames& names, LinalgImport& out) : names_(names), out_(out) {}
