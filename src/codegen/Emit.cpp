@@ -75,39 +75,42 @@ double verificationTolerance(const Program& prog, const Sizes& sizes) {
 
 namespace {
 
+bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
 // Whether generated `code` names the identifier `name` (not merely a longer one).
 bool readsName(const std::string& code, const std::string& name) {
-  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
   for (size_t at = code.find(name); at != std::string::npos; at = code.find(name, at + 1))
-    if ((at == 0 || !ident(code[at - 1])) && (at + name.size() == code.size() || !ident(code[at + name.size()]))) return true;
+    if ((at == 0 || !isIdentChar(code[at - 1])) && (at + name.size() == code.size() || !isIdentChar(code[at + name.size()])))
+      return true;
   return false;
 }
 
 // `code` less its declarations of the index `var` ("const int var = ...;") when nothing
-// else in it reads `var`: an index is pure arithmetic, dropped with no effect.
+// else in it reads `var`: an index is pure arithmetic, dropped with no effect. A line
+// that held nothing but such declarations goes with them.
 std::string withoutUnreadIndex(const std::string& code, const std::string& var, const std::string& index) {
   const std::string decl = "const " + index + " " + var + " = ";
-  std::string rest;
-  size_t from = 0;
-  for (size_t at = code.find(decl); at != std::string::npos; at = code.find(decl, from)) {
-    if (at > 0 && (std::isalnum(static_cast<unsigned char>(code[at - 1])) || code[at - 1] == '_')) {
-      rest += code.substr(from, at + 1 - from);
-      from = at + 1;
-      continue;
-    }
-    const size_t end = code.find(';', at);
-    if (end == std::string::npos) return code;
-    rest += code.substr(from, at - from);
-    from = end + 1;
-    if (from < code.size() && code[from] == ' ') ++from;
-  }
-  if (from == 0 || readsName(rest += code.substr(from), var)) return code;
-  // Lines the declarations filled alone go with them.
   std::string kept;
-  std::istringstream lines(rest);
-  for (std::string line; std::getline(lines, line);)
-    if (line.find_first_not_of(' ') != std::string::npos) kept += line + "\n";
-  return kept;
+  bool dropped = false;
+  std::istringstream lines(code);
+  for (std::string line; std::getline(lines, line);) {
+    std::string rest;
+    size_t from = 0, end = 0;
+    for (size_t at = line.find(decl); at != std::string::npos && (end = line.find(';', at)) != std::string::npos;
+         at = line.find(decl, from)) {
+      if (at > 0 && isIdentChar(line[at - 1])) {  // a longer name ending in "const"
+        rest += line.substr(from, at + 1 - from);
+        from = at + 1;
+        continue;
+      }
+      rest += line.substr(from, at - from);
+      from = end + 1 < line.size() && line[end + 1] == ' ' ? end + 2 : end + 1;
+      dropped = true;
+    }
+    rest += line.substr(from);
+    if (from == 0 || rest.find_first_not_of(' ') != std::string::npos) kept += rest + "\n";
+  }
+  return dropped && !readsName(kept, var) ? kept : code;
 }
 
 struct Spelling {

@@ -1,7 +1,6 @@
 #define CL_TARGET_OPENCL_VERSION 120
 #include "codegen/OpenCLRunner.h"
 
-#include <mutex>
 #include <CL/cl.h>
 
 #include <algorithm>
