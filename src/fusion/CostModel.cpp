@@ -43,7 +43,7 @@ static bool beats(const KernelPlan& a, const KernelPlan& b) {
   return a.modeledUs <= b.modeledUs + 1e-12 && a.streams.empty() && !b.streams.empty();
 }
 
-std::optional<KernelPlan> CostModel::plan(const StmtSet& group, bool noParallelismLoss) const {
+const std::optional<KernelPlan>& CostModel::plan(const StmtSet& group, bool noParallelismLoss) const {
   auto& memo = memo_[noParallelismLoss ? 1 : 0];
   if (auto it = memo.find(group); it != memo.end()) return it->second;
   std::optional<KernelPlan> best;
@@ -51,11 +51,11 @@ std::optional<KernelPlan> CostModel::plan(const StmtSet& group, bool noParalleli
   // Candidates come in a fixed order (docs/cost-model.md): of equal ones, the first wins.
   for (const GridCandidate& c : gridCandidates(group, noParallelismLoss))
     if (auto p = evaluate(members, c); p && (!best || beats(*p, *best))) best = std::move(p);
-  memo[group] = best;
-  return best;
+  return memo[group] = std::move(best);
 }
 
-std::optional<KernelPlan> CostModel::plan(const StmtSet& group, const StmtSet& recomputed, bool noParallelismLoss) const {
+const std::optional<KernelPlan>& CostModel::plan(const StmtSet& group, const StmtSet& recomputed,
+                                                 bool noParallelismLoss) const {
   if (recomputed.empty()) return plan(group, noParallelismLoss);
   auto& memo = recomputeMemo_[noParallelismLoss ? 1 : 0];
   const auto key = std::make_pair(group, recomputed);
@@ -64,8 +64,7 @@ std::optional<KernelPlan> CostModel::plan(const StmtSet& group, const StmtSet& r
   const std::vector<int> members = group.members(), kept = recomputed.members();
   for (const GridCandidate& c : gridCandidates(group, noParallelismLoss, recomputed))
     if (auto p = evaluate(members, c, nullptr, kept); p && (!best || beats(*p, *best))) best = std::move(p);
-  memo[key] = best;
-  return best;
+  return memo[key] = std::move(best);
 }
 
 // The block's slice of the temporary that members[m] writes, as its members write it:

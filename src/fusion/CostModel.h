@@ -68,11 +68,14 @@ class CostModel {
   // The cheapest plan for the group as one kernel, over its whole candidate set; none
   // when the group is not connected, not convex, or has no legal grid. With
   // `noParallelismLoss`, every statement must keep all its parallel dims on the grid.
-  std::optional<KernelPlan> plan(const StmtSet& group, bool noParallelismLoss = false) const;
+  // Answers come from a memo that lives as long as the model: the search prices the same
+  // groups many times, and copies of plans were half its time.
+  const std::optional<KernelPlan>& plan(const StmtSet& group, bool noParallelismLoss = false) const;
   // The same, where the kernel keeps the values of `recomputed` (members that other
   // kernels compute too) to itself: they are not stored, and other kernels' uses of them
   // do not make the group non-convex.
-  std::optional<KernelPlan> plan(const StmtSet& group, const StmtSet& recomputed, bool noParallelismLoss = false) const;
+  const std::optional<KernelPlan>& plan(const StmtSet& group, const StmtSet& recomputed,
+                                        bool noParallelismLoss = false) const;
   // The modeled time of `plan(group)`, priced once per shape: groups whose key
   // (shapeKey) is equal have equal plans up to renaming (src/fusion/GroupShape.cpp).
   std::optional<double> modeledUs(const StmtSet& group, bool noParallelismLoss = false) const;

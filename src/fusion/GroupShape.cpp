@@ -172,7 +172,7 @@ std::optional<double> CostModel::modeledUs(const StmtSet& group, bool noParallel
     return time = it->second;
   }
   ++shapeStats_.priced;
-  if (const std::optional<KernelPlan> p = plan(group, noParallelismLoss)) it->second = p->modeledUs;
+  if (const auto& p = plan(group, noParallelismLoss)) it->second = p->modeledUs;
   return time = it->second;
 }
 

@@ -93,7 +93,7 @@ std::vector<StmtSet> greedyIree(const CostModel& cm, const IreeSteps& steps, con
   std::vector<int> space;  // parallel rank of each group's root
   auto legalFull = [&](const StmtSet& g, int rank) {
     if (!limits.admits(g)) return false;
-    auto p = cm.plan(g);
+    const auto& p = cm.plan(g);
     return p && p->gridRank() == rank;
   };
   std::vector<std::vector<int>> flowConsumers(n), flowProducers(n);
@@ -387,7 +387,7 @@ void forEachLegalPartition(const CostModel& cm, const SearchOptions& opt, const 
     double total = 0;
     for (size_t k = 0; k < groups.size(); ++k) {
       if (!satisfiesConstraints(groups[k], opt)) return;
-      auto p = kept.empty() ? cm.plan(groups[k]) : cm.plan(groups[k], kept[k]);
+      const auto& p = kept.empty() ? cm.plan(groups[k]) : cm.plan(groups[k], kept[k]);
       if (!p) return;
       total += p->modeledUs;
     }
@@ -407,12 +407,15 @@ void forEachLegalPartition(const CostModel& cm, const SearchOptions& opt, const 
       return false;
     };
     auto usedOutside = [&](int s, int k) { return fg.readOutside(groups[k], s); };
+    // Filled anew at each leaf of the placement (there are millions in a large search).
+    std::vector<StmtSet> kept(groups.size(), StmtSet(n));
+    std::vector<char> needed(n);
     auto chooseStores = [&]() {
-      std::vector<StmtSet> kept(groups.size(), StmtSet(n));
+      for (StmtSet& k : kept) k.clear();
+      std::fill(needed.begin(), needed.end(), 0);
       for (int s : copyable)
         for (size_t k = 0; k < groups.size(); ++k)
           if (int(k) != home[s] && groups[k].contains(s) && usedOutside(s, int(k))) kept[k].insert(s);
-      std::vector<bool> needed(n, false);
       for (int s = 0; s < n; ++s) {
         const int h = home[s];
         for (size_t k = 0; k < groups.size() && !needed[s]; ++k) needed[s] = !groups[k].contains(s) && usedIn(s, int(k));

@@ -1,5 +1,6 @@
 // A set of statement ids as a bitset: groups, reachability rows, candidate keys.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -17,6 +18,7 @@ class StmtSet {
   }
   void insert(int i) { words_[i / 64] |= uint64_t(1) << (i % 64); }
   void erase(int i) { words_[i / 64] &= ~(uint64_t(1) << (i % 64)); }
+  void clear() { std::fill(words_.begin(), words_.end(), 0); }
   bool contains(int i) const { return (words_[i / 64] >> (i % 64)) & 1; }
   StmtSet& operator|=(const StmtSet& o) {
     for (size_t k = 0; k < words_.size(); ++k) words_[k] |= o.words_[k];
