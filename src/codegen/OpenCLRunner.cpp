@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <sys/mman.h>
@@ -140,20 +141,86 @@ unsigned char* hostScratchBuffer(size_t bytes) {
 // per context, the kernel library (10 MB of bitcode) parsed at the first build among it:
 // a context per run parsed it again for every plan, 0.8 s of CPU a run here, more than
 // compiling a small plan. A forked child (an experiment's worker) makes its own, since
-// PoCL's worker threads do not cross fork.
-cl_context processContext(cl_device_id dev) {
-  static std::mutex lock;
-  static cl_context shared = nullptr;
-  static pid_t owner = 0;
-  std::lock_guard<std::mutex> hold(lock);
-  if (!shared || owner != ::getpid()) {
+// PoCL's worker threads do not cross fork; the parent's handles are dropped unreleased.
+struct ProcessOpenCL {
+  std::mutex lock;
+  cl_context context = nullptr;
+  pid_t owner = 0;
+  // The last programs built, by source and options: strategies often arrive at the same
+  // kernels (ilp and maxfuse, greedy and iree-aggressive), and one exec, validate or
+  // experiment worker runs them in turn.
+  static constexpr size_t kKeptPrograms = 16;
+  std::deque<std::pair<std::string, cl_program>> programs;
+};
+
+ProcessOpenCL& processState() {
+  static ProcessOpenCL state;
+  return state;
+}
+
+// Called with the state's lock held.
+void ensureContext(ProcessOpenCL& state, cl_device_id dev) {
+  if (!state.context || state.owner != ::getpid()) {
     cl_int err;
-    shared = clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &err);
+    state.programs.clear();
+    state.context = clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &err);
     check(err, "clCreateContext");
-    owner = ::getpid();
+    state.owner = ::getpid();
   }
-  check(clRetainContext(shared), "clRetainContext");
-  return shared;
+}
+
+cl_context processContext(cl_device_id dev) {
+  ProcessOpenCL& state = processState();
+  std::lock_guard<std::mutex> hold(state.lock);
+  ensureContext(state, dev);
+  check(clRetainContext(state.context), "clRetainContext");
+  return state.context;
+}
+
+// The kernels without the banner the file opens with (program, strategy, device, sizes):
+// the code a plan runs is what follows, so plans that coincide share one build, in this
+// process and in PoCL's disk cache (POCL_CACHE_DIR), which keys builds by source text.
+std::string kernelsWithoutBanner(const std::string& source) {
+  size_t at = 0;
+  while (source.compare(at, 2, "//") == 0) {
+    size_t eol = source.find('\n', at);
+    if (eol == std::string::npos) return "";
+    at = eol + 1;
+  }
+  return source.substr(at);
+}
+
+// A built program for the process's context, retained for the caller.
+cl_program builtProgram(cl_device_id dev, const std::string& fullSource, const std::string& options) {
+  const std::string source = kernelsWithoutBanner(fullSource);
+  const std::string key = options + '\0' + source;
+  ProcessOpenCL& state = processState();
+  std::lock_guard<std::mutex> hold(state.lock);
+  ensureContext(state, dev);
+  for (auto& [k, program] : state.programs)
+    if (k == key) {
+      check(clRetainProgram(program), "clRetainProgram");
+      return program;
+    }
+  cl_int err;
+  const char* text = source.c_str();
+  cl_program program = clCreateProgramWithSource(state.context, 1, &text, nullptr, &err);
+  check(err, "clCreateProgramWithSource");
+  if (clBuildProgram(program, 1, &dev, options.c_str(), nullptr, nullptr) != CL_SUCCESS) {
+    size_t len = 0;
+    clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_LOG, 0, nullptr, &len);
+    std::string log(len, '\0');
+    clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_LOG, len, log.data(), nullptr);
+    clReleaseProgram(program);
+    throw InternalError("OpenCL build of the generated kernels failed:\n" + log);
+  }
+  if (state.programs.size() == ProcessOpenCL::kKeptPrograms) {
+    clReleaseProgram(state.programs.front().second);
+    state.programs.pop_front();
+  }
+  state.programs.emplace_back(key, program);
+  check(clRetainProgram(program), "clRetainProgram");
+  return program;
 }
 
 double median(std::vector<double> v) {
@@ -181,19 +248,11 @@ RunResult runOpenCL(const Program& prog, const Partition& p, const GeneratedCode
   s.ctx = processContext(dev);
   s.queue = clCreateCommandQueue(s.ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
   check(err, "clCreateCommandQueue");
-  const char* src = code.kernelSource.c_str();
-  s.program = clCreateProgramWithSource(s.ctx, 1, &src, nullptr, &err);
-  check(err, "clCreateProgramWithSource");
   // Strict numerics: OpenCL lets a device divide and take square roots to 2.5 and 3 ulp
   // unless asked for IEEE's rounding (a float program's; a double's always rounds).
-  const char* options = p.numerics == Numerics::Strict ? "-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt" : "-cl-std=CL1.2";
-  if (clBuildProgram(s.program, 1, &dev, options, nullptr, nullptr) != CL_SUCCESS) {
-    size_t len = 0;
-    clGetProgramBuildInfo(s.program, dev, CL_PROGRAM_BUILD_LOG, 0, nullptr, &len);
-    std::string log(len, '\0');
-    clGetProgramBuildInfo(s.program, dev, CL_PROGRAM_BUILD_LOG, len, log.data(), nullptr);
-    throw InternalError("OpenCL build of the generated kernels failed:\n" + log);
-  }
+  s.program = builtProgram(dev, code.kernelSource,
+                           p.numerics == Numerics::Strict ? "-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt"
+                                                          : "-cl-std=CL1.2");
   // Global buffers in the tensors' element types.
   std::map<int, cl_mem> buf;
   // Whole words, at least one: a 4-byte fill pattern must divide the size (a 16-bit or

@@ -2,11 +2,13 @@
 
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <nlohmann/json.hpp>
 #include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -16,6 +18,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -331,6 +334,31 @@ void progress(size_t done, size_t total, std::chrono::steady_clock::time_point t
 volatile std::sig_atomic_t interrupted = 0;
 extern "C" void onInterrupt(int) { interrupted = 1; }
 
+// Whole reads and writes on a pipe, through interruptions; false at its end or on error.
+bool readFully(int fd, void* data, size_t size) {
+  auto* at = static_cast<char*>(data);
+  while (size > 0) {
+    const ssize_t n = ::read(fd, at, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    at += n;
+    size -= size_t(n);
+  }
+  return true;
+}
+
+bool writeFully(int fd, const void* data, size_t size) {
+  const auto* at = static_cast<const char*>(data);
+  while (size > 0) {
+    const ssize_t n = ::write(fd, at, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    at += n;
+    size -= size_t(n);
+  }
+  return true;
+}
+
 // Runs that would compute the same points never share an output folder: a whole run
 // holds `.lock` exclusively; a shard holds it shared (shards compute disjoint points, so
 // a Slurm array may run them at once) and its own `.lock-shard-I-of-N` exclusively; a
@@ -428,10 +456,8 @@ int runExperiment(const ExperimentOptions& opt) {
   }
   auto t0 = std::chrono::steady_clock::now();
   size_t done = 0;
-  std::map<pid_t, Point> running;
-  auto finish = [&](pid_t pid, int status) {
-    Point pt = running.at(pid);
-    running.erase(pid);
+  // `status` is the worker's wait status when it died, 0 when it finished the point.
+  auto finish = [&](const Point& pt, int status) {
     fs::path tmp = out / "points" / (pt.id + ".tmp");
     fs::path final = out / "points" / pt.id;
     std::string outcome = "ok";
@@ -458,41 +484,128 @@ int runExperiment(const ExperimentOptions& opt) {
   };
   std::cout.flush();
   interrupted = 0;
-  struct sigaction sa = {}, oldInt = {}, oldTerm = {};
+  struct sigaction sa = {}, oldInt = {}, oldTerm = {}, ignore = {}, oldPipe = {};
   sa.sa_handler = onInterrupt;
   sigaction(SIGINT, &sa, &oldInt);
   sigaction(SIGTERM, &sa, &oldTerm);
-  auto reap = [&] {
-    int status = 0;
-    pid_t pid = waitpid(-1, &status, 0);
-    if (pid > 0 && running.count(pid)) finish(pid, status);
+  ignore.sa_handler = SIG_IGN;  // a worker that died is seen at its pipe, not by a signal
+  sigaction(SIGPIPE, &ignore, &oldPipe);
+  // Workers are forked before this process touches a device, and each computes points
+  // in turn as they are handed out: a worker pays a backend's start once (PoCL parses
+  // its 10 MB kernel library at a process's first build, 0.5 s of CPU here), where a
+  // process a point paid it for every point. A worker that dies costs its point an
+  // error, and a new one takes its place.
+  struct Worker {
+    pid_t pid = -1;
+    int work = -1, done = -1;  // pipes: point indices to it, finished indices from it
+    std::optional<size_t> busy;
   };
-  for (auto& pt : todo) {
-    while (int(running.size()) >= std::max(1, opt.jobs)) reap();
-    if (interrupted) break;
-    fs::path tmp = out / "points" / (pt.id + ".tmp");
-    fs::remove_all(tmp);
-    fs::create_directories(tmp);
+  std::vector<Worker> workers;
+  auto spawn = [&]() {
+    int down[2], up[2];
+    if (pipe(down) != 0) throw std::runtime_error(std::string("pipe failed: ") + std::strerror(errno));
+    if (pipe(up) != 0) {
+      ::close(down[0]);
+      ::close(down[1]);
+      throw std::runtime_error(std::string("pipe failed: ") + std::strerror(errno));
+    }
     pid_t pid = fork();
     if (pid < 0) throw std::runtime_error("fork failed");
     if (pid == 0) {
       sigaction(SIGINT, &oldInt, nullptr);
       sigaction(SIGTERM, &oldTerm, nullptr);
-      json r = computePoint(cfg, pt, tmp);
-      try {
-        writeAtomically(tmp / "result.json", r.dump(2) + "\n");
-      } catch (const std::exception& e) {
-        std::fprintf(stderr, "polyfuse: error: point %s: %s\n", pt.id.c_str(), e.what());
-        _exit(3);
+      sigaction(SIGPIPE, &oldPipe, nullptr);
+      ::close(down[1]);
+      ::close(up[0]);
+      for (const Worker& w : workers) {  // so that each worker alone holds its pipes
+        ::close(w.work);
+        ::close(w.done);
       }
-      std::fflush(nullptr);
+      for (uint64_t i; readFully(down[0], &i, sizeof i);) {
+        const Point& pt = todo.at(i);
+        const fs::path tmp = out / "points" / (pt.id + ".tmp");
+        json r = computePoint(cfg, pt, tmp);
+        try {
+          writeAtomically(tmp / "result.json", r.dump(2) + "\n");
+        } catch (const std::exception& e) {
+          std::fprintf(stderr, "polyfuse: error: point %s: %s\n", pt.id.c_str(), e.what());
+          _exit(3);
+        }
+        std::fflush(nullptr);
+        if (!writeFully(up[1], &i, sizeof i)) break;
+      }
       _exit(0);
     }
-    running[pid] = pt;
+    ::close(down[0]);
+    ::close(up[1]);
+    Worker w;
+    w.pid = pid;
+    w.work = down[1];
+    w.done = up[0];
+    return w;
+  };
+  // The worker is gone: its point, if it had one, records how it ended.
+  auto bury = [&](Worker& w) {
+    ::close(w.work);
+    ::close(w.done);
+    int status = 0;
+    while (waitpid(w.pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (w.busy) finish(todo[*w.busy], status == 0 ? (1 << 8) : status);
+    w.pid = -1;
+  };
+  size_t next = 0;
+  for (;;) {
+    workers.erase(std::remove_if(workers.begin(), workers.end(), [](const Worker& w) { return w.pid < 0; }),
+                  workers.end());
+    if (!interrupted) {
+      for (size_t k = 0; next < todo.size(); ++k) {
+        if (k == workers.size()) {
+          if (int(workers.size()) >= std::max(1, opt.jobs)) break;
+          workers.push_back(spawn());
+        }
+        Worker& w = workers[k];
+        if (w.busy) continue;
+        const fs::path tmp = out / "points" / (todo[next].id + ".tmp");
+        fs::remove_all(tmp);
+        fs::create_directories(tmp);
+        const uint64_t i = next++;
+        w.busy = i;
+        if (!writeFully(w.work, &i, sizeof i)) bury(w);  // it died while idle
+      }
+    }
+    std::vector<pollfd> fds;
+    std::vector<Worker*> waiting;
+    for (Worker& w : workers)
+      if (w.pid >= 0 && w.busy) {
+        fds.push_back({w.done, POLLIN, 0});
+        waiting.push_back(&w);
+      }
+    if (fds.empty()) {
+      if (interrupted || next >= todo.size()) break;
+      continue;  // a worker was replaced: hand out again
+    }
+    if (poll(fds.data(), fds.size(), -1) < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error(std::string("poll failed: ") + std::strerror(errno));
+    }
+    for (size_t f = 0; f < fds.size(); ++f) {
+      if (!fds[f].revents) continue;
+      Worker& w = *waiting[f];
+      uint64_t i = 0;
+      if (readFully(w.done, &i, sizeof i) && w.busy && i == *w.busy) {
+        w.busy.reset();
+        finish(todo[i], 0);
+      } else {
+        bury(w);
+      }
+    }
   }
-  while (!running.empty()) reap();
+  for (Worker& w : workers)  // no more work: each ends when its pipe closes
+    if (w.pid >= 0) bury(w);
   sigaction(SIGINT, &oldInt, nullptr);
   sigaction(SIGTERM, &oldTerm, nullptr);
+  sigaction(SIGPIPE, &oldPipe, nullptr);
   if (interrupted) {
     size_t finished = 0;  // what a resume keeps: results without an error
     for (auto& pt : points) {
