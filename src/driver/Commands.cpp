@@ -620,7 +620,9 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
     cmd->add_option("--seed", c->seed, "seed of the random inputs (uniform in [-1, 1])");
     cmd->add_option("--input", c->inputs, "NAME=FILE.npy: read an input from a .npy file");
     cmd->add_option("--scalar", c->scalars, "NAME=VALUE: a scalar parameter (default: random in [0.5, 1.5])");
-    cmd->add_option("--dump", c->dump, "write every output, as the backend computed it, to DIR/NAME.npy");
+    cmd->add_option("--dump", c->dump,
+                    "write every output, as the backend computed it, to DIR/NAME.npy (DIR/STRATEGY/NAME.npy for several "
+                    "strategies)");
     cmd->add_option("--plan-size", c->planSizes, "choose the plan at these sizes and run it, as it is, at --size");
     cmd->add_option("--plan", c->plan,
                     "run this plan (as fuse --json writes it, or edited by hand) instead of searching, at --size or at its "
@@ -690,15 +692,20 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
             // once, and the backend's compiler starts once (PoCL's start, loading its
             // kernel library, costs a small plan more than compiling it).
             const std::vector<std::string> strategies = planFile ? std::vector<std::string>{""} : strategyList(c->fusion.strategy);
-            if (strategies.size() > 1 && !c->dump.empty())
-              throw UsageError("--dump writes one plan's outputs: give one --strategy");
+            // Several plans' outputs go to DIR/STRATEGY, one folder each.
+            const bool dumpEach = strategies.size() > 1 && !c->dump.empty();
+            for (size_t i = 0; dumpEach && i < strategies.size(); ++i)
+              if (std::count(strategies.begin(), strategies.begin() + long(i), strategies[i]))
+                throw UsageError("--dump with several strategies writes DIR/STRATEGY: '" + strategies[i] +
+                                 "' is named twice");
             nlohmann::ordered_json runs = nlohmann::ordered_json::array();
             bool verified = true;
             for (const std::string& s : strategies) {
               FusionCli fusion = c->fusion;
               if (!s.empty()) fusion.strategy = s;
               runs.push_back(execGenerated(lp, backend, fusion, c->repeat, c->json, sizes, planSizes ? &*planSizes : nullptr,
-                                           b, c->seed, c->dump, planFile ? &*planFile : nullptr));
+                                           b, c->seed, dumpEach ? c->dump + "/" + s : c->dump,
+                                           planFile ? &*planFile : nullptr));
               verified = verified && runs.back()["verified"].get<bool>();
             }
             if (c->json) std::cout << (runs.size() == 1 ? runs[0] : runs).dump(2) << "\n";
