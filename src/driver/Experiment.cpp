@@ -335,10 +335,10 @@ volatile std::sig_atomic_t interrupted = 0;
 extern "C" void onInterrupt(int) { interrupted = 1; }
 
 // Whole reads and writes on a pipe, through interruptions; false at its end or on error.
-bool readFully(int fd, void* data, size_t size) {
-  auto* at = static_cast<char*>(data);
+template <typename Byte, typename Transfer>
+bool wholly(int fd, Byte* at, size_t size, Transfer transfer) {
   while (size > 0) {
-    const ssize_t n = ::read(fd, at, size);
+    const ssize_t n = transfer(fd, at, size);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return false;
     at += n;
@@ -346,17 +346,9 @@ bool readFully(int fd, void* data, size_t size) {
   }
   return true;
 }
-
+bool readFully(int fd, void* data, size_t size) { return wholly(fd, static_cast<char*>(data), size, ::read); }
 bool writeFully(int fd, const void* data, size_t size) {
-  const auto* at = static_cast<const char*>(data);
-  while (size > 0) {
-    const ssize_t n = ::write(fd, at, size);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    at += n;
-    size -= size_t(n);
-  }
-  return true;
+  return wholly(fd, static_cast<const char*>(data), size, ::write);
 }
 
 // Runs that would compute the same points never share an output folder: a whole run
