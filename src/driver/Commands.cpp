@@ -18,7 +18,7 @@
 #include <iterator>
 #include <sstream>
 
-#include "codegen/Calibrate.h"
+#include "runtime/Calibrate.h"
 #include "driver/Execute.h"
 #include "driver/FileIO.h"
 #include "driver/Experiment.h"

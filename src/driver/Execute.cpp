@@ -8,11 +8,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "codegen/CudaTools.h"
+#include "runtime/CudaTools.h"
 #include "codegen/Lower.h"
-#include "codegen/Process.h"
+#include "runtime/Process.h"
 #include "driver/FileIO.h"
-#include "codegen/OpenCLRunner.h"
+#include "runtime/OpenCLRunner.h"
 #include "fusion/PlanOutput.h"
 #include "fusion/Recompute.h"
 #include "polyir/Npy.h"

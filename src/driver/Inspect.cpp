@@ -11,8 +11,8 @@
 #include <regex>
 #include <sstream>
 
-#include "codegen/CudaTools.h"
-#include "codegen/Process.h"
+#include "runtime/CudaTools.h"
+#include "runtime/Process.h"
 #include "fusion/Occupancy.h"
 #include "polyir/Diagnostic.h"
 

@@ -11,7 +11,7 @@
 #include <set>
 #include <sstream>
 
-#include "codegen/Process.h"
+#include "runtime/Process.h"
 #include "driver/BuildInfo.h"
 #include "driver/FileIO.h"
 #include "fusion/RankCorrelation.h"

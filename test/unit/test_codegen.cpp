@@ -9,7 +9,7 @@
 #include "fusion/Recompute.h"
 #include "codegen/Emit.h"
 #include "fusion/Occupancy.h"
-#include "codegen/OpenCLRunner.h"
+#include "runtime/OpenCLRunner.h"
 #include "codegen/Schedule.h"
 #include "fusion/Search.h"
 

@@ -1,4 +1,4 @@
-#include "codegen/Process.h"
+#include "runtime/Process.h"
 
 #include <fcntl.h>
 #include <spawn.h>

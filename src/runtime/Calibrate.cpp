@@ -1,5 +1,5 @@
 #define CL_TARGET_OPENCL_VERSION 120
-#include "codegen/Calibrate.h"
+#include "runtime/Calibrate.h"
 
 #include <CL/cl.h>
 #include <fmt/format.h>
@@ -13,8 +13,8 @@
 #include <sstream>
 #include <vector>
 
-#include "codegen/CudaTools.h"
-#include "codegen/Process.h"
+#include "runtime/CudaTools.h"
+#include "runtime/Process.h"
 #include "polyir/Diagnostic.h"
 
 namespace polyfuse {

@@ -1,8 +1,8 @@
-#include "codegen/CudaTools.h"
+#include "runtime/CudaTools.h"
 
 #include <filesystem>
 
-#include "codegen/Process.h"
+#include "runtime/Process.h"
 
 namespace polyfuse {
 

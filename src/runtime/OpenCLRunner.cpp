@@ -1,5 +1,5 @@
 #define CL_TARGET_OPENCL_VERSION 120
-#include "codegen/OpenCLRunner.h"
+#include "runtime/OpenCLRunner.h"
 
 #include <CL/cl.h>
 
