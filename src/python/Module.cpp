@@ -3,6 +3,7 @@
 // can explain itself, emit its sources and run long after the call that made it.
 // Everything heavy releases the GIL; errors arrive as polyfuse.InputError (the user's:
 // a located message, exit status 2 on the command line) or polyfuse.InternalError.
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -23,6 +24,7 @@
 #include "mlir/LoadProgram.h"
 #include "polyir/Diagnostic.h"
 #include "polyir/Frontend.h"
+#include "polyir/Float16.h"
 #include "polyir/Interpreter.h"
 
 namespace py = pybind11;
@@ -164,7 +166,41 @@ py::dict codegen(const PyPlan& plan, const std::string& target) {
   return out;
 }
 
-py::dict run(const PyPlan& plan, const std::string& backendName, int repeat, uint64_t seed, const std::optional<Sizes>& sizes) {
+// The inputs a run starts from: drawn from `seed`, and those `given` (name -> array of
+// the input's shape; a scalar parameter's value) put in their place, each held as the
+// input's element type holds it (as exec --input and --scalar do).
+Bindings runInputs(const Program& prog, const Sizes& at, uint64_t seed, const py::dict& given) {
+  std::map<std::string, double> scalars;
+  for (auto& [key, value] : given) {
+    const std::string name = py::str(key);
+    for (const ScalarParam& sp : prog.scalars)
+      if (sp.name == name) scalars[name] = value.cast<double>();
+  }
+  Bindings b = makeInputs(prog, at, seed, scalars);
+  for (auto& [key, value] : given) {
+    const std::string name = py::str(key);
+    if (scalars.count(name)) continue;
+    const int t = prog.findTensor(name);
+    if (t < 0 || prog.tensors[t].role != TensorRole::Input)
+      throw UsageError("inputs: '" + name + "' is not an input or scalar parameter of " + prog.name);
+    auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(value);
+    if (!a) throw UsageError("inputs: '" + name + "' is not an array of numbers");
+    TensorData& d = b.tensors[name];
+    const std::vector<int64_t> shape(a.shape(), a.shape() + a.ndim());
+    if (shape != d.shape) {
+      std::string want, got;
+      for (auto e : d.shape) want += (want.empty() ? "" : ", ") + std::to_string(e);
+      for (auto e : shape) got += (got.empty() ? "" : ", ") + std::to_string(e);
+      throw UsageError("inputs: '" + name + "' has shape (" + got + "), the program's is (" + want + ")");
+    }
+    d.values.assign(a.data(), a.data() + a.size());
+    for (double& v : d.values) v = storedValue(prog.tensors[t].type, v);
+  }
+  return b;
+}
+
+py::dict run(const PyPlan& plan, const std::string& backendName, int repeat, uint64_t seed, const std::optional<Sizes>& sizes,
+             const py::dict& inputs, bool outputs) {
   std::optional<Backend> parsed = parseIn(kBackendNames, backendName);
   if (!parsed) throw UsageError("backend '" + backendName + "': expected opencl or cuda");
   Backend backend = *parsed;
@@ -178,16 +214,17 @@ py::dict run(const PyPlan& plan, const std::string& backendName, int repeat, uin
   prog.checkSizes(at);
   std::vector<std::string> clamps;
   ExecOutcome x;
+  checkMemoryFits(prog, at, backend);
+  const Bindings start = runInputs(prog, at, seed, inputs);
   {
     py::gil_scoped_release unlocked;
-    checkMemoryFits(prog, at, backend);
     if (sizes) {  // a cost model at the run's sizes only when they differ from the plan's
       CostModel cm(*s.graph, at, s.model->device());
       cm.setStreams(s.model->streams());
       cm.setNumerics(s.model->numerics());
-      x = executePartition(cm, cm.replan(plan.partition, clamps), backend, makeInputs(prog, at, seed), seed, repeat);
+      x = executePartition(cm, cm.replan(plan.partition, clamps), backend, start, seed, repeat);
     } else {
-      x = executePartition(*s.model, plan.partition, backend, makeInputs(prog, at, seed), seed, repeat);
+      x = executePartition(*s.model, plan.partition, backend, start, seed, repeat);
     }
   }
   py::dict d;
@@ -207,6 +244,15 @@ py::dict run(const PyPlan& plan, const std::string& backendName, int repeat, uin
   py::dict kernels;
   for (size_t i = 0; i < x.kernelMs.size(); ++i) kernels[py::str(x.kernelNames[i])] = x.kernelMs[i];
   d["kernel_ms"] = kernels;
+  if (outputs) {  // as the device computed them, in float64, in the outputs' shapes
+    py::dict o;
+    for (auto& [name, t] : x.outputs) {
+      py::array_t<double> a(std::vector<py::ssize_t>(t.shape.begin(), t.shape.end()));
+      std::copy(t.values.begin(), t.values.end(), a.mutable_data());
+      o[py::str(name)] = a;
+    }
+    d["outputs"] = o;
+  }
   return d;
 }
 
@@ -298,8 +344,10 @@ PYBIND11_MODULE(_polyfuse, m) {
           "why each dependence edge and sibling pair is fused or not, with the cost deltas")
       .def("codegen", &codegen, py::arg("target") = "cuda", "the generated sources: file name to text")
       .def("run", &run, py::arg("backend") = "opencl", py::arg("repeat") = 5, py::arg("seed") = 1,
-           py::arg("sizes") = py::none(),
-           "run the generated code on random inputs, verify it against the reference interpreter and time it")
+           py::arg("sizes") = py::none(), py::arg("inputs") = py::dict(), py::arg("outputs") = false,
+           "run the generated code, verify it against the reference interpreter and time it; inputs are drawn "
+           "from the seed unless given (inputs={'X': array, 'eps': 1e-5}); outputs=True: the outputs as the "
+           "device computed them, in result['outputs']")
       .def("__repr__", [](const PyPlan& p) {
         std::string ks;
         for (auto& k : p.partition.kernels) {

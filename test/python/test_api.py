@@ -86,6 +86,30 @@ def test_run_verifies_on_pocl_at_odd_sizes(tmp_path):
     assert list(r["kernel_ms"]) == ["softmax_k0"]
 
 
+def test_run_takes_inputs_and_gives_outputs(tmp_path):
+    import numpy as np
+
+    os.environ.setdefault("POCL_CACHE_DIR", str(tmp_path / "pocl"))
+    prog = polyfuse.load(os.path.join(EXAMPLES, "layernorm.tc"), sizes={"N": 7, "M": 37})
+    plan = prog.fuse()[0]
+    rng = np.random.default_rng(3)
+    x, gamma, beta = rng.normal(size=(7, 37)), rng.normal(size=37), rng.normal(size=37)
+    r = plan.run(repeat=1, inputs={"X": x, "gamma": gamma, "beta": beta, "eps": 1e-5}, outputs=True)
+    assert r["verified"], r
+    y = r["outputs"]["Y"]
+    assert y.shape == (7, 37)
+    # NumPy's LayerNorm of the same inputs (float32 inputs, as the program's type holds them).
+    x32 = x.astype(np.float32).astype(np.float64)
+    norm = (x32 - x32.mean(1, keepdims=True)) / np.sqrt(x32.var(1, keepdims=True) + 1e-5)
+    want = norm * gamma.astype(np.float32) + beta.astype(np.float32)
+    assert np.max(np.abs(y - want)) < 1e-4, np.max(np.abs(y - want))
+    assert "outputs" not in plan.run(repeat=1)
+    with pytest.raises(polyfuse.InputError, match=r"'X' has shape \(3, 3\), the program's is \(7, 37\)"):
+        plan.run(inputs={"X": np.zeros((3, 3))})
+    with pytest.raises(polyfuse.InputError, match="'Q' is not an input or scalar parameter of layernorm"):
+        plan.run(inputs={"Q": 1.0})
+
+
 def test_strict_numerics_plans_serial_reductions(tmp_path):
     os.environ.setdefault("POCL_CACHE_DIR", str(tmp_path / "pocl"))
     prog = polyfuse.load(os.path.join(EXAMPLES, "softmax.tc"), sizes={"N": 8, "M": 1048576})

@@ -7,6 +7,7 @@
     best.explain()                      # why each pair is fused or not, with cost deltas
     best.codegen("cuda")["kernels.cu"]  # the generated sources, by file name
     best.run(backend="opencl", sizes={"N": 33, "M": 129})  # verified and timed on PoCL
+    best.run(sizes={"N": 2, "M": 3}, inputs={"X": x}, outputs=True)["outputs"]["Y"]  # your data
     df = polyfuse.experiment("examples/experiments/seed.yaml")  # a pandas DataFrame
 
 Errors raise polyfuse.InputError (bad input or arguments, a ValueError, with the located
