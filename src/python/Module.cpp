@@ -26,6 +26,7 @@
 #include "polyir/Frontend.h"
 #include "polyir/Float16.h"
 #include "polyir/Interpreter.h"
+#include "polyir/Printer.h"
 
 namespace py = pybind11;
 namespace fs = std::filesystem;
@@ -199,6 +200,35 @@ Bindings runInputs(const Program& prog, const Sizes& at, uint64_t seed, const py
   return b;
 }
 
+// The outputs as numpy arrays of float64, in their shapes.
+py::dict outputArrays(const std::map<std::string, TensorData>& tensors) {
+  py::dict o;
+  for (auto& [name, t] : tensors) {
+    py::array_t<double> a(std::vector<py::ssize_t>(t.shape.begin(), t.shape.end()));
+    std::copy(t.values.begin(), t.values.end(), a.mutable_data());
+    o[py::str(name)] = a;
+  }
+  return o;
+}
+
+// The reference interpreter on the program's inputs (drawn from `seed` unless given): the
+// outputs, in the program's precision (as generated code is verified against) or in f64.
+py::dict interpretProgram(const PyProgram& p, const std::optional<Sizes>& sizes, const py::dict& inputs, uint64_t seed,
+                          const std::string& precision) {
+  if (precision != "program" && precision != "f64") throw UsageError("precision '" + precision + "': expected program or f64");
+  const Program& prog = *p.state->lp.program;
+  const Sizes at = sizesOr(p, sizes);
+  checkMemoryFits(prog, at, Backend::Ref);
+  Bindings b = runInputs(prog, at, seed, inputs);
+  {
+    py::gil_scoped_release unlocked;
+    interpret(prog, b, precision == "f64" ? Precision::F64 : Precision::Program);
+  }
+  std::map<std::string, TensorData> outs;
+  for (int t : prog.tensorsWithRole(TensorRole::Output)) outs[prog.tensors[t].name] = b.tensors[prog.tensors[t].name];
+  return outputArrays(outs);
+}
+
 py::dict run(const PyPlan& plan, const std::string& backendName, int repeat, uint64_t seed, const std::optional<Sizes>& sizes,
              const py::dict& inputs, bool outputs) {
   std::optional<Backend> parsed = parseIn(kBackendNames, backendName);
@@ -244,15 +274,7 @@ py::dict run(const PyPlan& plan, const std::string& backendName, int repeat, uin
   py::dict kernels;
   for (size_t i = 0; i < x.kernelMs.size(); ++i) kernels[py::str(x.kernelNames[i])] = x.kernelMs[i];
   d["kernel_ms"] = kernels;
-  if (outputs) {  // as the device computed them, in float64, in the outputs' shapes
-    py::dict o;
-    for (auto& [name, t] : x.outputs) {
-      py::array_t<double> a(std::vector<py::ssize_t>(t.shape.begin(), t.shape.end()));
-      std::copy(t.values.begin(), t.values.end(), a.mutable_data());
-      o[py::str(name)] = a;
-    }
-    d["outputs"] = o;
-  }
+  if (outputs) d["outputs"] = outputArrays(x.outputs);  // as the device computed them
   return d;
 }
 
@@ -378,6 +400,12 @@ PYBIND11_MODULE(_polyfuse, m) {
                                return v;
                              },
                              "each statement's id (as kernels name it) and label")
+      .def_property_readonly("tc", [](const PyProgram& p) { return programText(*p.state->lp.program); },
+                             "the program as a TC definition (what the linalg importer understood of a .mlir file)")
+      .def("interpret", &interpretProgram, py::arg("sizes") = py::none(), py::arg("inputs") = py::dict(),
+           py::arg("seed") = 1, py::arg("precision") = "program",
+           "the reference interpreter's outputs (name -> array), on inputs drawn from the seed unless given; "
+           "precision='f64' computes in double throughout")
       .def("fuse", &fuse, py::arg("strategy") = "ilp", py::arg("device") = "h100", py::arg("top") = 1,
            py::arg("time_limit") = 60.0, py::arg("recompute") = true, py::arg("sizes") = py::none(),
            py::arg("stream") = true, py::arg("numerics") = "default",

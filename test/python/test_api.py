@@ -104,6 +104,12 @@ def test_run_takes_inputs_and_gives_outputs(tmp_path):
     want = norm * gamma.astype(np.float32) + beta.astype(np.float32)
     assert np.max(np.abs(y - want)) < 1e-4, np.max(np.abs(y - want))
     assert "outputs" not in plan.run(repeat=1)
+    # The reference interpreter on the same inputs, in the program's precision and in f64.
+    ref = prog.interpret(inputs={"X": x, "gamma": gamma, "beta": beta, "eps": 1e-5})["Y"]
+    assert np.max(np.abs(ref - y)) < 1e-5
+    exact = prog.interpret(inputs={"X": x, "gamma": gamma, "beta": beta, "eps": 1e-5}, precision="f64")["Y"]
+    assert np.max(np.abs(exact - want)) < 1e-6
+    assert prog.tc.startswith("def layernorm(")
     with pytest.raises(polyfuse.InputError, match=r"'X' has shape \(3, 3\), the program's is \(7, 37\)"):
         plan.run(inputs={"X": np.zeros((3, 3))})
     with pytest.raises(polyfuse.InputError, match="'Q' is not an input or scalar parameter of layernorm"):

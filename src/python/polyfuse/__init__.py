@@ -8,6 +8,7 @@
     best.codegen("cuda")["kernels.cu"]  # the generated sources, by file name
     best.run(backend="opencl", sizes={"N": 33, "M": 129})  # verified and timed on PoCL
     best.run(sizes={"N": 2, "M": 3}, inputs={"X": x}, outputs=True)["outputs"]["Y"]  # your data
+    prog.interpret(sizes={"N": 2, "M": 3}, inputs={"X": x})["Y"]  # the reference interpreter's
     df = polyfuse.experiment("examples/experiments/seed.yaml")  # a pandas DataFrame
 
 Errors raise polyfuse.InputError (bad input or arguments, a ValueError, with the located
