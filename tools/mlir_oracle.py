@@ -6,7 +6,10 @@ so an op it misreads verifies. This tool asks MLIR instead: it wraps the functio
 `main` that calls it on constant inputs and prints every result, lowers that with
 mlir-opt-19 (one-shot bufferization, linalg to loops, to LLVM) and runs it with
 mlir-cpu-runner-19. polyfuse then runs the same inputs (`exec --input ... --dump`) on each
-backend asked for, and every element is compared.
+backend asked for, and every element is compared. Where polyfuse's Python module of the
+same build sits beside the command (BUILD/python), it does the same in this process
+(`Program.interpret`, `Plan.run(inputs=..., outputs=True)`): one load of MLIR and one start
+of PoCL instead of one a command.
 
   mlir_oracle.py FILE.mlir --polyfuse BIN [--entry F] [--backend ref|opencl ...]
                  [--value NAME=JSON-LIST ...] [--input NAME=FILE.npy ...] [--shape NAME=AxB ...] [--seed N]
@@ -310,15 +313,72 @@ def run_mlir(text, name, args, results, inputs, work):
     return values
 
 
-def tc_signature(polyfuse, path, entry):
-    """polyfuse's names: the inputs and outputs of `check --tc`, with their dimensions."""
+def python_module(polyfuse):
+    """polyfuse's Python module of the same build as the command (BUILD/python beside
+    BUILD/bin), or None. With it, reading the file, the reference and the generated code
+    run in this process: one load of MLIR and one start of PoCL instead of one a command."""
+    folder = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(polyfuse))), "python")
+    if not os.path.isdir(os.path.join(folder, "polyfuse")):
+        return None
+    sys.path.insert(0, folder)
+    try:
+        import polyfuse as module
+    except ImportError:
+        return None
+    finally:
+        sys.path.pop(0)
+    version = subprocess.run([polyfuse, "--version"], capture_output=True, text=True).stdout
+    return module if module.__version__ in version.split() else None
+
+
+def tc_text(polyfuse, module, path, entry):
+    """The program as polyfuse reads it, as a TC definition (`check --tc`)."""
+    if module:
+        try:
+            return module.load(path, entry=entry).tc
+        except module.Error as e:
+            fail("polyfuse check failed:\n" + str(e))
     cmd = [polyfuse, "check", path, "--tc"] + (["--entry", entry] if entry else [])
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode:
         fail("polyfuse check failed:\n" + r.stderr)
-    m = re.search(r"def \w+\((.*?)\) -> \((.*?)\) \{", r.stdout)
+    return r.stdout
+
+
+def tc_signature(polyfuse, module, path, entry):
+    """polyfuse's names: the inputs and outputs of `check --tc`, with their dimensions."""
+    m = re.search(r"def \w+\((.*?)\) -> \((.*?)\) \{", tc_text(polyfuse, module, path, entry))
     parse = lambda s: [(p.rsplit(" ", 1)[1], re.findall(r"\((.*)\)", p.rsplit(" ", 1)[0])) for p in split_top(s)]
     return parse(m.group(1)), parse(m.group(2))
+
+
+def run_polyfuse(a, module, source, backend, sizes, files, scalars, given, work):
+    """polyfuse's outputs on the inputs (name -> array): the reference interpreter's, or
+    the generated code's after it verified against it (`exec --backend B --dump`)."""
+    if module:
+        try:
+            prog = module.load(source, sizes=sizes or None, entry=a.entry)
+            if backend == "ref":
+                return prog.interpret(inputs=given)
+            r = prog.fuse(strategy=a.strategy or "ilp")[0].run(backend=backend, repeat=1, inputs=given, outputs=True)
+        except module.Error as e:
+            fail("polyfuse exec --backend %s failed:\n%s" % (backend, e))
+        if not r["verified"]:
+            fail("polyfuse exec --backend %s failed (1): verified: NO (max_rel_error %g in %s)"
+                 % (backend, r["max_rel_error"], r["worst_output"]))
+        return r["outputs"]
+    out = os.path.join(work, "out-" + backend)
+    cmd = [a.polyfuse, "exec", source, "--backend", backend, "--dump", out, "--repeat", "1"] + files + scalars
+    if a.entry:
+        cmd += ["--entry", a.entry]
+    if a.strategy:
+        cmd += ["--strategy", a.strategy]
+    if sizes:
+        cmd += ["--size", ",".join("%s=%d" % kv for kv in sorted(sizes.items()))]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode:
+        fail("polyfuse exec --backend %s failed (%d):\n%s%s" % (backend, r.returncode, r.stdout, r.stderr))
+    return {pn: np.load(os.path.join(out, f)) for f in os.listdir(out) for pn in [f[:-4]] if f.endswith(".npy")}
 
 
 def matches(a, b, atol):
@@ -436,13 +496,15 @@ def main():
             with open(source, "w") as f:
                 f.write(text)
         expected = run_mlir(text, name, args, results, inputs, work)
-        tc_in, tc_out = tc_signature(a.polyfuse, source, a.entry)
+        module = python_module(a.polyfuse)
+        tc_in, tc_out = tc_signature(a.polyfuse, module, source, a.entry)
         sizes, files = {}, []
-        scalars = []
+        scalars, given = [], {}
         for (an, at), (pn, pdims) in zip(args, tc_in):
             if scalar_type(at):
-                scalars.append("--scalar=%s=%r" % (pn, float(np.float32(inputs[an].item())) if at.strip() == "f32"
-                                                  else float(inputs[an].item())))
+                value = float(np.float32(inputs[an].item())) if at.strip() == "f32" else float(inputs[an].item())
+                scalars.append("--scalar=%s=%r" % (pn, value))
+                given[pn] = value
                 continue
             dims = [d.strip() for d in pdims[0].split(",")] if pdims and pdims[0] else []
             for d, n in zip(dims, inputs[an].shape):
@@ -453,21 +515,12 @@ def main():
             np.save(f, arr.astype(np.float64 if arr.dtype.kind == "f" and arr.dtype != np.float32 else
                                   (np.int64 if arr.dtype.kind in "iub" and arr.dtype not in (np.int8, np.int16, np.int32) else arr.dtype)))
             files.append("--input=%s=%s" % (pn, f))
+            given[pn] = np.load(f)
         bad = 0
         for backend in a.backend or ["ref"]:
-            out = os.path.join(work, "out-" + backend)
-            cmd = [a.polyfuse, "exec", source, "--backend", backend, "--dump", out] + files + scalars
-            if a.entry:
-                cmd += ["--entry", a.entry]
-            if a.strategy:
-                cmd += ["--strategy", a.strategy]
-            if sizes:
-                cmd += ["--size", ",".join("%s=%d" % kv for kv in sorted(sizes.items()))]
-            r = subprocess.run(cmd, capture_output=True, text=True)
-            if r.returncode:
-                fail("polyfuse exec --backend %s failed (%d):\n%s%s" % (backend, r.returncode, r.stdout, r.stderr))
+            outputs = run_polyfuse(a, module, source, backend, sizes, files, scalars, given, work)
             for (pn, _), want, rtype in zip(tc_out, expected, results):
-                got = np.load(os.path.join(out, pn + ".npy")).astype(np.float64).reshape(-1)
+                got = np.asarray(outputs[pn]).astype(np.float64).reshape(-1)
                 w = want.reshape(-1)
                 if got.size != w.size:
                     print("%s %s: %d elements, MLIR has %d" % (backend, pn, got.size, w.size))
