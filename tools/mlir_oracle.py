@@ -331,13 +331,18 @@ def python_module(polyfuse):
     return module if module.__version__ in version.split() else None
 
 
-def tc_text(polyfuse, module, path, entry):
+def load_in_process(module, path, entry):
+    """The program read once by the Python module, for its TC form and every backend."""
+    try:
+        return module.load(path, entry=entry)
+    except module.Error as e:
+        fail("polyfuse check failed:\n" + str(e))
+
+
+def tc_text(polyfuse, program, path, entry):
     """The program as polyfuse reads it, as a TC definition (`check --tc`)."""
-    if module:
-        try:
-            return module.load(path, entry=entry).tc
-        except module.Error as e:
-            fail("polyfuse check failed:\n" + str(e))
+    if program:
+        return program.tc
     cmd = [polyfuse, "check", path, "--tc"] + (["--entry", entry] if entry else [])
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode:
@@ -345,22 +350,22 @@ def tc_text(polyfuse, module, path, entry):
     return r.stdout
 
 
-def tc_signature(polyfuse, module, path, entry):
+def tc_signature(polyfuse, program, path, entry):
     """polyfuse's names: the inputs and outputs of `check --tc`, with their dimensions."""
-    m = re.search(r"def \w+\((.*?)\) -> \((.*?)\) \{", tc_text(polyfuse, module, path, entry))
+    m = re.search(r"def \w+\((.*?)\) -> \((.*?)\) \{", tc_text(polyfuse, program, path, entry))
     parse = lambda s: [(p.rsplit(" ", 1)[1], re.findall(r"\((.*)\)", p.rsplit(" ", 1)[0])) for p in split_top(s)]
     return parse(m.group(1)), parse(m.group(2))
 
 
-def run_polyfuse(a, module, source, backend, sizes, files, scalars, given, work):
+def run_polyfuse(a, module, program, source, backend, sizes, files, scalars, given, work):
     """polyfuse's outputs on the inputs (name -> array): the reference interpreter's, or
     the generated code's after it verified against it (`exec --backend B --dump`)."""
-    if module:
+    if program:
         try:
-            prog = module.load(source, sizes=sizes or None, entry=a.entry)
             if backend == "ref":
-                return prog.interpret(inputs=given)
-            r = prog.fuse(strategy=a.strategy or "ilp")[0].run(backend=backend, repeat=1, inputs=given, outputs=True)
+                return program.interpret(sizes=sizes or None, inputs=given)
+            plan = program.fuse(strategy=a.strategy or "ilp", sizes=sizes or None)[0]
+            r = plan.run(backend=backend, repeat=1, inputs=given, outputs=True)
         except module.Error as e:
             fail("polyfuse exec --backend %s failed:\n%s" % (backend, e))
         if not r["verified"]:
@@ -497,7 +502,8 @@ def main():
                 f.write(text)
         expected = run_mlir(text, name, args, results, inputs, work)
         module = python_module(a.polyfuse)
-        tc_in, tc_out = tc_signature(a.polyfuse, module, source, a.entry)
+        program = load_in_process(module, source, a.entry) if module else None
+        tc_in, tc_out = tc_signature(a.polyfuse, program, source, a.entry)
         sizes, files = {}, []
         scalars, given = [], {}
         for (an, at), (pn, pdims) in zip(args, tc_in):
@@ -518,7 +524,7 @@ def main():
             given[pn] = np.load(f)
         bad = 0
         for backend in a.backend or ["ref"]:
-            outputs = run_polyfuse(a, module, source, backend, sizes, files, scalars, given, work)
+            outputs = run_polyfuse(a, module, program, source, backend, sizes, files, scalars, given, work)
             for (pn, _), want, rtype in zip(tc_out, expected, results):
                 got = np.asarray(outputs[pn]).astype(np.float64).reshape(-1)
                 w = want.reshape(-1)

@@ -543,7 +543,8 @@ int runExperiment(const ExperimentOptions& opt) {
     int status = 0;
     while (waitpid(w.pid, &status, 0) < 0 && errno == EINTR) {
     }
-    if (w.busy) finish(todo[*w.busy], status == 0 ? (1 << 8) : status);
+    // One that exited cleanly without reporting its point failed it all the same: status 1.
+    if (w.busy) finish(todo[*w.busy], status == 0 ? W_EXITCODE(1, 0) : status);
     w.pid = -1;
   };
   size_t next = 0;

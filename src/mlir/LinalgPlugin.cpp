@@ -3,9 +3,7 @@
 #include "mlir/LinalgPlugin.h"
 
 #include <dlfcn.h>
-#include <unistd.h>
 
-#include <climits>
 #include <filesystem>
 #include <mutex>
 #include <string>
