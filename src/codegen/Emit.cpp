@@ -466,7 +466,12 @@ class KernelPrinter {
            << " = " << localName(prog_.tensors[kp.storageOf(la.tensor)]) << ";  // reuses "
            << prog_.tensors[la.reuses].name << "'s storage after its last read\n";
     // CUDA's warps reduce by shuffles; OpenCL's through local memory, 32 slots a row.
-    if (kp.usesBlockReduce() && !(kp.warpPerRow() && sp_.d == Dialect::Cuda))
+    if (kp.columnTile())
+      os << "  " << (sp_.d == Dialect::Cuda ? "__shared__ " : "__local ") << sp_.real << " pf_red["
+         << (sp_.d == Dialect::Cuda ? std::to_string(kp.columnScratchSlots()) +
+                                          "];  // two halves, one column reduction after the other\n  int pf_red_half = 0;\n"
+                                    : std::to_string(kp.threadsPerBlock) + "];\n");
+    else if (kp.usesBlockReduce() && !(kp.warpPerRow() && sp_.d == Dialect::Cuda))
       os << "  " << (sp_.d == Dialect::Cuda ? "__shared__ " : "__local ") << sp_.real << " pf_red["
          << (sp_.d == Dialect::Cuda ? "64];  // two halves, one block reduction after the other\n  int pf_red_half = 0;\n"
                                     : std::to_string(kp.threadsPerBlock) + "];\n");
@@ -494,6 +499,9 @@ class KernelPrinter {
     }
     if (kp.warpPerRow())
       os << "  const int pf_lane = pf_tid & 31, pf_warp = pf_tid >> 5;  // one row per warp\n";
+    if (kp.columnTile())
+      os << "  const int pf_col = pf_tid % " << kp.groupColumns << ", pf_grp = pf_tid / " << kp.groupColumns
+         << ";  // a column per thread of each of the " << kp.reduceGroups() << " groups\n";
     os << "  (void)pf_tid; (void)pf_nthreads;\n";
     for (auto& s : k_.stmts) {
       if (k_.plan.tiledWith(s.member) && !k_.plan.contractionOf(s.member)) {
@@ -777,6 +785,52 @@ class KernelPrinter {
     const std::string call = "pf_block_reduce_" + name;
     if (sp_.d != Dialect::Cuda) return call + "(pf_part, pf_red)";
     return call + "(pf_part, pf_red + 32 * pf_red_half); pf_red_half ^= 1";
+  }
+
+  // A reduction down the block's columns (the plan's ColumnTile): thread pf_col of each
+  // group holds the column pf_col of the tile, and the groups split the reduction in
+  // turn (pf_r = group, group + groups, ...), so that each step's loads along a row of
+  // the column tile are consecutive; the groups' partials combine in shared memory, and
+  // group 0 writes the column's result.
+  void printColumnReduce(std::ostream& os, const StmtIR& s, const Statement& st, const std::vector<const LoopIR*>& par,
+                         const std::vector<const LoopIR*>& red, const std::string& fixed, const std::string& value,
+                         const std::string& lhs) const {
+    const KernelPlan& kp = k_.plan;
+    const std::string column = cName(st.dims[size_t(s.threadDim)]), idx = sp_.index;
+    const LoopIR* col = nullptr;
+    std::vector<const LoopIR*> others;
+    for (const LoopIR* l : par) {
+      if (l->var == column) col = l;
+      else others.push_back(l);
+    }
+    std::string P = "1", R = "1";
+    for (auto* l : others) P += " * pf_ext_" + l->var;
+    for (auto* l : red) R += " * pf_ext_" + l->var;
+    if (P.size() > 2) P = P.substr(4);
+    if (R.size() > 2) R = R.substr(4);
+    // A column that isl fixed (a block holding one) is group thread 0's alone.
+    const std::string live = col ? "pf_col < pf_ext_" + column : "pf_col == 0";
+    os << "    for (" << idx << " pf_p = 0; pf_p < " << P << "; ++pf_p) {\n";
+    decompose(os, others, "pf_p", "      ", idx);
+    if (!fixed.empty()) os << "      " << fixed << "\n";
+    if (col) os << "      const " << idx << " " << column << " = " << col->lo << " + pf_col;\n";
+    os << "      " << sp_.real << " pf_part = " << identity(st.op, sp_) << ";\n";
+    os << "      if (" << live << ") {\n";
+    os << "        for (" << idx << " pf_r = pf_grp; pf_r < " << R << "; pf_r += " << kp.reduceGroups() << ") {\n";
+    decompose(os, red, "pf_r", "          ", idx);
+    if (const std::string copies = cacheCopies(st); !copies.empty()) os << "          " << copies << "\n";
+    os << "          pf_part = " << combine(st.op, "pf_part", value, sp_) << ";\n";
+    os << "        }\n      }\n";
+    const std::string call = "pf_column_reduce_" + std::string(reduceKind(st.op).name) + "(pf_part, pf_red";
+    const std::string shape = ", " + std::to_string(kp.groupColumns) + ", " + std::to_string(kp.threadsPerBlock) + ")";
+    if (sp_.d == Dialect::Cuda)
+      os << "      pf_part = " << call << " + " << kp.columnScratchSlots() / 2 << " * pf_red_half" << shape
+         << "; pf_red_half ^= 1;\n";
+    else
+      os << "      pf_part = " << call << shape << ";\n";
+    const std::string v = st.init ? "pf_part" : combine(st.op, lhs, "pf_part", sp_);
+    os << "      if (" << live << " && pf_grp == 0) " << assign(lhs, v, st.write.tensor) << ";\n";
+    os << "    }\n";
   }
 
   // Whether access a (of st) reads other elements along dimension `dim` of st.
@@ -1403,6 +1457,8 @@ class KernelPrinter {
         printStreamed(body, s, st, par, red, P, R, fixed, lhs, lanes, unrolled, size_t(sum));
       } else if (width > 1) {
         printVectorized(body, s, st, par, red, P, fixed, lhs, init, width, lanes);
+      } else if (s.mode == StmtMode::ColumnReduce) {
+        printColumnReduce(body, s, st, par, red, fixed, value, lhs);
       } else if (reducesAcrossThreads(s.mode)) {
         body << "    for (" << sp_.index << " pf_p = 0; pf_p < " << P << "; ++pf_p) {\n";
         decompose(body, par, "pf_p", "      ", sp_.index);
@@ -1503,7 +1559,7 @@ std::string narrowAccessors(const Spelling& sp, const Program& prog) {
 // `warpRows`: some kernel runs a row per warp (OpenCL needs its 32-lane reduction);
 // `blockRows`: some kernel reduces across a whole block.
 std::string helpers(const Spelling& sp, const Program& prog, const std::set<ReduceOp>& used, bool warpRows, bool blockRows,
-                    bool streams) {
+                    bool columnRows, bool streams) {
   std::ostringstream os;
   if (sp.d == Dialect::OpenCL && !sp.f32) os << "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
   os << mathHelpers(sp, usedHelpers(prog));
@@ -1520,6 +1576,35 @@ std::string helpers(const Spelling& sp, const Program& prog, const std::set<Redu
   for (const ReduceKind* k = reductionsBegin(); k != reductionsEnd(); ++k) {
     if (!used.count(k->op)) continue;
     std::string c = combine(k->op, "v", "o", sp);
+    if (columnRows) {
+      // A column tile's reduction: every thread of column `col` gets the combine of the
+      // groups' partials. In CUDA a warp holding several groups folds them by shuffles
+      // first (its lanes of one column are `columns` apart); the partials left in
+      // `scratch` then fold in the same order in every thread, so all agree to the bit.
+      // `columns` and `threads` are literals at each call: the branches and loops fold.
+      const std::string T = sp.real;
+      if (sp.d == Dialect::Cuda)
+        os << "__device__ __forceinline__ " << T << " pf_column_reduce_" << k->name << "(" << T << " v, " << T
+           << "* scratch, int columns, int threads) {\n"
+           << "  const int col = threadIdx.x % columns;\n  int units = threads / columns;\n"
+           << "  if (columns < 32 && 32 % columns == 0) {\n"
+           << "    for (int d = 16; d >= columns; d >>= 1) { " << T << " o = __shfl_xor_sync(0xffffffffu, v, d); v = " << c
+           << "; }\n"
+           << "    if ((threadIdx.x & 31) < columns) scratch[(threadIdx.x >> 5) * columns + col] = v;\n"
+           << "    units = threads >> 5;\n"
+           << "  } else {\n    scratch[threadIdx.x] = v;\n  }\n"
+           << "  __syncthreads();\n  v = scratch[col];\n"
+           << "  for (int u = 1; u < units; ++u) { " << T << " o = scratch[u * columns + col]; v = " << c << "; }\n"
+           << "  return v;\n}\n";
+      else
+        os << T << " pf_column_reduce_" << k->name << "(" << T << " v, __local " << T
+           << "* scratch, int columns, int threads) {\n"
+           << "  const int t = get_local_id(0), col = t % columns;\n"
+           << "  scratch[t] = v;\n  barrier(CLK_LOCAL_MEM_FENCE);\n  v = scratch[col];\n"
+           << "  for (int u = 1; u < threads / columns; ++u) { " << T << " o = scratch[u * columns + col]; v = " << c
+           << "; }\n"
+           << "  barrier(CLK_LOCAL_MEM_FENCE);\n  return v;\n}\n";
+    }
     if (sp.d == Dialect::Cuda) {
       // Every thread gets the block's result after one barrier: shuffles within each warp,
       // the warps' partials through `scratch` (32 slots the caller alternates with the
@@ -1610,15 +1695,16 @@ GeneratedCode generate(const PolyProgram& pp, const Partition& p, Dialect d) {
     if (d == Dialect::OpenCL) os << "#pragma OPENCL FP_CONTRACT OFF\n";
   }
   std::set<ReduceOp> used;  // block combines the kernels need
-  bool warpRows = false, blockRows = false, streams = false;
+  bool warpRows = false, blockRows = false, columnRows = false, streams = false;
   for (auto& k : out.kernels) {
     streams |= !k.plan.streams.empty();
     warpRows |= k.plan.warpPerRow();
-    blockRows |= k.plan.usesBlockReduce() && !k.plan.warpPerRow();
+    columnRows |= k.plan.columnTile();
+    blockRows |= k.plan.usesBlockReduce() && !k.plan.warpPerRow() && !k.plan.columnTile();
     for (auto& s : k.stmts)
       if (reducesAcrossThreads(s.mode)) used.insert(prog.statements[s.stmt].op);
   }
-  os << helpers(sp, prog, used, warpRows, blockRows, streams) << "\n";
+  os << helpers(sp, prog, used, warpRows, blockRows, columnRows, streams) << "\n";
   for (auto& k : out.kernels) {
     KernelPrinter kp(at, k, sp);
     os << kp.print() << "\n";

@@ -301,6 +301,7 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& 
       const SizedStatement& ss = at.statement(st.id);
       int64_t points = 1;
       for (int d = 0; d < st.numParallel; ++d) {
+        if (k.modes[m] == StmtMode::ColumnReduce && d == k.threadDims[m]) continue;  // the block's columns reduce together
         const int t = k.gridCoordOf(m, d);
         points *= t >= 0 ? k.tile[t] : std::max<int64_t>(0, ss.hi[d] - ss.lo[d]);
       }

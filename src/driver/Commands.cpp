@@ -143,6 +143,7 @@ struct FusionCli {
   int top = 1;  // fuse --top K
   bool noRecompute = false;
   bool noStream = false;
+  bool noColumnTiles = false;
   std::string numerics = "default";
 
   // `severalStrategies`: --strategy takes a comma-separated list (exec runs each plan).
@@ -160,11 +161,14 @@ struct FusionCli {
                   "ilp, exhaustive: compute every statement once (never recompute an elementwise producer in its consumers' kernels)");
     cmd->add_flag("--no-stream", noStream,
                   "keep every reduction pass: no sum streams beside the maximum it is shifted by (docs/streaming.md)");
+    cmd->add_flag("--no-column-tiles", noColumnTiles,
+                  "no reduction runs down a tile of columns, its threads along the kept dimension (docs/cost-model.md)");
     addNumericsOption(cmd, numerics);
   }
   // The cost model's own settings, before it plans anything.
   void configure(CostModel& cm) const {
     cm.setStreams(!noStream);
+    cm.setColumnTiles(!noColumnTiles);
     cm.setNumerics(*parseIn(kNumericsNames, numerics));
   }
   SearchOptions options(int n) const {
@@ -212,7 +216,7 @@ PlanFile openPlanFile(const Program& prog, const std::string& path, const std::s
 // one given, said when the command runs (a callback of the parser must not throw).
 std::string givenBesidePlan(CLI::App* cmd, const char* also) {
   for (const char* o : {"--strategy", "--fuse", "--never-fuse", "--max-kernels", "--time-limit", "--no-recompute",
-                        "--no-stream", "--numerics", also})
+                        "--no-stream", "--no-column-tiles", "--numerics", also})
     if (cmd->get_option(o)->count() > 0) return o;
   return "";
 }

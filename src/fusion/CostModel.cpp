@@ -104,14 +104,65 @@ OnChipArray CostModel::onChipSlice(const std::vector<int>& members, const Kernel
 }
 
 std::optional<KernelPlan> CostModel::evaluate(const std::vector<int>& members, const GridCandidate& c,
-                                             const std::vector<int>* threadDims,
-                                             const std::vector<int>& recomputed, std::optional<bool> stream) const {
+                                             const std::vector<int>* threadDims, const std::vector<int>& recomputed,
+                                             std::optional<bool> stream, std::optional<bool> columns) const {
+  std::optional<KernelPlan> best;
+  if (columns != true) best = evaluateMapping(members, c, threadDims, recomputed, stream, -1);
+  // A column tile shares reductions across threads (strict numerics keeps them serial);
+  // a split is a row's.
+  if (columns == false || (!columns && !columnTiles_) || strict() || c.chunks > 1) return best;
+  const int coord = columnCoord(members, c);
+  if (coord < 0) return best;
+  std::optional<KernelPlan> down = evaluateMapping(members, c, threadDims, recomputed, stream, coord);
+  return down && (!best || down->modeledUs < best->modeledUs - 1e-12) ? down : best;
+}
+
+int CostModel::columnCoord(const std::vector<int>& members, const GridCandidate& c) const {
+  const Program& prog = fg_.program();
+  int coord = -1;
+  for (size_t k = 0; k < members.size(); ++k) {
+    const Statement& st = prog.statements[size_t(members[k])];
+    if (st.numReduction() == 0) continue;
+    const SizedStatement& ss = sized(members[k]);
+    int found = -1;
+    for (size_t t = 0; t < c.dims[k].size() && found < 0; ++t) {
+      const int d = c.dims[k][t];
+      if (c.tile[t] < 2 || (coord >= 0 && int(t) != coord)) continue;
+      for (auto& r : ss.reads) {
+        if (r.coef.empty() || !r.indirect.empty() || r.coef.back()[size_t(d)] != 1) continue;
+        bool alongReduction = false;
+        for (size_t e = size_t(st.numParallel); e < st.dims.size(); ++e) alongReduction |= r.coef.back()[e] != 0;
+        if (!alongReduction) found = int(t);
+      }
+    }
+    if (found < 0) return -1;
+    coord = found;
+    for (int d = 0; d < st.numParallel; ++d) {
+      if (d == c.dims[k][size_t(coord)]) continue;
+      auto t = std::find(c.dims[k].begin(), c.dims[k].end(), d);
+      if (t == c.dims[k].end() || c.tile[size_t(t - c.dims[k].begin())] != 1) return -1;
+    }
+  }
+  return coord;
+}
+
+int CostModel::columnThreads(int64_t threads, int64_t columns) const {
+  const int64_t unit = std::lcm<int64_t>(columns, kWarp);
+  if (unit > dev_.threadsPerBlock) return 0;
+  return int(std::max(unit, threads / unit * unit));
+}
+
+// evaluate() for one thread mapping: the threads' own (columnCoord < 0), or a column tile
+// along grid coordinate columnCoord.
+std::optional<KernelPlan> CostModel::evaluateMapping(const std::vector<int>& members, const GridCandidate& c,
+                                                     const std::vector<int>* threadDims, const std::vector<int>& recomputed,
+                                                     std::optional<bool> stream, int columnCoord) const {
   // A split's chunks add their partials in another order than the loop.
   if (strict() && c.chunks > 1) return std::nullopt;
   KernelPlan kp;
   kp.recomputed = recomputed;
   BlockShape shape = shapeGrid(members, c, kp);
-  if (!mapThreads(members, threadDims, shape, kp)) return std::nullopt;
+  if (!mapThreads(members, threadDims, shape, kp, columnCoord)) return std::nullopt;
   // Two reductions split together run only streamed: each chunk's maximum alone would
   // not do for the sum.
   if (kp.splitChunks > 1 && splitPartner(members) >= 0) {
@@ -566,7 +617,7 @@ CostModel::BlockShape CostModel::shapeGrid(const std::vector<int>& members, cons
 // otherwise they split the innermost reduction dimension. False when the candidate
 // splits a reduction that its threads would not share (nothing to gain).
 bool CostModel::mapThreads(const std::vector<int>& members, const std::vector<int>* threadDims, BlockShape& shape,
-                           KernelPlan& kp) const {
+                           KernelPlan& kp, int columnCoord) const {
   const Program& prog = fg_.program();
   kp.threadDims.assign(members.size(), -1);
   shape.run.assign(members.size(), 1);
@@ -583,11 +634,16 @@ bool CostModel::mapThreads(const std::vector<int>& members, const std::vector<in
     // Strict numerics: threads never share a reduction (each combines partials in a
     // tree, another order than the loop's).
     if ((parPoints < kWarp || lastPar < 0) && st.numReduction() > 0 && !strict()) x = int(st.dims.size()) - 1;
+    // A column tile: a reduction's threads run along its column (the kept dimension).
+    const int column = columnCoord >= 0 && st.numReduction() > 0 ? kp.gridDims[k][size_t(columnCoord)] : -1;
+    if (column >= 0) x = column;
     if (threadDims) x = (*threadDims)[k];
     if (strict() && x >= st.numParallel) return false;
+    if (column >= 0 && x != column) return false;
     kp.threadDims[k] = x;
     if (x >= 0) shape.run[k] = std::max<int64_t>(1, shape.hi[k][x] - shape.lo[k][x]);
     kp.modes.push_back(st.numReduction() == 0      ? StmtMode::Pointwise
+                       : column >= 0              ? StmtMode::ColumnReduce
                        : x < st.numParallel       ? StmtMode::SerialReduce
                        : kp.splitChunks > 1       ? StmtMode::SplitReduce
                                                   : StmtMode::BlockReduce);
@@ -599,7 +655,7 @@ bool CostModel::mapThreads(const std::vector<int>& members, const std::vector<in
     if (kp.chunkDims[k] >= 0 && kp.gridCoordOf(k, kp.chunkDims[k]) >= 0) return false;  // chunks cut across blocks only
   }
   if (kp.splitChunks > 1 && kp.splitMember() < 0) return false;
-  return mapRows(members, kp);
+  return mapRows(members, kp, columnCoord);
 }
 
 // Step 2b, rows onto threads (RowMapping). A kernel whose threads share a reduction
@@ -607,8 +663,18 @@ bool CostModel::mapThreads(const std::vector<int>& members, const std::vector<in
 // (the tile is one grid point), or a warp per row (each grid point of the tile gets a
 // warp; its reductions are shuffles and its statements meet at warp barriers, since every
 // dependence stays at one grid point). False for a tile that fits neither.
-bool CostModel::mapRows(const std::vector<int>& members, KernelPlan& kp) const {
+bool CostModel::mapRows(const std::vector<int>& members, KernelPlan& kp, int columnCoord) const {
   const Program& prog = fg_.program();
+  if (columnCoord >= 0) {
+    // A column tile: each group of threads holds the tile's columns, one a thread; at
+    // least two groups share each column's reduction (one would be a serial reduction).
+    kp.rowMapping = RowMapping::ColumnTile;
+    kp.groupColumns = kp.tile[size_t(columnCoord)];
+    // A tile past the grid's end would hold idle columns in every group.
+    if (kp.groupColumns > kp.gridExtent[size_t(columnCoord)]) return false;
+    kp.threadsPerBlock = columnThreads(kp.threadsPerBlock, kp.groupColumns);
+    return kp.threadsPerBlock > 0 && kp.reduceGroups() >= 2;
+  }
   int64_t rows = 1;
   for (int64_t t : kp.tile) rows *= t;
   if (!kp.usesBlockReduce()) kp.rowMapping = RowMapping::Threads;
@@ -882,6 +948,7 @@ void CostModel::vectorize(const std::vector<int>& members, const BlockShape& sha
     int64_t steps = 1;
     for (size_t k = 0; k < members.size(); ++k) steps = std::max(steps, (shape.work[k] + kp.vectorWidth[k] - 1) / kp.vectorWidth[k]);
     kp.threadsPerBlock = int(std::min<int64_t>(dev_.threadsPerBlock, (steps + kWarp - 1) / kWarp * kWarp));
+    if (kp.columnTile()) kp.threadsPerBlock = columnThreads(kp.threadsPerBlock, kp.groupColumns);
   }
   occupy(kp);
 }
@@ -1051,8 +1118,8 @@ void CostModel::occupy(KernelPlan& kp) const {
   kp.occupancyLimiter.clear();
   if (dev_.arch.empty()) return;
   const int eb = computeBytes_;
-  const int64_t scratch = (kp.usesBlockReduce() && !kp.warpPerRow() ? kReduceScratchSlots * eb : 0) +
-                          kp.stagedElements() * eb;
+  const int64_t slots = kp.columnTile() ? kp.columnScratchSlots() : kp.usesBlockReduce() && !kp.warpPerRow() ? kReduceScratchSlots : 0;
+  const int64_t scratch = (slots + kp.stagedElements()) * eb;
   Occupancy o = cudaOccupancy(dev_.arch, kp.threadsPerBlock, kp.registersPerThread, kp.sharedBytes + scratch);
   kp.occupancy = o.fraction;
   kp.blocksPerSM = o.blocksPerSM;
@@ -1215,7 +1282,19 @@ Partition CostModel::replan(const Partition& modeled, std::vector<std::string>& 
       }
     }
     std::optional<KernelPlan> planned =
-        evaluate(m.statements, {m.gridDims, tile, m.splitChunks}, &m.threadDims, m.recomputed, !m.streams.empty());
+        evaluate(m.statements, {m.gridDims, tile, m.splitChunks}, &m.threadDims, m.recomputed, !m.streams.empty(),
+                 m.columnTile());
+    if (!planned && m.columnTile()) {
+      // A clamped tile whose columns and a warp have no common multiple within a block.
+      planned = evaluate(m.statements, {m.gridDims, tile, m.splitChunks}, &m.threadDims, m.recomputed, !m.streams.empty(),
+                         false);
+      int64_t columns = m.groupColumns;
+      for (size_t k = 0; k < m.modes.size(); ++k)
+        if (m.modes[k] == StmtMode::ColumnReduce) columns = tile[size_t(m.gridCoordOf(k, m.threadDims[k]))];
+      if (planned)
+        clamps.push_back("K" + std::to_string(m.id) + ": no block holds a column tile of " + std::to_string(columns) +
+                         " columns in groups of whole warps; its reductions run without one");
+    }
     if (!planned) throw InternalError("K" + std::to_string(m.id) + " has no plan at the execution sizes");
     KernelPlan k = std::move(*planned);
     if (k.splitChunks != m.splitChunks) {

@@ -102,11 +102,14 @@ class CostModel {
   // None when the candidate splits a reduction its threads would not share. With
   // `threadDims`, the thread mapping is given instead of chosen.
   // `stream`: whether sums stream beside their maxima where they can (replan keeps the
-  // modeled plan's choice); unset: where it is faster.
+  // modeled plan's choice); unset: where it is faster. `columns`: whether reductions run
+  // down a column tile (RowMapping::ColumnTile, where columnCoord finds one); unset:
+  // where it is faster (at equal time, not).
   std::optional<KernelPlan> evaluate(const std::vector<int>& members, const GridCandidate& c,
                                      const std::vector<int>* threadDims = nullptr,
                                      const std::vector<int>& recomputed = {},
-                                     std::optional<bool> stream = std::nullopt) const;
+                                     std::optional<bool> stream = std::nullopt,
+                                     std::optional<bool> columns = std::nullopt) const;
   // Tile sizes tried on grid coordinate t of a rank-g grid of the given extent:
   // 1, then powers of two below twice the extent, up to kMaxTile1D or kMaxTileND, on
   // the innermost kTiledGridCoords coordinates.
@@ -128,6 +131,9 @@ class CostModel {
   // `--no-stream`. Set before the first plan: plans are memoized.
   void setStreams(bool on) { streams_ = on; }
   bool streams() const { return streams_; }
+  // Whether reductions may run down column tiles (RowMapping::ColumnTile) where the
+  // model finds them faster; on unless `--no-column-tiles`. Set before the first plan.
+  void setColumnTiles(bool on) { columnTiles_ = on; }
   // `--numerics strict` (Numerics): only plans that round as the reference does, each
   // reduction serial in one thread, no split, no stream, no vector lanes. Set before the
   // first plan, as setStreams.
@@ -138,8 +144,10 @@ class CostModel {
   // split where one remains legal, else unsplit (a maximum and its sum split together
   // only streamed).
   std::optional<KernelPlan> twoPass(const KernelPlan& k) const {
-    if (auto p = evaluate(k.statements, {k.gridDims, k.tile, k.splitChunks}, &k.threadDims, k.recomputed, false)) return p;
-    return evaluate(k.statements, {k.gridDims, k.tile, 1}, &k.threadDims, k.recomputed, false);
+    if (auto p = evaluate(k.statements, {k.gridDims, k.tile, k.splitChunks}, &k.threadDims, k.recomputed, false,
+                          k.columnTile()))
+      return p;
+    return evaluate(k.statements, {k.gridDims, k.tile, 1}, &k.threadDims, k.recomputed, false, k.columnTile());
   }
   // A lower bound on any partition's modeled time, whatever the search saw: one launch,
   // then the slower of the DRAM lower bound at full bandwidth and every statement's
@@ -172,6 +180,7 @@ class CostModel {
   std::vector<std::vector<int>> depSources_;  // per statement: those it depends on (any kind), sorted
   std::vector<StreamChain> stream_;           // per statement: how it streams, when a sum that can
   bool streams_ = true;                       // --no-stream: false
+  bool columnTiles_ = true;                   // --no-column-tiles: false
   Numerics numerics_ = Numerics::Default;
   mutable std::unordered_map<StmtSet, std::optional<KernelPlan>, StmtSetHash> memo_[2];
   // Plans of groups that recompute members, keyed by the group followed by the members.
@@ -212,9 +221,20 @@ class CostModel {
   // The index in `members` of a sum streamed beside the split reduction; -1 if none.
   int splitPartner(const std::vector<int>& members) const;
   BlockShape shapeGrid(const std::vector<int>& members, const GridCandidate& c, KernelPlan& kp) const;
+  // The grid coordinate a column tile runs along for candidate c: every reducing member
+  // has a parallel dimension there, tiled by at least 2, that some read of it walks
+  // contiguously (the last subscript, coefficient 1, no reduction dimension in it),
+  // and every other parallel dimension of it fixed by the block; -1 when there is none.
+  int columnCoord(const std::vector<int>& members, const GridCandidate& c) const;
+  // The threads of a column tile of `columns` points: a multiple of both the columns and
+  // a warp, at least the warp's; 0 when none fits a block.
+  int columnThreads(int64_t threads, int64_t columns) const;
+  std::optional<KernelPlan> evaluateMapping(const std::vector<int>& members, const GridCandidate& c,
+                                            const std::vector<int>* threadDims, const std::vector<int>& recomputed,
+                                            std::optional<bool> stream, int columnCoord) const;
   bool mapThreads(const std::vector<int>& members, const std::vector<int>* threadDims, BlockShape& shape,
-                  KernelPlan& kp) const;
-  bool mapRows(const std::vector<int>& members, KernelPlan& kp) const;
+                  KernelPlan& kp, int columnCoord = -1) const;
+  bool mapRows(const std::vector<int>& members, KernelPlan& kp, int columnCoord) const;
   bool tileContraction(const std::vector<int>& members, KernelPlan& kp) const;
   std::optional<ContractionTile> contractionTile(const std::vector<int>& members, const KernelPlan& kp, int member) const;
   std::vector<int> epilogueOf(const std::vector<int>& members, const KernelPlan& kp, const ContractionTile& c) const;

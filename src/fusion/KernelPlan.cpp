@@ -87,6 +87,12 @@ bool KernelPlan::runsRegisterRow(const Program& prog, size_t m) const {
   return row(st.write.tensor) || std::any_of(st.reads.begin(), st.reads.end(), [&](const Access& r) { return row(r.tensor); });
 }
 
+int64_t KernelPlan::columnScratchSlots() const {
+  if (!columnTile()) return 0;
+  const bool shuffled = groupColumns < 32 && 32 % groupColumns == 0;
+  return 2 * (shuffled ? threadsPerBlock / 32 * groupColumns : threadsPerBlock);
+}
+
 bool KernelPlan::usesBlockReduce() const { return std::any_of(modes.begin(), modes.end(), reducesAcrossThreads); }
 
 int KernelPlan::gridCoordOf(size_t m, int d) const {

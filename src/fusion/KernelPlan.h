@@ -22,15 +22,20 @@ enum class StmtMode {
   Pointwise,     // threads over the block's parallel points, no reduction
   SerialReduce,  // threads over parallel points, each reduces its point serially
   BlockReduce,   // the block's threads split each point's reduction, then combine
-  SplitReduce    // a block reduction over one chunk per block; a second launch combines
+  SplitReduce,   // a block reduction over one chunk per block; a second launch combines
+  ColumnReduce   // threads along a kept dimension (a column each), the block's groups of
+                 // threads split each column's reduction (RowMapping::ColumnTile)
 };
 inline constexpr EnumName<StmtMode> kStmtModeNames[] = {{StmtMode::Pointwise, "pointwise"},
                                                        {StmtMode::SerialReduce, "serial-reduce"},
                                                        {StmtMode::BlockReduce, "block-reduce"},
-                                                       {StmtMode::SplitReduce, "split-reduce"}};
+                                                       {StmtMode::SplitReduce, "split-reduce"},
+                                                       {StmtMode::ColumnReduce, "column-reduce"}};
 inline const char* stmtModeName(StmtMode m) { return nameIn(kStmtModeNames, m); }
 // The block's threads share each point's reduction (and combine through shared memory).
-inline bool reducesAcrossThreads(StmtMode m) { return m == StmtMode::BlockReduce || m == StmtMode::SplitReduce; }
+inline bool reducesAcrossThreads(StmtMode m) {
+  return m == StmtMode::BlockReduce || m == StmtMode::SplitReduce || m == StmtMode::ColumnReduce;
+}
 
 // How a kernel whose threads share reductions lays its rows (the grid points of its
 // block's tile: the points a reduction runs over) onto threads. Rows never run one
@@ -39,12 +44,19 @@ enum class RowMapping {
   Threads,     // no reduction shared across threads: the block's threads run all its points
   BlockPerRow, // one row per block; its reductions combine across the block (one barrier each)
   WarpPerRow,  // one row per warp, 32 x rows threads: reductions are warp shuffles, no block barrier
-  SplitRow     // one chunk of a row per block, combined by a second launch (a split reduction)
+  SplitRow,    // one chunk of a row per block, combined by a second launch (a split reduction)
+  // A tile of columns per block: consecutive threads take consecutive grid points of a
+  // kept dimension that is contiguous in memory (a reduction down the columns, softmax
+  // over dim 0), so that every load is coalesced; the block's threadsPerBlock /
+  // groupColumns groups of threads split each column's reduction and combine it in
+  // shared memory (warp shuffles first, where a warp holds several groups).
+  ColumnTile
 };
 inline constexpr EnumName<RowMapping> kRowMappingNames[] = {{RowMapping::Threads, "threads"},
                                                            {RowMapping::BlockPerRow, "block-per-row"},
                                                            {RowMapping::WarpPerRow, "warp-per-row"},
-                                                           {RowMapping::SplitRow, "split-row"}};
+                                                           {RowMapping::SplitRow, "split-row"},
+                                                           {RowMapping::ColumnTile, "column-tile"}};
 inline const char* rowMappingName(RowMapping m) { return nameIn(kRowMappingNames, m); }
 
 // A kernel's statement as reports print it: S1, or S1' where the kernel recomputes it.
@@ -146,6 +158,15 @@ struct KernelPlan {
   int64_t blocks = 1;
   int threadsPerBlock = 32;
   RowMapping rowMapping = RowMapping::Threads;
+  // Under ColumnTile: the columns a block holds, one per consecutive thread of each
+  // group (the tile along the kept dimension); threadsPerBlock is a multiple of it.
+  int64_t groupColumns = 0;
+  bool columnTile() const { return rowMapping == RowMapping::ColumnTile; }
+  int64_t reduceGroups() const { return columnTile() ? threadsPerBlock / groupColumns : 1; }
+  // Under ColumnTile, CUDA: the partials a column reduction leaves in shared memory
+  // (a warp's groups fold by shuffles first where a group is a power of two below a
+  // warp), times two halves that consecutive reductions alternate (one barrier each).
+  int64_t columnScratchSlots() const;
   // A split reduction: one member reduces, its last dimension cut into splitChunks
   // chunks of splitChunk points; each block reduces one chunk into a partial result, and
   // a second launch combines the partials in order. The other members are elementwise

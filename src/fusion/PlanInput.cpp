@@ -175,10 +175,19 @@ Partition readPlan(const CostModel& cm, const json& plan, const PlanHeader& head
       r.fail(where + ".split_chunks", chunkCounts.empty() ? "no split reduction on this grid assignment"
                                                           : "the splits tried here have" + chunkCounts.substr(0, chunkCounts.size() - 1) + " chunks");
     const bool streams = kj.contains("streams") && kj["streams"].is_array() && !kj["streams"].empty();
-    const std::optional<KernelPlan> planned = cm.evaluate(k.statements, c, &k.threadDims, k.recomputed, streams);
+    // Of the row mappings, only a column tile is a decision of its own: the others follow
+    // from the thread dimensions (a plan without the entry has none).
+    bool columns = false;
+    if (kj.contains("row_mapping")) {
+      const auto m = parseIn(kRowMappingNames, r.str(kj["row_mapping"], where + ".row_mapping"));
+      if (!m) r.fail(where + ".row_mapping", std::string("expected ") + namesIn(kRowMappingNames, " or "));
+      columns = *m == RowMapping::ColumnTile;
+    }
+    const std::optional<KernelPlan> planned =
+        cm.evaluate(k.statements, c, &k.threadDims, k.recomputed, streams, columns);
     if (!planned)
       r.fail(where, "no plan with these decisions: the thread dimensions split a reduction its threads do not share, or "
-                    "the streams or split are not possible here" +
+                    "the streams, split or column tile are not possible here" +
                         std::string(cm.strict() ? " (numerics strict: every reduction serial, no split, no stream)" : ""));
     if (streams && planned->streams.empty())
       r.fail(where + ".streams", std::string("no sum streams beside its maximum in this kernel") +
@@ -192,6 +201,7 @@ Partition readPlan(const CostModel& cm, const json& plan, const PlanHeader& head
     k.tile = c.tile;
     k.splitChunks = c.chunks;
     if (streams) k.streams.push_back({});  // replan streams where the kernel did
+    if (columns) k.rowMapping = RowMapping::ColumnTile;  // and runs a column tile where it did
     skeleton.kernels.push_back(std::move(k));
     groups.push_back(group);
     kept.push_back(recomputed);
