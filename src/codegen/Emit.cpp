@@ -500,8 +500,9 @@ class KernelPrinter {
     if (kp.warpPerRow())
       os << "  const int pf_lane = pf_tid & 31, pf_warp = pf_tid >> 5;  // one row per warp\n";
     if (kp.columnTile())
-      os << "  const int pf_col = pf_tid % " << kp.groupColumns << ", pf_grp = pf_tid / " << kp.groupColumns
-         << ";  // a column per thread of each of the " << kp.reduceGroups() << " groups\n";
+      os << "  const int pf_col = pf_tid % " << kp.groupThreads() << ", pf_grp = pf_tid / " << kp.groupThreads() << ";  // "
+         << (kp.columnLanes > 1 ? std::to_string(kp.columnLanes) + " columns" : std::string("a column"))
+         << " per thread of each of the " << kp.reduceGroups() << " groups\n";
     os << "  (void)pf_tid; (void)pf_nthreads;\n";
     for (auto& s : k_.stmts) {
       if (k_.plan.tiledWith(s.member) && !k_.plan.contractionOf(s.member)) {
@@ -788,48 +789,91 @@ class KernelPrinter {
   }
 
   // A reduction down the block's columns (the plan's ColumnTile): thread pf_col of each
-  // group holds the column pf_col of the tile, and the groups split the reduction in
-  // turn (pf_r = group, group + groups, ...), so that each step's loads along a row of
-  // the column tile are consecutive; the groups' partials combine in shared memory, and
-  // group 0 writes the column's result.
+  // group holds the tile's columns from pf_col x lanes (one, or a 16-byte vector of
+  // adjacent ones: columnLanes), and the groups split the reduction in turn (pf_r =
+  // group, group + groups, ...), so that each step's loads along a row of the column tile
+  // are consecutive; each column's partials combine in shared memory, and group 0 writes
+  // the column's result.
   void printColumnReduce(std::ostream& os, const StmtIR& s, const Statement& st, const std::vector<const LoopIR*>& par,
                          const std::vector<const LoopIR*>& red, const std::string& fixed, const std::string& value,
                          const std::string& lhs) const {
     const KernelPlan& kp = k_.plan;
     const std::string column = cName(st.dims[size_t(s.threadDim)]), idx = sp_.index;
+    const int lanes = kp.columnLanes;
     const LoopIR* col = nullptr;
     std::vector<const LoopIR*> others;
     for (const LoopIR* l : par) {
       if (l->var == column) col = l;
       else others.push_back(l);
     }
+    if (lanes > 1 && !col) throw InternalError("the plan gives " + st.label() + " vector lanes along a column isl fixed");
     std::string P = "1", R = "1";
     for (auto* l : others) P += " * pf_ext_" + l->var;
     for (auto* l : red) R += " * pf_ext_" + l->var;
     if (P.size() > 2) P = P.substr(4);
     if (R.size() > 2) R = R.substr(4);
-    // A column that isl fixed (a block holding one) is group thread 0's alone.
-    const std::string live = col ? "pf_col < pf_ext_" + column : "pf_col == 0";
+    // A column that isl fixed (a block holding one) is group thread 0's alone; vector
+    // lanes split every block's columns into whole vectors (CostModel::vectorize).
+    const std::string first = lanes > 1 ? std::to_string(lanes) + " * pf_col" : "pf_col";
+    const std::string live = col ? first + " < pf_ext_" + column : "pf_col == 0";
     os << "    for (" << idx << " pf_p = 0; pf_p < " << P << "; ++pf_p) {\n";
     decompose(os, others, "pf_p", "      ", idx);
     if (!fixed.empty()) os << "      " << fixed << "\n";
-    if (col) os << "      const " << idx << " " << column << " = " << col->lo << " + pf_col;\n";
-    os << "      " << sp_.real << " pf_part = " << identity(st.op, sp_) << ";\n";
+    if (lanes == 1) {
+      if (col) os << "      const " << idx << " " << column << " = " << col->lo << " + pf_col;\n";
+      os << "      " << sp_.real << " pf_part = " << identity(st.op, sp_) << ";\n";
+    } else {
+      os << "      const " << idx << " pf_vb = " << col->lo << " + " << first << ";  // the thread's first column\n";
+      os << "      " << sp_.real << " pf_part[" << lanes << "] = {";
+      for (int k = 0; k < lanes; ++k) os << (k ? ", " : "") << identity(st.op, sp_);
+      os << "};\n";
+    }
     os << "      if (" << live << ") {\n";
     os << "        for (" << idx << " pf_r = pf_grp; pf_r < " << R << "; pf_r += " << kp.reduceGroups() << ") {\n";
-    decompose(os, red, "pf_r", "          ", idx);
-    if (const std::string copies = cacheCopies(st); !copies.empty()) os << "          " << copies << "\n";
-    os << "          pf_part = " << combine(st.op, "pf_part", value, sp_) << ";\n";
+    const std::string ind = "          ";
+    decompose(os, red, "pf_r", ind, idx);
+    if (lanes == 1) {
+      if (const std::string copies = cacheCopies(st); !copies.empty()) os << ind << copies << "\n";
+      os << ind << "pf_part = " << combine(st.op, "pf_part", value, sp_) << ";\n";
+    } else {
+      const std::vector<bool> vectorRead = printVectorLoads(os, s.member, st, lanes, column, ind);
+      auto laneScope = [&](int k, const std::string& body) { printLane(os, ind, column, k, body); };
+      for (size_t r = 0; r < st.reads.size(); ++r)
+        if (const OnChipArray* c = cachedInput(st.reads[r].tensor); vectorRead[r] && c)
+          for (int k = 0; k < lanes; ++k) laneScope(k, localC(st.reads[r], *c) + " = pf_v" + std::to_string(r) + kLane[k] + ";");
+      for (int k = 0; k < lanes; ++k) {
+        if (const std::string copies = cacheCopies(st, vectorRead); !copies.empty()) laneScope(k, copies);
+        auto access = [&](const Access& a) {
+          const ptrdiff_t r = &a - st.reads.data();
+          if (r >= 0 && size_t(r) < st.reads.size() && vectorRead[size_t(r)]) return "pf_v" + std::to_string(r) + kLane[k];
+          return accessC(a, &st);
+        };
+        const std::string part = "pf_part[" + std::to_string(k) + "]";
+        laneScope(k, part + " = " + combine(st.op, part, valueText(st, *st.rhs, sp_, at_.sizes(), access), sp_) + ";");
+      }
+    }
     os << "        }\n      }\n";
-    const std::string call = "pf_column_reduce_" + std::string(reduceKind(st.op).name) + "(pf_part, pf_red";
-    const std::string shape = ", " + std::to_string(kp.groupColumns) + ", " + std::to_string(kp.threadsPerBlock) + ")";
-    if (sp_.d == Dialect::Cuda)
-      os << "      pf_part = " << call << " + " << kp.columnScratchSlots() / 2 << " * pf_red_half" << shape
-         << "; pf_red_half ^= 1;\n";
-    else
-      os << "      pf_part = " << call << shape << ";\n";
-    const std::string v = st.init ? "pf_part" : combine(st.op, lhs, "pf_part", sp_);
-    os << "      if (" << live << " && pf_grp == 0) " << assign(lhs, v, st.write.tensor) << ";\n";
+    const std::string shape = ", " + std::to_string(kp.groupThreads()) + ", " + std::to_string(kp.threadsPerBlock) + ")";
+    for (int k = 0; k < lanes; ++k) {
+      const std::string part = lanes == 1 ? "pf_part" : "pf_part[" + std::to_string(k) + "]";
+      const std::string call = "pf_column_reduce_" + std::string(reduceKind(st.op).name) + "(" + part + ", pf_red";
+      if (sp_.d == Dialect::Cuda)
+        os << "      " << part << " = " << call << " + " << kp.columnScratchSlots() / 2 << " * pf_red_half" << shape
+           << "; pf_red_half ^= 1;\n";
+      else
+        os << "      " << part << " = " << call << shape << ";\n";
+    }
+    if (lanes == 1) {
+      const std::string v = st.init ? "pf_part" : combine(st.op, lhs, "pf_part", sp_);
+      os << "      if (" << live << " && pf_grp == 0) " << assign(lhs, v, st.write.tensor) << ";\n";
+    } else {
+      os << "      if (" << live << " && pf_grp == 0) {\n";
+      for (int k = 0; k < lanes; ++k) {
+        const std::string part = "pf_part[" + std::to_string(k) + "]";
+        printLane(os, "        ", column, k, assign(lhs, st.init ? part : combine(st.op, lhs, part, sp_), st.write.tensor) + ";");
+      }
+      os << "      }\n";
+    }
     os << "    }\n";
   }
 
@@ -1455,10 +1499,10 @@ class KernelPrinter {
         printTiledContraction(body, *k_.plan.contractionOf(s.member), st, piece, lhs);
       } else if (const int sum = k_.plan.streamedSum(s.member); sum >= 0) {
         printStreamed(body, s, st, par, red, P, R, fixed, lhs, lanes, unrolled, size_t(sum));
-      } else if (width > 1) {
-        printVectorized(body, s, st, par, red, P, fixed, lhs, init, width, lanes);
       } else if (s.mode == StmtMode::ColumnReduce) {
         printColumnReduce(body, s, st, par, red, fixed, value, lhs);
+      } else if (width > 1) {
+        printVectorized(body, s, st, par, red, P, fixed, lhs, init, width, lanes);
       } else if (reducesAcrossThreads(s.mode)) {
         body << "    for (" << sp_.index << " pf_p = 0; pf_p < " << P << "; ++pf_p) {\n";
         decompose(body, par, "pf_p", "      ", sp_.index);

@@ -202,33 +202,56 @@ KernelPlan CostModel::price(const std::vector<int>& members, const BlockShape& s
   // not priced at all.
   std::vector<StreamPair> pairs = stream.value_or(true) ? streamPairs(members, kp) : std::vector<StreamPair>{};
   const bool onlyStreamed = stream.value_or(false) && !pairs.empty();
-  bool cacheable = !onlyStreamed;
-  for (bool cacheInputs : {false, true}) {
-    if (!cacheable) break;
-    KernelPlan placed = kp;
-    const double sectorWaste = placeData(members, shape, placed, cacheInputs);
-    cacheable = placed.cacheable;  // else the cached variant would be this plan again
-    vectorize(members, shape, placed);
-    for (bool registers : {false, true}) {
-      KernelPlan v = placed;
-      if (registers && !registerRows(members, shape, v)) break;
-      loadsInFlight(members, shape, v);
-      onchipLoads(members, v);
-      timeKernel(sectorWaste, v);
-      if (!best || v.modeledUs <= best->modeledUs + 1e-12) best = std::move(v);
-    }
-  }
-  if (!pairs.empty()) {
-    KernelPlan v = kp;
-    v.streams = std::move(pairs);
-    const double sectorWaste = placeData(members, shape, v, false);
-    vectorize(members, shape, v);
-    for (auto& p : v.streams)  // the rescale: an exp and a multiply per point
-      v.flops = checkedAdd(v.flops, checkedMul(sized(members[size_t(p.sum)]).points, 2, "a kernel's flops"), "a kernel's flops");
+  // Wide blocks: a block whose shared memory leaves it alone on its SM is priced again
+  // with up to kMaxBlockThreads threads (more loads in flight, a row in registers where
+  // 256 threads would need more than kMaxRegisterRow each), and kept only when faster.
+  auto alone = [&](const KernelPlan& p) {
+    return !dev_.arch.empty() && p.blocksPerSM == 1 && p.occupancyLimiter == "shared memory" &&
+           p.threadsPerBlock < kMaxBlockThreads;
+  };
+  auto fits = [&](const KernelPlan& p) { return dev_.arch.empty() || p.blocksPerSM > 0; };
+  // Prices a placed variant; it replaces `into` when faster (`orEqual`: or as fast).
+  auto finish = [&](KernelPlan v, double sectorWaste, std::optional<KernelPlan>& into, bool orEqual) {
     loadsInFlight(members, shape, v);
     onchipLoads(members, v);
     timeKernel(sectorWaste, v);
-    if (onlyStreamed || v.modeledUs < best->modeledUs - 1e-12) best = std::move(v);
+    if (fits(v) && (!into || v.modeledUs < into->modeledUs - 1e-12 || (orEqual && v.modeledUs <= into->modeledUs + 1e-12)))
+      into = std::move(v);
+  };
+  bool widen = false;
+  for (bool wide : {false, true}) {
+    if (wide && !widen) break;
+    bool cacheable = !onlyStreamed;
+    for (bool cacheInputs : {false, true}) {
+      if (!cacheable) break;
+      KernelPlan placed = kp;
+      placed.wideBlock = wide;
+      const double sectorWaste = placeData(members, shape, placed, cacheInputs);
+      cacheable = placed.cacheable;  // else the cached variant would be this plan again
+      vectorize(members, shape, placed);
+      widen |= alone(placed);
+      if (wide && placed.threadsPerBlock <= dev_.threadsPerBlock) continue;  // as narrow as before
+      for (bool registers : {false, true}) {
+        KernelPlan v = placed;
+        if (registers && !registerRows(members, shape, v)) break;
+        finish(std::move(v), sectorWaste, best, !wide);
+      }
+    }
+  }
+  if (!pairs.empty()) {
+    std::optional<KernelPlan> streamed;
+    for (bool wide : {false, true}) {
+      KernelPlan v = kp;
+      v.wideBlock = wide;
+      v.streams = pairs;
+      const double sectorWaste = placeData(members, shape, v, false);
+      vectorize(members, shape, v);
+      if (wide && (!streamed || !alone(*streamed) || v.threadsPerBlock <= dev_.threadsPerBlock)) break;
+      for (auto& p : v.streams)  // the rescale: an exp and a multiply per point
+        v.flops = checkedAdd(v.flops, checkedMul(sized(members[size_t(p.sum)]).points, 2, "a kernel's flops"), "a kernel's flops");
+      finish(std::move(v), sectorWaste, streamed, false);
+    }
+    if (streamed && (onlyStreamed || !best || streamed->modeledUs < best->modeledUs - 1e-12)) best = std::move(streamed);
   }
   return *best;
 }
@@ -672,7 +695,7 @@ bool CostModel::mapRows(const std::vector<int>& members, KernelPlan& kp, int col
     kp.groupColumns = kp.tile[size_t(columnCoord)];
     // A tile past the grid's end would hold idle columns in every group.
     if (kp.groupColumns > kp.gridExtent[size_t(columnCoord)]) return false;
-    kp.threadsPerBlock = columnThreads(kp.threadsPerBlock, kp.groupColumns);
+    kp.threadsPerBlock = columnThreads(kp.threadsPerBlock, kp.groupThreads());
     return kp.threadsPerBlock > 0 && kp.reduceGroups() >= 2;
   }
   int64_t rows = 1;
@@ -937,8 +960,28 @@ void CostModel::vectorize(const std::vector<int>& members, const BlockShape& sha
     if (any) kp.vectorWidth[k] = width;
   }
   for (const StreamPair& sp : kp.streams) kp.vectorWidth[size_t(sp.sum)] = kp.vectorWidth[size_t(sp.max)];
+  // A column tile's threads take `width` adjacent columns each (columnLanes) when every
+  // column reduction's columns split into whole, aligned vectors in every block, and one
+  // of them reads global memory aligned for it: that read moves 16 bytes a step.
+  if (kp.columnTile() && !strict()) {
+    bool lanes = false, whole = true;
+    for (size_t k = 0; k < members.size(); ++k) {
+      if (kp.modes[k] != StmtMode::ColumnReduce) continue;
+      const int t = kp.gridCoordOf(k, kp.threadDims[k]);
+      whole = whole && kp.tile[size_t(t)] % width == 0 && kp.gridLo[size_t(t)] % width == 0 &&
+              kp.gridExtent[size_t(t)] % width == 0;
+      for (auto& r : sized(members[k]).reads) lanes |= kp.vectorAccess(prog, at_.sizes(), k, r, width);
+    }
+    if (lanes && whole) {
+      kp.columnLanes = width;
+      for (size_t k = 0; k < members.size(); ++k)
+        if (kp.modes[k] == StmtMode::ColumnReduce) kp.vectorWidth[k] = width;
+    }
+  }
   // Registers: a step's vectors live at once.
   kp.registersPerThread = kEstimatedRegisters + kRegistersPerExtraVector * std::max(0, vectorsPerStep(members, kp) - 2);
+  // A column tile's vector lanes each keep a partial (the GEMV x^T W wants 36 with four).
+  if (kp.columnLanes > 1) kp.registersPerThread += kRegistersPerExtraVector;
   // A tiled contraction's accumulators and one step's operands live in registers.
   if (!kp.contractions.empty())
     kp.registersPerThread += kMicroTile * kMicroTile + 2 * kMicroTile;
@@ -947,8 +990,9 @@ void CostModel::vectorize(const std::vector<int>& members, const BlockShape& sha
   if (!kp.warpPerRow() && kp.contractions.empty()) {
     int64_t steps = 1;
     for (size_t k = 0; k < members.size(); ++k) steps = std::max(steps, (shape.work[k] + kp.vectorWidth[k] - 1) / kp.vectorWidth[k]);
-    kp.threadsPerBlock = int(std::min<int64_t>(dev_.threadsPerBlock, (steps + kWarp - 1) / kWarp * kWarp));
-    if (kp.columnTile()) kp.threadsPerBlock = columnThreads(kp.threadsPerBlock, kp.groupColumns);
+    const int64_t cap = kp.wideBlock ? kMaxBlockThreads : dev_.threadsPerBlock;
+    kp.threadsPerBlock = int(std::min<int64_t>(cap, (steps + kWarp - 1) / kWarp * kWarp));
+    if (kp.columnTile()) kp.threadsPerBlock = columnThreads(kp.threadsPerBlock, kp.groupThreads());
   }
   occupy(kp);
 }

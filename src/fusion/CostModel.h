@@ -35,6 +35,9 @@ class CostModel {
 
   // The documented constants of the grid and tile candidates (docs/cost-model.md).
   static constexpr int kWarp = 32;                 // threads per warp: a block's thread-count unit
+  // CUDA's most threads a block: what a wide block may take (price), beyond the device's
+  // threads_per_block, when its shared memory leaves one block an SM.
+  static constexpr int kMaxBlockThreads = 1024;
   static constexpr int kTiledGridCoords = 2;       // only the innermost two grid coordinates are tiled
   static constexpr int64_t kMaxTile1D = 1024;      // largest tile of a one-dimensional grid
   static constexpr int64_t kMaxTileND = 64;        // largest tile per coordinate of a wider grid

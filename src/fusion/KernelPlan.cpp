@@ -89,8 +89,9 @@ bool KernelPlan::runsRegisterRow(const Program& prog, size_t m) const {
 
 int64_t KernelPlan::columnScratchSlots() const {
   if (!columnTile()) return 0;
-  const bool shuffled = groupColumns < 32 && 32 % groupColumns == 0;
-  return 2 * (shuffled ? threadsPerBlock / 32 * groupColumns : threadsPerBlock);
+  const int64_t group = groupThreads();
+  const bool shuffled = group < 32 && 32 % group == 0;
+  return 2 * (shuffled ? threadsPerBlock / 32 * group : threadsPerBlock);
 }
 
 bool KernelPlan::usesBlockReduce() const { return std::any_of(modes.begin(), modes.end(), reducesAcrossThreads); }

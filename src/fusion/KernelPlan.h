@@ -157,15 +157,22 @@ struct KernelPlan {
   std::vector<int> vectorWidth;
   int64_t blocks = 1;
   int threadsPerBlock = 32;
+  // Priced with up to CostModel::kMaxBlockThreads threads instead of the device's
+  // threads_per_block: its shared memory leaves it alone on an SM (CostModel::price).
+  bool wideBlock = false;
   RowMapping rowMapping = RowMapping::Threads;
-  // Under ColumnTile: the columns a block holds, one per consecutive thread of each
-  // group (the tile along the kept dimension); threadsPerBlock is a multiple of it.
+  // Under ColumnTile: the columns a block holds (the tile along the kept dimension),
+  // columnLanes adjacent ones per consecutive thread of each group (a 16-byte vector
+  // where the loads allow, else 1); threadsPerBlock is a multiple of the group's threads.
   int64_t groupColumns = 0;
+  int columnLanes = 1;
   bool columnTile() const { return rowMapping == RowMapping::ColumnTile; }
-  int64_t reduceGroups() const { return columnTile() ? threadsPerBlock / groupColumns : 1; }
-  // Under ColumnTile, CUDA: the partials a column reduction leaves in shared memory
-  // (a warp's groups fold by shuffles first where a group is a power of two below a
-  // warp), times two halves that consecutive reductions alternate (one barrier each).
+  int64_t groupThreads() const { return groupColumns / columnLanes; }
+  int64_t reduceGroups() const { return columnTile() ? threadsPerBlock / groupThreads() : 1; }
+  // Under ColumnTile, CUDA: the partials a column reduction (one lane's) leaves in
+  // shared memory (a warp's groups fold by shuffles first where a group's threads are a
+  // power of two below a warp), times two halves that consecutive reductions alternate
+  // (one barrier each).
   int64_t columnScratchSlots() const;
   // A split reduction: one member reduces, its last dimension cut into splitChunks
   // chunks of splitChunk points; each block reduces one chunk into a partial result, and

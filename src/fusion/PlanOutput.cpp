@@ -70,7 +70,10 @@ nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p) {
     kj["blocks"] = k.blocks;
     kj["threads_per_block"] = k.threadsPerBlock;
     kj["row_mapping"] = rowMappingName(k.rowMapping);
-    if (k.columnTile()) kj["group_columns"] = k.groupColumns;
+    if (k.columnTile()) {
+      kj["group_columns"] = k.groupColumns;
+      kj["column_lanes"] = k.columnLanes;
+    }
     kj["streams"] = nlohmann::ordered_json::array();
     for (const StreamPair& sp : k.streams)
       kj["streams"].push_back({{"sum", prog.statements[size_t(k.statements[size_t(sp.sum)])].label()},
