@@ -1641,12 +1641,19 @@ std::string helpers(const Spelling& sp, const Program& prog, const std::set<Redu
            << "  for (int u = 1; u < units; ++u) { " << T << " o = scratch[u * columns + col]; v = " << c << "; }\n"
            << "  return v;\n}\n";
       else
+        // Two levels, as the block reduction: the first 32 groups each fold every 32nd
+        // group's partials into their own slot, then every work-item folds those 32 (a
+        // CPU device runs the work-items one after another: 1,024 work-items folding 512
+        // groups each made the column softmax ten times slower than its two kernels).
         os << T << " pf_column_reduce_" << k->name << "(" << T << " v, __local " << T
            << "* scratch, int columns, int threads) {\n"
-           << "  const int t = get_local_id(0), col = t % columns;\n"
-           << "  scratch[t] = v;\n  barrier(CLK_LOCAL_MEM_FENCE);\n  v = scratch[col];\n"
-           << "  for (int u = 1; u < threads / columns; ++u) { " << T << " o = scratch[u * columns + col]; v = " << c
-           << "; }\n"
+           << "  const int t = get_local_id(0), col = t % columns, group = t / columns, units = threads / columns;\n"
+           << "  scratch[t] = v;\n  barrier(CLK_LOCAL_MEM_FENCE);\n"
+           << "  if (group < 32) {\n"
+           << "    for (int u = group + 32; u < units; u += 32) { " << T << " o = scratch[u * columns + col]; v = " << c << "; }\n"
+           << "    scratch[t] = v;\n  }\n"
+           << "  barrier(CLK_LOCAL_MEM_FENCE);\n  v = scratch[col];\n"
+           << "  for (int u = 1; u < units && u < 32; ++u) { " << T << " o = scratch[u * columns + col]; v = " << c << "; }\n"
            << "  barrier(CLK_LOCAL_MEM_FENCE);\n  return v;\n}\n";
     }
     if (sp.d == Dialect::Cuda) {
