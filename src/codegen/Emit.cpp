@@ -467,10 +467,10 @@ class KernelPrinter {
            << prog_.tensors[la.reuses].name << "'s storage after its last read\n";
     // CUDA's warps reduce by shuffles; OpenCL's through local memory, 32 slots a row.
     if (kp.columnTile())
-      os << "  " << (sp_.d == Dialect::Cuda ? "__shared__ " : "__local ") << sp_.real << " pf_red["
+      os << "  " << (sp_.d == Dialect::Cuda ? "__shared__ __align__(16) " : "__local ") << sp_.real << " pf_red["
          << (sp_.d == Dialect::Cuda ? std::to_string(kp.columnScratchSlots()) +
                                           "];  // two halves, one column reduction after the other\n  int pf_red_half = 0;\n"
-                                    : std::to_string(kp.threadsPerBlock) + "];\n");
+                                    : std::to_string(int64_t(kp.threadsPerBlock) * kp.columnLanes) + "];\n");
     else if (kp.usesBlockReduce() && !(kp.warpPerRow() && sp_.d == Dialect::Cuda))
       os << "  " << (sp_.d == Dialect::Cuda ? "__shared__ " : "__local ") << sp_.real << " pf_red["
          << (sp_.d == Dialect::Cuda ? "64];  // two halves, one block reduction after the other\n  int pf_red_half = 0;\n"
@@ -853,16 +853,13 @@ class KernelPrinter {
       }
     }
     os << "        }\n      }\n";
+    const std::string call = "pf_column_reduce_" + std::string(reduceKind(st.op).name) + "(" +
+                             (lanes == 1 ? "&pf_part" : "pf_part") + ", " + std::to_string(lanes) + ", pf_red";
     const std::string shape = ", " + std::to_string(kp.groupThreads()) + ", " + std::to_string(kp.threadsPerBlock) + ")";
-    for (int k = 0; k < lanes; ++k) {
-      const std::string part = lanes == 1 ? "pf_part" : "pf_part[" + std::to_string(k) + "]";
-      const std::string call = "pf_column_reduce_" + std::string(reduceKind(st.op).name) + "(" + part + ", pf_red";
-      if (sp_.d == Dialect::Cuda)
-        os << "      " << part << " = " << call << " + " << kp.columnScratchSlots() / 2 << " * pf_red_half" << shape
-           << "; pf_red_half ^= 1;\n";
-      else
-        os << "      " << part << " = " << call << shape << ";\n";
-    }
+    if (sp_.d == Dialect::Cuda)
+      os << "      " << call << " + " << kp.columnScratchSlots() / 2 << " * pf_red_half" << shape << "; pf_red_half ^= 1;\n";
+    else
+      os << "      " << call << shape << ";\n";
     if (lanes == 1) {
       const std::string v = st.init ? "pf_part" : combine(st.op, lhs, "pf_part", sp_);
       os << "      if (" << live << " && pf_grp == 0) " << assign(lhs, v, st.write.tensor) << ";\n";
@@ -1057,9 +1054,12 @@ class KernelPrinter {
       }
     }
     if (vectorWrite) {
+      // CUDA's store is __stwb (st.global.wb, the default policy) rather than an
+      // assignment through the cast pointer: nvcc split that assignment into four scalar
+      // stores in kernels with 64-bit indices (the 16384 x 151936 softmax's Y).
       const std::string element = accessC(st.write);
       os << ind << "{ const " << sp_.index << " " << in << " = pf_vb; "
-         << (sp_.d == Dialect::Cuda ? "*reinterpret_cast<" + vec + "*>(&" + element + ") = pf_w;"
+         << (sp_.d == Dialect::Cuda ? "__stwb(reinterpret_cast<" + vec + "*>(&" + element + "), pf_w);"
                                     : "vstore" + std::to_string(width) + "(pf_w, 0, &" + element + ");")
          << " }\n";
     }
@@ -1621,40 +1621,51 @@ std::string helpers(const Spelling& sp, const Program& prog, const std::set<Redu
     if (!used.count(k->op)) continue;
     std::string c = combine(k->op, "v", "o", sp);
     if (columnRows) {
-      // A column tile's reduction: every thread of column `col` gets the combine of the
-      // groups' partials. In CUDA a warp holding several groups folds them by shuffles
-      // first (its lanes of one column are `columns` apart); the partials left in
-      // `scratch` then fold in the same order in every thread, so all agree to the bit.
-      // `columns` and `threads` are literals at each call: the branches and loops fold.
-      const std::string T = sp.real;
+      // A column tile's reduction of a thread's `lanes` partials (its columns), in place:
+      // group 0's threads end with their columns' results, which they alone write. In
+      // CUDA a warp holding several groups folds them by shuffles first (its threads of
+      // one column are `columns` apart); each warp's first group leaves its partials in
+      // `scratch` (a thread's lanes side by side, one 128-bit store for four), one
+      // barrier, and group 0 folds the warps' partials. `lanes`, `columns` and `threads`
+      // are literals at each call: the branches and loops fold.
+      const std::string T = sp.real, c0 = combine(k->op, "v[k]", "o", sp);
       if (sp.d == Dialect::Cuda)
-        os << "__device__ __forceinline__ " << T << " pf_column_reduce_" << k->name << "(" << T << " v, " << T
+        os << "__device__ __forceinline__ void pf_column_reduce_" << k->name << "(" << T << "* v, int lanes, " << T
            << "* scratch, int columns, int threads) {\n"
-           << "  const int col = threadIdx.x % columns;\n  int units = threads / columns;\n"
+           << "  const int col = threadIdx.x % columns;\n  int units = threads / columns, slot = threadIdx.x;\n"
+           << "  bool leaves = true;\n"
            << "  if (columns < 32 && 32 % columns == 0) {\n"
-           << "    for (int d = 16; d >= columns; d >>= 1) { " << T << " o = __shfl_xor_sync(0xffffffffu, v, d); v = " << c
-           << "; }\n"
-           << "    if ((threadIdx.x & 31) < columns) scratch[(threadIdx.x >> 5) * columns + col] = v;\n"
-           << "    units = threads >> 5;\n"
-           << "  } else {\n    scratch[threadIdx.x] = v;\n  }\n"
-           << "  __syncthreads();\n  v = scratch[col];\n"
-           << "  for (int u = 1; u < units; ++u) { " << T << " o = scratch[u * columns + col]; v = " << c << "; }\n"
-           << "  return v;\n}\n";
+           << "    for (int k = 0; k < lanes; ++k)\n"
+           << "      for (int d = 16; d >= columns; d >>= 1) { " << T << " o = __shfl_xor_sync(0xffffffffu, v[k], d); v[k] = "
+           << c0 << "; }\n"
+           << "    leaves = (threadIdx.x & 31) < columns;\n    slot = (threadIdx.x >> 5) * columns + col;\n"
+           << "    units = threads >> 5;\n  }\n"
+           << "  if (leaves)\n    for (int k = 0; k < lanes; ++k) scratch[slot * lanes + k] = v[k];\n"
+           << "  __syncthreads();\n"
+           << "  if (threadIdx.x < columns)\n"
+           << "    for (int u = 1; u < units; ++u)\n"
+           << "      for (int k = 0; k < lanes; ++k) { " << T << " o = scratch[(u * columns + col) * lanes + k]; v[k] = " << c0
+           << "; }\n}\n";
       else
         // Two levels, as the block reduction: the first 32 groups each fold every 32nd
-        // group's partials into their own slot, then every work-item folds those 32 (a
-        // CPU device runs the work-items one after another: 1,024 work-items folding 512
-        // groups each made the column softmax ten times slower than its two kernels).
-        os << T << " pf_column_reduce_" << k->name << "(" << T << " v, __local " << T
+        // group's partials into their own slots, then group 0 folds those 32 (a CPU device
+        // runs the work-items one after another: 1,024 work-items folding 512 groups each
+        // made the column softmax ten times slower than its two kernels).
+        os << "void pf_column_reduce_" << k->name << "(" << T << "* v, int lanes, __local " << T
            << "* scratch, int columns, int threads) {\n"
            << "  const int t = get_local_id(0), col = t % columns, group = t / columns, units = threads / columns;\n"
-           << "  scratch[t] = v;\n  barrier(CLK_LOCAL_MEM_FENCE);\n"
+           << "  for (int k = 0; k < lanes; ++k) scratch[t * lanes + k] = v[k];\n  barrier(CLK_LOCAL_MEM_FENCE);\n"
            << "  if (group < 32) {\n"
-           << "    for (int u = group + 32; u < units; u += 32) { " << T << " o = scratch[u * columns + col]; v = " << c << "; }\n"
-           << "    scratch[t] = v;\n  }\n"
-           << "  barrier(CLK_LOCAL_MEM_FENCE);\n  v = scratch[col];\n"
-           << "  for (int u = 1; u < units && u < 32; ++u) { " << T << " o = scratch[u * columns + col]; v = " << c << "; }\n"
-           << "  barrier(CLK_LOCAL_MEM_FENCE);\n  return v;\n}\n";
+           << "    for (int u = group + 32; u < units; u += 32)\n"
+           << "      for (int k = 0; k < lanes; ++k) { " << T << " o = scratch[(u * columns + col) * lanes + k]; v[k] = " << c0
+           << "; }\n"
+           << "    for (int k = 0; k < lanes; ++k) scratch[t * lanes + k] = v[k];\n  }\n"
+           << "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+           << "  if (group == 0)\n"
+           << "    for (int u = 1; u < units && u < 32; ++u)\n"
+           << "      for (int k = 0; k < lanes; ++k) { " << T << " o = scratch[(u * columns + col) * lanes + k]; v[k] = " << c0
+           << "; }\n"
+           << "  barrier(CLK_LOCAL_MEM_FENCE);\n}\n";
     }
     if (sp.d == Dialect::Cuda) {
       // Every thread gets the block's result after one barrier: shuffles within each warp,

@@ -305,8 +305,7 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& 
         const int t = k.gridCoordOf(m, d);
         points *= t >= 0 ? k.tile[t] : std::max<int64_t>(0, ss.hi[d] - ss.lo[d]);
       }
-      // A column tile's threads reduce each of their vector lanes' columns in turn.
-      ki.barriersPerBlock += points * (k.modes[m] == StmtMode::ColumnReduce ? k.columnLanes : 1);
+      ki.barriersPerBlock += points;
     }
     out.push_back(std::move(ki));
   }

@@ -91,7 +91,7 @@ int64_t KernelPlan::columnScratchSlots() const {
   if (!columnTile()) return 0;
   const int64_t group = groupThreads();
   const bool shuffled = group < 32 && 32 % group == 0;
-  return 2 * (shuffled ? threadsPerBlock / 32 * group : threadsPerBlock);
+  return 2 * columnLanes * (shuffled ? threadsPerBlock / 32 * group : threadsPerBlock);
 }
 
 bool KernelPlan::usesBlockReduce() const { return std::any_of(modes.begin(), modes.end(), reducesAcrossThreads); }

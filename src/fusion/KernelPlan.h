@@ -169,10 +169,10 @@ struct KernelPlan {
   bool columnTile() const { return rowMapping == RowMapping::ColumnTile; }
   int64_t groupThreads() const { return groupColumns / columnLanes; }
   int64_t reduceGroups() const { return columnTile() ? threadsPerBlock / groupThreads() : 1; }
-  // Under ColumnTile, CUDA: the partials a column reduction (one lane's) leaves in
-  // shared memory (a warp's groups fold by shuffles first where a group's threads are a
-  // power of two below a warp), times two halves that consecutive reductions alternate
-  // (one barrier each).
+  // Under ColumnTile, CUDA: the partials a column reduction leaves in shared memory, a
+  // thread's lanes side by side (a warp's groups fold by shuffles first where a group's
+  // threads are a power of two below a warp), times two halves that consecutive
+  // reductions alternate (one barrier each).
   int64_t columnScratchSlots() const;
   // A split reduction: one member reduces, its last dimension cut into splitChunks
   // chunks of splitChunk points; each block reduces one chunk into a partial result, and
