@@ -222,6 +222,13 @@ void printPartitionTable(std::ostream& os, const CostModel& cm, const Partition&
     if (k.splitChunks > 1)
       os << fmt::format("       split reduction: {} chunks of {} along {}, combined by a second launch\n", k.splitChunks,
                         k.splitChunk, prog.statements[k.statements[k.splitMember()]].dims.back());
+    if (k.columnTile()) {
+      std::string reducing;
+      for (size_t m = 0; m < k.modes.size(); ++m)
+        if (k.modes[m] == StmtMode::ColumnReduce) reducing += (reducing.empty() ? "" : " ") + prog.statements[size_t(k.statements[m])].label();
+      os << fmt::format("       column tile: {} reduce down {} columns a block ({} a thread), {} groups of threads splitting each\n",
+                        reducing, k.groupColumns, k.columnLanes, k.reduceGroups());
+    }
     for (const StreamPair& sp : k.streams)
       os << fmt::format("       streamed: {} runs in {}'s loop, against its running maximum\n",
                         prog.statements[size_t(k.statements[size_t(sp.sum)])].label(),
