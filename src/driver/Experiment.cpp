@@ -116,6 +116,7 @@ json pointKey(const ExperimentConfig& cfg, const Point& pt) {
   if (validates(cfg, pt)) k["validate"] = {{"top", cfg.validateTop}};
   if (!cfg.recompute) k["recompute"] = false;
   if (!cfg.stream) k["stream"] = false;
+  if (!cfg.columnTiles) k["column_tiles"] = false;
   if (cfg.numerics != Numerics::Default) k["numerics"] = numericsName(cfg.numerics);
   return k;
 }
@@ -216,6 +217,7 @@ json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& 
     FusionGraph fg(*lp.poly);
     CostModel cm(fg, pt.sizes, dev);
     cm.setStreams(cfg.stream);
+    cm.setColumnTiles(cfg.columnTiles);
     cm.setNumerics(cfg.numerics);
     SearchOptions opt;
     opt.strategy = parseStrategy(pt.strategy);

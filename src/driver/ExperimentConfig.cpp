@@ -139,7 +139,7 @@ static ExperimentConfig parseConfig(const std::string& path) {
   }
   ExperimentConfig cfg;
   cfg.file = path;
-  r.keys(root, {"name", "programs", "strategies", "devices", "weights", "execute", "emit", "time_limit", "recompute", "stream", "numerics", "validate", "validate_top"}, "the configuration");
+  r.keys(root, {"name", "programs", "strategies", "devices", "weights", "execute", "emit", "time_limit", "recompute", "stream", "column_tiles", "numerics", "validate", "validate_top"}, "the configuration");
   for (const char* required : {"name", "programs", "strategies", "devices"})
     if (!root[required]) r.fail(root, std::string("missing key '") + required + "'");
   cfg.name = r.str(root["name"], "name");
@@ -261,6 +261,7 @@ static ExperimentConfig parseConfig(const std::string& path) {
   if (root["time_limit"]) cfg.timeLimitSeconds = double(r.integer(root["time_limit"], "time_limit", 1));
   if (root["recompute"]) cfg.recompute = r.boolean(root["recompute"], "recompute");
   if (root["stream"]) cfg.stream = r.boolean(root["stream"], "stream");
+  if (root["column_tiles"]) cfg.columnTiles = r.boolean(root["column_tiles"], "column_tiles");
   if (root["numerics"]) {
     const std::optional<Numerics> n = parseIn(kNumericsNames, r.str(root["numerics"], "numerics"));
     if (!n) r.fail(root["numerics"], std::string("numerics is ") + namesIn(kNumericsNames, " or "));

@@ -54,6 +54,7 @@ struct ExperimentConfig {
   // program, sizes and device at the execution sizes, once per group of points.
   bool recompute = true;  // ilp and exhaustive may recompute elementwise temporaries
   bool stream = true;     // sums may stream beside their maxima (docs/streaming.md)
+  bool columnTiles = true;  // reductions may run down column tiles (docs/cost-model.md)
   Numerics numerics = Numerics::Default;  // strict: every plan rounds as the reference does
   bool validate = false;
   int validateTop = 0;

@@ -130,6 +130,16 @@ def test_strict_numerics_plans_serial_reductions(tmp_path):
         prog.fuse(numerics="loose")
 
 
+def test_column_tiles_as_the_command_line():
+    path = os.path.join(SOURCE, "test", "lit", "Inputs", "colsoftmax.tc")
+    prog = polyfuse.load(path, sizes={"N": 4096, "M": 4096})
+    for flag, tiles in (([], True), (["--no-column-tiles"], False)):
+        plan = prog.fuse(column_tiles=tiles)[0]
+        cli = cli_json("fuse", path, "--size", "N=4096,M=4096", *flag)
+        assert plan.to_dict()["kernels"] == cli["kernels"]
+        assert ("column-tile" in {k["row_mapping"] for k in cli["kernels"]}) == tiles
+
+
 def test_errors_are_located_exceptions(tmp_path):
     bad = tmp_path / "bad.tc"
     bad.write_text(textwrap.dedent("""\
