@@ -935,13 +935,16 @@ void CostModel::vectorize(const std::vector<int>& members, const BlockShape& sha
   kp.vectorWidth.assign(members.size(), 1);
   for (size_t k = 0; k < members.size() && !strict(); ++k) {  // strict: lanes would invert divisors, vector math
     const int x = kp.threadDims[k];
-    // Off a split's chunks (the last chunk may end inside a vector) and a tiled contraction.
-    if (x < 0 || (kp.splitChunks > 1 && kp.chunkDims[k] == x) || kp.rowOfWarp(k, x) || kp.tiledWith(k)) continue;
+    // Off a tiled contraction; along a split's chunks only where every chunk starts a
+    // vector (the last one may end in the scalar tail, below).
+    const bool chunked = kp.splitChunks > 1 && kp.chunkDims[k] == x;
+    if (x < 0 || (chunked && kp.splitChunk % width) || kp.rowOfWarp(k, x) || kp.tiledWith(k)) continue;
     // A streamed pair runs in its maximum's loop: the maximum takes vectors when its
     // block shares the reduction (a step's lanes meet the running value once, then the
     // sum rescales once a step); the sum and inlined producers step with it (below).
-    if (kp.streamLoopOf(k) >= 0 || (kp.streamedSum(k) >= 0 && kp.modes[k] != StmtMode::BlockReduce)) continue;
-    if (kp.modes[k] != StmtMode::Pointwise && kp.modes[k] != StmtMode::BlockReduce) continue;
+    const bool shared = kp.modes[k] == StmtMode::BlockReduce || kp.modes[k] == StmtMode::SplitReduce;
+    if (kp.streamLoopOf(k) >= 0 || (kp.streamedSum(k) >= 0 && !shared)) continue;
+    if (kp.modes[k] != StmtMode::Pointwise && !shared) continue;
     // A range that is no multiple of the width ends in a scalar tail, where the thread
     // dimension is the member's one loop in the block.
     const Statement& st = prog.statements[size_t(members[k])];
@@ -954,6 +957,7 @@ void CostModel::vectorize(const std::vector<int>& members, const BlockShape& sha
       continue;
     const int64_t lo = shape.lo[k][size_t(x)], extent = shape.hi[k][size_t(x)] - lo;
     if (extent < width || lo % width || (extent % width && !oneLoop)) continue;
+    if (chunked && !oneLoop && (sized(members[k]).hi[size_t(x)] - lo) % width) continue;  // the last chunk's vectors
     const SizedStatement& ss = sized(members[k]);
     bool any = kp.vectorAccess(prog, at_.sizes(), k, ss.write, width);
     for (auto& r : ss.reads) any |= kp.vectorAccess(prog, at_.sizes(), k, r, width);
