@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 
@@ -100,6 +101,24 @@ TEST_CASE("opencl: a wrong kernel is reported, not hidden") {
   RunResult r = runOpenCL(*s.lp.program, p, code, makeInputs(*s.lp.program, {{"N", 5}, {"M", 33}}, 1), 1, 1e-4);
   CHECK_FALSE(r.verified);
   CHECK(r.maxRelError > 1e-2);
+}
+
+TEST_CASE("verify: a NaN or an infinity anywhere fails the comparison, a later finite error does not hide it") {
+  const std::vector<double> ref = {1.0, -2.0, 3.0, 4.0, NAN, INFINITY};
+  CHECK(maxRelativeError(ref, ref) == 0);  // NaN against NaN, an infinity against itself
+  for (size_t at = 0; at < 3; ++at)
+    for (double bad : {double(NAN), double(INFINITY), -double(INFINITY)}) {
+      std::vector<double> got = ref;
+      got[at] = bad;
+      got[3] = 4.5;  // a finite error after it
+      CHECK(std::isinf(maxRelativeError(got, ref)));
+    }
+  std::vector<double> got = ref;
+  got[4] = 0.0;  // a number where the reference has NaN
+  CHECK(std::isinf(maxRelativeError(got, ref)));
+  got = ref;
+  got[5] = -INFINITY;  // the other infinity
+  CHECK(std::isinf(maxRelativeError(got, ref)));
 }
 
 TEST_CASE("occupancy: CUDA's rules for threads, registers and shared memory") {
