@@ -837,19 +837,10 @@ class KernelPrinter {
       os << ind << "pf_part = " << combine(st.op, "pf_part", value, sp_) << ";\n";
     } else {
       const std::vector<bool> vectorRead = printVectorLoads(os, s.member, st, lanes, column, ind);
-      auto laneScope = [&](int k, const std::string& body) { printLane(os, ind, column, k, body); };
-      for (size_t r = 0; r < st.reads.size(); ++r)
-        if (const OnChipArray* c = cachedInput(st.reads[r].tensor); vectorRead[r] && c)
-          for (int k = 0; k < lanes; ++k) laneScope(k, localC(st.reads[r], *c) + " = pf_v" + std::to_string(r) + kLane[k] + ";");
+      printCachedLanes(os, st, vectorRead, lanes, column, ind, [](int) {});
       for (int k = 0; k < lanes; ++k) {
-        if (const std::string copies = cacheCopies(st, vectorRead); !copies.empty()) laneScope(k, copies);
-        auto access = [&](const Access& a) {
-          const ptrdiff_t r = &a - st.reads.data();
-          if (r >= 0 && size_t(r) < st.reads.size() && vectorRead[size_t(r)]) return "pf_v" + std::to_string(r) + kLane[k];
-          return accessC(a, &st);
-        };
         const std::string part = "pf_part[" + std::to_string(k) + "]";
-        laneScope(k, part + " = " + combine(st.op, part, valueText(st, *st.rhs, sp_, at_.sizes(), access), sp_) + ";");
+        printLane(os, ind, column, k, part + " = " + combine(st.op, part, laneValue(st, vectorRead, k), sp_) + ";");
       }
     }
     os << "        }\n      }\n";
@@ -941,6 +932,35 @@ class KernelPrinter {
     os << ind << "{ " << (named ? "const " + sp_.index + " " + in + " = pf_vb + " + std::to_string(k) + "; " : "") << body
        << " }\n";
   }
+  // Lane k's value of st in a vector step: the reads the step loaded as vectors (pf_v<r>)
+  // give their lane, the others are read as they are.
+  std::string laneValue(const Statement& st, const std::vector<bool>& vectorRead, int k,
+                        const Reciprocals* reciprocal = nullptr) const {
+    auto access = [&](const Access& a) {
+      const ptrdiff_t r = &a - st.reads.data();
+      if (r >= 0 && size_t(r) < st.reads.size() && vectorRead[size_t(r)]) return "pf_v" + std::to_string(r) + kLane[k];
+      return accessC(a, &st);
+    };
+    return valueText(st, *st.rhs, sp_, at_.sizes(), access, reciprocal);
+  }
+
+  // In a vector step of the first reader of an input cached on chip: each loaded vector's
+  // lanes go on chip, and the elements of its other reads of it. `atLane(k)` readies lane
+  // k (its register slot, where the step runs a row in registers).
+  void printCachedLanes(std::ostream& os, const Statement& st, const std::vector<bool>& vectorRead, int width,
+                        const std::string& in, const std::string& ind, const std::function<void(int)>& atLane) const {
+    for (size_t r = 0; r < st.reads.size(); ++r)
+      if (const OnChipArray* c = cachedInput(st.reads[r].tensor); vectorRead[r] && c)
+        for (int k = 0; k < width; ++k) {
+          atLane(k);
+          printLane(os, ind, in, k, localC(st.reads[r], *c) + " = pf_v" + std::to_string(r) + kLane[k] + ";");
+        }
+    for (int k = 0; k < width; ++k) {
+      atLane(k);
+      if (const std::string copies = cacheCopies(st, vectorRead); !copies.empty()) printLane(os, ind, in, k, copies);
+    }
+  }
+
 
   // A statement whose threads take `width` consecutive elements a step (the plan's
   // vectorWidth): the aligned global accesses move as one 128-bit vector, the lanes
@@ -992,18 +1012,7 @@ class KernelPrinter {
     const bool vectorWrite = pointwise && st.op == ReduceOp::Assign && aligned(ss.write);
     if (vectorWrite) os << ind << vec << " pf_w;\n";
     auto laneScope = [&](int k, const std::string& body) { printLane(os, ind, in, k, body); };
-    // The first reader of an input cached on chip leaves each loaded vector's lanes there,
-    // and the elements of its other reads of it.
-    for (size_t r = 0; r < st.reads.size(); ++r)
-      if (const OnChipArray* c = cachedInput(st.reads[r].tensor); vectorRead[r] && c)
-        for (int k = 0; k < width; ++k) {
-          atLane(k);
-          laneScope(k, localC(st.reads[r], *c) + " = pf_v" + std::to_string(r) + kLane[k] + ";");
-        }
-    for (int k = 0; k < width; ++k) {
-      atLane(k);
-      if (const std::string copies = cacheCopies(st, vectorRead); !copies.empty()) laneScope(k, copies);
-    }
+    printCachedLanes(os, st, vectorRead, width, in, ind, atLane);
     // Where the step's value lands: in the reduction's partial, the vector to store, or lhs
     // (a register's, named per lane).
     auto result = [&](int k, const std::string& value) {
@@ -1045,12 +1054,7 @@ class KernelPrinter {
     } else {
       for (int k = 0; k < width; ++k) {
         atLane(k);
-        auto access = [&](const Access& a) {
-          const ptrdiff_t r = &a - st.reads.data();
-          if (r >= 0 && size_t(r) < st.reads.size() && vectorRead[size_t(r)]) return "pf_v" + std::to_string(r) + kLane[k];
-          return accessC(a, &st);
-        };
-        result(k, valueText(st, *st.rhs, sp_, at_.sizes(), access, &reciprocal));
+        result(k, laneValue(st, vectorRead, k, &reciprocal));
       }
     }
     if (vectorWrite) {

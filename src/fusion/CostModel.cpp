@@ -209,13 +209,14 @@ KernelPlan CostModel::price(const std::vector<int>& members, const BlockShape& s
     return !dev_.arch.empty() && p.blocksPerSM == 1 && p.occupancyLimiter == "shared memory" &&
            p.threadsPerBlock < kMaxBlockThreads;
   };
-  auto fits = [&](const KernelPlan& p) { return dev_.arch.empty() || p.blocksPerSM > 0; };
-  // Prices a placed variant; it replaces `into` when faster (`orEqual`: or as fast).
-  auto finish = [&](KernelPlan v, double sectorWaste, std::optional<KernelPlan>& into, bool orEqual) {
+  // Prices a placed variant; it replaces `into` when faster (`wide`: only then, and only
+  // where a block of it fits an SM; else at equal time too).
+  auto finish = [&](KernelPlan v, double sectorWaste, std::optional<KernelPlan>& into, bool wide) {
     loadsInFlight(members, shape, v);
     onchipLoads(members, v);
     timeKernel(sectorWaste, v);
-    if (fits(v) && (!into || v.modeledUs < into->modeledUs - 1e-12 || (orEqual && v.modeledUs <= into->modeledUs + 1e-12)))
+    if (wide && v.blocksPerSM < 1) return;
+    if (!into || v.modeledUs < into->modeledUs - 1e-12 || (!wide && v.modeledUs <= into->modeledUs + 1e-12))
       into = std::move(v);
   };
   bool widen = false;
@@ -234,24 +235,25 @@ KernelPlan CostModel::price(const std::vector<int>& members, const BlockShape& s
       for (bool registers : {false, true}) {
         KernelPlan v = placed;
         if (registers && !registerRows(members, shape, v)) break;
-        finish(std::move(v), sectorWaste, best, !wide);
+        finish(std::move(v), sectorWaste, best, wide);
       }
     }
   }
   if (!pairs.empty()) {
     std::optional<KernelPlan> streamed;
     for (bool wide : {false, true}) {
+      if (wide && !alone(*streamed)) break;
       KernelPlan v = kp;
       v.wideBlock = wide;
       v.streams = pairs;
       const double sectorWaste = placeData(members, shape, v, false);
       vectorize(members, shape, v);
-      if (wide && (!streamed || !alone(*streamed) || v.threadsPerBlock <= dev_.threadsPerBlock)) break;
+      if (wide && v.threadsPerBlock <= dev_.threadsPerBlock) break;
       for (auto& p : v.streams)  // the rescale: an exp and a multiply per point
         v.flops = checkedAdd(v.flops, checkedMul(sized(members[size_t(p.sum)]).points, 2, "a kernel's flops"), "a kernel's flops");
-      finish(std::move(v), sectorWaste, streamed, false);
+      finish(std::move(v), sectorWaste, streamed, wide);
     }
-    if (streamed && (onlyStreamed || !best || streamed->modeledUs < best->modeledUs - 1e-12)) best = std::move(streamed);
+    if (onlyStreamed || streamed->modeledUs < best->modeledUs - 1e-12) best = std::move(streamed);
   }
   return *best;
 }
