@@ -113,6 +113,42 @@ std::string withoutUnreadIndex(const std::string& code, const std::string& var, 
   return dropped && !readsName(kept, var) ? kept : code;
 }
 
+// `code` less each line `const <index> name = ...;` whose name nothing after it in its
+// block reads (a block ends at the first line indented less than the declaration).
+std::string withoutUnreadDeclarations(const std::string& code, const std::string& index) {
+  std::vector<std::string> lines;
+  std::istringstream in(code);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  const std::string decl = "const " + index + " ";
+  std::string out;
+  for (size_t l = 0; l < lines.size(); ++l) {
+    const std::string& line = lines[l];
+    const size_t indent = line.find_first_not_of(' ');
+    // One declaration: no comma outside parentheses.
+    int depth = 0;
+    bool several = false;
+    for (char c : line) {
+      depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+      several |= c == ',' && depth == 0;
+    }
+    const bool declares = indent != std::string::npos && line.compare(indent, decl.size(), decl) == 0 && !several &&
+                          line.back() == ';';
+    if (declares) {
+      const size_t nameAt = indent + decl.size(), nameEnd = line.find(' ', nameAt);
+      const std::string name = line.substr(nameAt, nameEnd - nameAt);
+      bool read = false;
+      for (size_t m = l + 1; m < lines.size() && !read; ++m) {
+        const size_t i = lines[m].find_first_not_of(' ');
+        if (i != std::string::npos && i < indent) break;
+        read = readsName(lines[m], name);
+      }
+      if (!read) continue;
+    }
+    out += line + "\n";
+  }
+  return out;
+}
+
 struct Spelling {
   Dialect d;
   bool f32;
@@ -436,6 +472,12 @@ class KernelPrinter {
     for (auto& s : prog_.scalars) args.push_back("const " + sp_.real + " " + cName(s.name));
     for (size_t i = 0; i < args.size(); ++i) os << (i ? ",\n    " : "") << args[i];
     os << ") {\n";
+    if (kp.streamedTile()) {
+      std::ostringstream body;
+      printStreamedTile(body);
+      os << withoutUnreadDeclarations(body.str(), sp_.index) << "}\n";
+      return os.str();
+    }
     int64_t offset = 0;
     std::vector<OnChipArray> arrays = kp.onChip;
     arrays.insert(arrays.end(), kp.cachedInputs.begin(), kp.cachedInputs.end());
@@ -483,20 +525,7 @@ class KernelPrinter {
     // The plan's thread count, a compile-time constant (the launch bounds and the work-
     // group size enforce it): strides and trip counts fold.
     os << "  const int pf_tid = " << sp_.tid() << ", pf_nthreads = " << kp.threadsPerBlock << ";\n";
-    if (kp.gridRank() > 0 || kp.splitChunks > 1) {
-      // Block and chunk indices take the index type: a chunk start (chunk * pf_c)
-      // passes 2^31 in a wide split reduction.
-      os << "  " << sp_.index << " pf_bid = " << sp_.bid() << ";\n";
-      if (kp.splitChunks > 1)
-        os << "  const " << sp_.index << " pf_c = pf_bid % " << kp.splitChunks << "; pf_bid /= " << kp.splitChunks
-           << ";  // chunk of the split reduction\n";
-      for (int t = kp.gridRank() - 1; t >= 0; --t) {
-        os << "  const " << sp_.index << " pf_b" << t << " = " << kp.gridLo[t] << " + (pf_bid % " << k_.numBlocks[t] << ") * " << kp.tile[t]
-           << ";";
-        if (t > 0) os << " pf_bid /= " << k_.numBlocks[t] << ";";
-        os << "  // origin of " << gridDimName(t) << "\n";
-      }
-    }
+    printGridOrigins(os);
     if (kp.warpPerRow())
       os << "  const int pf_lane = pf_tid & 31, pf_warp = pf_tid >> 5;  // one row per warp\n";
     if (kp.columnTile())
@@ -680,6 +709,280 @@ class KernelPrinter {
  public:
   // The second launch of a split reduction: combine the chunks' partials in order; with
   // a sum streamed beside it, the maximum first, then each chunk's sum rescaled to it.
+  // The body of a streamed tile (KernelPlan::streamTile, docs/streaming.md "Streamed
+  // tiles"). Thread pf_g of row group pf_rg holds rows pf_rg + a * pf_groups (a <
+  // rowsAThread), the step's points pf_g + b * rowThreads (b < keysAThread) and the extra
+  // dimension's points pf_g + q * rowThreads (q < lanes). Points past a row's or a step's
+  // end are computed at the last valid one (every read stays in bounds, no branch in the
+  // unrolled loops) and never kept.
+  void printStreamedTile(std::ostream& os) const {
+    const KernelPlan& kp = k_.plan;
+    const StreamTile& tl = kp.streamTile;
+    const Program& prog = prog_;
+    const std::string& T = sp_.real, &I = sp_.index;
+    const bool cuda = sp_.d == Dialect::Cuda;
+    const int64_t rows = kp.tile[size_t(tl.rowCoord)], step = tl.step, R = tl.rowsAThread, G = tl.rowThreads;
+    const int64_t KT = tl.keysAThread(), L = tl.lanes, groups = int64_t(kp.threadsPerBlock) / G;
+    const int64_t rowHi = kp.gridLo[size_t(tl.rowCoord)] + kp.gridExtent[size_t(tl.rowCoord)];
+    size_t maxM = 0;
+    for (size_t k = 0; k < kp.statements.size(); ++k)
+      if (tl.roles[k] == StreamRole::Maximum) maxM = k;
+    const Statement& M = prog.statements[size_t(kp.statements[maxM])];
+    const SizedStatement& Ms = at_.statement(M.id);
+    const int64_t keyLo = Ms.lo[size_t(M.numParallel)], keyHi = Ms.hi[size_t(M.numParallel)];
+    auto stmtOf = [&](size_t k) -> const Statement& { return prog.statements[size_t(kp.statements[k])]; };
+    auto tileName = [&](int t) { return "pf_tile_" + cName(prog.tensors[size_t(t)].name); };
+    os << "  // A streamed tile: " << rows << " rows a block, " << G << " thread(s) a row, " << R << " row(s) a thread; "
+       << M.label() << "'s reduction in steps of " << step << " points through shared memory\n";
+    // CUDA: one dynamic allocation (the launch asks for more than 48 KB where needed),
+    // each array 16-byte aligned; OpenCL: local arrays of their own.
+    int64_t offset = 0;
+    auto declare = [&](const std::string& name, int64_t elements, const std::string& what) {
+      if (cuda) {
+        if (offset == 0) os << "  extern __shared__ __align__(16) unsigned char pf_smem[];\n";
+        os << "  " << T << "* " << name << " = (" << T << "*)(pf_smem + " << offset << ");  // " << what << "\n";
+        offset += (elements * (sp_.f32 ? 4 : 8) + 15) / 16 * 16;
+      } else {
+        os << "  __local " << T << " " << name << "[" << elements << "];  // " << what << "\n";
+      }
+    };
+    for (int t : tl.tiled) declare(tileName(t), rows * (step + 1), "the step's values of " + prog.tensors[size_t(t)].name);
+    for (size_t i = 0; i < tl.staged.size(); ++i) {
+      const StagedRead& sr = tl.staged[i];
+      declare("pf_stage" + std::to_string(i), sr.elements(rows, step),
+              prog.tensors[size_t(stagedAccess(sr).tensor)].name + (sr.perStep ? " at the step's points" : " at the block's rows"));
+    }
+    os << "  const int pf_tid = " << sp_.tid() << ", pf_nthreads = " << kp.threadsPerBlock << ";\n"
+       << "  const int pf_g = pf_tid % " << G << ", pf_rg = pf_tid / " << G << ";  // its thread of the row, its rows\n";
+    printGridOrigins(os);
+    os << "  (void)pf_nthreads; (void)pf_g;\n";
+    // A member's dimensions as C names, at row a, step point `key` and extra point `x`.
+    auto rowOf = [&](int64_t a) { return "(pf_b" + std::to_string(tl.rowCoord) + " + pf_rg + " + std::to_string(a * groups) + ")"; };
+    auto bind = [&](size_t k, int64_t a, const std::string& key, const std::string& x, const std::string& ind) {
+      const Statement& st = stmtOf(k);
+      std::string out;
+      for (int t = 0; t < kp.gridRank(); ++t) {
+        const std::string v = t == tl.rowCoord ? "pf_min(" + rowOf(a) + ", " + std::to_string(rowHi - 1) + ")" : "pf_b" + std::to_string(t);
+        out += ind + "const " + I + " " + cName(st.dims[size_t(kp.gridDims[k][size_t(t)])]) + " = " + v + ";\n";
+      }
+      if (tl.keyDim[k] >= 0 && !key.empty()) out += ind + "const " + I + " " + cName(st.dims[size_t(tl.keyDim[k])]) + " = " + key + ";\n";
+      if (tl.extraDim[k] >= 0 && !x.empty()) out += ind + "const " + I + " " + cName(st.dims[size_t(tl.extraDim[k])]) + " = " + x + ";\n";
+      return out;
+    };
+    auto writerOf = [&](int tensor) {
+      for (size_t k = 0; k < kp.statements.size(); ++k)
+        if (stmtOf(k).write.tensor == tensor) return int(k);
+      return -1;
+    };
+    // What member k's reads are, in a phase: a score's register, the step's tile, a
+    // staged slice, a row's register, or global memory.
+    auto reader = [&](size_t k, const Statement& st, int64_t a, const std::string& b, const std::string& q, const std::string& kk) {
+      return [&, k, a, b, q, kk](const Access& acc) -> std::string {
+        const size_t r = size_t(&acc - st.reads.data());
+        for (size_t i = 0; i < tl.staged.size(); ++i) {
+          const StagedRead& sr = tl.staged[i];
+          if (size_t(sr.member) != k || size_t(sr.read) != r) continue;
+          const std::string inner = sr.innerDim >= 0 ? "(" + cName(st.dims[size_t(sr.innerDim)]) + " - " + std::to_string(sr.innerLo) + ")" : "0";
+          const std::string line = sr.perStep ? kk : "(pf_rg + " + std::to_string(a * groups) + ")";
+          return "pf_stage" + std::to_string(i) + "[" + line + " * " + std::to_string(sr.inner + 1) + " + " + inner + "]";
+        }
+        const int w = writerOf(acc.tensor);
+        if (w < 0) return globalC(acc, &st);
+        const std::string ra = "[" + std::to_string(a) + "]";
+        switch (tl.roles[size_t(w)]) {
+          case StreamRole::Score:
+            if (tl.roles[k] == StreamRole::Score) return "pf_v" + std::to_string(w) + ra + "[" + b + "]";
+            return tileName(acc.tensor) + "[(pf_rg + " + std::to_string(a * groups) + ") * " + std::to_string(step + 1) + " + " + kk + "]";
+          case StreamRole::Maximum: return "pf_m" + ra;
+          case StreamRole::Sum: return "pf_s" + std::to_string(w) + ra + (tl.extraDim[size_t(w)] >= 0 ? "[" + q + "]" : "");
+          case StreamRole::Epilogue: return "pf_e" + std::to_string(w);
+          case StreamRole::Inlined: break;
+        }
+        throw InternalError("a streamed tile reads an inlined producer's value");
+      };
+    };
+    auto value = [&](size_t k, const Statement& st, int64_t a, const std::string& b, const std::string& q, const std::string& kk) {
+      return valueText(st, *st.rhs, sp_, at_.sizes(), reader(k, st, a, b, q, kk));
+    };
+    auto laneOf = [&](const std::string& q) { return "pf_min(" + std::to_string(tl.extraLo) + " + pf_g + " + q + " * " + std::to_string(G) + ", " + std::to_string(tl.extraHi - 1) + ")"; };
+    auto laneValid = [&](const std::string& q) { return "pf_g + " + q + " * " + std::to_string(G) + " < " + std::to_string(tl.extraHi - tl.extraLo); };
+    // Registers: the rows' running maxima and partial sums.
+    os << "  " << T << " pf_m[" << R << "];\n";
+    for (size_t k = 0; k < kp.statements.size(); ++k)
+      if (tl.roles[k] == StreamRole::Sum)
+        os << "  " << T << " pf_s" << k << "[" << R << "]" << (tl.extraDim[k] >= 0 ? "[" + std::to_string(L) + "]" : "") << ";  // "
+           << stmtOf(k).label() << "'s partial" << (tl.extraDim[k] >= 0 ? "s, a lane each" : "") << "\n";
+    os << "  for (int pf_a = 0; pf_a < " << R << "; ++pf_a) {\n    pf_m[pf_a] = " << identity(M.op, sp_) << ";\n";
+    for (size_t k = 0; k < kp.statements.size(); ++k)
+      if (tl.roles[k] == StreamRole::Sum) {
+        if (tl.extraDim[k] >= 0) os << "    for (int pf_q = 0; pf_q < " << L << "; ++pf_q) pf_s" << k << "[pf_a][pf_q] = " << sp_.literal("0") << ";\n";
+        else os << "    pf_s" << k << "[pf_a] = " << sp_.literal("0") << ";\n";
+      }
+    os << "  }\n";
+    // The block's rows of what is staged once.
+    auto stageLoop = [&](size_t i, const std::string& ind) {
+      const StagedRead& sr = tl.staged[i];
+      const size_t k = size_t(sr.member);
+      const Statement& st = stagedStatement(sr);
+      const int64_t lines = sr.perStep ? step : rows;
+      os << ind << "for (int pf_e = pf_tid; pf_e < " << lines * sr.inner << "; pf_e += " << kp.threadsPerBlock << ") {\n"
+         << ind << "  const int pf_line = pf_e / " << sr.inner << ", pf_x = pf_e % " << sr.inner << ";\n"
+         << ind << "  if (" << (sr.perStep ? std::string("pf_line < pf_n") : "pf_b" + std::to_string(tl.rowCoord) + " + pf_line < " + std::to_string(rowHi)) << ") {\n";
+      std::string dims;
+      for (int t = 0; t < kp.gridRank(); ++t) {
+        const std::string v = "pf_b" + std::to_string(t) + (t == tl.rowCoord ? " + pf_line" : "");
+        dims += ind + "    const " + I + " " + cName(st.dims[size_t(kp.gridDims[k][size_t(t)])]) + " = " + v + ";\n";
+      }
+      if (sr.perStep) dims += ind + "    const " + I + " " + cName(st.dims[size_t(tl.keyDim[k])]) + " = pf_j0 + pf_line;\n";
+      if (sr.innerDim >= 0) dims += ind + "    const " + I + " " + cName(st.dims[size_t(sr.innerDim)]) + " = " + std::to_string(sr.innerLo) + " + pf_x;\n";
+      os << dims << ind << "    pf_stage" << i << "[pf_line * " << sr.inner + 1 << " + pf_x] = " << globalC(stagedAccess(sr), &st) << ";\n"
+         << ind << "  }\n" << ind << "}\n";
+    };
+    for (size_t i = 0; i < tl.staged.size(); ++i)
+      if (!tl.staged[i].perStep) stageLoop(i, "  ");
+    os << "  for (" << I << " pf_j0 = " << keyLo << "; pf_j0 < " << keyHi << "; pf_j0 += " << step << ") {\n"
+       << "    const int pf_n = (int)pf_min((" << I << ")" << step << ", " << keyHi << " - pf_j0);\n"
+       << "    " << sp_.barrier() << "  // the step before is read (and the rows are staged)\n";
+    for (size_t i = 0; i < tl.staged.size(); ++i)
+      if (tl.staged[i].perStep) stageLoop(i, "    ");
+    os << "    " << sp_.barrier() << "\n";
+    // Scores: each thread its rows at its points of the step, a contraction's loop
+    // outermost so that a row's operand serves every point and a point's every row.
+    os << "    {\n";
+    const std::string keyAt = "pf_j0 + pf_min(pf_g + pf_kb * " + std::to_string(G) + ", pf_n - 1)";
+    const std::string kkAt = "pf_min(pf_g + pf_kb * " + std::to_string(G) + ", pf_n - 1)";
+    for (size_t k = 0; k < kp.statements.size(); ++k) {
+      if (tl.roles[k] != StreamRole::Score) continue;
+      const Statement& st = stmtOf(k);
+      os << "      " << T << " pf_v" << k << "[" << R << "][" << KT << "];  // " << st.label() << ": " << statementText(prog, st) << "\n";
+      if (tl.innerDim[k] >= 0) {
+        const SizedStatement& ss = at_.statement(st.id);
+        const int d = tl.innerDim[k];
+        os << "      for (int pf_a = 0; pf_a < " << R << "; ++pf_a) for (int pf_kb = 0; pf_kb < " << KT << "; ++pf_kb) pf_v" << k << "[pf_a][pf_kb] = " << identity(st.op, sp_) << ";\n"
+           << "      for (" << I << " " << cName(st.dims[size_t(d)]) << " = " << ss.lo[size_t(d)] << "; " << cName(st.dims[size_t(d)]) << " < "
+           << ss.hi[size_t(d)] << "; ++" << cName(st.dims[size_t(d)]) << ") {\n";
+        for (int64_t a = 0; a < R; ++a)
+          os << "        for (int pf_kb = 0; pf_kb < " << KT << "; ++pf_kb) {\n" << bind(k, a, keyAt, "", "          ")
+             << "          pf_v" << k << "[" << a << "][pf_kb] = " << combine(st.op, "pf_v" + std::to_string(k) + "[" + std::to_string(a) + "][pf_kb]", value(k, st, a, "pf_kb", "", kkAt), sp_) << ";\n        }\n";
+        os << "      }\n";
+      } else {
+        for (int64_t a = 0; a < R; ++a)
+          os << "      for (int pf_kb = 0; pf_kb < " << KT << "; ++pf_kb) {\n" << bind(k, a, keyAt, "", "        ")
+             << "        pf_v" << k << "[" << a << "][pf_kb] = " << roundedTo(st.write.tensor, value(k, st, a, "pf_kb", "", kkAt)) << ";\n      }\n";
+      }
+    }
+    for (int t : tl.tiled)
+      os << "      for (int pf_a = 0; pf_a < " << R << "; ++pf_a) for (int pf_kb = 0; pf_kb < " << KT << "; ++pf_kb)\n"
+         << "        if (pf_g + pf_kb * " << G << " < pf_n) " << tileName(t) << "[(pf_rg + pf_a * " << groups << ") * " << step + 1 << " + pf_g + pf_kb * " << G
+         << "] = pf_v" << writerOf(t) << "[pf_a][pf_kb];\n";
+    os << "    }\n    " << sp_.barrier() << "\n";
+    // The step's maximum of each row, one rescale of its partials, then its terms.
+    for (int64_t a = 0; a < R; ++a) {
+      os << "    {\n      " << T << " pf_run = pf_m[" << a << "];\n      for (int pf_k = 0; pf_k < pf_n; ++pf_k) {\n"
+         << bind(maxM, a, "pf_j0 + pf_k", "", "        ")
+         << "        pf_run = " << combine(M.op, "pf_run", value(maxM, M, a, "", "", "pf_k"), sp_) << ";\n      }\n"
+         << "      const " << T << " pf_scale = pf_rescale(pf_m[" << a << "], pf_run);\n      pf_m[" << a << "] = pf_run;\n";
+      for (size_t k = 0; k < kp.statements.size(); ++k)
+        if (tl.roles[k] == StreamRole::Sum)
+          os << "      " << (tl.extraDim[k] >= 0 ? "for (int pf_q = 0; pf_q < " + std::to_string(L) + "; ++pf_q) pf_s" + std::to_string(k) + "[" + std::to_string(a) + "][pf_q]"
+                                                  : "pf_s" + std::to_string(k) + "[" + std::to_string(a) + "]")
+             << " *= pf_scale;\n";
+      os << "    }\n";
+    }
+    os << "    for (int pf_k = 0; pf_k < pf_n; ++pf_k) {\n";
+    for (int64_t a = 0; a < R; ++a) {
+      os << "      if (pf_m[" << a << "] != -INFINITY) {\n";
+      for (size_t k = 0; k < kp.statements.size(); ++k) {
+        if (tl.roles[k] != StreamRole::Sum) continue;
+        StagedRead whole;
+        whole.member = int(k);
+        const Statement& in = stagedStatement(whole);
+        const std::string acc = "pf_s" + std::to_string(k) + "[" + std::to_string(a) + "]";
+        if (tl.extraDim[k] >= 0)
+          os << "        for (int pf_q = 0; pf_q < " << L << "; ++pf_q) {\n" << bind(k, a, "pf_j0 + pf_k", laneOf("pf_q"), "          ")
+             << "          " << acc << "[pf_q] += " << value(k, in, a, "", "pf_q", "pf_k") << ";\n        }\n";
+        else
+          os << "        {\n" << bind(k, a, "pf_j0 + pf_k", "", "          ") << "          " << acc << " += " << value(k, in, a, "", "", "pf_k") << ";\n        }\n";
+      }
+      os << "      }\n";
+    }
+    os << "    }\n  }\n";
+    // The rows' results, and what follows from them.
+    auto stored = [&](int tensor) { return std::find(kp.globalWrites.begin(), kp.globalWrites.end(), tensor) != kp.globalWrites.end(); };
+    for (int64_t a = 0; a < R; ++a) {
+      os << "  if (" << rowOf(a) << " < " << rowHi << ") {\n";
+      const std::string ra = "[" + std::to_string(a) + "]";
+      for (size_t k = 0; k < kp.statements.size(); ++k) {
+        const Statement& st = stmtOf(k);
+        const StreamRole role = tl.roles[k];
+        if (tl.extraDim[k] >= 0) continue;
+        if (role == StreamRole::Maximum || role == StreamRole::Sum) {
+          if (stored(st.write.tensor))
+            os << "    if (pf_g == 0) {\n" << bind(k, a, "", "", "      ") << "      "
+               << assign(globalC(st.write, &st), (role == StreamRole::Maximum ? "pf_m" : "pf_s" + std::to_string(k)) + ra, st.write.tensor) << ";\n    }\n";
+        } else if (role == StreamRole::Epilogue) {
+          os << "    " << T << " pf_e" << k << ";\n    {\n" << bind(k, a, "", "", "      ") << "      pf_e" << k << " = "
+             << roundedTo(st.write.tensor, value(k, st, a, "", "", "")) << ";\n";
+          if (stored(st.write.tensor))
+            os << "      if (pf_g == 0) " << assign(globalC(st.write, &st), "pf_e" + std::to_string(k), st.write.tensor) << ";\n";
+          os << "    }\n";
+        }
+      }
+      if (L > 0) {
+        os << "    for (int pf_q = 0; pf_q < " << L << "; ++pf_q) {\n      if (!(" << laneValid("pf_q") << ")) continue;\n";
+        for (size_t k = 0; k < kp.statements.size(); ++k)
+          if (tl.extraDim[k] >= 0 && tl.roles[k] == StreamRole::Epilogue) os << "      " << T << " pf_e" << k << ";\n";
+        for (size_t k = 0; k < kp.statements.size(); ++k) {
+          const Statement& st = stmtOf(k);
+          const StreamRole role = tl.roles[k];
+          if (tl.extraDim[k] < 0 || (role != StreamRole::Sum && role != StreamRole::Epilogue)) continue;
+          if (role == StreamRole::Sum && !stored(st.write.tensor)) continue;
+          os << "      {\n" << bind(k, a, "", laneOf("pf_q"), "        ");
+          if (role == StreamRole::Sum) {
+            os << "        " << assign(globalC(st.write, &st), "pf_s" + std::to_string(k) + ra + "[pf_q]", st.write.tensor) << ";\n";
+          } else {
+            os << "        pf_e" << k << " = " << roundedTo(st.write.tensor, value(k, st, a, "", "pf_q", "")) << ";\n";
+            if (stored(st.write.tensor)) os << "        " << assign(globalC(st.write, &st), "pf_e" + std::to_string(k), st.write.tensor) << ";\n";
+          }
+          os << "      }\n";
+        }
+        os << "    }\n";
+      }
+      os << "  }\n";
+    }
+  }
+
+  // The block's origin on each grid coordinate (pf_b0, ...), and its chunk of a split.
+  void printGridOrigins(std::ostream& os) const {
+    const KernelPlan& kp = k_.plan;
+    if (kp.gridRank() > 0 || kp.splitChunks > 1) {
+      // Block and chunk indices take the index type: a chunk start (chunk * pf_c)
+      // passes 2^31 in a wide split reduction.
+      os << "  " << sp_.index << " pf_bid = " << sp_.bid() << ";\n";
+      if (kp.splitChunks > 1)
+        os << "  const " << sp_.index << " pf_c = pf_bid % " << kp.splitChunks << "; pf_bid /= " << kp.splitChunks
+           << ";  // chunk of the split reduction\n";
+      for (int t = kp.gridRank() - 1; t >= 0; --t) {
+        os << "  const " << sp_.index << " pf_b" << t << " = " << kp.gridLo[t] << " + (pf_bid % " << k_.numBlocks[t] << ") * " << kp.tile[t]
+           << ";";
+        if (t > 0) os << " pf_bid /= " << k_.numBlocks[t] << ";";
+        os << "  // origin of " << gridDimName(t) << "\n";
+      }
+    }
+  }
+
+  // A staged read's statement: the member as written, a sum's inlined form.
+  const Statement& stagedStatement(const StagedRead& sr) const {
+    const KernelPlan& kp = k_.plan;
+    const size_t k = size_t(sr.member);
+    if (kp.streamTile.roles[k] != StreamRole::Sum) return prog_.statements[size_t(kp.statements[k])];
+    auto it = chains_.find(k);
+    if (it == chains_.end()) it = chains_.emplace(k, streamChain(prog_, prog_.statements[size_t(kp.statements[k])])).first;
+    return it->second.inlined;
+  }
+  const Access& stagedAccess(const StagedRead& sr) const { return stagedStatement(sr).reads[size_t(sr.read)]; }
+  mutable std::map<size_t, StreamChain> chains_;
+
   std::string printCombine() const {
     const KernelPlan& kp = k_.plan;
     std::vector<const Statement*> outs;

@@ -285,6 +285,17 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& 
         pending.push_back({st.id, r->tensor, fills});
       }
     }
+    if (k.streamedTile()) {
+      // Its own loop (Emit's printStreamedTile): three barriers a step, between the
+      // staging, the scores and the terms.
+      const Statement& mx = prog.statements[k.statements[size_t(
+          std::find(k.streamTile.roles.begin(), k.streamTile.roles.end(), StreamRole::Maximum) - k.streamTile.roles.begin())]];
+      const SizedStatement& ms = at.statement(mx.id);
+      ki.barriers = 3;
+      ki.barriersPerBlock = 3 * ((ms.hi.back() - ms.lo.back() + k.streamTile.step - 1) / k.streamTile.step);
+      out.push_back(std::move(ki));
+      continue;
+    }
     // Barriers one block executes: those between statements, and one per block
     // reduction (CUDA's pf_block_reduce) for each of the block's parallel points.
     ki.barriersPerBlock = ki.barriers;

@@ -52,11 +52,18 @@ int runNvccOnCopy(const std::string& nvcc, const std::vector<std::string>& flags
   return rc;
 }
 
+// Whether a cached result exists and is no older than the source it came from (codegen
+// into the same folder again writes a new kernels.cu beside the old caches).
+bool fresh(const fs::path& cache, const fs::path& source) {
+  std::error_code ec;
+  return fs::exists(cache) && fs::last_write_time(cache, ec) >= fs::last_write_time(source, ec);
+}
+
 // ptxas -v for every entry function of kernels.cu; cached beside it.
 std::map<std::string, PtxasInfo> ptxas(const fs::path& cudaDir, const std::string& arch, std::string& note) {
   std::map<std::string, PtxasInfo> out;
   fs::path cache = cudaDir / ("ptxas-" + arch + ".txt");
-  if (!fs::exists(cache)) {
+  if (!fresh(cache, cudaDir / "kernels.cu")) {
     std::string nvcc = nvccPath();
     if (nvcc.empty()) {
       note = "nvcc not found: no register or spill counts";
@@ -101,7 +108,7 @@ struct VectorCounts {
 std::map<std::string, VectorCounts> ptxVectors(const fs::path& cudaDir, const std::string& arch) {
   std::map<std::string, VectorCounts> out;
   fs::path ptx = cudaDir / ("kernels-" + arch + ".ptx");
-  if (!fs::exists(ptx)) {
+  if (!fresh(ptx, cudaDir / "kernels.cu")) {
     std::string nvcc = nvccPath();
     if (nvcc.empty()) return out;
     if (runNvccOnCopy(nvcc, {"-arch=" + arch, "-ptx"}, cudaDir / "kernels.cu", ptx.string() + ".part") != 0)

@@ -105,16 +105,22 @@ OnChipArray CostModel::onChipSlice(const std::vector<int>& members, const Kernel
 
 std::optional<KernelPlan> CostModel::evaluate(const std::vector<int>& members, const GridCandidate& c,
                                              const std::vector<int>* threadDims, const std::vector<int>& recomputed,
-                                             std::optional<bool> stream, std::optional<bool> columns) const {
+                                             std::optional<bool> stream, std::optional<RowMapping> mapping) const {
+  if (mapping == RowMapping::StreamedTile) return stream == false ? std::nullopt : streamedTile(members, c, recomputed);
+  const bool columns = mapping == RowMapping::ColumnTile;
   std::optional<KernelPlan> best;
-  if (columns != true) best = evaluateMapping(members, c, threadDims, recomputed, stream, -1);
+  if (!columns) best = evaluateMapping(members, c, threadDims, recomputed, stream, -1);
+  auto keepFaster = [&](std::optional<KernelPlan> other) {
+    if (other && (!best || other->modeledUs < best->modeledUs - 1e-12)) best = std::move(other);
+  };
+  if (!mapping && stream != false) keepFaster(streamedTile(members, c, recomputed));
   // A column tile shares reductions across threads (strict numerics keeps them serial);
   // a split is a row's.
-  if (columns == false || (!columns && !columnTiles_) || strict() || c.chunks > 1) return best;
+  if ((mapping && !columns) || (!mapping && !columnTiles_) || strict() || c.chunks > 1) return best;
   const int coord = columnCoord(members, c);
   if (coord < 0) return best;
-  std::optional<KernelPlan> down = evaluateMapping(members, c, threadDims, recomputed, stream, coord);
-  return down && (!best || down->modeledUs < best->modeledUs - 1e-12) ? down : best;
+  keepFaster(evaluateMapping(members, c, threadDims, recomputed, stream, coord));
+  return best;
 }
 
 int CostModel::columnCoord(const std::vector<int>& members, const GridCandidate& c) const {
@@ -272,7 +278,7 @@ std::vector<StreamPair> CostModel::streamPairs(const std::vector<int>& members, 
   auto indexOf = [&](int s) { return size_t(std::find(members.begin(), members.end(), s) - members.begin()); };
   for (size_t k = 0; k < members.size(); ++k) {
     const StreamChain& sc = stream_[size_t(members[k])];
-    if (!sc.streams()) continue;
+    if (!sc.streamsAlongside()) continue;
     const size_t j = indexOf(sc.max);
     if (j >= k || kp.modes[j] != kp.modes[k] || kp.tiledWith(j) || kp.tiledWith(k)) continue;
     if (kp.modes[k] != StmtMode::BlockReduce && kp.modes[k] != StmtMode::SerialReduce && kp.modes[k] != StmtMode::SplitReduce)
@@ -1331,13 +1337,16 @@ Partition CostModel::replan(const Partition& modeled, std::vector<std::string>& 
         tile[t] = extent;
       }
     }
+    const RowMapping mapping = m.columnTile() || m.streamedTile() ? m.rowMapping : RowMapping::Threads;
     std::optional<KernelPlan> planned =
-        evaluate(m.statements, {m.gridDims, tile, m.splitChunks}, &m.threadDims, m.recomputed, !m.streams.empty(),
-                 m.columnTile());
+        evaluate(m.statements, {m.gridDims, tile, m.splitChunks}, &m.threadDims, m.recomputed, !m.streams.empty(), mapping);
+    if (!planned && m.streamedTile())
+      // A tile clamped below a streamed tile's least rows: the rows' own threads, two-pass.
+      planned = evaluate(m.statements, {m.gridDims, tile, m.splitChunks}, nullptr, m.recomputed, false, RowMapping::Threads);
     if (!planned && m.columnTile()) {
       // A clamped tile whose columns and a warp have no common multiple within a block.
       planned = evaluate(m.statements, {m.gridDims, tile, m.splitChunks}, &m.threadDims, m.recomputed, !m.streams.empty(),
-                         false);
+                         RowMapping::Threads);
       int64_t columns = m.groupColumns;
       for (size_t k = 0; k < m.modes.size(); ++k)
         if (m.modes[k] == StmtMode::ColumnReduce) columns = tile[size_t(m.gridCoordOf(k, m.threadDims[k]))];

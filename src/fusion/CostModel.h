@@ -67,6 +67,10 @@ class CostModel {
   // vector beyond one that a step loads, once per unrolled step.
   static constexpr int kRowKernelRegisters = 16;
   static constexpr int kRegistersPerVectorStep = 4;
+  // A streamed tile (KernelPlan::streamTile): at least this many rows a block, staged
+  // reads and extra dimensions of at most kMaxStagedInner points.
+  static constexpr int64_t kMinStreamRows = 8;
+  static constexpr int64_t kMaxStagedInner = 256;
 
   // The cheapest plan for the group as one kernel, over its whole candidate set; none
   // when the group is not connected, not convex, or has no legal grid. With
@@ -107,12 +111,14 @@ class CostModel {
   // `stream`: whether sums stream beside their maxima where they can (replan keeps the
   // modeled plan's choice); unset: where it is faster. `columns`: whether reductions run
   // down a column tile (RowMapping::ColumnTile, where columnCoord finds one); unset:
-  // where it is faster (at equal time, not).
+  // where it is faster (at equal time, not). `mapping`: ColumnTile or StreamedTile asks
+  // for that mapping alone, any other the threads' own; unset: the fastest of those the
+  // model may take (a streamed tile where sums stream, only when strictly faster).
   std::optional<KernelPlan> evaluate(const std::vector<int>& members, const GridCandidate& c,
                                      const std::vector<int>* threadDims = nullptr,
                                      const std::vector<int>& recomputed = {},
                                      std::optional<bool> stream = std::nullopt,
-                                     std::optional<bool> columns = std::nullopt) const;
+                                     std::optional<RowMapping> mapping = std::nullopt) const;
   // Tile sizes tried on grid coordinate t of a rank-g grid of the given extent:
   // 1, then powers of two below twice the extent, up to kMaxTile1D or kMaxTileND, on
   // the innermost kTiledGridCoords coordinates.
@@ -147,10 +153,12 @@ class CostModel {
   // split where one remains legal, else unsplit (a maximum and its sum split together
   // only streamed).
   std::optional<KernelPlan> twoPass(const KernelPlan& k) const {
-    if (auto p = evaluate(k.statements, {k.gridDims, k.tile, k.splitChunks}, &k.threadDims, k.recomputed, false,
-                          k.columnTile()))
+    // A streamed tile's two-pass form is the threads' own mapping on its grid.
+    const std::vector<int>* threads = k.streamedTile() ? nullptr : &k.threadDims;
+    const RowMapping mapping = k.columnTile() ? RowMapping::ColumnTile : RowMapping::Threads;
+    if (auto p = evaluate(k.statements, {k.gridDims, k.tile, k.splitChunks}, threads, k.recomputed, false, mapping))
       return p;
-    return evaluate(k.statements, {k.gridDims, k.tile, 1}, &k.threadDims, k.recomputed, false, k.columnTile());
+    return evaluate(k.statements, {k.gridDims, k.tile, 1}, threads, k.recomputed, false, mapping);
   }
   // A lower bound on any partition's modeled time, whatever the search saw: one launch,
   // then the slower of the DRAM lower bound at full bandwidth and every statement's
@@ -232,6 +240,10 @@ class CostModel {
   // The threads of a column tile of `columns` points: a multiple of both the columns and
   // a warp, at least the warp's; 0 when none fits a block.
   int columnThreads(int64_t threads, int64_t columns) const;
+  // The group as a streamed tile on candidate c (KernelPlan::streamTile), its step and
+  // threads a row the fastest that fit; none when its members do not take the roles.
+  std::optional<KernelPlan> streamedTile(const std::vector<int>& members, const GridCandidate& c,
+                                         const std::vector<int>& recomputed) const;
   std::optional<KernelPlan> evaluateMapping(const std::vector<int>& members, const GridCandidate& c,
                                             const std::vector<int>* threadDims, const std::vector<int>& recomputed,
                                             std::optional<bool> stream, int columnCoord) const;

@@ -177,7 +177,7 @@ int CostModel::splitPartner(const std::vector<int>& members) const {
     if (fg_.program().statements[members[k]].numReduction() > 0) reductions.push_back(k);
   if (reductions.size() != 2) return -1;
   const StreamChain& sc = stream_[size_t(members[reductions[1]])];
-  if (sc.max != members[reductions[0]]) return -1;
+  if (!sc.streamsAlongside() || sc.max != members[reductions[0]]) return -1;
   for (int p : sc.producers)
     if (std::find(members.begin(), members.end(), p) == members.end()) return -1;
   return reductions[1];

@@ -50,13 +50,19 @@ enum class RowMapping {
   // over dim 0), so that every load is coalesced; the block's threadsPerBlock /
   // groupColumns groups of threads split each column's reduction and combine it in
   // shared memory (warp shuffles first, where a warp holds several groups).
-  ColumnTile
+  ColumnTile,
+  // A tile of rows per block, each row a few threads (StreamTile): the rows' maximum
+  // runs along its reduction in steps staged through shared memory, what it reduces is
+  // computed at each step (a contraction's scores too), and the sums streamed against it
+  // (with parallel dims of their own: a weighted sum of values) stay in registers.
+  StreamedTile
 };
 inline constexpr EnumName<RowMapping> kRowMappingNames[] = {{RowMapping::Threads, "threads"},
                                                            {RowMapping::BlockPerRow, "block-per-row"},
                                                            {RowMapping::WarpPerRow, "warp-per-row"},
                                                            {RowMapping::SplitRow, "split-row"},
-                                                           {RowMapping::ColumnTile, "column-tile"}};
+                                                           {RowMapping::ColumnTile, "column-tile"},
+                                                           {RowMapping::StreamedTile, "streamed-tile"}};
 inline const char* rowMappingName(RowMapping m) { return nameIn(kRowMappingNames, m); }
 
 // A kernel's statement as reports print it: S1, or S1' where the kernel recomputes it.
@@ -137,6 +143,66 @@ struct StreamPair {
   std::vector<int> inlined;
 };
 
+// A member's part in a streamed tile (RowMapping::StreamedTile).
+enum class StreamRole {
+  Score,     // computed at each (row, reduction point) of a step, before the maximum reads it
+  Maximum,   // the running maximum: a register a row
+  Sum,       // streamed against it (polyir/Rescale.h): a register a row, or a thread's lanes
+  Inlined,   // a producer inlined into the sums: it runs nowhere else
+  Epilogue   // after the last step, pointwise on the row's registers
+};
+inline constexpr EnumName<StreamRole> kStreamRoleNames[] = {{StreamRole::Score, "score"},
+                                                           {StreamRole::Maximum, "maximum"},
+                                                           {StreamRole::Sum, "sum"},
+                                                           {StreamRole::Inlined, "inlined"},
+                                                           {StreamRole::Epilogue, "epilogue"}};
+inline const char* streamRoleName(StreamRole r) { return nameIn(kStreamRoleNames, r); }
+
+// A read a streamed tile stages in shared memory, with one padding element a line so
+// that threads reading down a column hit distinct banks: `perStep`, its values at each
+// step's reduction points ([step x (inner + 1)]: keys and values); otherwise the
+// block's rows, once ([rows x (inner + 1)]: queries). `inner` is the extent of the one
+// other dimension it varies along (a score's own reduction, a sum's extra dimension).
+struct StagedRead {
+  int member = -1;  // index in KernelPlan::statements
+  int read = -1;    // index in its reads (a sum's: in its inlined form, StreamChain::inlined)
+  bool perStep = true;
+  int innerDim = -1;  // the member's dimension along `inner`; -1: none (inner is 1)
+  int64_t innerLo = 0, inner = 1;
+  int64_t elements(int64_t rows, int64_t step) const { return (perStep ? step : rows) * (inner + 1); }
+};
+
+// The shape of a streamed tile (RowMapping::StreamedTile, docs/streaming.md "Streamed
+// tiles"): the block holds tile[rowCoord] rows of the maximum, rowThreads threads each
+// (each thread rowsAThread rows);
+// the maximum's reduction runs in steps of `step` points. A step stages its reads,
+// computes each score at the row's thread that owns the point (points rowThreads apart),
+// keeps the scores the maximum and the sums read in shared memory ([rows x (step + 1)]),
+// then each thread takes the step's maximum and rescales its partial sums once, and
+// adds the step's terms: a sum over the maximum's points as one register a row, a sum
+// with an extra dimension as `lanes` registers, its points rowThreads apart.
+struct StreamTile {
+  int rowCoord = -1;
+  int64_t step = 32;
+  int rowThreads = 1;
+  int rowsAThread = 1;  // rows a thread holds, tile[rowCoord] / rowsAThread apart
+  int64_t lanes = 0, extraLo = 0, extraHi = 0;
+  int64_t keysAThread() const { return step / rowThreads; }
+  // Per member: its role, and its dimensions along the maximum's reduction (key), along
+  // the sums' extra dimension, and along its own reduction (a score's contraction); -1: none.
+  std::vector<StreamRole> roles;
+  std::vector<int> keyDim, extraDim, innerDim;
+  std::vector<int> tiled;  // tensors written by scores, held [rows x (step + 1)]
+  std::vector<StagedRead> staged;
+  // Bytes of shared memory, each array 16-byte aligned (as codegen lays them out).
+  int64_t sharedBytes(int64_t rows, int elemBytes) const {
+    auto aligned = [&](int64_t elements) { return (elements * elemBytes + 15) / 16 * 16; };
+    int64_t n = int64_t(tiled.size()) * aligned(rows * (step + 1));
+    for (auto& s : staged) n += aligned(s.elements(rows, step));
+    return n;
+  }
+};
+
 struct KernelPlan {
   int id = 0;
   std::vector<int> statements;             // program order
@@ -167,6 +233,9 @@ struct KernelPlan {
   int64_t groupColumns = 0;
   int columnLanes = 1;
   bool columnTile() const { return rowMapping == RowMapping::ColumnTile; }
+  // Under StreamedTile: its shape and each member's part.
+  StreamTile streamTile;
+  bool streamedTile() const { return rowMapping == RowMapping::StreamedTile; }
   int64_t groupThreads() const { return groupColumns / columnLanes; }
   int64_t reduceGroups() const { return columnTile() ? threadsPerBlock / groupThreads() : 1; }
   // Under ColumnTile, CUDA: the partials a column reduction leaves in shared memory, a

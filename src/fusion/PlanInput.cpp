@@ -177,14 +177,17 @@ Partition readPlan(const CostModel& cm, const json& plan, const PlanHeader& head
     const bool streams = kj.contains("streams") && kj["streams"].is_array() && !kj["streams"].empty();
     // Of the row mappings, only a column tile is a decision of its own: the others follow
     // from the thread dimensions (a plan without the entry has none).
-    bool columns = false;
+    RowMapping mapping = RowMapping::Threads;
     if (kj.contains("row_mapping")) {
       const auto m = parseIn(kRowMappingNames, r.str(kj["row_mapping"], where + ".row_mapping"));
       if (!m) r.fail(where + ".row_mapping", std::string("expected ") + namesIn(kRowMappingNames, " or "));
-      columns = *m == RowMapping::ColumnTile;
+      if (*m == RowMapping::ColumnTile || *m == RowMapping::StreamedTile) mapping = *m;
     }
+    const bool columns = mapping == RowMapping::ColumnTile;
+    if (mapping == RowMapping::StreamedTile && !streams)
+      r.fail(where + ".streams", "a streamed tile streams its sums: the plan names none");
     const std::optional<KernelPlan> planned =
-        cm.evaluate(k.statements, c, &k.threadDims, k.recomputed, streams, columns);
+        cm.evaluate(k.statements, c, &k.threadDims, k.recomputed, streams, mapping);
     if (!planned)
       r.fail(where, "no plan with these decisions: the thread dimensions split a reduction its threads do not share, or "
                     "the streams, split or column tile are not possible here" +
@@ -201,7 +204,7 @@ Partition readPlan(const CostModel& cm, const json& plan, const PlanHeader& head
     k.tile = c.tile;
     k.splitChunks = c.chunks;
     if (streams) k.streams.push_back({});  // replan streams where the kernel did
-    if (columns) k.rowMapping = RowMapping::ColumnTile;  // and runs a column tile where it did
+    if (columns || mapping == RowMapping::StreamedTile) k.rowMapping = mapping;  // and the tile it ran
     skeleton.kernels.push_back(std::move(k));
     groups.push_back(group);
     kept.push_back(recomputed);

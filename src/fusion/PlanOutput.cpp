@@ -74,6 +74,15 @@ nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p) {
       kj["group_columns"] = k.groupColumns;
       kj["column_lanes"] = k.columnLanes;
     }
+    if (k.streamedTile()) {
+      const StreamTile& st = k.streamTile;
+      nlohmann::ordered_json roles = nlohmann::ordered_json::object();
+      for (size_t m = 0; m < st.roles.size(); ++m)
+        roles[prog.statements[size_t(k.statements[m])].label()] = streamRoleName(st.roles[m]);
+      kj["stream_tile"] = {{"rows", k.tile[size_t(st.rowCoord)]}, {"rows_a_thread", st.rowsAThread},
+                           {"threads_a_row", st.rowThreads}, {"step", st.step}, {"lanes", st.lanes},
+                           {"tiled", tensorNames(prog, st.tiled)}, {"staged", st.staged.size()}, {"roles", roles}};
+    }
     kj["streams"] = nlohmann::ordered_json::array();
     for (const StreamPair& sp : k.streams)
       kj["streams"].push_back({{"sum", prog.statements[size_t(k.statements[size_t(sp.sum)])].label()},
@@ -228,6 +237,19 @@ void printPartitionTable(std::ostream& os, const CostModel& cm, const Partition&
         if (k.modes[m] == StmtMode::ColumnReduce) reducing += (reducing.empty() ? "" : " ") + prog.statements[size_t(k.statements[m])].label();
       os << fmt::format("       column tile: {} reduce down {} columns a block ({} a thread), {} groups of threads splitting each\n",
                         reducing, k.groupColumns, k.columnLanes, k.reduceGroups());
+    }
+    if (k.streamedTile()) {
+      const StreamTile& st = k.streamTile;
+      const Statement& mx = prog.statements[size_t(k.statements[size_t(
+          std::find(st.roles.begin(), st.roles.end(), StreamRole::Maximum) - st.roles.begin())])];
+      std::string scores;
+      for (size_t m = 0; m < st.roles.size(); ++m)
+        if (st.roles[m] == StreamRole::Score) scores += (scores.empty() ? "" : " ") + prog.statements[size_t(k.statements[m])].label();
+      os << fmt::format("       streamed tile: {} rows a block ({} a thread, {} threads a row), {}'s reduction in steps of {}"
+                        "{}{}\n",
+                        k.tile[size_t(st.rowCoord)], st.rowsAThread, st.rowThreads, mx.label(), st.step,
+                        scores.empty() ? "" : "; scores " + scores + " computed at each step, never stored",
+                        st.lanes > 0 ? "; " + std::to_string(st.lanes) + " lanes a thread" : "");
     }
     for (const StreamPair& sp : k.streams)
       os << fmt::format("       streamed: {} runs in {}'s loop, against its running maximum\n",

@@ -96,8 +96,10 @@ std::optional<Alignment> align(const Scope& scope, const Statement& s, const Acc
   const int w = scope.soleWriter(readOfM.tensor);
   if (w < 0 || w >= s.id) return std::nullopt;
   const Statement& m = prog.statements[size_t(w)];
+  // S may have parallel dims M has not (a weighted sum of values, o(i, d) +=! p(i, j) *
+  // V(j, d)): each of its points rescales as a point of a sum of M's shape would.
   if (!(m.op == ReduceOp::Max || m.op == ReduceOp::FMax) || !m.init || m.numReduction() != s.numReduction() ||
-      m.numParallel != s.numParallel || readOfM.gathers())
+      m.numParallel > s.numParallel || readOfM.subscripts.size() != size_t(m.numParallel) || readOfM.gathers())
     return std::nullopt;
   Alignment al;
   al.max = &m;
@@ -376,6 +378,8 @@ StreamChain streamChain(const Program& prog, const Statement& s) {
         out.sumDimOf.push_back(int(std::find(t.dims.begin(), t.dims.end(), sd) - t.dims.begin()));
       }
       out.max = al->max->id;
+      for (int d = 0; d < t.numParallel; ++d)
+        if (std::find(out.sumDimOf.begin(), out.sumDimOf.end(), d) == out.sumDimOf.end()) out.extraDims.push_back(d);
       break;
     }
   out.tensor = m;

@@ -37,7 +37,13 @@ struct StreamChain {
   std::vector<int> producers;  // statement ids inlined into the sum, in the order inlined
   Statement inlined;           // the sum with them inlined (the same value), reading m
   std::vector<int> sumDimOf;   // per dim of the maximum, the sum's dim over the same points
+  // The sum's parallel dims the maximum has not (attention's d in o(i, d) +=! p(i, j) *
+  // V(j, d)): each point of them keeps a partial of its own, rescaled with the rest. Only
+  // a streamed tile (KernelPlan::streamTile) runs such a sum in the maximum's loop.
+  std::vector<int> extraDims;
   bool streams() const { return max >= 0; }
+  // Whether the sum runs over exactly the maximum's points (a row kernel's streamed pair).
+  bool streamsAlongside() const { return streams() && extraDims.empty(); }
 };
 StreamChain streamChain(const Program& prog, const Statement& s);
 

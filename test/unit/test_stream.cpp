@@ -120,3 +120,44 @@ TEST_CASE("stream: a vocabulary softmax reads X twice, and --no-stream three tim
   CHECK(f.kernels[0].splitMembers().size() == 2);
   CHECK(double(f.dramBytes) < 1.51 * double(few.cm->lowerBoundBytes()));
 }
+
+TEST_CASE("stream: a weighted sum with dims of its own streams, in a tile of rows") {
+  // Each point d of the sum is a sum of the maximum's shape: the rule holds point by point.
+  const char* pooled = R"(def f(float(N, M) X, float(M, D) V) -> (O) {
+    mx(i) max=! X(i, j)
+    p(i, j) = exp(X(i, j) - mx(i))
+    acc(i, d) +=! p(i, j) * V(j, d)
+    O(i, d) = acc(i, d)
+  })";
+  CHECK(streamsBeside(pooled, "acc") == 0);
+  LoadedProgram lp = load(pooled);
+  const StreamChain sc = streamChain(*lp.program, lp.program->statements[2]);
+  CHECK(sc.extraDims == std::vector<int>{1});
+  CHECK_FALSE(sc.streamsAlongside());
+  // A term free of the exponential's factor, or the maximum read at another row: no.
+  CHECK(streamsBeside(R"(def f(float(N, M) X, float(M, D) V) -> (acc) {
+    mx(i) max=! X(i, j)
+    acc(i, d) +=! exp(X(i, j) - mx(i)) * V(j, d) + V(j, d)
+  })", "acc") == -1);
+  CHECK(streamsBeside(R"(def f(float(N, M) X, float(M, N) V) -> (acc) {
+    mx(i) max=! X(i, j)
+    acc(i, d) +=! exp(X(i, j) - mx(d)) * V(j, d)
+  })", "acc") == -1);
+
+  // Attention: one kernel at the byte lower bound where the scores would not fit on chip;
+  // every read of S x T scores gone. Without streaming: three kernels.
+  const Sizes sizes = {{"S", 4096}, {"D", 64}};
+  Setup on(loadExample("attention.tc"), sizes), off(loadExample("attention.tc"), sizes);
+  off.cm->setStreams(false);
+  const Partition a = on.run("ilp"), b = off.run("ilp");
+  REQUIRE(a.kernels.size() == 1);
+  CHECK(a.kernels[0].streamedTile());
+  CHECK(a.kernels[0].streams.size() == 2);
+  CHECK(a.dramBytes == on.cm->lowerBoundBytes());
+  CHECK(b.kernels.size() == 3);
+  CHECK(a.modeledUs < b.modeledUs);
+  // Strict numerics keeps every reduction serial: no tile.
+  Setup strict(loadExample("attention.tc"), sizes);
+  strict.cm->setNumerics(Numerics::Strict);
+  for (auto& k : strict.run("ilp").kernels) CHECK_FALSE(k.streamedTile());
+}
