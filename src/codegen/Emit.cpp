@@ -794,7 +794,10 @@ class KernelPrinter {
             if (tl.roles[k] == StreamRole::Score) return "pf_v" + std::to_string(w) + ra + "[" + b + "]";
             return tileName(acc.tensor) + "[(pf_rg + " + std::to_string(a * groups) + ") * " + std::to_string(step + 1) + " + " + kk + "]";
           case StreamRole::Maximum: return "pf_m" + ra;
-          case StreamRole::Sum: return "pf_s" + std::to_string(w) + ra + (tl.extraDim[size_t(w)] >= 0 ? "[" + q + "]" : "");
+          case StreamRole::Sum:
+            // In a sum's terms, a factor it takes out (applied once it is finished).
+            if (inTerms_) return sp_.literal("1");
+            return "pf_s" + std::to_string(w) + ra + (tl.extraDim[size_t(w)] >= 0 ? "[" + q + "]" : "");
           case StreamRole::Epilogue: return "pf_e" + std::to_string(w);
           case StreamRole::Inlined: break;
         }
@@ -890,6 +893,7 @@ class KernelPrinter {
       os << "    }\n";
     }
     os << "    for (int pf_k = 0; pf_k < pf_n; ++pf_k) {\n";
+    inTerms_ = true;
     for (int64_t a = 0; a < R; ++a) {
       os << "      if (pf_m[" << a << "] != -INFINITY) {\n";
       for (size_t k = 0; k < kp.statements.size(); ++k) {
@@ -906,7 +910,30 @@ class KernelPrinter {
       }
       os << "      }\n";
     }
+    inTerms_ = false;
     os << "    }\n  }\n";
+    // The factors the sums took out of their terms, in member order (a factor is a sum
+    // before them, finished here).
+    std::vector<int> sumTensors;
+    for (size_t k = 0; k < kp.statements.size(); ++k)
+      if (tl.roles[k] == StreamRole::Sum) sumTensors.push_back(stmtOf(k).write.tensor);
+    for (size_t k = 0; k < kp.statements.size(); ++k) {
+      if (tl.roles[k] != StreamRole::Sum) continue;
+      StagedRead whole;
+      whole.member = int(k);
+      const Statement& in = stagedStatement(whole);
+      std::vector<int> others = sumTensors;
+      others.erase(std::find(others.begin(), others.end(), stmtOf(k).write.tensor));
+      const auto factors = invariantFactors(in, others);
+      if (!factors) throw InternalError("a streamed tile's sum has a factor it cannot take out");
+      for (auto& [r, divides] : *factors)
+        for (int64_t a = 0; a < R; ++a) {
+          const std::string f = "pf_s" + std::to_string(writerOf(in.reads[size_t(r)].tensor)) + "[" + std::to_string(a) + "]";
+          const std::string acc = "pf_s" + std::to_string(k) + "[" + std::to_string(a) + "]" + (tl.extraDim[k] >= 0 ? "[pf_q]" : "");
+          os << "  " << (tl.extraDim[k] >= 0 ? "for (int pf_q = 0; pf_q < " + std::to_string(L) + "; ++pf_q) " : "") << acc << " = " << acc
+             << (divides ? " / " : " * ") << f << ";  // a factor " << stmtOf(k).label() << "'s terms had\n";
+        }
+    }
     // The rows' results, and what follows from them.
     auto stored = [&](int tensor) { return std::find(kp.globalWrites.begin(), kp.globalWrites.end(), tensor) != kp.globalWrites.end(); };
     for (int64_t a = 0; a < R; ++a) {
@@ -982,6 +1009,7 @@ class KernelPrinter {
   }
   const Access& stagedAccess(const StagedRead& sr) const { return stagedStatement(sr).reads[size_t(sr.read)]; }
   mutable std::map<size_t, StreamChain> chains_;
+  mutable bool inTerms_ = false;  // printing a streamed tile's terms (a sum's factors read as 1)
 
   std::string printCombine() const {
     const KernelPlan& kp = k_.plan;

@@ -182,7 +182,9 @@ std::optional<KernelPlan> CostModel::streamedTile(const std::vector<int>& member
       case StreamRole::Maximum: return writer == StreamRole::Score;
       case StreamRole::Inlined:
       case StreamRole::Sum:
-        return writer == StreamRole::Score || writer == StreamRole::Maximum || writer == StreamRole::Inlined;
+        // A sum's finished value only as a factor the reading sum takes out (below).
+        return writer == StreamRole::Score || writer == StreamRole::Maximum || writer == StreamRole::Inlined ||
+               writer == StreamRole::Sum;
       case StreamRole::Epilogue:
         return writer == StreamRole::Maximum || writer == StreamRole::Sum || writer == StreamRole::Epilogue;
     }
@@ -205,6 +207,24 @@ std::optional<KernelPlan> CostModel::streamedTile(const std::vector<int>& member
     }
   }
   st.tiled.assign(tiled.begin(), tiled.end());
+  // A sum whose terms read another sum's finished value (a softmax divided by its sum
+  // before the weighted sum) takes it out as a factor, applied after the last step.
+  std::vector<int> rowSums;
+  for (size_t k = 0; k < n; ++k)
+    if (st.roles[k] == StreamRole::Sum && st.extraDim[k] < 0) rowSums.push_back(stmt(k).write.tensor);
+  for (size_t k = 0; k < n; ++k) {
+    if (st.roles[k] != StreamRole::Sum) continue;
+    const Statement& in = stream_[size_t(members[k])].inlined;
+    std::vector<int> others;
+    for (size_t w = 0; w < n; ++w)
+      if (st.roles[w] == StreamRole::Sum && w != k) others.push_back(stmt(w).write.tensor);
+    const auto factors = invariantFactors(in, others);
+    if (!factors) return std::nullopt;
+    for (auto& [r, divides] : *factors)
+      if (std::find(rowSums.begin(), rowSums.end(), in.reads[size_t(r)].tensor) == rowSums.end() ||
+          size_t(writerOf[size_t(in.reads[size_t(r)].tensor)]) >= k)
+        return std::nullopt;
+  }
   // Staged reads: of tensors computed elsewhere, by the members that run in the steps.
   for (size_t k = 0; k < n; ++k) {
     const StreamRole role = st.roles[k];

@@ -208,6 +208,29 @@ struct DegreeOf {
 
 }  // namespace
 
+std::optional<std::vector<std::pair<int, bool>>> invariantFactors(const Statement& s, const std::vector<int>& tensors) {
+  auto wanted = [&](const Access& a) { return std::find(tensors.begin(), tensors.end(), a.tensor) != tensors.end(); };
+  std::vector<std::pair<int, bool>> out;
+  bool ok = true;
+  std::function<void(const Expr&, bool, bool)> walk = [&](const Expr& e, bool factor, bool divides) {
+    if (e.kind == ExprKind::Access && wanted(s.reads[size_t(e.ref)])) {
+      const Access& a = s.reads[size_t(e.ref)];
+      for (auto& sub : a.subscripts)
+        for (auto& [name, c] : sub.coef)
+          for (size_t d = size_t(s.numParallel); d < s.dims.size(); ++d) ok = ok && !(c != 0 && name == s.dims[d]);
+      ok = ok && factor && !a.gathers() && !a.guarded();
+      out.push_back({e.ref, divides});
+      return;
+    }
+    const bool product = e.kind == ExprKind::Mul || e.kind == ExprKind::Div;
+    for (size_t i = 0; i < e.args.size(); ++i)
+      walk(*e.args[i], factor && product, e.kind == ExprKind::Div && i == 1 ? !divides : divides);
+  };
+  walk(*s.rhs, true, false);
+  if (!ok) return std::nullopt;
+  return out;
+}
+
 int soleWriter(const Program& prog, int tensor) {
   int w = -1;
   for (auto& st : prog.statements)

@@ -8,7 +8,9 @@
 // monoid over which the rescale distributes, and E - m' <= 0 keeps every term at most 1,
 // as the two-pass form does. The rule reads the operators, never a layer's shape.
 #pragma once
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "polyir/Program.h"
@@ -46,6 +48,14 @@ struct StreamChain {
   bool streamsAlongside() const { return streams() && extraDims.empty(); }
 };
 StreamChain streamChain(const Program& prog, const Statement& s);
+
+// The reads of `tensors` in s's body that are factors of the whole of it: reached from its
+// root through products and quotients only, so that a sum over s's reduction may take
+// them out, sum_j f(P) t(P, j) = f(P) sum_j t(P, j) (a softmax's division by its sum,
+// before the weighted sum of values: FlashAttention's normalization at the end). Each
+// as (read index, whether it divides). None when a read of those tensors sits anywhere
+// else (under a sum, a call, a select), or names a reduction dimension.
+std::optional<std::vector<std::pair<int, bool>>> invariantFactors(const Statement& s, const std::vector<int>& tensors);
 
 // The statement that writes `tensor` alone (-1 when none or several do).
 int soleWriter(const Program& prog, int tensor);
