@@ -746,7 +746,9 @@ class KernelPrinter {
         os << "  __local " << T << " " << name << "[" << elements << "];  // " << what << "\n";
       }
     };
-    for (int t : tl.tiled) declare(tileName(t), rows * (step + 1), "the step's values of " + prog.tensors[size_t(t)].name);
+    const int64_t pitch = tl.tilePitch();
+    for (int t : tl.tiled) declare(tileName(t), rows * pitch, "the step's values of " + prog.tensors[size_t(t)].name);
+    declare("pf_factor", rows * pitch, "the step's factors exp(E - m) of the sums' terms, each computed once");
     for (size_t i = 0; i < tl.staged.size(); ++i) {
       const StagedRead& sr = tl.staged[i];
       declare("pf_stage" + std::to_string(i), sr.elements(rows, step),
@@ -778,6 +780,8 @@ class KernelPrinter {
     // staged slice, a row's register, or global memory.
     auto reader = [&](size_t k, const Statement& st, int64_t a, const std::string& b, const std::string& q, const std::string& kk) {
       return [&, k, a, b, q, kk](const Access& acc) -> std::string {
+        if (acc.subscripts.empty() && acc.tensor == M.write.tensor)  // a step's factor (factoredTerms)
+          return "pf_factor[(pf_rg + " + std::to_string(a * groups) + ") * " + std::to_string(pitch) + " + " + kk + "]";
         const size_t r = size_t(&acc - st.reads.data());
         for (size_t i = 0; i < tl.staged.size(); ++i) {
           const StagedRead& sr = tl.staged[i];
@@ -792,7 +796,7 @@ class KernelPrinter {
         switch (tl.roles[size_t(w)]) {
           case StreamRole::Score:
             if (tl.roles[k] == StreamRole::Score) return "pf_v" + std::to_string(w) + ra + "[" + b + "]";
-            return tileName(acc.tensor) + "[(pf_rg + " + std::to_string(a * groups) + ") * " + std::to_string(step + 1) + " + " + kk + "]";
+            return tileName(acc.tensor) + "[(pf_rg + " + std::to_string(a * groups) + ") * " + std::to_string(pitch) + " + " + kk + "]";
           case StreamRole::Maximum: return "pf_m" + ra;
           case StreamRole::Sum:
             // In a sum's terms, a factor it takes out (applied once it is finished).
@@ -828,8 +832,10 @@ class KernelPrinter {
       const size_t k = size_t(sr.member);
       const Statement& st = stagedStatement(sr);
       const int64_t lines = sr.perStep ? step : rows;
+      // Consecutive threads along what memory holds side by side.
       os << ind << "for (int pf_e = pf_tid; pf_e < " << lines * sr.inner << "; pf_e += " << kp.threadsPerBlock << ") {\n"
-         << ind << "  const int pf_line = pf_e / " << sr.inner << ", pf_x = pf_e % " << sr.inner << ";\n"
+         << ind << (sr.linesContiguous ? "  const int pf_line = pf_e % " + std::to_string(lines) + ", pf_x = pf_e / " + std::to_string(lines) + ";\n"
+                                       : "  const int pf_line = pf_e / " + std::to_string(sr.inner) + ", pf_x = pf_e % " + std::to_string(sr.inner) + ";\n")
          << ind << "  if (" << (sr.perStep ? std::string("pf_line < pf_n") : "pf_b" + std::to_string(tl.rowCoord) + " + pf_line < " + std::to_string(rowHi)) << ") {\n";
       std::string dims;
       for (int t = 0; t < kp.gridRank(); ++t) {
@@ -876,15 +882,19 @@ class KernelPrinter {
     }
     for (int t : tl.tiled)
       os << "      for (int pf_a = 0; pf_a < " << R << "; ++pf_a) for (int pf_kb = 0; pf_kb < " << KT << "; ++pf_kb)\n"
-         << "        if (pf_g + pf_kb * " << G << " < pf_n) " << tileName(t) << "[(pf_rg + pf_a * " << groups << ") * " << step + 1 << " + pf_g + pf_kb * " << G
+         << "        if (pf_g + pf_kb * " << G << " < pf_n) " << tileName(t) << "[(pf_rg + pf_a * " << groups << ") * " << pitch << " + pf_g + pf_kb * " << G
          << "] = pf_v" << writerOf(t) << "[pf_a][pf_kb];\n";
     os << "    }\n    " << sp_.barrier() << "\n";
-    // The step's maximum of each row, one rescale of its partials, then its terms.
+    // The step's maximum of each row and one rescale of its partials; then each thread
+    // the factors exp(E - m) of the sums' terms at its own points, once (a row's maximum
+    // still -inf makes them 0, as every E is -inf); then the terms.
+    os << "    " << T << " pf_ms[" << R << "];  // the rows' running maxima, 0 for a row all -inf so far\n";
     for (int64_t a = 0; a < R; ++a) {
       os << "    {\n      " << T << " pf_run = pf_m[" << a << "];\n      for (int pf_k = 0; pf_k < pf_n; ++pf_k) {\n"
          << bind(maxM, a, "pf_j0 + pf_k", "", "        ")
          << "        pf_run = " << combine(M.op, "pf_run", value(maxM, M, a, "", "", "pf_k"), sp_) << ";\n      }\n"
-         << "      const " << T << " pf_scale = pf_rescale(pf_m[" << a << "], pf_run);\n      pf_m[" << a << "] = pf_run;\n";
+         << "      const " << T << " pf_scale = pf_rescale(pf_m[" << a << "], pf_run);\n      pf_m[" << a << "] = pf_run;\n"
+         << "      pf_ms[" << a << "] = pf_run == -INFINITY ? " << sp_.literal("0") << " : pf_run;\n";
       for (size_t k = 0; k < kp.statements.size(); ++k)
         if (tl.roles[k] == StreamRole::Sum)
           os << "      " << (tl.extraDim[k] >= 0 ? "for (int pf_q = 0; pf_q < " + std::to_string(L) + "; ++pf_q) pf_s" + std::to_string(k) + "[" + std::to_string(a) + "][pf_q]"
@@ -892,23 +902,25 @@ class KernelPrinter {
              << " *= pf_scale;\n";
       os << "    }\n";
     }
+    const std::string own = "pf_g + pf_kb * " + std::to_string(G);
+    for (int64_t a = 0; a < R; ++a)
+      os << "    for (int pf_kb = 0; pf_kb < " << KT << "; ++pf_kb) {\n      if (" << own << " >= pf_n) continue;\n"
+         << bind(maxM, a, "pf_j0 + " + own, "", "      ") << "      pf_factor[(pf_rg + " << a * groups << ") * " << pitch << " + " << own
+         << "] = " << sp_.fn("exp") << "(" << value(maxM, M, a, "", "", own) << " - pf_ms[" << a << "]);\n    }\n";
+    os << "    " << sp_.barrier() << "\n";
     os << "    for (int pf_k = 0; pf_k < pf_n; ++pf_k) {\n";
     inTerms_ = true;
     for (int64_t a = 0; a < R; ++a) {
-      os << "      if (pf_m[" << a << "] != -INFINITY) {\n";
       for (size_t k = 0; k < kp.statements.size(); ++k) {
         if (tl.roles[k] != StreamRole::Sum) continue;
-        StagedRead whole;
-        whole.member = int(k);
-        const Statement& in = stagedStatement(whole);
+        const Statement& in = factoredTerms(k);
         const std::string acc = "pf_s" + std::to_string(k) + "[" + std::to_string(a) + "]";
         if (tl.extraDim[k] >= 0)
-          os << "        for (int pf_q = 0; pf_q < " << L << "; ++pf_q) {\n" << bind(k, a, "pf_j0 + pf_k", laneOf("pf_q"), "          ")
-             << "          " << acc << "[pf_q] += " << value(k, in, a, "", "pf_q", "pf_k") << ";\n        }\n";
+          os << "      for (int pf_q = 0; pf_q < " << L << "; ++pf_q) {\n" << bind(k, a, "pf_j0 + pf_k", laneOf("pf_q"), "        ")
+             << "        " << acc << "[pf_q] += " << value(k, in, a, "", "pf_q", "pf_k") << ";\n      }\n";
         else
-          os << "        {\n" << bind(k, a, "pf_j0 + pf_k", "", "          ") << "          " << acc << " += " << value(k, in, a, "", "", "pf_k") << ";\n        }\n";
+          os << "      {\n" << bind(k, a, "pf_j0 + pf_k", "", "        ") << "        " << acc << " += " << value(k, in, a, "", "", "pf_k") << ";\n      }\n";
       }
-      os << "      }\n";
     }
     inTerms_ = false;
     os << "    }\n  }\n";
@@ -1008,6 +1020,33 @@ class KernelPrinter {
     return it->second.inlined;
   }
   const Access& stagedAccess(const StagedRead& sr) const { return stagedStatement(sr).reads[size_t(sr.read)]; }
+  // Member k's terms (a streamed tile's sum, inlined) with each factor exp(E - m) read from
+  // the step's factors: an access of the maximum's result with no subscripts.
+  const Statement& factoredTerms(size_t k) const {
+    auto it = factored_.find(k);
+    if (it != factored_.end()) return it->second;
+    StagedRead whole;
+    whole.member = int(k);
+    Statement out = cloneStatement(stagedStatement(whole));
+    const int m = chains_.at(k).tensor;
+    const int ref = int(out.reads.size());
+    Access factor;
+    factor.tensor = m;
+    out.reads.push_back(factor);
+    std::function<void(ExprPtr&)> walk = [&](ExprPtr& e) {
+      if (e->kind == ExprKind::Call && e->fn == Intrinsic::Exp && e->args[0]->kind == ExprKind::Sub &&
+          e->args[0]->args[1]->kind == ExprKind::Access && out.reads[size_t(e->args[0]->args[1]->ref)].tensor == m) {
+        auto read = std::make_unique<Expr>(ExprKind::Access, e->loc);
+        read->ref = ref;
+        e = std::move(read);
+        return;
+      }
+      for (auto& x : e->args) walk(x);
+    };
+    walk(out.rhs);
+    return factored_.emplace(k, std::move(out)).first->second;
+  }
+  mutable std::map<size_t, Statement> factored_;
   mutable std::map<size_t, StreamChain> chains_;
   mutable bool inTerms_ = false;  // printing a streamed tile's terms (a sum's factors read as 1)
 

@@ -286,13 +286,13 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& 
       }
     }
     if (k.streamedTile()) {
-      // Its own loop (Emit's printStreamedTile): three barriers a step, between the
-      // staging, the scores and the terms.
+      // Its own loop (Emit's printStreamedTile): four barriers a step, before and after
+      // the staging, after the scores and after the step's factors.
       const Statement& mx = prog.statements[k.statements[size_t(
           std::find(k.streamTile.roles.begin(), k.streamTile.roles.end(), StreamRole::Maximum) - k.streamTile.roles.begin())]];
       const SizedStatement& ms = at.statement(mx.id);
-      ki.barriers = 3;
-      ki.barriersPerBlock = 3 * ((ms.hi.back() - ms.lo.back() + k.streamTile.step - 1) / k.streamTile.step);
+      ki.barriers = 4;
+      ki.barriersPerBlock = 4 * ((ms.hi.back() - ms.lo.back() + k.streamTile.step - 1) / k.streamTile.step);
       out.push_back(std::move(ki));
       continue;
     }

@@ -169,6 +169,10 @@ struct StagedRead {
   bool perStep = true;
   int innerDim = -1;  // the member's dimension along `inner`; -1: none (inner is 1)
   int64_t innerLo = 0, inner = 1;
+  // Whether memory holds consecutive lines (points of the step, or rows) side by side: the
+  // staging loop then runs along them, so that consecutive threads load consecutive
+  // elements (a transposed K^T(d, j)), else along the inner dimension.
+  bool linesContiguous = false;
   int64_t elements(int64_t rows, int64_t step) const { return (perStep ? step : rows) * (inner + 1); }
 };
 
@@ -177,9 +181,10 @@ struct StagedRead {
 // (each thread rowsAThread rows);
 // the maximum's reduction runs in steps of `step` points. A step stages its reads,
 // computes each score at the row's thread that owns the point (points rowThreads apart),
-// keeps the scores the maximum and the sums read in shared memory ([rows x (step + 1)]),
-// then each thread takes the step's maximum and rescales its partial sums once, and
-// adds the step's terms: a sum over the maximum's points as one register a row, a sum
+// keeps the scores the maximum and the sums read in shared memory ([rows x tilePitch()]),
+// then each thread takes the step's maximum and rescales its partial sums once, computes
+// the factors exp(E - m) of the sums' terms at its own points (a tile beside the scores),
+// and adds the step's terms: a sum over the maximum's points as one register a row, a sum
 // with an extra dimension as `lanes` registers, its points rowThreads apart.
 struct StreamTile {
   int rowCoord = -1;
@@ -188,16 +193,34 @@ struct StreamTile {
   int rowsAThread = 1;  // rows a thread holds, tile[rowCoord] / rowsAThread apart
   int64_t lanes = 0, extraLo = 0, extraHi = 0;
   int64_t keysAThread() const { return step / rowThreads; }
+  // The line of a tile of scores: at least a step, padded so that a warp's threads (a
+  // row's rowThreads adjacent lanes, rows one line apart) store their points and read a
+  // row's point on distinct banks.
+  int64_t tilePitch() const {
+    const int lanes = 32, g = std::min(rowThreads, lanes), groups = lanes / g;
+    for (int64_t p = step + 1; p <= step + lanes; ++p) {
+      std::vector<bool> bank(lanes, false);
+      bool distinct = true;
+      for (int r = 0; r < groups && distinct; ++r)
+        for (int t = 0; t < g && distinct; ++t) {
+          const int64_t b = (int64_t(r) * p + t) % lanes;
+          distinct = !bank[size_t(b)];
+          bank[size_t(b)] = true;
+        }
+      if (distinct) return p;
+    }
+    return step + 1;
+  }
   // Per member: its role, and its dimensions along the maximum's reduction (key), along
   // the sums' extra dimension, and along its own reduction (a score's contraction); -1: none.
   std::vector<StreamRole> roles;
   std::vector<int> keyDim, extraDim, innerDim;
-  std::vector<int> tiled;  // tensors written by scores, held [rows x (step + 1)]
+  std::vector<int> tiled;  // tensors written by scores, held [rows x tilePitch()]
   std::vector<StagedRead> staged;
   // Bytes of shared memory, each array 16-byte aligned (as codegen lays them out).
   int64_t sharedBytes(int64_t rows, int elemBytes) const {
     auto aligned = [&](int64_t elements) { return (elements * elemBytes + 15) / 16 * 16; };
-    int64_t n = int64_t(tiled.size()) * aligned(rows * (step + 1));
+    int64_t n = int64_t(tiled.size() + 1) * aligned(rows * tilePitch());  // and the step's factors
     for (auto& s : staged) n += aligned(s.elements(rows, step));
     return n;
   }

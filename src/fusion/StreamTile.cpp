@@ -255,6 +255,16 @@ std::optional<KernelPlan> CostModel::streamedTile(const std::vector<int>& member
         sr.innerLo = ss.lo[size_t(inner)];
         sr.inner = ss.hi[size_t(inner)] - ss.lo[size_t(inner)];
       }
+      // Lines side by side in memory: the last subscript walks the line's dim, not the inner.
+      const int lineDim = key ? st.keyDim[k] : c.dims[k][size_t(rowCoord)];
+      auto coefOf = [&](const Affine& sub, int d) {
+        auto it = d < 0 ? sub.coef.end() : sub.coef.find(s.dims[size_t(d)]);
+        return it == sub.coef.end() ? int64_t(0) : int64_t(it->second);
+      };
+      if (!a.subscripts.empty()) {
+        const Affine& last = a.subscripts.back();
+        sr.linesContiguous = (coefOf(last, lineDim) == 1 || coefOf(last, lineDim) == -1) && coefOf(last, inner) == 0;
+      }
       st.staged.push_back(sr);
     }
   }
@@ -357,22 +367,22 @@ std::optional<KernelPlan> CostModel::streamedTile(const std::vector<int>& member
             if (a.extent[d] == 0) a.extent[d] = a.inRegisters() ? 1 : step;
         kp.onchipBytesPerBlock = shared;
         // Operands from shared memory. A thread's loops reuse each load: a row's operand
-        // across its keys, a key's across its rows (a score's contraction); a score
-        // across its lanes, a staged value across its rows (a sum with lanes). What
-        // every thread of a row computes alike (the maximum, sums without lanes and the
-        // producers they inline) it computes threadsARow times.
+        // across its keys, a key's across its rows (a score's contraction); a step's
+        // factor across its lanes, a staged value across its rows (a sum with lanes).
+        // What every thread of a row computes alike (the step's maximum, sums without
+        // lanes) it computes threadsARow times; the factors exp(E - m) (the inlined
+        // producers' work) each point's own thread computes once, from the tile.
         double loads = 0, redundantFlops = 0;
         for (size_t k = 0; k < n; ++k) {
           const SizedStatement& ss = sized(members[k]);
           const StreamRole role = st.roles[k];
-          const bool perRow = role == StreamRole::Maximum || role == StreamRole::Inlined ||
-                              (role == StreamRole::Sum && st.extraDim[k] < 0);
+          const bool perRow = role == StreamRole::Maximum || (role == StreamRole::Sum && st.extraDim[k] < 0);
           if (perRow) redundantFlops += double(ss.points) * double(ss.flopsPerPoint) * (threadsARow - 1);
           double perPoint = 0;
           for (auto& sr : st.staged)
             if (sr.member == int(k)) perPoint += sr.perStep ? 1.0 / rowsAThread : 1.0 / double(keys);
-          for (auto& r : ss.reads)
-            if (tiled.count(r.tensor)) perPoint += st.extraDim[k] >= 0 ? 1.0 / double(lanes) : 1.0;
+          if (role == StreamRole::Maximum || role == StreamRole::Inlined) perPoint += 1;  // the score tile
+          if (role == StreamRole::Sum) perPoint += st.extraDim[k] >= 0 ? 1.0 / double(lanes) : 1.0;  // the factors
           loads += double(ss.points) * perPoint * (perRow ? threadsARow : 1);
         }
         kp.onchipLoadBytes = int64_t(loads * computeBytes_);
