@@ -3,7 +3,7 @@
 # dependencies): the CUDA harnesses of softmax, LayerNorm, RMSNorm and SkipLayerNorm at
 # row lengths 1024, 4096 and 32768 (256 MiB of X each: larger than any cache), fused
 # (ilp) against unfused (nofuse), and the tiled contraction (matmul, 2048^3) beside a
-# cuBLAS SGEMM of the same shape. Each harness verifies against the C reference and
+# cuBLAS SGEMM of the same shape; attention beside a FlashAttention-style baseline. Each harness verifies against the C reference and
 # times with CUDA events; its plan.json carries the modeled time.
 # Usage (repository root, after make build): bench/gpu/prepare.sh [DEVICE]   (default h200)
 set -euo pipefail
@@ -21,5 +21,21 @@ for rows in "65536 1024" "16384 4096" "2048 32768"; do
 done
 build/bin/polyfuse codegen examples/matmul.tc --target cuda --size N=2048,K=2048,M=2048 --device "$dev" \
   -o "$out/matmul_2048_ilp" > /dev/null
-cp bench/gpu/cublas_sgemm.cu "$out/"
+# One attention head at S=4096, d = 64 and 128 (docs/streaming.md): the plan the search
+# takes (a streamed tile split over the keys), the whole streamed tile (--no-stream-split)
+# and the two-pass plan (--no-stream), beside the hand-written FlashAttention-style
+# baseline (flash_ref.cu); and a decode step, 32 heads over 32768 cached keys.
+for d in 64 128; do
+  for variant in "ilp" "whole --no-stream-split" "twopass --no-stream"; do
+    set -- $variant
+    build/bin/polyfuse codegen examples/attention.tc --target cuda --size S=4096,D=$d --device "$dev" ${2:-} \
+      -o "$out/attention_D${d}_$1" > /dev/null
+  done
+done
+for variant in "ilp" "whole --no-stream-split"; do
+  set -- $variant
+  build/bin/polyfuse codegen test/lit/Inputs/attention_variants.tc --entry heads --target cuda \
+    --size H=32,S=1,T=32768,D=128,E=128 --device "$dev" ${2:-} -o "$out/decode_T32768_$1" > /dev/null
+done
+cp bench/gpu/cublas_sgemm.cu bench/gpu/flash_ref.cu bench/gpu/flash_ref.h "$out/"
 echo "generated $(ls -d "$out"/*/ | wc -l) harnesses in $out"

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # On a GPU machine: compiles each generated harness with nvcc, runs it (it verifies
-# against its C reference and times with CUDA events), and prints two tables. Norms:
+# against its C reference and times with CUDA events), and prints three tables. Norms:
 # time, GB/s of the lower-bound bytes against a device-to-device copy of the same bytes,
 # fused/unfused measured side by side in this run, and modeled against measured time.
 # Contraction: GFLOP/s of polyfuse's tiled matmul against cuBLAS SGEMM, same shape.
+# Attention: polyfuse's plans (split streamed tile, whole, two-pass) against the
+# hand-written FlashAttention-style baseline (flash_ref.cu) at d = 64 and 128, S = 4096.
 # Usage: bench/gpu/run.sh [ARCH]     (ARCH defaults to native)
 set -uo pipefail
 cd "$(dirname "$0")/gen"
@@ -23,6 +25,10 @@ print(json.dumps(j))
 PY
 done
 "$nvcc" -O3 -arch="$arch" cublas_sgemm.cu -lcublas -o cublas_sgemm 2> cublas.log && ./cublas_sgemm 2048 20 > cublas.txt
+: > flash.jsonl
+for d in 64 128; do
+  "$nvcc" -O3 -arch="$arch" -DFR_D=$d flash_ref.cu -o flash_ref_d$d 2> flash.log && ./flash_ref_d$d 4096 20 | grep '^JSON ' | cut -c6- >> flash.jsonl
+done
 python3 - <<'PY'
 import json
 rows = [json.loads(l) for l in open("results.jsonl")]
@@ -30,7 +36,7 @@ by = {r["point"]: r for r in rows}
 print("| program | row | strategy | kernels | ms | GB/s | copy GB/s | % of copy | fused/unfused | modeled us | measured/modeled | verified |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 for r in rows:
-    if r["point"].startswith("matmul"): continue
+    if r["point"].startswith(("matmul", "attention", "decode")): continue
     prog, m, strat = r["point"].rsplit("_", 2)
     gbs = r["lower_bound_bytes"] / (r["total_ms"] * 1e6)
     copy = r["lower_bound_bytes"] / (r["copy_ms"] * 1e6)
@@ -50,4 +56,23 @@ for r in mm:
     gf = r["flops"] / (r["total_ms"] * 1e6)
     c = f"{cub:.4f} | {r['flops'] / (cub * 1e6):.0f} | {cub / r['total_ms']:.2f}" if cub else "n/a | n/a | n/a"
     print(f"| {r['point']} | {r['total_ms']:.4f} | {gf:.0f} | {c} | {r['modeled_us']:.1f} | {r['verified']} |")
+print()
+print("| attention | d | plan | kernels | ms | FlashAttention-style baseline ms | baseline/polyfuse | modeled us | measured/modeled | verified |")
+print("|---|---|---|---|---|---|---|---|---|---|")
+flash = {}
+try:
+    for l in open("flash.jsonl"):
+        f = json.loads(l)
+        flash[str(f["D"])] = f
+except OSError:
+    pass
+for r in rows:
+    if not r["point"].startswith(("attention", "decode")): continue
+    prog, m, strat = r["point"].rsplit("_", 2)
+    f = flash.get(m[1:]) if prog == "attention" else None
+    ref = f"{f['run_median_ms']:.4f} | {f['run_median_ms'] / r['total_ms']:.2f}" if f else "n/a | n/a"
+    print(f"| {prog} | {m[1:]} | {strat} | {r['kernels']} | {r['total_ms']:.4f} | {ref} | {r['modeled_us']:.1f} | "
+          f"{r['total_ms'] * 1e3 / r['modeled_us']:.2f} | {r['verified']} |")
+for d, f in sorted(flash.items()):
+    print(f"| flash_ref | {d} | baseline | 1 | {f['run_median_ms']:.4f} | | | | | {f['verified']} |")
 PY

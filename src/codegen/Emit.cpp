@@ -787,7 +787,7 @@ class KernelPrinter {
           const StagedRead& sr = tl.staged[i];
           if (size_t(sr.member) != k || size_t(sr.read) != r) continue;
           const std::string inner = sr.innerDim >= 0 ? "(" + cName(st.dims[size_t(sr.innerDim)]) + " - " + std::to_string(sr.innerLo) + ")" : "0";
-          const std::string line = sr.perStep ? kk : "(pf_rg + " + std::to_string(a * groups) + ")";
+          const std::string line = sr.perStep ? "(" + kk + ")" : "(pf_rg + " + std::to_string(a * groups) + ")";
           return "pf_stage" + std::to_string(i) + "[" + line + " * " + std::to_string(sr.inner + 1) + " + " + inner + "]";
         }
         const int w = writerOf(acc.tensor);
@@ -831,26 +831,48 @@ class KernelPrinter {
       const StagedRead& sr = tl.staged[i];
       const size_t k = size_t(sr.member);
       const Statement& st = stagedStatement(sr);
-      const int64_t lines = sr.perStep ? step : rows;
-      // Consecutive threads along what memory holds side by side.
-      os << ind << "for (int pf_e = pf_tid; pf_e < " << lines * sr.inner << "; pf_e += " << kp.threadsPerBlock << ") {\n"
+      const int64_t lines = sr.perStep ? step : rows, w = sr.width, vectors = sr.inner / w;
+      // Consecutive threads along what memory holds side by side, a vector each where
+      // the plan aligned one.
+      os << ind << "for (int pf_e = pf_tid; pf_e < " << lines * vectors << "; pf_e += " << kp.threadsPerBlock << ") {\n"
          << ind << (sr.linesContiguous ? "  const int pf_line = pf_e % " + std::to_string(lines) + ", pf_x = pf_e / " + std::to_string(lines) + ";\n"
-                                       : "  const int pf_line = pf_e / " + std::to_string(sr.inner) + ", pf_x = pf_e % " + std::to_string(sr.inner) + ";\n")
+                                       : "  const int pf_line = pf_e / " + std::to_string(vectors) + ", pf_x = pf_e % " + std::to_string(vectors) +
+                                             (w > 1 ? " * " + std::to_string(w) : "") + ";\n")
          << ind << "  if (" << (sr.perStep ? std::string("pf_line < pf_n") : "pf_b" + std::to_string(tl.rowCoord) + " + pf_line < " + std::to_string(rowHi)) << ") {\n";
       std::string dims;
       for (int t = 0; t < kp.gridRank(); ++t) {
-        const std::string v = "pf_b" + std::to_string(t) + (t == tl.rowCoord ? " + pf_line" : "");
+        // A step's values are the block's row's (one row: pf_line walks the points).
+        const std::string v = "pf_b" + std::to_string(t) + (t == tl.rowCoord && !sr.perStep ? " + pf_line" : "");
         dims += ind + "    const " + I + " " + cName(st.dims[size_t(kp.gridDims[k][size_t(t)])]) + " = " + v + ";\n";
       }
       if (sr.perStep) dims += ind + "    const " + I + " " + cName(st.dims[size_t(tl.keyDim[k])]) + " = pf_j0 + pf_line;\n";
       if (sr.innerDim >= 0) dims += ind + "    const " + I + " " + cName(st.dims[size_t(sr.innerDim)]) + " = " + std::to_string(sr.innerLo) + " + pf_x;\n";
-      os << dims << ind << "    pf_stage" << i << "[pf_line * " << sr.inner + 1 << " + pf_x] = " << globalC(stagedAccess(sr), &st) << ";\n"
-         << ind << "  }\n" << ind << "}\n";
+      const std::string slot = "pf_stage" + std::to_string(i) + "[pf_line * " + std::to_string(sr.inner + 1) + " + pf_x";
+      if (w == 1) {
+        os << dims << ind << "    " << slot << "] = " << globalC(stagedAccess(sr), &st) << ";\n";
+      } else {
+        // The padded line breaks the vector's alignment in shared memory: stored a lane each.
+        const std::string vec = T + std::to_string(w), element = globalC(stagedAccess(sr), &st);
+        os << dims << ind << "    const " << vec << " pf_w = "
+           << (cuda ? "*reinterpret_cast<const " + vec + "*>(&" + element + ")" : "vload" + std::to_string(w) + "(0, &" + element + ")") << ";\n";
+        const char* lane[] = {"x", "y", "z", "w"};
+        for (int64_t q = 0; q < w; ++q) os << ind << "    " << slot << (q ? " + " + std::to_string(q) : "") << "] = pf_w." << lane[q] << ";\n";
+      }
+      os << ind << "  }\n" << ind << "}\n";
     };
     for (size_t i = 0; i < tl.staged.size(); ++i)
       if (!tl.staged[i].perStep) stageLoop(i, "  ");
-    os << "  for (" << I << " pf_j0 = " << keyLo << "; pf_j0 < " << keyHi << "; pf_j0 += " << step << ") {\n"
-       << "    const int pf_n = (int)pf_min((" << I << ")" << step << ", " << keyHi << " - pf_j0);\n"
+    // A split: the block's chunk of the reduction (pf_c), its partials left for the combine.
+    const bool split = kp.splitChunks > 1;
+    std::string jLo = std::to_string(keyLo), jHi = std::to_string(keyHi);
+    if (split) {
+      os << "  const " << I << " pf_jlo = " << keyLo << " + pf_c * " << kp.splitChunk << ", pf_jhi = pf_min((" << I << ")" << keyHi
+         << ", pf_jlo + " << kp.splitChunk << ");  // the block's chunk of " << M.label() << "'s reduction\n";
+      jLo = "pf_jlo";
+      jHi = "pf_jhi";
+    }
+    os << "  for (" << I << " pf_j0 = " << jLo << "; pf_j0 < " << jHi << "; pf_j0 += " << step << ") {\n"
+       << "    const int pf_n = (int)pf_min((" << I << ")" << step << ", " << jHi << " - pf_j0);\n"
        << "    " << sp_.barrier() << "  // the step before is read (and the rows are staged)\n";
     for (size_t i = 0; i < tl.staged.size(); ++i)
       if (tl.staged[i].perStep) stageLoop(i, "    ");
@@ -925,11 +947,11 @@ class KernelPrinter {
     inTerms_ = false;
     os << "    }\n  }\n";
     // The factors the sums took out of their terms, in member order (a factor is a sum
-    // before them, finished here).
+    // before them, finished here; in a split, in the combine).
     std::vector<int> sumTensors;
     for (size_t k = 0; k < kp.statements.size(); ++k)
       if (tl.roles[k] == StreamRole::Sum) sumTensors.push_back(stmtOf(k).write.tensor);
-    for (size_t k = 0; k < kp.statements.size(); ++k) {
+    for (size_t k = 0; k < kp.statements.size() && !split; ++k) {
       if (tl.roles[k] != StreamRole::Sum) continue;
       StagedRead whole;
       whole.member = int(k);
@@ -946,8 +968,9 @@ class KernelPrinter {
              << (divides ? " / " : " * ") << f << ";  // a factor " << stmtOf(k).label() << "'s terms had\n";
         }
     }
-    // The rows' results, and what follows from them.
-    auto stored = [&](int tensor) { return std::find(kp.globalWrites.begin(), kp.globalWrites.end(), tensor) != kp.globalWrites.end(); };
+    // The rows' results, and what follows from them; a split's partials.
+    auto stored = [&](int tensor) { return split || std::find(kp.globalWrites.begin(), kp.globalWrites.end(), tensor) != kp.globalWrites.end(); };
+    auto result = [&](const Statement& st) { return split ? partialC(st) : globalC(st.write, &st); };
     for (int64_t a = 0; a < R; ++a) {
       os << "  if (" << rowOf(a) << " < " << rowHi << ") {\n";
       const std::string ra = "[" + std::to_string(a) + "]";
@@ -958,7 +981,7 @@ class KernelPrinter {
         if (role == StreamRole::Maximum || role == StreamRole::Sum) {
           if (stored(st.write.tensor))
             os << "    if (pf_g == 0) {\n" << bind(k, a, "", "", "      ") << "      "
-               << assign(globalC(st.write, &st), (role == StreamRole::Maximum ? "pf_m" : "pf_s" + std::to_string(k)) + ra, st.write.tensor) << ";\n    }\n";
+               << assign(result(st), (role == StreamRole::Maximum ? "pf_m" : "pf_s" + std::to_string(k)) + ra, st.write.tensor) << ";\n    }\n";
         } else if (role == StreamRole::Epilogue) {
           os << "    " << T << " pf_e" << k << ";\n    {\n" << bind(k, a, "", "", "      ") << "      pf_e" << k << " = "
              << roundedTo(st.write.tensor, value(k, st, a, "", "", "")) << ";\n";
@@ -978,7 +1001,7 @@ class KernelPrinter {
           if (role == StreamRole::Sum && !stored(st.write.tensor)) continue;
           os << "      {\n" << bind(k, a, "", laneOf("pf_q"), "        ");
           if (role == StreamRole::Sum) {
-            os << "        " << assign(globalC(st.write, &st), "pf_s" + std::to_string(k) + ra + "[pf_q]", st.write.tensor) << ";\n";
+            os << "        " << assign(result(st), "pf_s" + std::to_string(k) + ra + "[pf_q]", st.write.tensor) << ";\n";
           } else {
             os << "        pf_e" << k << " = " << roundedTo(st.write.tensor, value(k, st, a, "", "pf_q", "")) << ";\n";
             if (stored(st.write.tensor)) os << "        " << assign(globalC(st.write, &st), "pf_e" + std::to_string(k), st.write.tensor) << ";\n";
@@ -1050,8 +1073,105 @@ class KernelPrinter {
   mutable std::map<size_t, StreamChain> chains_;
   mutable bool inTerms_ = false;  // printing a streamed tile's terms (a sum's factors read as 1)
 
+  // The combine of a split streamed tile: at each point of the rows (and of the sums'
+  // extra dimension), the rows' maximum over the chunks first, then each sum's chunks
+  // rescaled to it, in member order, then the factors the sums took out of their terms
+  // (earlier sums, finished here). A row's maximum and row sums are written by the
+  // thread at the extra dimension's first point.
+  std::string printStreamedCombine() const {
+    const KernelPlan& kp = k_.plan;
+    const StreamTile& tl = kp.streamTile;
+    const std::string& T = sp_.real, &I = sp_.index;
+    const bool cuda = sp_.d == Dialect::Cuda;
+    auto stmtOf = [&](size_t k) -> const Statement& { return prog_.statements[size_t(kp.statements[k])]; };
+    const std::vector<int> outs = kp.splitMembers();
+    const size_t maxM = size_t(kp.splitMember());
+    const Statement& M = stmtOf(maxM);
+    const SizedStatement& Ms = at_.statement(M.id);
+    std::ostringstream os;
+    std::string labels, list;
+    for (int m : outs) labels += (labels.empty() ? "" : " and ") + stmtOf(size_t(m)).label();
+    os << "// Combines the " << kp.splitChunks << " partial results of " << labels << " (K" << k_.id
+       << ", a split streamed tile): each chunk's sums rescaled to the rows' maximum.\n";
+    for (int m : outs) {
+      const Tensor& Tn = prog_.tensors[size_t(stmtOf(size_t(m)).write.tensor)];
+      list += (list.empty() ? "" : ", ") + std::string(cuda ? "" : "__global ") + cTypeName(Tn.type, sp_.d) + "* " +
+              (cuda ? "__restrict__ " : "restrict ") + cName(Tn.name);
+    }
+    list += cuda ? ", const " + T + "* __restrict__ pf_partial" : ", __global const " + T + "* restrict pf_partial";
+    const int64_t extra = tl.extraHi - tl.extraLo;
+    int64_t points = std::max<int64_t>(1, extra);
+    for (int t = 0; t < kp.gridRank(); ++t) {
+      const int d = kp.gridDims[maxM][size_t(t)];
+      points *= Ms.hi[size_t(d)] - Ms.lo[size_t(d)];
+    }
+    os << (cuda ? "__global__ void " : "__kernel void ") << k_.name << "_combine(" << list << ") {\n"
+       << (cuda ? "  for (long pf_o = blockIdx.x * (long)blockDim.x + threadIdx.x; pf_o < " + std::to_string(points) +
+                      "; pf_o += (long)gridDim.x * blockDim.x) {\n"
+                : "  for (long pf_o = get_global_id(0); pf_o < " + std::to_string(points) + "; pf_o += get_global_size(0)) {\n");
+    std::string rem = "pf_o";
+    if (extra > 0) {
+      os << "    const " << I << " pf_x = " << tl.extraLo << " + (" << I << ")(pf_o % " << extra << ");\n";
+      rem = "(pf_o / " + std::to_string(extra) + ")";
+    }
+    for (int t = kp.gridRank() - 1; t >= 0; --t) {
+      const int d = kp.gridDims[maxM][size_t(t)];
+      const int64_t ext = Ms.hi[size_t(d)] - Ms.lo[size_t(d)];
+      os << "    const " << I << " pf_r" << t << " = " << Ms.lo[size_t(d)] << " + (" << I << ")(" << rem
+         << (t > 0 ? " % " + std::to_string(ext) : "") << ");\n";
+      rem = "(" + rem + " / " + std::to_string(ext) + ")";
+    }
+    // Member k's dims bound to this point, in a scope of its own (members name them alike).
+    auto bind = [&](size_t k) {
+      const Statement& st = stmtOf(k);
+      std::string out;
+      for (int t = 0; t < kp.gridRank(); ++t)
+        out += "const " + I + " " + cName(st.dims[size_t(kp.gridDims[k][size_t(t)])]) + " = pf_r" + std::to_string(t) + "; ";
+      if (tl.extraDim[k] >= 0) out += "const " + I + " " + cName(st.dims[size_t(tl.extraDim[k])]) + " = pf_x; ";
+      return out;
+    };
+    const std::string first = extra > 0 ? "pf_x == " + std::to_string(tl.extraLo) : "1";
+    os << "    " << T << " pf_m = " << identity(M.op, sp_) << ";\n"
+       << "    { " << bind(maxM) << "\n      for (int pf_c = 0; pf_c < " << kp.splitChunks << "; ++pf_c) pf_m = "
+       << combine(M.op, "pf_m", partialC(M), sp_) << ";\n      if (" << first << ") " << assign(globalC(M.write), "pf_m", M.write.tensor)
+       << ";\n    }\n";
+    std::vector<int> sumTensors;
+    for (int m : outs)
+      if (size_t(m) != maxM) sumTensors.push_back(stmtOf(size_t(m)).write.tensor);
+    // Row sums first (a factor is one), then the sums along the extra dimension.
+    for (bool lanes : {false, true})
+      for (int m : outs) {
+        const size_t k = size_t(m);
+        if (k == maxM || (tl.extraDim[k] >= 0) != lanes) continue;
+        const Statement& st = stmtOf(k);
+        os << "    " << T << " pf_s" << k << " = " << sp_.literal("0") << ";  // " << st.label() << "\n    { " << bind(k) << "\n"
+           << "      for (int pf_c = 0; pf_c < " << kp.splitChunks << "; ++pf_c) {\n"
+           << "        " << T << " pf_mc;\n        { " << bind(maxM) << "pf_mc = " << partialC(M) << "; }\n"
+           << "        pf_s" << k << " += " << partialC(st) << " * pf_rescale(pf_mc, pf_m);\n      }\n";
+        StagedRead whole;
+        whole.member = int(k);
+        const Statement& in = stagedStatement(whole);
+        std::vector<int> others = sumTensors;
+        others.erase(std::find(others.begin(), others.end(), st.write.tensor));
+        const auto factors = invariantFactors(in, others);
+        if (!factors) throw InternalError("a streamed tile's sum has a factor it cannot take out");
+        for (auto& [r, divides] : *factors) {
+          size_t writer = 0;
+          for (size_t q = 0; q < kp.statements.size(); ++q)
+            if (stmtOf(q).write.tensor == in.reads[size_t(r)].tensor) writer = q;
+          os << "      pf_s" << k << " = pf_s" << k << (divides ? " / " : " * ") << "pf_s" << writer << ";  // a factor "
+             << st.label() << "'s terms had\n";
+        }
+        os << "      " << (lanes ? std::string() : "if (" + first + ") ") << assign(globalC(st.write), "pf_s" + std::to_string(k), st.write.tensor)
+           << ";\n    }\n";
+      }
+    os << "  }\n}\n";
+    return os.str();
+  }
+
   std::string printCombine() const {
     const KernelPlan& kp = k_.plan;
+    if (kp.streamedTile()) return printStreamedCombine();
     std::vector<const Statement*> outs;
     for (int m : kp.splitMembers()) outs.push_back(&prog_.statements[size_t(kp.statements[size_t(m)])]);
     const Statement& st = *outs.front();

@@ -292,7 +292,8 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& 
           std::find(k.streamTile.roles.begin(), k.streamTile.roles.end(), StreamRole::Maximum) - k.streamTile.roles.begin())]];
       const SizedStatement& ms = at.statement(mx.id);
       ki.barriers = 4;
-      ki.barriersPerBlock = 4 * ((ms.hi.back() - ms.lo.back() + k.streamTile.step - 1) / k.streamTile.step);
+      const int64_t keys = k.splitChunks > 1 ? k.splitChunk : ms.hi.back() - ms.lo.back();  // a split block's chunk
+      ki.barriersPerBlock = 4 * ((keys + k.streamTile.step - 1) / k.streamTile.step);
       out.push_back(std::move(ki));
       continue;
     }

@@ -146,6 +146,16 @@ void verifySchedule(const PolyProgram& pp, const Partition& p, const PlanSchedul
   // each block (a split's chunk) keeps for its own points: partials combine by the
   // rescale (docs/streaming.md), as a reduction's combine associatively.
   auto streamsThrough = [](const KernelPlan& kp, const Dependence& d) {
+    // And in a streamed tile, a sum's value that a later sum takes out of its terms as a
+    // factor (polyir/Rescale.h, invariantFactors): applied once the sum is finished (in
+    // a split, by the combine), whichever chunk read it.
+    if (kp.streamedTile() && d.kind == DepKind::Flow) {
+      auto role = [&](int s) {
+        const auto it = std::find(kp.statements.begin(), kp.statements.end(), s);
+        return it == kp.statements.end() ? StreamRole::Epilogue : kp.streamTile.roles[size_t(it - kp.statements.begin())];
+      };
+      if (role(d.src) == StreamRole::Sum && (role(d.dst) == StreamRole::Sum || role(d.dst) == StreamRole::Inlined)) return true;
+    }
     for (const StreamPair& sp : kp.streams) {
       const int max = kp.statements[size_t(sp.max)];
       if (d.src != max || d.kind != DepKind::Flow) continue;

@@ -144,6 +144,7 @@ struct FusionCli {
   bool noRecompute = false;
   bool noStream = false;
   bool noColumnTiles = false;
+  bool noStreamSplit = false;
   std::string numerics = "default";
 
   // `severalStrategies`: --strategy takes a comma-separated list (exec runs each plan).
@@ -163,12 +164,15 @@ struct FusionCli {
                   "keep every reduction pass: no sum streams beside the maximum it is shifted by (docs/streaming.md)");
     cmd->add_flag("--no-column-tiles", noColumnTiles,
                   "no reduction runs down a tile of columns, its threads along the kept dimension (docs/cost-model.md)");
+    cmd->add_flag("--no-stream-split", noStreamSplit,
+                  "no streamed tile splits its maximum's reduction across blocks and combines the chunks (docs/streaming.md)");
     addNumericsOption(cmd, numerics);
   }
   // The cost model's own settings, before it plans anything.
   void configure(CostModel& cm) const {
     cm.setStreams(!noStream);
     cm.setColumnTiles(!noColumnTiles);
+    cm.setStreamSplits(!noStreamSplit);
     cm.setNumerics(*parseIn(kNumericsNames, numerics));
   }
   SearchOptions options(int n) const {
@@ -216,7 +220,7 @@ PlanFile openPlanFile(const Program& prog, const std::string& path, const std::s
 // one given, said when the command runs (a callback of the parser must not throw).
 std::string givenBesidePlan(CLI::App* cmd, const char* also) {
   for (const char* o : {"--strategy", "--fuse", "--never-fuse", "--max-kernels", "--time-limit", "--no-recompute",
-                        "--no-stream", "--no-column-tiles", "--numerics", also})
+                        "--no-stream", "--no-column-tiles", "--no-stream-split", "--numerics", also})
     if (cmd->get_option(o)->count() > 0) return o;
   return "";
 }

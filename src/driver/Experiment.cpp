@@ -117,6 +117,7 @@ json pointKey(const ExperimentConfig& cfg, const Point& pt) {
   if (!cfg.recompute) k["recompute"] = false;
   if (!cfg.stream) k["stream"] = false;
   if (!cfg.columnTiles) k["column_tiles"] = false;
+  if (!cfg.streamSplit) k["stream_split"] = false;
   if (cfg.numerics != Numerics::Default) k["numerics"] = numericsName(cfg.numerics);
   return k;
 }
@@ -218,6 +219,7 @@ json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& 
     CostModel cm(fg, pt.sizes, dev);
     cm.setStreams(cfg.stream);
     cm.setColumnTiles(cfg.columnTiles);
+    cm.setStreamSplits(cfg.streamSplit);
     cm.setNumerics(cfg.numerics);
     SearchOptions opt;
     opt.strategy = parseStrategy(pt.strategy);

@@ -139,7 +139,7 @@ static ExperimentConfig parseConfig(const std::string& path) {
   }
   ExperimentConfig cfg;
   cfg.file = path;
-  r.keys(root, {"name", "programs", "strategies", "devices", "weights", "execute", "emit", "time_limit", "recompute", "stream", "column_tiles", "numerics", "validate", "validate_top"}, "the configuration");
+  r.keys(root, {"name", "programs", "strategies", "devices", "weights", "execute", "emit", "time_limit", "recompute", "stream", "column_tiles", "stream_split", "numerics", "validate", "validate_top"}, "the configuration");
   for (const char* required : {"name", "programs", "strategies", "devices"})
     if (!root[required]) r.fail(root, std::string("missing key '") + required + "'");
   cfg.name = r.str(root["name"], "name");
@@ -262,6 +262,7 @@ static ExperimentConfig parseConfig(const std::string& path) {
   if (root["recompute"]) cfg.recompute = r.boolean(root["recompute"], "recompute");
   if (root["stream"]) cfg.stream = r.boolean(root["stream"], "stream");
   if (root["column_tiles"]) cfg.columnTiles = r.boolean(root["column_tiles"], "column_tiles");
+  if (root["stream_split"]) cfg.streamSplit = r.boolean(root["stream_split"], "stream_split");
   if (root["numerics"]) {
     const std::optional<Numerics> n = parseIn(kNumericsNames, r.str(root["numerics"], "numerics"));
     if (!n) r.fail(root["numerics"], std::string("numerics is ") + namesIn(kNumericsNames, " or "));

@@ -55,6 +55,7 @@ struct ExperimentConfig {
   bool recompute = true;  // ilp and exhaustive may recompute elementwise temporaries
   bool stream = true;     // sums may stream beside their maxima (docs/streaming.md)
   bool columnTiles = true;  // reductions may run down column tiles (docs/cost-model.md)
+  bool streamSplit = true;  // streamed tiles may split their reduction across blocks (docs/streaming.md)
   Numerics numerics = Numerics::Default;  // strict: every plan rounds as the reference does
   bool validate = false;
   int validateTop = 0;

@@ -106,14 +106,14 @@ OnChipArray CostModel::onChipSlice(const std::vector<int>& members, const Kernel
 std::optional<KernelPlan> CostModel::evaluate(const std::vector<int>& members, const GridCandidate& c,
                                              const std::vector<int>* threadDims, const std::vector<int>& recomputed,
                                              std::optional<bool> stream, std::optional<RowMapping> mapping) const {
-  if (mapping == RowMapping::StreamedTile) return stream == false ? std::nullopt : streamedTile(members, c, recomputed);
+  if (mapping == RowMapping::StreamedTile) return stream == false ? std::nullopt : streamedTile(members, c, recomputed, false);
   const bool columns = mapping == RowMapping::ColumnTile;
   std::optional<KernelPlan> best;
   if (!columns) best = evaluateMapping(members, c, threadDims, recomputed, stream, -1);
   auto keepFaster = [&](std::optional<KernelPlan> other) {
     if (other && (!best || other->modeledUs < best->modeledUs - 1e-12)) best = std::move(other);
   };
-  if (!mapping && stream != false) keepFaster(streamedTile(members, c, recomputed));
+  if (!mapping && stream != false && c.chunks == 1) keepFaster(streamedTile(members, c, recomputed, true));
   // A column tile shares reductions across threads (strict numerics keeps them serial);
   // a split is a row's.
   if ((mapping && !columns) || (!mapping && !columnTiles_) || strict() || c.chunks > 1) return best;
@@ -1331,7 +1331,9 @@ Partition CostModel::replan(const Partition& modeled, std::vector<std::string>& 
     const auto [lo, hi] = gridBounds(m.statements, m.gridDims);
     for (int t = 0; t < m.gridRank(); ++t) {
       const int64_t extent = std::max<int64_t>(1, hi[t] - lo[t]);
-      if (tile[t] > extent) {
+      // A streamed tile keeps its rows: those past the grid's end are computed at its last
+      // row and never stored (and its threads stay whole warps).
+      if (tile[t] > extent && !m.streamedTile()) {
         clamps.push_back("K" + std::to_string(m.id) + ": tile " + std::to_string(tile[t]) + " on grid coordinate " +
                          std::to_string(t) + " clamped to its extent " + std::to_string(extent));
         tile[t] = extent;
@@ -1342,7 +1344,7 @@ Partition CostModel::replan(const Partition& modeled, std::vector<std::string>& 
         evaluate(m.statements, {m.gridDims, tile, m.splitChunks}, &m.threadDims, m.recomputed, !m.streams.empty(), mapping);
     if (!planned && m.streamedTile())
       // A tile clamped below a streamed tile's least rows: the rows' own threads, two-pass.
-      planned = evaluate(m.statements, {m.gridDims, tile, m.splitChunks}, nullptr, m.recomputed, false, RowMapping::Threads);
+      planned = evaluate(m.statements, {m.gridDims, tile, 1}, nullptr, m.recomputed, false, RowMapping::Threads);
     if (!planned && m.columnTile()) {
       // A clamped tile whose columns and a warp have no common multiple within a block.
       planned = evaluate(m.statements, {m.gridDims, tile, m.splitChunks}, &m.threadDims, m.recomputed, !m.streams.empty(),

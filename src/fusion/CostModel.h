@@ -71,6 +71,10 @@ class CostModel {
   // reads and extra dimensions of at most kMaxStagedInner points.
   static constexpr int64_t kMinStreamRows = 8;
   static constexpr int64_t kMaxStagedInner = 256;
+  // A streamed tile split along the maximum's reduction: at most this many chunks, each
+  // of at least kMinStreamChunk points (a few steps, so that a block's staging pays off).
+  static constexpr int64_t kMaxStreamChunks = 64;
+  static constexpr int64_t kMinStreamChunk = 128;
 
   // The cheapest plan for the group as one kernel, over its whole candidate set; none
   // when the group is not connected, not convex, or has no legal grid. With
@@ -143,6 +147,10 @@ class CostModel {
   // Whether reductions may run down column tiles (RowMapping::ColumnTile) where the
   // model finds them faster; on unless `--no-column-tiles`. Set before the first plan.
   void setColumnTiles(bool on) { columnTiles_ = on; }
+  // Whether a streamed tile may split its maximum's reduction across blocks where its rows
+  // alone leave SMs idle (docs/streaming.md, "Split streamed tiles"); on unless
+  // `--no-stream-split`. Set before the first plan.
+  void setStreamSplits(bool on) { streamSplits_ = on; }
   // `--numerics strict` (Numerics): only plans that round as the reference does, each
   // reduction serial in one thread, no split, no stream, no vector lanes. Set before the
   // first plan, as setStreams.
@@ -192,6 +200,7 @@ class CostModel {
   std::vector<StreamChain> stream_;           // per statement: how it streams, when a sum that can
   bool streams_ = true;                       // --no-stream: false
   bool columnTiles_ = true;                   // --no-column-tiles: false
+  bool streamSplits_ = true;                  // --no-stream-split: false
   Numerics numerics_ = Numerics::Default;
   mutable std::unordered_map<StmtSet, std::optional<KernelPlan>, StmtSetHash> memo_[2];
   // Plans of groups that recompute members, keyed by the group followed by the members.
@@ -242,8 +251,10 @@ class CostModel {
   int columnThreads(int64_t threads, int64_t columns) const;
   // The group as a streamed tile on candidate c (KernelPlan::streamTile), its step and
   // threads a row the fastest that fit; none when its members do not take the roles.
+  // With `splits`, also split along the maximum's reduction where the fastest; without,
+  // in c.chunks chunks (a plan that names them).
   std::optional<KernelPlan> streamedTile(const std::vector<int>& members, const GridCandidate& c,
-                                         const std::vector<int>& recomputed) const;
+                                         const std::vector<int>& recomputed, bool splits) const;
   std::optional<KernelPlan> evaluateMapping(const std::vector<int>& members, const GridCandidate& c,
                                             const std::vector<int>* threadDims, const std::vector<int>& recomputed,
                                             std::optional<bool> stream, int columnCoord) const;

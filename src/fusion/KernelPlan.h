@@ -173,6 +173,10 @@ struct StagedRead {
   // staging loop then runs along them, so that consecutive threads load consecutive
   // elements (a transposed K^T(d, j)), else along the inner dimension.
   bool linesContiguous = false;
+  // Elements a load moves: a 16-byte vector of the compute type where the staging loop
+  // walks the inner dimension, contiguous and vector-aligned in memory (vectorAligned),
+  // its range a whole number of vectors; 1 otherwise.
+  int width = 1;
   int64_t elements(int64_t rows, int64_t step) const { return (perStep ? step : rows) * (inner + 1); }
 };
 

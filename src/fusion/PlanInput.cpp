@@ -160,7 +160,11 @@ Partition readPlan(const CostModel& cm, const json& plan, const PlanHeader& head
     if (c.chunks < 1) r.fail(where + ".split_chunks", "at least 1");
     // The assignment must be one the dependences keep, and a split one of the chunk
     // counts the model tries on it (CostModel::kMinSplitChunk points a chunk at least).
-    bool assignment = false, split = c.chunks == 1;
+    // A streamed tile splits its maximum's reduction by chunk counts of its own
+    // (CostModel::streamedTile checks them).
+    const bool streamedTile = kj.contains("row_mapping") && kj["row_mapping"].is_string() &&
+                              kj["row_mapping"].get<std::string>() == rowMappingName(RowMapping::StreamedTile);
+    bool assignment = false, split = c.chunks == 1 || streamedTile;
     std::string chunkCounts;
     for (const GridCandidate& g : cm.gridCandidates(group, false, recomputed)) {
       if (g.dims != c.dims) continue;

@@ -81,7 +81,9 @@ nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p) {
         roles[prog.statements[size_t(k.statements[m])].label()] = streamRoleName(st.roles[m]);
       kj["stream_tile"] = {{"rows", k.tile[size_t(st.rowCoord)]}, {"rows_a_thread", st.rowsAThread},
                            {"threads_a_row", st.rowThreads}, {"step", st.step}, {"lanes", st.lanes},
-                           {"tiled", tensorNames(prog, st.tiled)}, {"staged", st.staged.size()}, {"roles", roles}};
+                           {"tiled", tensorNames(prog, st.tiled)}, {"staged", st.staged.size()},
+                           {"staged_vectors", std::count_if(st.staged.begin(), st.staged.end(), [](const StagedRead& r) { return r.width > 1; })},
+                           {"roles", roles}};
     }
     kj["streams"] = nlohmann::ordered_json::array();
     for (const StreamPair& sp : k.streams)
@@ -245,11 +247,12 @@ void printPartitionTable(std::ostream& os, const CostModel& cm, const Partition&
       std::string scores;
       for (size_t m = 0; m < st.roles.size(); ++m)
         if (st.roles[m] == StreamRole::Score) scores += (scores.empty() ? "" : " ") + prog.statements[size_t(k.statements[m])].label();
-      os << fmt::format("       streamed tile: {} rows a block ({} a thread, {} threads a row), {}'s reduction in steps of {}"
+      const int64_t rows = k.tile[size_t(st.rowCoord)];
+      os << fmt::format("       streamed tile: {} row{} a block ({} a thread, {} threads a row), {}'s reduction in steps of {}"
                         "{}{}\n",
-                        k.tile[size_t(st.rowCoord)], st.rowsAThread, st.rowThreads, mx.label(), st.step,
+                        rows, rows == 1 ? "" : "s", st.rowsAThread, st.rowThreads, mx.label(), st.step,
                         scores.empty() ? "" : "; scores " + scores + " computed at each step, never stored",
-                        st.lanes > 0 ? "; " + std::to_string(st.lanes) + " lanes a thread" : "");
+                        st.lanes > 0 ? "; " + std::to_string(st.lanes) + (st.lanes == 1 ? " lane" : " lanes") + " a thread" : "");
     }
     for (const StreamPair& sp : k.streams)
       os << fmt::format("       streamed: {} runs in {}'s loop, against its running maximum\n",

@@ -41,21 +41,24 @@ std::set<int> dimsRead(const Statement& st, const Access& a) {
 }  // namespace
 
 std::optional<KernelPlan> CostModel::streamedTile(const std::vector<int>& members, const GridCandidate& c,
-                                                  const std::vector<int>& recomputed) const {
-  if (!streams_ || strict() || c.chunks > 1 || c.tile.empty()) return std::nullopt;
+                                                  const std::vector<int>& recomputed, bool splits) const {
+  if (!streams_ || strict() || c.tile.empty()) return std::nullopt;
   const Program& prog = fg_.program();
   const size_t n = members.size();
   const int g = int(c.tile.size());
   auto stmt = [&](size_t k) -> const Statement& { return prog.statements[size_t(members[k])]; };
   auto indexOf = [&](int s) { return size_t(std::find(members.begin(), members.end(), s) - members.begin()); };
-  // The block's rows: one tiled grid coordinate; the block fixes every other.
+  // The block's rows: one tiled grid coordinate, the block fixing every other; or one
+  // row a block (a decode step's single query), its threads sharing each step's points.
   int rowCoord = -1;
   for (int t = 0; t < g; ++t)
     if (c.tile[size_t(t)] > 1) {
       if (rowCoord >= 0) return std::nullopt;
       rowCoord = t;
     }
-  if (rowCoord < 0 || c.tile[size_t(rowCoord)] < kMinStreamRows) return std::nullopt;
+  const bool oneRow = rowCoord < 0;
+  if (oneRow) rowCoord = g - 1;
+  else if (c.tile[size_t(rowCoord)] < kMinStreamRows) return std::nullopt;
   const int64_t rows = c.tile[size_t(rowCoord)];
 
   StreamTile st;
@@ -245,6 +248,7 @@ std::optional<KernelPlan> CostModel::streamedTile(const std::vector<int>& member
         else if (dr == kExtra || dr == kInner) ok = ok && inner < 0, inner = d;
         else if (dr < 0) ok = false;  // fixed grid coordinates are the block's
       }
+      if (oneRow) row = !key;  // the block's one row holds every point off the key
       if (!ok || key == row) continue;  // along both (a mask) or neither: read from memory
       StagedRead sr;
       sr.member = int(k);
@@ -265,21 +269,59 @@ std::optional<KernelPlan> CostModel::streamedTile(const std::vector<int>& member
         const Affine& last = a.subscripts.back();
         sr.linesContiguous = (coefOf(last, lineDim) == 1 || coefOf(last, lineDim) == -1) && coefOf(last, inner) == 0;
       }
+      // 128-bit loads along the inner dimension where it is what memory holds side by side.
+      const Tensor& T = prog.tensors[size_t(a.tensor)];
+      const int width = int(16 / computeBytes_);
+      if (!sr.linesContiguous && inner >= 0 && elemBytes(T.type) == computeBytes_ && !isInteger(T.type) &&
+          sr.innerLo % width == 0 && sr.inner % width == 0 &&
+          vectorAligned(sizeAccess(prog, a, s, sizes()), inner, width, T.shape.back().eval(sizes())))
+        sr.width = width;
       st.staged.push_back(sr);
     }
   }
 
+  // The maximum's reduction split across blocks (KernelPlan::splitChunks): each block
+  // streams one chunk of every row's points and leaves the maximum and the sums as
+  // partials, which the combining launch rescales to the rows' maximum (docs/streaming.md,
+  // "Split streamed tiles"). Only where nothing runs after the sums: an epilogue needs
+  // the finished row. A plan that names its chunk count (a replan) keeps it.
+  std::vector<int64_t> chunkOptions{c.chunks};
+  const bool epilogue = std::find(st.roles.begin(), st.roles.end(), StreamRole::Epilogue) != st.roles.end();
+  if (c.chunks > 1 && epilogue) return std::nullopt;
+  // Split only where the rows alone leave SMs idle (split-K's rule): fewer blocks than SMs.
+  int64_t rowBlocks = 1;
+  for (int t = 0; t < g; ++t) {
+    const int d = c.dims[max][size_t(t)];
+    rowBlocks *= (sized(M.id).hi[size_t(d)] - sized(M.id).lo[size_t(d)] + c.tile[size_t(t)] - 1) / c.tile[size_t(t)];
+  }
+  if (splits && streamSplits_ && !epilogue && rowBlocks < dev_.smCount) {
+    for (int64_t chunks = 2; chunks <= kMaxStreamChunks && (keyHi - keyLo) / chunks >= kMinStreamChunk; chunks *= 2)
+      chunkOptions.push_back(chunks);
+  }
+
   // The kernel's traffic, on the group's own grid: inputs once from DRAM, each block's
   // slice of them again from L2; results that leave the kernel written once.
+  auto planFor = [&](int64_t chunks) {
   KernelPlan base;
   base.recomputed = recomputed;
-  BlockShape shape = shapeGrid(members, c, base);
+  BlockShape shape = shapeGrid(members, {c.dims, c.tile, 1}, base);
   base.rowMapping = RowMapping::StreamedTile;
   base.threadDims.assign(n, -1);
   base.vectorWidth.assign(n, 1);
   for (size_t k = 0; k < n; ++k) {
     base.threadDims[k] = c.dims[k][size_t(rowCoord)];
     base.modes.push_back(stmt(k).numReduction() == 0 ? StmtMode::Pointwise : StmtMode::SerialReduce);
+  }
+  if (chunks > 1) {
+    base.splitChunk = (keyHi - keyLo + chunks - 1) / chunks;
+    base.splitChunks = (keyHi - keyLo + base.splitChunk - 1) / base.splitChunk;
+    base.blocks *= base.splitChunks;
+    base.chunkDims = st.keyDim;  // every member runs along the key (no epilogue)
+    for (size_t k = 0; k < n; ++k) {
+      const int d = st.keyDim[k];
+      shape.hi[k][size_t(d)] = std::min(shape.hi[k][size_t(d)], shape.lo[k][size_t(d)] + base.splitChunk);
+      if (st.roles[k] == StreamRole::Maximum || st.roles[k] == StreamRole::Sum) base.modes[k] = StmtMode::SplitReduce;
+    }
   }
   for (size_t k = 0; k < n; ++k)
     if (st.roles[k] == StreamRole::Sum) {
@@ -315,7 +357,19 @@ std::optional<KernelPlan> CostModel::streamedTile(const std::vector<int>& member
     bool escapes = prog.tensors[size_t(t)].role == TensorRole::Output;
     for (int reader : consumers_[size_t(t)]) escapes |= !group.contains(reader) && !kept;
     escapes |= !kept && fg_.storesValue(group, recomputedSet, members[k]);
-    if (escapes) {
+    // A split's maximum and sums: the combine writes what it finishes.
+    const bool split = chunks > 1 && (st.roles[k] == StreamRole::Maximum || st.roles[k] == StreamRole::Sum);
+    if (split) {
+      // Partials: each chunk's, written by the blocks and read back by the combine.
+      const int64_t partials = checkedMul(at_.tensorElements(t), base.splitChunks, "a split reduction's scratch");
+      base.partialElements = checkedAdd(base.partialElements, partials, "a split reduction's scratch");
+      int64_t outputs = 1;
+      for (int d = 0; d < s.numParallel; ++d) outputs *= ss.hi[size_t(d)] - ss.lo[size_t(d)];
+      const int64_t bytes = checkedMul(outputs, base.splitChunks * computeBytes_, "a split reduction's scratch");
+      base.dramBytes += bytes;
+      base.l2Bytes += bytes;
+    }
+    if (escapes || split) {
       base.dramBytes += footprint(ss, ss.write, ss.lo, ss.hi).volume() * elemBytes_[size_t(t)];
       base.globalWrites.push_back(t);
       continue;
@@ -332,6 +386,8 @@ std::optional<KernelPlan> CostModel::streamedTile(const std::vector<int>& member
   }
   std::sort(base.onChip.begin(), base.onChip.end(), [](const OnChipArray& a, const OnChipArray& b) { return a.tensor < b.tensor; });
   std::sort(base.globalWrites.begin(), base.globalWrites.end());
+  return base;
+  };
 
   // The step, the threads a row and the rows a thread: every variant whose block fits,
   // the fastest (the first of equals).
@@ -339,8 +395,12 @@ std::optional<KernelPlan> CostModel::streamedTile(const std::vector<int>& member
   const int64_t extra = st.extraHi - st.extraLo;
   int extraSums = 0;
   for (size_t k = 0; k < n; ++k) extraSums += st.roles[k] == StreamRole::Sum && st.extraDim[k] >= 0;
+  // One row a block: its threads share each step's points (a warp or two a row).
+  const std::vector<int> rowThreadOptions = oneRow ? std::vector<int>{32, 64} : std::vector<int>{1, 2, 4, 8, 16};
+  for (int64_t chunks : chunkOptions) {
+  const KernelPlan base = planFor(chunks);
   for (int64_t step : {16, 32, 64}) {
-    for (int threadsARow : {1, 2, 4, 8, 16}) {
+    for (int threadsARow : rowThreadOptions) {
       for (int rowsAThread : {1, 2, 4}) {
         if (rows % rowsAThread != 0 || step % threadsARow != 0) continue;
         const int64_t threads = rows / rowsAThread * threadsARow;
@@ -393,10 +453,15 @@ std::optional<KernelPlan> CostModel::streamedTile(const std::vector<int>& member
         kp.registersPerThread = kEstimatedRegisters + int(rowsAThread * (lanes * extraSums + 2 * keys + 2));
         occupy(kp);
         if (kp.blocksPerSM < 1 && !dev_.arch.empty()) continue;
-        // Little's law: the block's staged loads of a step, a few a thread at once.
-        int64_t perStep = 0;
-        for (auto& sr : tile.staged) perStep += sr.elements(rows, step) * computeBytes_;
-        kp.bytesInFlightPerBlock = std::min<int64_t>(perStep, threads * dev_.loadsInFlight * computeBytes_);
+        // Little's law: the block's staged loads of a step, a few a thread at once, each
+        // the width of the step's largest staged read.
+        int64_t perStep = 0, largest = 0, loadBytes = computeBytes_;
+        for (auto& sr : tile.staged) {
+          const int64_t bytes = sr.elements(rows, step) * computeBytes_;
+          perStep += bytes;
+          if (bytes > largest) largest = bytes, loadBytes = sr.width * computeBytes_;
+        }
+        kp.bytesInFlightPerBlock = std::min<int64_t>(perStep, threads * dev_.loadsInFlight * loadBytes);
         kp.latencyShare = 1;
         if (kp.blocksPerSM > 0 && kp.bytesInFlightPerBlock > 0) {
           const double needed = dev_.dramBytesPerSec / dev_.smCount * dev_.dramLatencyNs * 1e-9;
@@ -406,6 +471,7 @@ std::optional<KernelPlan> CostModel::streamedTile(const std::vector<int>& member
         if (!best || kp.modeledUs < best->modeledUs - 1e-12) best = std::move(kp);
       }
     }
+  }
   }
   return best;
 }

@@ -18,7 +18,7 @@ static int64_t countOps(const Expr& e) {
   return n;
 }
 
-static SizedAccess sizeAccess(const Program& prog, const Access& a, const Statement& st, const Sizes& sizes) {
+SizedAccess sizeAccess(const Program& prog, const Access& a, const Statement& st, const Sizes& sizes) {
   SizedAccess s;
   s.tensor = a.tensor;
   for (auto& sub : a.subscripts) {

@@ -45,6 +45,10 @@ struct Box {
 Box footprint(const SizedStatement& ss, const SizedAccess& a, const std::vector<int64_t>& lo,
               const std::vector<int64_t>& hi);
 
+// Access `a` of statement `st` at these sizes (the statement need not be the program's
+// own: a form of it rewritten for codegen, polyir/Rescale.h).
+SizedAccess sizeAccess(const Program& prog, const Access& a, const Statement& st, const Sizes& sizes);
+
 class SizedProgram {
  public:
   // Throws UsageError when a size is missing or out of range.

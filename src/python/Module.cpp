@@ -92,7 +92,7 @@ PyProgram load(const std::string& path, const std::optional<Sizes>& sizes, const
 
 std::vector<PyPlan> fuse(const PyProgram& prog, const std::string& strategy, const std::string& device, int top,
                          double timeLimit, bool recompute, const std::optional<Sizes>& sizes, bool stream,
-                         const std::string& numericsName, bool columnTiles) {
+                         const std::string& numericsName, bool columnTiles, bool streamSplit) {
   auto s = std::make_shared<Session>();
   const std::optional<Numerics> numerics = parseIn(kNumericsNames, numericsName);
   if (!numerics) throw UsageError("numerics '" + numericsName + "': expected " + namesIn(kNumericsNames, " or "));
@@ -112,6 +112,7 @@ std::vector<PyPlan> fuse(const PyProgram& prog, const std::string& strategy, con
     s->model = std::make_unique<CostModel>(*s->graph, at, dev);
     s->model->setStreams(stream);
     s->model->setColumnTiles(columnTiles);
+    s->model->setStreamSplits(streamSplit);
     s->model->setNumerics(*numerics);
     Partition best = search(*s->model, s->options);
     plans.push_back({s, best});
@@ -410,10 +411,12 @@ PYBIND11_MODULE(_polyfuse, m) {
       .def("fuse", &fuse, py::arg("strategy") = "ilp", py::arg("device") = "h100", py::arg("top") = 1,
            py::arg("time_limit") = 60.0, py::arg("recompute") = true, py::arg("sizes") = py::none(),
            py::arg("stream") = true, py::arg("numerics") = "default", py::arg("column_tiles") = true,
+           py::arg("stream_split") = true,
            "partition the program into kernels; with top=K, the K best plans, best first; stream=False: no sum "
            "streams beside its maximum (docs/streaming.md); numerics='strict': every plan rounds as the "
            "reference does and computes the same bits (docs/codegen.md); column_tiles=False: no reduction runs "
-           "down a column tile (docs/cost-model.md)")
+           "down a column tile (docs/cost-model.md); stream_split=False: no streamed tile splits its reduction "
+           "across blocks (docs/streaming.md)")
       .def("__repr__", [](const PyProgram& p) {
         return "<polyfuse.Program " + p.state->lp.program->name + ": " +
                std::to_string(p.state->lp.program->statements.size()) + " statement(s) from " + p.state->path + ">";

@@ -140,6 +140,17 @@ def test_column_tiles_as_the_command_line():
         assert ("column-tile" in {k["row_mapping"] for k in cli["kernels"]}) == tiles
 
 
+def test_stream_split_as_the_command_line():
+    path = os.path.join(SOURCE, "examples", "attention.tc")
+    prog = polyfuse.load(path, sizes={"S": 4096, "D": 64})
+    for flag, split in (([], True), (["--no-stream-split"], False)):
+        plan = prog.fuse(stream_split=split)[0]
+        cli = cli_json("fuse", path, "--size", "S=4096,D=64", *flag)
+        assert plan.to_dict()["kernels"] == cli["kernels"]
+        tiles = [k for k in cli["kernels"] if k["row_mapping"] == "streamed-tile"]
+        assert len(tiles) == 1 and (tiles[0]["split_chunks"] > 1) == split
+
+
 def test_errors_are_located_exceptions(tmp_path):
     bad = tmp_path / "bad.tc"
     bad.write_text(textwrap.dedent("""\

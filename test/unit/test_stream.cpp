@@ -147,7 +147,9 @@ TEST_CASE("stream: a weighted sum with dims of its own streams, in a tile of row
   // Attention: one kernel at the byte lower bound where the scores would not fit on chip;
   // every read of S x T scores gone. Without streaming: three kernels.
   const Sizes sizes = {{"S", 4096}, {"D", 64}};
-  Setup on(loadExample("attention.tc"), sizes), off(loadExample("attention.tc"), sizes);
+  Setup on(loadExample("attention.tc"), sizes), off(loadExample("attention.tc"), sizes),
+      split(loadExample("attention.tc"), sizes);
+  on.cm->setStreamSplits(false);
   off.cm->setStreams(false);
   const Partition a = on.run("ilp"), b = off.run("ilp");
   REQUIRE(a.kernels.size() == 1);
@@ -156,6 +158,19 @@ TEST_CASE("stream: a weighted sum with dims of its own streams, in a tile of row
   CHECK(a.dramBytes == on.cm->lowerBoundBytes());
   CHECK(b.kernels.size() == 3);
   CHECK(a.modeledUs < b.modeledUs);
+  // One head's rows leave SMs idle: split over the keys, the maximum and both sums leave
+  // partials that a second launch combines; the epilogue (O = acc / l) needs the
+  // finished rows and runs in the next kernel.
+  const Partition c = split.run("ilp");
+  REQUIRE(c.kernels.size() == 2);
+  const KernelPlan& tile = c.kernels[0];
+  CHECK(tile.streamedTile());
+  CHECK(tile.splitChunks > 1);
+  CHECK(tile.blocks == (4096 + tile.tile[0] - 1) / tile.tile[0] * tile.splitChunks);
+  CHECK(tile.splitMembers().size() == 3);
+  CHECK(std::count(tile.streamTile.roles.begin(), tile.streamTile.roles.end(), StreamRole::Epilogue) == 0);
+  CHECK(c.launches.size() == 3);
+  CHECK(c.modeledUs < a.modeledUs);
   // Strict numerics keeps every reduction serial: no tile.
   Setup strict(loadExample("attention.tc"), sizes);
   strict.cm->setNumerics(Numerics::Strict);
