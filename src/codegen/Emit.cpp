@@ -721,9 +721,22 @@ class KernelPrinter {
     const Program& prog = prog_;
     const std::string& T = sp_.real, &I = sp_.index;
     const bool cuda = sp_.d == Dialect::Cuda;
-    const int64_t rows = kp.tile[size_t(tl.rowCoord)], step = tl.step, R = tl.rowsAThread, G = tl.rowThreads;
+    const int64_t rows = tl.rows(kp.tile), step = tl.step, R = tl.rowsAThread, G = tl.rowThreads;
     const int64_t KT = tl.keysAThread(), L = tl.lanes, groups = int64_t(kp.threadsPerBlock) / G;
-    const int64_t rowHi = kp.gridLo[size_t(tl.rowCoord)] + kp.gridExtent[size_t(tl.rowCoord)];
+    auto hiOf = [&](int t) { return kp.gridLo[size_t(t)] + kp.gridExtent[size_t(t)]; };
+    // Row r of the block on grid coordinate t (a row coordinate): its point there, r
+    // itself, or with two row coordinates r's inner (r % tile) or outer (r / tile) part.
+    auto rowAt = [&](int t, const std::string& r) {
+      const std::string inner = std::to_string(kp.tile[size_t(tl.rowCoord)]);
+      const std::string part = tl.outerCoord < 0 ? r : t == tl.rowCoord ? r + " % " + inner : r + " / " + inner;
+      return "(pf_b" + std::to_string(t) + " + " + part + ")";
+    };
+    // Whether row r lies inside the grid (the last tile's rows past its end do not).
+    auto rowInside = [&](const std::string& r) {
+      std::string c = rowAt(tl.rowCoord, r) + " < " + std::to_string(hiOf(tl.rowCoord));
+      if (tl.outerCoord >= 0) c += " && " + rowAt(tl.outerCoord, r) + " < " + std::to_string(hiOf(tl.outerCoord));
+      return c;
+    };
     size_t maxM = 0;
     for (size_t k = 0; k < kp.statements.size(); ++k)
       if (tl.roles[k] == StreamRole::Maximum) maxM = k;
@@ -759,12 +772,12 @@ class KernelPrinter {
     printGridOrigins(os);
     os << "  (void)pf_nthreads; (void)pf_g;\n";
     // A member's dimensions as C names, at row a, step point `key` and extra point `x`.
-    auto rowOf = [&](int64_t a) { return "(pf_b" + std::to_string(tl.rowCoord) + " + pf_rg + " + std::to_string(a * groups) + ")"; };
+    auto rowOf = [&](int64_t a) { return "(pf_rg + " + std::to_string(a * groups) + ")"; };
     auto bind = [&](size_t k, int64_t a, const std::string& key, const std::string& x, const std::string& ind) {
       const Statement& st = stmtOf(k);
       std::string out;
       for (int t = 0; t < kp.gridRank(); ++t) {
-        const std::string v = t == tl.rowCoord ? "pf_min(" + rowOf(a) + ", " + std::to_string(rowHi - 1) + ")" : "pf_b" + std::to_string(t);
+        const std::string v = tl.isRowCoord(t) ? "pf_min(" + rowAt(t, rowOf(a)) + ", " + std::to_string(hiOf(t) - 1) + ")" : "pf_b" + std::to_string(t);
         out += ind + "const " + I + " " + cName(st.dims[size_t(kp.gridDims[k][size_t(t)])]) + " = " + v + ";\n";
       }
       if (tl.keyDim[k] >= 0 && !key.empty()) out += ind + "const " + I + " " + cName(st.dims[size_t(tl.keyDim[k])]) + " = " + key + ";\n";
@@ -838,11 +851,11 @@ class KernelPrinter {
          << ind << (sr.linesContiguous ? "  const int pf_line = pf_e % " + std::to_string(lines) + ", pf_x = pf_e / " + std::to_string(lines) + ";\n"
                                        : "  const int pf_line = pf_e / " + std::to_string(vectors) + ", pf_x = pf_e % " + std::to_string(vectors) +
                                              (w > 1 ? " * " + std::to_string(w) : "") + ";\n")
-         << ind << "  if (" << (sr.perStep ? std::string("pf_line < pf_n") : "pf_b" + std::to_string(tl.rowCoord) + " + pf_line < " + std::to_string(rowHi)) << ") {\n";
+         << ind << "  if (" << (sr.perStep ? std::string("pf_line < pf_n") : rowInside("pf_line")) << ") {\n";
       std::string dims;
       for (int t = 0; t < kp.gridRank(); ++t) {
         // A step's values are the block's row's (one row: pf_line walks the points).
-        const std::string v = "pf_b" + std::to_string(t) + (t == tl.rowCoord && !sr.perStep ? " + pf_line" : "");
+        const std::string v = tl.isRowCoord(t) && !sr.perStep ? rowAt(t, "pf_line") : "pf_b" + std::to_string(t);
         dims += ind + "    const " + I + " " + cName(st.dims[size_t(kp.gridDims[k][size_t(t)])]) + " = " + v + ";\n";
       }
       if (sr.perStep) dims += ind + "    const " + I + " " + cName(st.dims[size_t(tl.keyDim[k])]) + " = pf_j0 + pf_line;\n";
@@ -972,7 +985,7 @@ class KernelPrinter {
     auto stored = [&](int tensor) { return split || std::find(kp.globalWrites.begin(), kp.globalWrites.end(), tensor) != kp.globalWrites.end(); };
     auto result = [&](const Statement& st) { return split ? partialC(st) : globalC(st.write, &st); };
     for (int64_t a = 0; a < R; ++a) {
-      os << "  if (" << rowOf(a) << " < " << rowHi << ") {\n";
+      os << "  if (" << rowInside(rowOf(a)) << ") {\n";
       const std::string ra = "[" + std::to_string(a) + "]";
       for (size_t k = 0; k < kp.statements.size(); ++k) {
         const Statement& st = stmtOf(k);

@@ -181,8 +181,10 @@ struct StagedRead {
 };
 
 // The shape of a streamed tile (RowMapping::StreamedTile, docs/streaming.md "Streamed
-// tiles"): the block holds tile[rowCoord] rows of the maximum, rowThreads threads each
-// (each thread rowsAThread rows);
+// tiles"): the block holds tile[rowCoord] rows of the maximum, or tile[outerCoord] x
+// tile[rowCoord] of them (the query heads that share keys and values, and their
+// queries: row r at outer r / tile[rowCoord], inner r % tile[rowCoord]), rowThreads
+// threads each (each thread rowsAThread rows);
 // the maximum's reduction runs in steps of `step` points. A step stages its reads,
 // computes each score at the row's thread that owns the point (points rowThreads apart),
 // keeps the scores the maximum and the sums read in shared memory ([rows x tilePitch()]),
@@ -192,9 +194,14 @@ struct StagedRead {
 // with an extra dimension as `lanes` registers, its points rowThreads apart.
 struct StreamTile {
   int rowCoord = -1;
+  int outerCoord = -1;  // a second tiled grid coordinate of rows; -1: none
+  int64_t rows(const std::vector<int64_t>& tile) const {
+    return tile[size_t(rowCoord)] * (outerCoord >= 0 ? tile[size_t(outerCoord)] : 1);
+  }
+  bool isRowCoord(int t) const { return t >= 0 && (t == rowCoord || t == outerCoord); }
   int64_t step = 32;
   int rowThreads = 1;
-  int rowsAThread = 1;  // rows a thread holds, tile[rowCoord] / rowsAThread apart
+  int rowsAThread = 1;  // rows a thread holds, rows(tile) / rowsAThread apart
   int64_t lanes = 0, extraLo = 0, extraHi = 0;
   int64_t keysAThread() const { return step / rowThreads; }
   // The line of a tile of scores: at least a step, padded so that a warp's threads (a

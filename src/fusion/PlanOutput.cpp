@@ -79,7 +79,7 @@ nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p) {
       nlohmann::ordered_json roles = nlohmann::ordered_json::object();
       for (size_t m = 0; m < st.roles.size(); ++m)
         roles[prog.statements[size_t(k.statements[m])].label()] = streamRoleName(st.roles[m]);
-      kj["stream_tile"] = {{"rows", k.tile[size_t(st.rowCoord)]}, {"rows_a_thread", st.rowsAThread},
+      kj["stream_tile"] = {{"rows", st.rows(k.tile)}, {"rows_a_thread", st.rowsAThread},
                            {"threads_a_row", st.rowThreads}, {"step", st.step}, {"lanes", st.lanes},
                            {"tiled", tensorNames(prog, st.tiled)}, {"staged", st.staged.size()},
                            {"staged_vectors", std::count_if(st.staged.begin(), st.staged.end(), [](const StagedRead& r) { return r.width > 1; })},
@@ -247,7 +247,7 @@ void printPartitionTable(std::ostream& os, const CostModel& cm, const Partition&
       std::string scores;
       for (size_t m = 0; m < st.roles.size(); ++m)
         if (st.roles[m] == StreamRole::Score) scores += (scores.empty() ? "" : " ") + prog.statements[size_t(k.statements[m])].label();
-      const int64_t rows = k.tile[size_t(st.rowCoord)];
+      const int64_t rows = st.rows(k.tile);
       os << fmt::format("       streamed tile: {} row{} a block ({} a thread, {} threads a row), {}'s reduction in steps of {}"
                         "{}{}\n",
                         rows, rows == 1 ? "" : "s", st.rowsAThread, st.rowThreads, mx.label(), st.step,

@@ -48,21 +48,24 @@ std::optional<KernelPlan> CostModel::streamedTile(const std::vector<int>& member
   const int g = int(c.tile.size());
   auto stmt = [&](size_t k) -> const Statement& { return prog.statements[size_t(members[k])]; };
   auto indexOf = [&](int s) { return size_t(std::find(members.begin(), members.end(), s) - members.begin()); };
-  // The block's rows: one tiled grid coordinate, the block fixing every other; or one
-  // row a block (a decode step's single query), its threads sharing each step's points.
-  int rowCoord = -1;
+  // The block's rows: one tiled grid coordinate, or two (query heads that share keys
+  // and values, and their queries), the block fixing every other; or one row a block (a
+  // decode step's single query), its threads sharing each step's points.
+  int rowCoord = -1, outerCoord = -1;
   for (int t = 0; t < g; ++t)
     if (c.tile[size_t(t)] > 1) {
-      if (rowCoord >= 0) return std::nullopt;
+      if (outerCoord >= 0) return std::nullopt;
+      outerCoord = rowCoord;
       rowCoord = t;
     }
   const bool oneRow = rowCoord < 0;
   if (oneRow) rowCoord = g - 1;
-  else if (c.tile[size_t(rowCoord)] < kMinStreamRows) return std::nullopt;
-  const int64_t rows = c.tile[size_t(rowCoord)];
+  const int64_t rows = c.tile[size_t(rowCoord)] * (outerCoord >= 0 ? c.tile[size_t(outerCoord)] : 1);
+  if (!oneRow && rows < kMinStreamRows) return std::nullopt;
 
   StreamTile st;
   st.rowCoord = rowCoord;
+  st.outerCoord = outerCoord;
   st.roles.assign(n, StreamRole::Epilogue);
   st.keyDim.assign(n, -1);
   st.extraDim.assign(n, -1);
@@ -244,11 +247,15 @@ std::optional<KernelPlan> CostModel::streamedTile(const std::vector<int>& member
       for (int d : used) {
         const int dr = dimRole(k, d);
         if (dr == kKey) key = true;
-        else if (dr == rowCoord) row = true;
+        else if (st.isRowCoord(dr)) row = true;
         else if (dr == kExtra || dr == kInner) ok = ok && inner < 0, inner = d;
         else if (dr < 0) ok = false;  // fixed grid coordinates are the block's
       }
       if (oneRow) row = !key;  // the block's one row holds every point off the key
+      // Rows across two coordinates only where the steps' reads are the block's rows' in
+      // common (grouped-query heads' keys and values): the model prices staged reads,
+      // not loads inside the steps' loops.
+      if (outerCoord >= 0 && key && row) return std::nullopt;
       if (!ok || key == row) continue;  // along both (a mask) or neither: read from memory
       StagedRead sr;
       sr.member = int(k);
@@ -260,7 +267,7 @@ std::optional<KernelPlan> CostModel::streamedTile(const std::vector<int>& member
         sr.inner = ss.hi[size_t(inner)] - ss.lo[size_t(inner)];
       }
       // Lines side by side in memory: the last subscript walks the line's dim, not the inner.
-      const int lineDim = key ? st.keyDim[k] : c.dims[k][size_t(rowCoord)];
+      const int lineDim = key ? st.keyDim[k] : outerCoord >= 0 ? -1 : c.dims[k][size_t(rowCoord)];
       auto coefOf = [&](const Affine& sub, int d) {
         auto it = d < 0 ? sub.coef.end() : sub.coef.find(s.dims[size_t(d)]);
         return it == sub.coef.end() ? int64_t(0) : int64_t(it->second);
