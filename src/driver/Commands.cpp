@@ -395,6 +395,12 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
                 j["streaming"].push_back({{"kernel", "K" + std::to_string(st.kernel)}, {"sum", lp.program->statements[st.sum].label()},
                                           {"max", lp.program->statements[st.max].label()}, {"chosen_us", st.chosenUs},
                                           {"two_pass_us", st.twoPassUs}, {"reason", streamingText(*lp.program, st)}});
+              j["stream_splits"] = nlohmann::ordered_json::array();
+              for (auto& sp : explainStreamSplits(cm, p))
+                j["stream_splits"].push_back({{"kernel", "K" + std::to_string(sp.kernel)}, {"max", lp.program->statements[sp.max].label()},
+                                              {"chunks", sp.chunks}, {"chosen_us", sp.chosenUs},
+                                              {"whole_us", sp.wholeUs ? nlohmann::ordered_json(*sp.wholeUs) : nlohmann::ordered_json()},
+                                              {"reason", streamSplitText(*lp.program, sp)}});
             }
             std::cout << j.dump(2) << "\n";
           } else {
@@ -403,6 +409,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
               printDecisions(std::cout, ds);
               for (auto& r : explainRecomputation(cm, p, opt, left())) std::cout << "  recompute  " << recomputationText(*lp.program, r) << "\n";
               for (auto& st : explainStreaming(cm, p)) std::cout << "  stream     " << streamingText(*lp.program, st) << "\n";
+              for (auto& sp : explainStreamSplits(cm, p)) std::cout << "  split      " << streamSplitText(*lp.program, sp) << "\n";
             }
           }
           return 0;

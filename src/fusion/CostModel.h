@@ -168,6 +168,10 @@ class CostModel {
       return p;
     return evaluate(k.statements, {k.gridDims, k.tile, 1}, threads, k.recomputed, false, mapping);
   }
+  // A split streamed tile priced again whole (one chunk) on its grid and tile.
+  std::optional<KernelPlan> unsplit(const KernelPlan& k) const {
+    return evaluate(k.statements, {k.gridDims, k.tile, 1}, nullptr, k.recomputed, true, RowMapping::StreamedTile);
+  }
   // A lower bound on any partition's modeled time, whatever the search saw: one launch,
   // then the slower of the DRAM lower bound at full bandwidth and every statement's
   // flops at full throughput (each kernel's time is at least its launch and each of

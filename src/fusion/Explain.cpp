@@ -212,6 +212,24 @@ std::vector<Streaming> explainStreaming(const CostModel& cm, const Partition& ch
   return out;
 }
 
+std::vector<StreamSplit> explainStreamSplits(const CostModel& cm, const Partition& chosen) {
+  std::vector<StreamSplit> out;
+  for (const KernelPlan& k : chosen.kernels) {
+    if (!k.streamedTile() || k.splitChunks < 2) continue;
+    StreamSplit s{k.id, k.statements[size_t(k.splitMember())], k.splitChunks, k.splitChunk, k.modeledUs, std::nullopt};
+    if (auto whole = cm.unsplit(k)) s.wholeUs = whole->modeledUs;
+    out.push_back(s);
+  }
+  return out;
+}
+
+std::string streamSplitText(const Program& prog, const StreamSplit& s) {
+  return "K" + std::to_string(s.kernel) + " splits " + prog.statements[size_t(s.max)].label() + "'s reduction in " +
+         std::to_string(s.chunks) + " chunks of " + std::to_string(s.chunk) + ": " + fmtUs(s.chosenUs) + " against " +
+         (s.wholeUs ? fmtUs(*s.wholeUs) + " whole on the same grid (one launch fewer, its rows' blocks alone)"
+                    : std::string("no whole tile on the same grid"));
+}
+
 std::string streamingText(const Program& prog, const Streaming& s) {
   return prog.statements[size_t(s.sum)].label() + " streams in " + prog.statements[size_t(s.max)].label() + "'s loop in K" +
          std::to_string(s.kernel) + ": " + fmtUs(s.chosenUs) + " against " + fmtUs(s.twoPassUs) +
