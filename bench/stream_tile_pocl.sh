@@ -14,5 +14,5 @@ tile test/lit/Inputs/attention_variants.tc normalized H=12,S=512,T=512,D=32,E=32
 tile test/lit/Inputs/attention_variants.tc pooled N=4096,M=4096,D=64
 # Split streamed tiles (docs/streaming.md, "Split streamed tiles") against whole ones.
 split() { side_by_side --no-stream-split "whole tile" "split tile" "k['row_mapping'] == 'streamed-tile' and k['split_chunks'] > 1" "$@"; }
-split test/lit/Inputs/attention_variants.tc heads H=8,S=1,T=16384,D=128,E=128
+split test/lit/Inputs/attention_variants.tc grouped S=1,G=8,H=2,T=16384,D=128,E=128
 split examples/attention.tc "" S=4096,D=64

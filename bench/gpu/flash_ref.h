@@ -4,7 +4,9 @@
 // accumulators are rescaled as the row's maximum grows), f32 on CUDA cores, written the
 // way a practitioner would without tensor cores: a tile of query rows a block, two
 // threads a row (each the even or the odd half of the head dimension, so that the pair
-// reads adjacent banks), scores of a key tile in registers.
+// reads adjacent banks), scores of a key tile in registers. It is a CUDA-core kernel
+// with one shared-memory load a multiply-add (no register tile across rows, no tensor
+// cores, no cp.async): FlashAttention itself is stronger, and a GPU run should say so.
 //   O(i, :) = sum_j softmax_j(scale * Q(i, :) . K(j, :)) V(j, :),  Q, K, V, O: [S x D], row-major
 // One source for CUDA and OpenCL (FR_* macros, set by the includer), so that its
 // arithmetic is verified on PoCL (test/lit/exec/flash_ref.test) before a GPU runs it.
@@ -12,7 +14,11 @@
 #error "define FR_D, the head dimension (even)"
 #endif
 #define FR_H (FR_D / 2)
-#define FR_BR (FR_D > 64 ? 32 : 64)  // query rows a block: static shared memory under 48 KB
+#ifndef FR_BR
+// Query rows a block: 16 gives one head at S = 4096 256 blocks (2 a SM on 132 SMs); the
+// key tiles are read once a block, from L2 after the first.
+#define FR_BR 16
+#endif
 #define FR_BC 16                     // keys a tile
 #define FR_THREADS (2 * FR_BR)
 

@@ -27,7 +27,7 @@ int main(int argc, char** argv) {
   body[n] = 0;
   static char src[1 << 17];
   snprintf(src, sizeof src,
-           "#define FR_D %d\n#define FR_KERNEL __kernel\n#define FR_GLOBAL __global\n#define FR_SHARED __local\n"
+           "#define FR_D %d\n#define FR_BR 16\n#define FR_KERNEL __kernel\n#define FR_GLOBAL __global\n#define FR_SHARED __local\n"
            "#define FR_TID ((int)get_local_id(0))\n#define FR_BID ((int)get_group_id(0))\n"
            "#define FR_SYNC barrier(CLK_LOCAL_MEM_FENCE)\n#define FR_EXP exp\n%s",
            D, body);
@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
   check(clSetKernelArg(k, 4, sizeof S, &S), "arg");
   check(clSetKernelArg(k, 5, sizeof S, &S), "arg");
   check(clSetKernelArg(k, 6, sizeof scale, &scale), "arg");
-  const size_t rowsABlock = D > 64 ? 32 : 64, local = 2 * rowsABlock;
+  const size_t rowsABlock = 16, local = 2 * rowsABlock;
   const size_t global = (S + rowsABlock - 1) / rowsABlock * local;
   check(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL), "clEnqueueNDRangeKernel");
   check(clEnqueueReadBuffer(queue, dout, CL_TRUE, 0, bytes, o, 0, NULL, NULL), "clEnqueueReadBuffer");

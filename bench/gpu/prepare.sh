@@ -24,7 +24,8 @@ build/bin/polyfuse codegen examples/matmul.tc --target cuda --size N=2048,K=2048
 # One attention head at S=4096, d = 64 and 128 (docs/streaming.md): the plan the search
 # takes (a streamed tile split over the keys), the whole streamed tile (--no-stream-split)
 # and the two-pass plan (--no-stream), beside the hand-written FlashAttention-style
-# baseline (flash_ref.cu); and a decode step, 32 heads over 32768 cached keys.
+# baseline (flash_ref.cu); and a grouped-query decode step, 4 key-value heads of 8 query
+# heads over 32768 cached keys.
 for d in 64 128; do
   for variant in "ilp" "whole --no-stream-split" "twopass --no-stream"; do
     set -- $variant
@@ -34,8 +35,8 @@ for d in 64 128; do
 done
 for variant in "ilp" "whole --no-stream-split"; do
   set -- $variant
-  build/bin/polyfuse codegen test/lit/Inputs/attention_variants.tc --entry heads --target cuda \
-    --size H=32,S=1,T=32768,D=128,E=128 --device "$dev" ${2:-} -o "$out/decode_T32768_$1" > /dev/null
+  build/bin/polyfuse codegen test/lit/Inputs/attention_variants.tc --entry grouped --target cuda \
+    --size S=1,G=8,H=4,T=32768,D=128,E=128 --device "$dev" ${2:-} -o "$out/decode_T32768_$1" > /dev/null
 done
 cp bench/gpu/cublas_sgemm.cu bench/gpu/flash_ref.cu bench/gpu/flash_ref.h "$out/"
 echo "generated $(ls -d "$out"/*/ | wc -l) harnesses in $out"

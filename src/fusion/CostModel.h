@@ -71,9 +71,10 @@ class CostModel {
   // reads and extra dimensions of at most kMaxStagedInner points.
   static constexpr int64_t kMinStreamRows = 8;
   static constexpr int64_t kMaxStagedInner = 256;
-  // A streamed tile split along the maximum's reduction: at most this many chunks, each
+  // A streamed tile split along the maximum's reduction: at most this many chunks (a
+  // decode step's 32 heads take 256 to fill an H100 with loads in flight), each
   // of at least kMinStreamChunk points (a few steps, so that a block's staging pays off).
-  static constexpr int64_t kMaxStreamChunks = 64;
+  static constexpr int64_t kMaxStreamChunks = 256;
   static constexpr int64_t kMinStreamChunk = 128;
 
   // The cheapest plan for the group as one kernel, over its whole candidate set; none

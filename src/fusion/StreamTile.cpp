@@ -252,10 +252,12 @@ std::optional<KernelPlan> CostModel::streamedTile(const std::vector<int>& member
         else if (dr < 0) ok = false;  // fixed grid coordinates are the block's
       }
       if (oneRow) row = !key;  // the block's one row holds every point off the key
-      // Rows across two coordinates only where the steps' reads are the block's rows' in
-      // common (grouped-query heads' keys and values): the model prices staged reads,
-      // not loads inside the steps' loops.
-      if (outerCoord >= 0 && key && row) return std::nullopt;
+      // A read along the key, a row and an inner dimension (keys of a head, with rows
+      // across heads) would be loaded inside the steps' loops, a point a thread, lines
+      // apart: the model prices staged reads, not those. Rows across two coordinates
+      // only where the steps' reads are all the block's rows' in common (grouped-query
+      // heads' keys and values); a mask over (row, key) is read from memory.
+      if (key && row && (outerCoord >= 0 || inner >= 0)) return std::nullopt;
       if (!ok || key == row) continue;  // along both (a mask) or neither: read from memory
       StagedRead sr;
       sr.member = int(k);
@@ -471,8 +473,11 @@ std::optional<KernelPlan> CostModel::streamedTile(const std::vector<int>& member
         kp.bytesInFlightPerBlock = std::min<int64_t>(perStep, threads * dev_.loadsInFlight * loadBytes);
         kp.latencyShare = 1;
         if (kp.blocksPerSM > 0 && kp.bytesInFlightPerBlock > 0) {
+          // The blocks an SM holds at once: what occupancy allows, or what the grid has
+          // (a split tile of few blocks keeps few loads in flight).
           const double needed = dev_.dramBytesPerSec / dev_.smCount * dev_.dramLatencyNs * 1e-9;
-          kp.latencyShare = std::min(1.0, double(kp.blocksPerSM) * double(kp.bytesInFlightPerBlock) / needed);
+          const int64_t resident = std::min<int64_t>(kp.blocksPerSM, (kp.blocks + dev_.smCount - 1) / dev_.smCount);
+          kp.latencyShare = std::min(1.0, double(resident) * double(kp.bytesInFlightPerBlock) / needed);
         }
         timeKernel(0, kp);
         if (!best || kp.modeledUs < best->modeledUs - 1e-12) best = std::move(kp);
