@@ -311,91 +311,91 @@ std::optional<KernelPlan> CostModel::streamedTile(const std::vector<int>& member
   // The kernel's traffic, on the group's own grid: inputs once from DRAM, each block's
   // slice of them again from L2; results that leave the kernel written once.
   auto planFor = [&](int64_t chunks) {
-  KernelPlan base;
-  base.recomputed = recomputed;
-  BlockShape shape = shapeGrid(members, {c.dims, c.tile, 1}, base);
-  base.rowMapping = RowMapping::StreamedTile;
-  base.threadDims.assign(n, -1);
-  base.vectorWidth.assign(n, 1);
-  for (size_t k = 0; k < n; ++k) {
-    base.threadDims[k] = c.dims[k][size_t(rowCoord)];
-    base.modes.push_back(stmt(k).numReduction() == 0 ? StmtMode::Pointwise : StmtMode::SerialReduce);
-  }
-  if (chunks > 1) {
-    base.splitChunk = (keyHi - keyLo + chunks - 1) / chunks;
-    base.splitChunks = (keyHi - keyLo + base.splitChunk - 1) / base.splitChunk;
-    base.blocks *= base.splitChunks;
-    base.chunkDims = st.keyDim;  // every member runs along the key (no epilogue)
+    KernelPlan base;
+    base.recomputed = recomputed;
+    BlockShape shape = shapeGrid(members, {c.dims, c.tile, 1}, base);
+    base.rowMapping = RowMapping::StreamedTile;
+    base.threadDims.assign(n, -1);
+    base.vectorWidth.assign(n, 1);
     for (size_t k = 0; k < n; ++k) {
-      const int d = st.keyDim[k];
-      shape.hi[k][size_t(d)] = std::min(shape.hi[k][size_t(d)], shape.lo[k][size_t(d)] + base.splitChunk);
-      if (st.roles[k] == StreamRole::Maximum || st.roles[k] == StreamRole::Sum) base.modes[k] = StmtMode::SplitReduce;
+      base.threadDims[k] = c.dims[k][size_t(rowCoord)];
+      base.modes.push_back(stmt(k).numReduction() == 0 ? StmtMode::Pointwise : StmtMode::SerialReduce);
     }
-  }
-  for (size_t k = 0; k < n; ++k)
-    if (st.roles[k] == StreamRole::Sum) {
-      StreamPair sp{int(max), int(k), {}};
-      for (int p : stream_[size_t(members[k])].producers) sp.inlined.push_back(int(indexOf(p)));
-      base.streams.push_back(sp);
+    if (chunks > 1) {
+      base.splitChunk = (keyHi - keyLo + chunks - 1) / chunks;
+      base.splitChunks = (keyHi - keyLo + base.splitChunk - 1) / base.splitChunk;
+      base.blocks *= base.splitChunks;
+      base.chunkDims = st.keyDim;  // every member runs along the key (no epilogue)
+      for (size_t k = 0; k < n; ++k) {
+        const int d = st.keyDim[k];
+        shape.hi[k][size_t(d)] = std::min(shape.hi[k][size_t(d)], shape.lo[k][size_t(d)] + base.splitChunk);
+        if (st.roles[k] == StreamRole::Maximum || st.roles[k] == StreamRole::Sum) base.modes[k] = StmtMode::SplitReduce;
+      }
     }
-  std::map<int, std::pair<Box, Box>> external;  // tensor: the whole footprint, a block's
-  for (size_t k = 0; k < n; ++k) {
-    const SizedStatement& ss = sized(members[k]);
-    for (auto& r : ss.reads) {
-      if (writerOf[size_t(r.tensor)] >= 0) continue;
-      auto& [full, block] = external[r.tensor];
-      full.hull(footprint(ss, r, ss.lo, ss.hi));
-      block.hull(footprint(ss, r, shape.lo[k], shape.hi[k]));
+    for (size_t k = 0; k < n; ++k)
+      if (st.roles[k] == StreamRole::Sum) {
+        StreamPair sp{int(max), int(k), {}};
+        for (int p : stream_[size_t(members[k])].producers) sp.inlined.push_back(int(indexOf(p)));
+        base.streams.push_back(sp);
+      }
+    std::map<int, std::pair<Box, Box>> external;  // tensor: the whole footprint, a block's
+    for (size_t k = 0; k < n; ++k) {
+      const SizedStatement& ss = sized(members[k]);
+      for (auto& r : ss.reads) {
+        if (writerOf[size_t(r.tensor)] >= 0) continue;
+        auto& [full, block] = external[r.tensor];
+        full.hull(footprint(ss, r, ss.lo, ss.hi));
+        block.hull(footprint(ss, r, shape.lo[k], shape.hi[k]));
+      }
     }
-  }
-  for (auto& [t, boxes] : external) {
-    const int64_t eb = elemBytes_[size_t(t)], first = boxes.first.volume() * eb;
-    const int64_t again = checkedMul(base.blocks, boxes.second.volume() * eb, "a kernel's re-read bytes") - first;
-    base.dramBytes += first;
-    if (again > 0) (double(tensorBytes(t)) > dev_.l2Bytes ? base.dramBytes : base.l2Bytes) += again;
-    base.globalReads.push_back(t);
-    base.inputPasses.push_back(1);
-  }
-  const StmtSet group = StmtSet::of(fg_.size(), members);
-  const StmtSet recomputedSet = recomputed.empty() ? StmtSet() : StmtSet::of(fg_.size(), recomputed);
-  for (size_t k = 0; k < n; ++k) {
-    const Statement& s = stmt(k);
-    const SizedStatement& ss = sized(s.id);
-    const int t = s.write.tensor;
-    const bool kept = std::find(recomputed.begin(), recomputed.end(), members[k]) != recomputed.end();
-    bool escapes = prog.tensors[size_t(t)].role == TensorRole::Output;
-    for (int reader : consumers_[size_t(t)]) escapes |= !group.contains(reader) && !kept;
-    escapes |= !kept && fg_.storesValue(group, recomputedSet, members[k]);
-    // A split's maximum and sums: the combine writes what it finishes.
-    const bool split = chunks > 1 && (st.roles[k] == StreamRole::Maximum || st.roles[k] == StreamRole::Sum);
-    if (split) {
-      // Partials: each chunk's, written by the blocks and read back by the combine.
-      const int64_t partials = checkedMul(at_.tensorElements(t), base.splitChunks, "a split reduction's scratch");
-      base.partialElements = checkedAdd(base.partialElements, partials, "a split reduction's scratch");
-      int64_t outputs = 1;
-      for (int d = 0; d < s.numParallel; ++d) outputs *= ss.hi[size_t(d)] - ss.lo[size_t(d)];
-      const int64_t bytes = checkedMul(outputs, base.splitChunks * computeBytes_, "a split reduction's scratch");
-      base.dramBytes += bytes;
-      base.l2Bytes += bytes;
+    for (auto& [t, boxes] : external) {
+      const int64_t eb = elemBytes_[size_t(t)], first = boxes.first.volume() * eb;
+      const int64_t again = checkedMul(base.blocks, boxes.second.volume() * eb, "a kernel's re-read bytes") - first;
+      base.dramBytes += first;
+      if (again > 0) (double(tensorBytes(t)) > dev_.l2Bytes ? base.dramBytes : base.l2Bytes) += again;
+      base.globalReads.push_back(t);
+      base.inputPasses.push_back(1);
     }
-    if (escapes || split) {
-      base.dramBytes += footprint(ss, ss.write, ss.lo, ss.hi).volume() * elemBytes_[size_t(t)];
-      base.globalWrites.push_back(t);
-      continue;
+    const StmtSet group = StmtSet::of(fg_.size(), members);
+    const StmtSet recomputedSet = recomputed.empty() ? StmtSet() : StmtSet::of(fg_.size(), recomputed);
+    for (size_t k = 0; k < n; ++k) {
+      const Statement& s = stmt(k);
+      const SizedStatement& ss = sized(s.id);
+      const int t = s.write.tensor;
+      const bool kept = std::find(recomputed.begin(), recomputed.end(), members[k]) != recomputed.end();
+      bool escapes = prog.tensors[size_t(t)].role == TensorRole::Output;
+      for (int reader : consumers_[size_t(t)]) escapes |= !group.contains(reader) && !kept;
+      escapes |= !kept && fg_.storesValue(group, recomputedSet, members[k]);
+      // A split's maximum and sums: the combine writes what it finishes.
+      const bool split = chunks > 1 && (st.roles[k] == StreamRole::Maximum || st.roles[k] == StreamRole::Sum);
+      if (split) {
+        // Partials: each chunk's, written by the blocks and read back by the combine.
+        const int64_t partials = checkedMul(at_.tensorElements(t), base.splitChunks, "a split reduction's scratch");
+        base.partialElements = checkedAdd(base.partialElements, partials, "a split reduction's scratch");
+        int64_t outputs = 1;
+        for (int d = 0; d < s.numParallel; ++d) outputs *= ss.hi[size_t(d)] - ss.lo[size_t(d)];
+        const int64_t bytes = checkedMul(outputs, base.splitChunks * computeBytes_, "a split reduction's scratch");
+        base.dramBytes += bytes;
+        base.l2Bytes += bytes;
+      }
+      if (escapes || split) {
+        base.dramBytes += footprint(ss, ss.write, ss.lo, ss.hi).volume() * elemBytes_[size_t(t)];
+        base.globalWrites.push_back(t);
+        continue;
+      }
+      // Values kept: a score read after its step, in shared memory; the rest in registers.
+      OnChipArray a = onChipSlice(members, base, k);
+      if (st.keyDim[k] >= 0 && st.roles[k] != StreamRole::Maximum && st.roles[k] != StreamRole::Sum) {
+        a.extent[size_t(st.keyDim[k])] = 0;  // set per variant: the step
+        a.lo[size_t(st.keyDim[k])] = keyLo;
+      }
+      a.place = tiled.count(t) ? OnChipPlace::SharedMemory : OnChipPlace::Registers;
+      a.registerSlots = 1;
+      base.onChip.push_back(a);
     }
-    // Values kept: a score read after its step, in shared memory; the rest in registers.
-    OnChipArray a = onChipSlice(members, base, k);
-    if (st.keyDim[k] >= 0 && st.roles[k] != StreamRole::Maximum && st.roles[k] != StreamRole::Sum) {
-      a.extent[size_t(st.keyDim[k])] = 0;  // set per variant: the step
-      a.lo[size_t(st.keyDim[k])] = keyLo;
-    }
-    a.place = tiled.count(t) ? OnChipPlace::SharedMemory : OnChipPlace::Registers;
-    a.registerSlots = 1;
-    base.onChip.push_back(a);
-  }
-  std::sort(base.onChip.begin(), base.onChip.end(), [](const OnChipArray& a, const OnChipArray& b) { return a.tensor < b.tensor; });
-  std::sort(base.globalWrites.begin(), base.globalWrites.end());
-  return base;
+    std::sort(base.onChip.begin(), base.onChip.end(), [](const OnChipArray& a, const OnChipArray& b) { return a.tensor < b.tensor; });
+    std::sort(base.globalWrites.begin(), base.globalWrites.end());
+    return base;
   };
 
   // The step, the threads a row and the rows a thread: every variant whose block fits,
@@ -407,83 +407,83 @@ std::optional<KernelPlan> CostModel::streamedTile(const std::vector<int>& member
   // One row a block: its threads share each step's points (a warp or two a row).
   const std::vector<int> rowThreadOptions = oneRow ? std::vector<int>{32, 64} : std::vector<int>{1, 2, 4, 8, 16};
   for (int64_t chunks : chunkOptions) {
-  const KernelPlan base = planFor(chunks);
-  for (int64_t step : {16, 32, 64}) {
-    for (int threadsARow : rowThreadOptions) {
-      for (int rowsAThread : {1, 2, 4}) {
-        if (rows % rowsAThread != 0 || step % threadsARow != 0) continue;
-        const int64_t threads = rows / rowsAThread * threadsARow;
-        if (threads % kWarp != 0 || threads > kMaxBlockThreads) continue;
-        const int64_t lanes = extra > 0 ? (extra + threadsARow - 1) / threadsARow : 0;
-        const int64_t keys = step / threadsARow;
-        // A thread's registers: its rows' partial sums' lanes, a step's scores, and the
-        // row's running values, within what a thread holds of a row elsewhere.
-        if (rowsAThread * (lanes * extraSums + keys) > 4 * kMaxRegisterRow) continue;
-        KernelPlan kp = base;
-        StreamTile& tile = kp.streamTile;
-        tile = st;
-        tile.step = step;
-        tile.rowThreads = threadsARow;
-        tile.rowsAThread = rowsAThread;
-        tile.lanes = lanes;
-        const int64_t shared = tile.sharedBytes(rows, computeBytes_);
-        if (double(shared) > dev_.onchipBytesPerBlock) continue;
-        kp.sharedBytes = shared;  // dynamic: beyond 48 KB, the launch asks for it
-        kp.threadsPerBlock = int(threads);
-        kp.wideBlock = threads > dev_.threadsPerBlock;
-        for (auto& a : kp.onChip)
-          for (size_t d = 0; d < a.extent.size(); ++d)
-            if (a.extent[d] == 0) a.extent[d] = a.inRegisters() ? 1 : step;
-        kp.onchipBytesPerBlock = shared;
-        // Operands from shared memory. A thread's loops reuse each load: a row's operand
-        // across its keys, a key's across its rows (a score's contraction); a step's
-        // factor across its lanes, a staged value across its rows (a sum with lanes).
-        // What every thread of a row computes alike (the step's maximum, sums without
-        // lanes) it computes threadsARow times; the factors exp(E - m) (the inlined
-        // producers' work) each point's own thread computes once, from the tile.
-        double loads = 0, redundantFlops = 0;
-        for (size_t k = 0; k < n; ++k) {
-          const SizedStatement& ss = sized(members[k]);
-          const StreamRole role = st.roles[k];
-          const bool perRow = role == StreamRole::Maximum || (role == StreamRole::Sum && st.extraDim[k] < 0);
-          if (perRow) redundantFlops += double(ss.points) * double(ss.flopsPerPoint) * (threadsARow - 1);
-          double perPoint = 0;
-          for (auto& sr : st.staged)
-            if (sr.member == int(k)) perPoint += sr.perStep ? 1.0 / rowsAThread : 1.0 / double(keys);
-          if (role == StreamRole::Maximum || role == StreamRole::Inlined) perPoint += 1;  // the score tile
-          if (role == StreamRole::Sum) perPoint += st.extraDim[k] >= 0 ? 1.0 / double(lanes) : 1.0;  // the factors
-          loads += double(ss.points) * perPoint * (perRow ? threadsARow : 1);
+    const KernelPlan base = planFor(chunks);
+    for (int64_t step : {16, 32, 64}) {
+      for (int threadsARow : rowThreadOptions) {
+        for (int rowsAThread : {1, 2, 4}) {
+          if (rows % rowsAThread != 0 || step % threadsARow != 0) continue;
+          const int64_t threads = rows / rowsAThread * threadsARow;
+          if (threads % kWarp != 0 || threads > kMaxBlockThreads) continue;
+          const int64_t lanes = extra > 0 ? (extra + threadsARow - 1) / threadsARow : 0;
+          const int64_t keys = step / threadsARow;
+          // A thread's registers: its rows' partial sums' lanes, a step's scores, and the
+          // row's running values, within what a thread holds of a row elsewhere.
+          if (rowsAThread * (lanes * extraSums + keys) > 4 * kMaxRegisterRow) continue;
+          KernelPlan kp = base;
+          StreamTile& tile = kp.streamTile;
+          tile = st;
+          tile.step = step;
+          tile.rowThreads = threadsARow;
+          tile.rowsAThread = rowsAThread;
+          tile.lanes = lanes;
+          const int64_t shared = tile.sharedBytes(rows, computeBytes_);
+          if (double(shared) > dev_.onchipBytesPerBlock) continue;
+          kp.sharedBytes = shared;  // dynamic: beyond 48 KB, the launch asks for it
+          kp.threadsPerBlock = int(threads);
+          kp.wideBlock = threads > dev_.threadsPerBlock;
+          for (auto& a : kp.onChip)
+            for (size_t d = 0; d < a.extent.size(); ++d)
+              if (a.extent[d] == 0) a.extent[d] = a.inRegisters() ? 1 : step;
+          kp.onchipBytesPerBlock = shared;
+          // Operands from shared memory. A thread's loops reuse each load: a row's operand
+          // across its keys, a key's across its rows (a score's contraction); a step's
+          // factor across its lanes, a staged value across its rows (a sum with lanes).
+          // What every thread of a row computes alike (the step's maximum, sums without
+          // lanes) it computes threadsARow times; the factors exp(E - m) (the inlined
+          // producers' work) each point's own thread computes once, from the tile.
+          double loads = 0, redundantFlops = 0;
+          for (size_t k = 0; k < n; ++k) {
+            const SizedStatement& ss = sized(members[k]);
+            const StreamRole role = st.roles[k];
+            const bool perRow = role == StreamRole::Maximum || (role == StreamRole::Sum && st.extraDim[k] < 0);
+            if (perRow) redundantFlops += double(ss.points) * double(ss.flopsPerPoint) * (threadsARow - 1);
+            double perPoint = 0;
+            for (auto& sr : st.staged)
+              if (sr.member == int(k)) perPoint += sr.perStep ? 1.0 / rowsAThread : 1.0 / double(keys);
+            if (role == StreamRole::Maximum || role == StreamRole::Inlined) perPoint += 1;  // the score tile
+            if (role == StreamRole::Sum) perPoint += st.extraDim[k] >= 0 ? 1.0 / double(lanes) : 1.0;  // the factors
+            loads += double(ss.points) * perPoint * (perRow ? threadsARow : 1);
+          }
+          kp.onchipLoadBytes = int64_t(loads * computeBytes_);
+          kp.flops = checkedAdd(kp.flops, int64_t(redundantFlops), "a kernel's flops");
+          // The rescale: an exp and a multiply of each partial once a step.
+          for (auto& sp : kp.streams)
+            kp.flops = checkedAdd(kp.flops, 2 * (sized(members[size_t(sp.sum)]).points / step), "a kernel's flops");
+          kp.registersPerThread = kEstimatedRegisters + int(rowsAThread * (lanes * extraSums + 2 * keys + 2));
+          occupy(kp);
+          if (kp.blocksPerSM < 1 && !dev_.arch.empty()) continue;
+          // Little's law: the block's staged loads of a step, a few a thread at once, each
+          // the width of the step's largest staged read.
+          int64_t perStep = 0, largest = 0, loadBytes = computeBytes_;
+          for (auto& sr : tile.staged) {
+            const int64_t bytes = sr.elements(rows, step) * computeBytes_;
+            perStep += bytes;
+            if (bytes > largest) largest = bytes, loadBytes = sr.width * computeBytes_;
+          }
+          kp.bytesInFlightPerBlock = std::min<int64_t>(perStep, threads * dev_.loadsInFlight * loadBytes);
+          kp.latencyShare = 1;
+          if (kp.blocksPerSM > 0 && kp.bytesInFlightPerBlock > 0) {
+            // The blocks an SM holds at once: what occupancy allows, or what the grid has
+            // (a split tile of few blocks keeps few loads in flight).
+            const double needed = dev_.dramBytesPerSec / dev_.smCount * dev_.dramLatencyNs * 1e-9;
+            const int64_t resident = std::min<int64_t>(kp.blocksPerSM, (kp.blocks + dev_.smCount - 1) / dev_.smCount);
+            kp.latencyShare = std::min(1.0, double(resident) * double(kp.bytesInFlightPerBlock) / needed);
+          }
+          timeKernel(0, kp);
+          if (!best || kp.modeledUs < best->modeledUs - 1e-12) best = std::move(kp);
         }
-        kp.onchipLoadBytes = int64_t(loads * computeBytes_);
-        kp.flops = checkedAdd(kp.flops, int64_t(redundantFlops), "a kernel's flops");
-        // The rescale: an exp and a multiply of each partial once a step.
-        for (auto& sp : kp.streams)
-          kp.flops = checkedAdd(kp.flops, 2 * (sized(members[size_t(sp.sum)]).points / step), "a kernel's flops");
-        kp.registersPerThread = kEstimatedRegisters + int(rowsAThread * (lanes * extraSums + 2 * keys + 2));
-        occupy(kp);
-        if (kp.blocksPerSM < 1 && !dev_.arch.empty()) continue;
-        // Little's law: the block's staged loads of a step, a few a thread at once, each
-        // the width of the step's largest staged read.
-        int64_t perStep = 0, largest = 0, loadBytes = computeBytes_;
-        for (auto& sr : tile.staged) {
-          const int64_t bytes = sr.elements(rows, step) * computeBytes_;
-          perStep += bytes;
-          if (bytes > largest) largest = bytes, loadBytes = sr.width * computeBytes_;
-        }
-        kp.bytesInFlightPerBlock = std::min<int64_t>(perStep, threads * dev_.loadsInFlight * loadBytes);
-        kp.latencyShare = 1;
-        if (kp.blocksPerSM > 0 && kp.bytesInFlightPerBlock > 0) {
-          // The blocks an SM holds at once: what occupancy allows, or what the grid has
-          // (a split tile of few blocks keeps few loads in flight).
-          const double needed = dev_.dramBytesPerSec / dev_.smCount * dev_.dramLatencyNs * 1e-9;
-          const int64_t resident = std::min<int64_t>(kp.blocksPerSM, (kp.blocks + dev_.smCount - 1) / dev_.smCount);
-          kp.latencyShare = std::min(1.0, double(resident) * double(kp.bytesInFlightPerBlock) / needed);
-        }
-        timeKernel(0, kp);
-        if (!best || kp.modeledUs < best->modeledUs - 1e-12) best = std::move(kp);
       }
     }
-  }
   }
   return best;
 }
