@@ -961,21 +961,11 @@ class KernelPrinter {
     os << "    }\n  }\n";
     // The factors the sums took out of their terms, in member order (a factor is a sum
     // before them, finished here; in a split, in the combine).
-    std::vector<int> sumTensors;
-    for (size_t k = 0; k < kp.statements.size(); ++k)
-      if (tl.roles[k] == StreamRole::Sum) sumTensors.push_back(stmtOf(k).write.tensor);
     for (size_t k = 0; k < kp.statements.size() && !split; ++k) {
       if (tl.roles[k] != StreamRole::Sum) continue;
-      StagedRead whole;
-      whole.member = int(k);
-      const Statement& in = stagedStatement(whole);
-      std::vector<int> others = sumTensors;
-      others.erase(std::find(others.begin(), others.end(), stmtOf(k).write.tensor));
-      const auto factors = invariantFactors(in, others);
-      if (!factors) throw InternalError("a streamed tile's sum has a factor it cannot take out");
-      for (auto& [r, divides] : *factors)
+      for (auto& [factor, divides] : takenOutFactors(k))
         for (int64_t a = 0; a < R; ++a) {
-          const std::string f = "pf_s" + std::to_string(writerOf(in.reads[size_t(r)].tensor)) + "[" + std::to_string(a) + "]";
+          const std::string f = "pf_s" + std::to_string(factor) + "[" + std::to_string(a) + "]";
           const std::string acc = "pf_s" + std::to_string(k) + "[" + std::to_string(a) + "]" + (tl.extraDim[k] >= 0 ? "[pf_q]" : "");
           os << "  " << (tl.extraDim[k] >= 0 ? "for (int pf_q = 0; pf_q < " + std::to_string(L) + "; ++pf_q) " : "") << acc << " = " << acc
              << (divides ? " / " : " * ") << f << ";  // a factor " << stmtOf(k).label() << "'s terms had\n";
@@ -1086,6 +1076,28 @@ class KernelPrinter {
   mutable std::map<size_t, StreamChain> chains_;
   mutable bool inTerms_ = false;  // printing a streamed tile's terms (a sum's factors read as 1)
 
+  // The factors streamed-tile sum k took out of its terms (polyir/Rescale.h,
+  // invariantFactors): each the member index of another sum of the tile, and whether the
+  // terms divide by it. Applied once the sums are finished: after the last step, or in a
+  // split's combine.
+  std::vector<std::pair<size_t, bool>> takenOutFactors(size_t k) const {
+    const KernelPlan& kp = k_.plan;
+    auto tensorOf = [&](size_t m) { return prog_.statements[size_t(kp.statements[m])].write.tensor; };
+    std::vector<int> others;
+    for (size_t m = 0; m < kp.statements.size(); ++m)
+      if (m != k && kp.streamTile.roles[m] == StreamRole::Sum) others.push_back(tensorOf(m));
+    StagedRead whole;
+    whole.member = int(k);
+    const Statement& in = stagedStatement(whole);
+    const auto factors = invariantFactors(in, others);
+    if (!factors) throw InternalError("a streamed tile's sum has a factor it cannot take out");
+    std::vector<std::pair<size_t, bool>> out;
+    for (auto& [r, divides] : *factors)
+      for (size_t m = 0; m < kp.statements.size(); ++m)
+        if (kp.streamTile.roles[m] == StreamRole::Sum && tensorOf(m) == in.reads[size_t(r)].tensor) out.push_back({m, divides});
+    return out;
+  }
+
   // The combine of a split streamed tile: at each point of the rows (and of the sums'
   // extra dimension), the rows' maximum over the chunks first, then each sum's chunks
   // rescaled to it, in member order, then the factors the sums took out of their terms
@@ -1095,33 +1107,19 @@ class KernelPrinter {
     const KernelPlan& kp = k_.plan;
     const StreamTile& tl = kp.streamTile;
     const std::string& T = sp_.real, &I = sp_.index;
-    const bool cuda = sp_.d == Dialect::Cuda;
     auto stmtOf = [&](size_t k) -> const Statement& { return prog_.statements[size_t(kp.statements[k])]; };
     const std::vector<int> outs = kp.splitMembers();
     const size_t maxM = size_t(kp.splitMember());
     const Statement& M = stmtOf(maxM);
     const SizedStatement& Ms = at_.statement(M.id);
     std::ostringstream os;
-    std::string labels, list;
-    for (int m : outs) labels += (labels.empty() ? "" : " and ") + stmtOf(size_t(m)).label();
-    os << "// Combines the " << kp.splitChunks << " partial results of " << labels << " (K" << k_.id
-       << ", a split streamed tile): each chunk's sums rescaled to the rows' maximum.\n";
-    for (int m : outs) {
-      const Tensor& Tn = prog_.tensors[size_t(stmtOf(size_t(m)).write.tensor)];
-      list += (list.empty() ? "" : ", ") + std::string(cuda ? "" : "__global ") + cTypeName(Tn.type, sp_.d) + "* " +
-              (cuda ? "__restrict__ " : "restrict ") + cName(Tn.name);
-    }
-    list += cuda ? ", const " + T + "* __restrict__ pf_partial" : ", __global const " + T + "* restrict pf_partial";
     const int64_t extra = tl.extraHi - tl.extraLo;
     int64_t points = std::max<int64_t>(1, extra);
     for (int t = 0; t < kp.gridRank(); ++t) {
       const int d = kp.gridDims[maxM][size_t(t)];
       points *= Ms.hi[size_t(d)] - Ms.lo[size_t(d)];
     }
-    os << (cuda ? "__global__ void " : "__kernel void ") << k_.name << "_combine(" << list << ") {\n"
-       << (cuda ? "  for (long pf_o = blockIdx.x * (long)blockDim.x + threadIdx.x; pf_o < " + std::to_string(points) +
-                      "; pf_o += (long)gridDim.x * blockDim.x) {\n"
-                : "  for (long pf_o = get_global_id(0); pf_o < " + std::to_string(points) + "; pf_o += get_global_size(0)) {\n");
+    os << combineOpening(", a split streamed tile): each chunk's sums rescaled to the rows' maximum.", points);
     std::string rem = "pf_o";
     if (extra > 0) {
       os << "    const " << I << " pf_x = " << tl.extraLo << " + (" << I << ")(pf_o % " << extra << ");\n";
@@ -1148,9 +1146,6 @@ class KernelPrinter {
        << "    { " << bind(maxM) << "\n      for (int pf_c = 0; pf_c < " << kp.splitChunks << "; ++pf_c) pf_m = "
        << combine(M.op, "pf_m", partialC(M), sp_) << ";\n      if (" << first << ") " << assign(globalC(M.write), "pf_m", M.write.tensor)
        << ";\n    }\n";
-    std::vector<int> sumTensors;
-    for (int m : outs)
-      if (size_t(m) != maxM) sumTensors.push_back(stmtOf(size_t(m)).write.tensor);
     // Row sums first (a factor is one), then the sums along the extra dimension.
     for (bool lanes : {false, true})
       for (int m : outs) {
@@ -1161,25 +1156,37 @@ class KernelPrinter {
            << "      for (int pf_c = 0; pf_c < " << kp.splitChunks << "; ++pf_c) {\n"
            << "        " << T << " pf_mc;\n        { " << bind(maxM) << "pf_mc = " << partialC(M) << "; }\n"
            << "        pf_s" << k << " += " << partialC(st) << " * pf_rescale(pf_mc, pf_m);\n      }\n";
-        StagedRead whole;
-        whole.member = int(k);
-        const Statement& in = stagedStatement(whole);
-        std::vector<int> others = sumTensors;
-        others.erase(std::find(others.begin(), others.end(), st.write.tensor));
-        const auto factors = invariantFactors(in, others);
-        if (!factors) throw InternalError("a streamed tile's sum has a factor it cannot take out");
-        for (auto& [r, divides] : *factors) {
-          size_t writer = 0;
-          for (size_t q = 0; q < kp.statements.size(); ++q)
-            if (stmtOf(q).write.tensor == in.reads[size_t(r)].tensor) writer = q;
-          os << "      pf_s" << k << " = pf_s" << k << (divides ? " / " : " * ") << "pf_s" << writer << ";  // a factor "
+        for (auto& [factor, divides] : takenOutFactors(k))
+          os << "      pf_s" << k << " = pf_s" << k << (divides ? " / " : " * ") << "pf_s" << factor << ";  // a factor "
              << st.label() << "'s terms had\n";
-        }
         os << "      " << (lanes ? std::string() : "if (" + first + ") ") << assign(globalC(st.write), "pf_s" + std::to_string(k), st.write.tensor)
            << ";\n    }\n";
       }
     os << "  }\n}\n";
     return os.str();
+  }
+
+  // A combine launch's comment, signature (the split members' result tensors, then the
+  // partials) and grid-stride loop over `points` outputs (pf_o), left open. `how` ends
+  // the comment after the kernel's name.
+  std::string combineOpening(const std::string& how, int64_t points) const {
+    const KernelPlan& kp = k_.plan;
+    const bool cuda = sp_.d == Dialect::Cuda;
+    std::string labels, list;
+    for (int m : kp.splitMembers()) {
+      const Statement& o = prog_.statements[size_t(kp.statements[size_t(m)])];
+      const Tensor& T = prog_.tensors[o.write.tensor];
+      labels += (labels.empty() ? "" : " and ") + o.label();
+      list += (list.empty() ? "" : ", ") + std::string(cuda ? "" : "__global ") + cTypeName(T.type, sp_.d) + "* " +
+              (cuda ? "__restrict__ " : "restrict ") + cName(T.name);
+    }
+    list += cuda ? ", const " + sp_.real + "* __restrict__ pf_partial" : ", __global const " + sp_.real + "* restrict pf_partial";
+    const std::string n = std::to_string(points);
+    return "// Combines the " + std::to_string(kp.splitChunks) + " partial results of " + labels + " (K" + std::to_string(k_.id) +
+           how + "\n" + (cuda ? "__global__ void " : "__kernel void ") + k_.name + "_combine(" + list + ") {\n" +
+           (cuda ? "  for (long pf_o = blockIdx.x * (long)blockDim.x + threadIdx.x; pf_o < " + n +
+                       "; pf_o += (long)gridDim.x * blockDim.x) {\n"
+                 : "  for (long pf_o = get_global_id(0); pf_o < " + n + "; pf_o += get_global_size(0)) {\n");
   }
 
   std::string printCombine() const {
@@ -1190,30 +1197,12 @@ class KernelPrinter {
     const Statement& st = *outs.front();
     const SizedStatement& ss = at_.statement(st.id);
     std::ostringstream os;
-    std::string labels;
-    for (auto* o : outs) labels += (labels.empty() ? "" : " and ") + o->label();
-    os << "// Combines the " << kp.splitChunks << " partial results of " << labels << " (K" << k_.id << ") in chunk order.\n";
-    std::vector<std::string> params;
-    for (auto* o : outs) {
-      const Tensor& T = prog_.tensors[o->write.tensor];
-      params.push_back((sp_.d == Dialect::Cuda ? "" : "__global ") + cTypeName(T.type, sp_.d) + "* " +
-                       (sp_.d == Dialect::Cuda ? "__restrict__ " : "restrict ") + cName(T.name));
-    }
-    params.push_back(sp_.d == Dialect::Cuda ? "const " + sp_.real + "* __restrict__ pf_partial"
-                                            : "__global const " + sp_.real + "* restrict pf_partial");
-    std::string list;
-    for (auto& prm : params) list += (list.empty() ? "" : ", ") + prm;
-    if (sp_.d == Dialect::Cuda)
-      os << "__global__ void " << k_.name << "_combine(" << list << ") {\n"
-         << "  for (long pf_o = blockIdx.x * (long)blockDim.x + threadIdx.x; pf_o < POINTS; pf_o += (long)gridDim.x * blockDim.x) {\n";
-    else
-      os << "__kernel void " << k_.name << "_combine(" << list << ") {\n"
-         << "  for (long pf_o = get_global_id(0); pf_o < POINTS; pf_o += get_global_size(0)) {\n";
     int64_t points = 1;
+    for (int d = 0; d < st.numParallel; ++d) points *= ss.hi[d] - ss.lo[d];
+    os << combineOpening(") in chunk order.", points);
     std::string rem = "pf_o";
     for (int d = st.numParallel - 1; d >= 0; --d) {
       int64_t ext = ss.hi[d] - ss.lo[d];
-      points *= ext;
       os << "    const " << sp_.index << " " << cName(st.dims[d]) << " = " << ss.lo[d] << " + (" << sp_.index << ")(" << rem << (d > 0 ? " % " + std::to_string(ext) : "") << ");\n";
       rem = "(" + rem + " / " + std::to_string(ext) + ")";
     }
@@ -1235,10 +1224,7 @@ class KernelPrinter {
          << "      " << assign(globalC(sum.write), "pf_sum", sum.write.tensor) << ";\n    } }\n";
     }
     os << "  }\n}\n";
-    std::string text = os.str();
-    size_t at = text.find("POINTS");
-    text.replace(at, 6, std::to_string(points));
-    return text;
+    return os.str();
   }
 
  private:

@@ -582,6 +582,23 @@ int64_t CostModel::reuseStorage(const std::vector<int>& members, KernelPlan& kp,
   return saved;
 }
 
+// Partials of split member `s`: written by the blocks, read back by the combining launch.
+// The scratch holds one copy of the member's result tensor per chunk (codegen indexes it
+// that way: chunk times the tensor's elements, plus the element, after the earlier
+// members'); the traffic is the outputs'.
+void CostModel::addPartials(int s, KernelPlan& kp) const {
+  const Statement& st = fg_.program().statements[size_t(s)];
+  const SizedStatement& ss = sized(s);
+  int64_t outputs = 1;
+  for (int d = 0; d < st.numParallel; ++d) outputs *= ss.hi[size_t(d)] - ss.lo[size_t(d)];
+  kp.partialElements = checkedAdd(kp.partialElements,
+                                  checkedMul(at_.tensorElements(st.write.tensor), kp.splitChunks, "a split reduction's scratch"),
+                                  "a split reduction's scratch");
+  const int64_t bytes = checkedMul(outputs, kp.splitChunks * computeBytes_, "a split reduction's scratch");
+  kp.dramBytes += bytes;
+  kp.l2Bytes += bytes;
+}
+
 // Step 1, the grid: where it starts and ends, how many blocks, each member's box in one
 // block, and the threads a block needs for its largest member.
 CostModel::BlockShape CostModel::shapeGrid(const std::vector<int>& members, const GridCandidate& c,
@@ -909,24 +926,8 @@ double CostModel::placeData(const std::vector<int>& members, const BlockShape& s
     else kp.l2Bytes += again;
   }
 
-  if (kp.splitChunks > 1) {
-    // Partials: written by the blocks, read back by the combining launch. The scratch
-    // holds one copy of each split member's result tensor per chunk (codegen indexes it
-    // that way: chunk times the tensor's elements, plus the element, after the earlier
-    // members'); the traffic is the outputs'.
-    for (int m : kp.splitMembers()) {
-      const Statement& st = prog.statements[members[size_t(m)]];
-      const SizedStatement& s = sized(st.id);
-      int64_t outputs = 1;
-      for (int d = 0; d < st.numParallel; ++d) outputs *= s.hi[d] - s.lo[d];
-      kp.partialElements = checkedAdd(kp.partialElements,
-                                      checkedMul(at_.tensorElements(st.write.tensor), kp.splitChunks, "a split reduction's scratch"),
-                                      "a split reduction's scratch");
-      int64_t partialBytes = outputs * kp.splitChunks * computeBytes;
-      kp.dramBytes += partialBytes;
-      kp.l2Bytes += partialBytes;
-    }
-  }
+  if (kp.splitChunks > 1)
+    for (int m : kp.splitMembers()) addPartials(members[size_t(m)], kp);
   kp.uncoalescedBytes = int64_t(sectorWaste);
   return sectorWaste;
 }
@@ -1343,7 +1344,8 @@ Partition CostModel::replan(const Partition& modeled, std::vector<std::string>& 
     std::optional<KernelPlan> planned =
         evaluate(m.statements, {m.gridDims, tile, m.splitChunks}, &m.threadDims, m.recomputed, !m.streams.empty(), mapping);
     if (!planned && m.streamedTile())
-      // A tile clamped below a streamed tile's least rows: the rows' own threads, two-pass.
+      // A streamed tile with no plan at these sizes (its rows' shared memory no longer
+      // fits, say): the rows' own threads, two-pass, unsplit.
       planned = evaluate(m.statements, {m.gridDims, tile, 1}, nullptr, m.recomputed, false, RowMapping::Threads);
     if (!planned && m.columnTile()) {
       // A clamped tile whose columns and a warp have no common multiple within a block.

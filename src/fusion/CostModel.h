@@ -279,6 +279,8 @@ class CostModel {
   void onchipLoads(const std::vector<int>& members, KernelPlan& kp) const;
   int64_t reuseStorage(const std::vector<int>& members, KernelPlan& kp, int computeBytes) const;
   double placeData(const std::vector<int>& members, const BlockShape& shape, KernelPlan& kp, bool cacheInputs) const;
+  // The scratch and traffic of split member `s`'s partials (one result per chunk).
+  void addPartials(int s, KernelPlan& kp) const;
   std::optional<OnChipArray> inputSlice(const std::vector<int>& members, const BlockShape& shape, const KernelPlan& kp,
                                         int t) const;
   void vectorize(const std::vector<int>& members, const BlockShape& shape, KernelPlan& kp) const;

@@ -158,13 +158,19 @@ Partition readPlan(const CostModel& cm, const json& plan, const PlanHeader& head
       r.fail(where + ".tile", "one tile size per grid dimension");
     c.chunks = kj.contains("split_chunks") ? r.integer(kj["split_chunks"], where + ".split_chunks") : 1;
     if (c.chunks < 1) r.fail(where + ".split_chunks", "at least 1");
+    // Of the row mappings, only a column tile and a streamed tile are decisions of their
+    // own: the others follow from the thread dimensions (a plan without the entry has none).
+    RowMapping mapping = RowMapping::Threads;
+    if (kj.contains("row_mapping")) {
+      const auto m = parseIn(kRowMappingNames, r.str(kj["row_mapping"], where + ".row_mapping"));
+      if (!m) r.fail(where + ".row_mapping", std::string("expected ") + namesIn(kRowMappingNames, " or "));
+      if (*m == RowMapping::ColumnTile || *m == RowMapping::StreamedTile) mapping = *m;
+    }
     // The assignment must be one the dependences keep, and a split one of the chunk
     // counts the model tries on it (CostModel::kMinSplitChunk points a chunk at least).
     // A streamed tile splits its maximum's reduction by chunk counts of its own
     // (CostModel::streamedTile checks them).
-    const bool streamedTile = kj.contains("row_mapping") && kj["row_mapping"].is_string() &&
-                              kj["row_mapping"].get<std::string>() == rowMappingName(RowMapping::StreamedTile);
-    bool assignment = false, split = c.chunks == 1 || streamedTile;
+    bool assignment = false, split = c.chunks == 1 || mapping == RowMapping::StreamedTile;
     std::string chunkCounts;
     for (const GridCandidate& g : cm.gridCandidates(group, false, recomputed)) {
       if (g.dims != c.dims) continue;
@@ -179,14 +185,6 @@ Partition readPlan(const CostModel& cm, const json& plan, const PlanHeader& head
       r.fail(where + ".split_chunks", chunkCounts.empty() ? "no split reduction on this grid assignment"
                                                           : "the splits tried here have" + chunkCounts.substr(0, chunkCounts.size() - 1) + " chunks");
     const bool streams = kj.contains("streams") && kj["streams"].is_array() && !kj["streams"].empty();
-    // Of the row mappings, only a column tile is a decision of its own: the others follow
-    // from the thread dimensions (a plan without the entry has none).
-    RowMapping mapping = RowMapping::Threads;
-    if (kj.contains("row_mapping")) {
-      const auto m = parseIn(kRowMappingNames, r.str(kj["row_mapping"], where + ".row_mapping"));
-      if (!m) r.fail(where + ".row_mapping", std::string("expected ") + namesIn(kRowMappingNames, " or "));
-      if (*m == RowMapping::ColumnTile || *m == RowMapping::StreamedTile) mapping = *m;
-    }
     const bool columns = mapping == RowMapping::ColumnTile;
     if (mapping == RowMapping::StreamedTile && !streams)
       r.fail(where + ".streams", "a streamed tile streams its sums: the plan names none");

@@ -368,16 +368,7 @@ std::optional<KernelPlan> CostModel::streamedTile(const std::vector<int>& member
       escapes |= !kept && fg_.storesValue(group, recomputedSet, members[k]);
       // A split's maximum and sums: the combine writes what it finishes.
       const bool split = chunks > 1 && (st.roles[k] == StreamRole::Maximum || st.roles[k] == StreamRole::Sum);
-      if (split) {
-        // Partials: each chunk's, written by the blocks and read back by the combine.
-        const int64_t partials = checkedMul(at_.tensorElements(t), base.splitChunks, "a split reduction's scratch");
-        base.partialElements = checkedAdd(base.partialElements, partials, "a split reduction's scratch");
-        int64_t outputs = 1;
-        for (int d = 0; d < s.numParallel; ++d) outputs *= ss.hi[size_t(d)] - ss.lo[size_t(d)];
-        const int64_t bytes = checkedMul(outputs, base.splitChunks * computeBytes_, "a split reduction's scratch");
-        base.dramBytes += bytes;
-        base.l2Bytes += bytes;
-      }
+      if (split) addPartials(members[k], base);
       if (escapes || split) {
         base.dramBytes += footprint(ss, ss.write, ss.lo, ss.hi).volume() * elemBytes_[size_t(t)];
         base.globalWrites.push_back(t);
