@@ -59,21 +59,44 @@ bool fresh(const fs::path& cache, const fs::path& source) {
   return fs::exists(cache) && fs::last_write_time(cache, ec) >= fs::last_write_time(source, ec);
 }
 
-// ptxas -v for every entry function of kernels.cu; cached beside it.
+// The PTX of kernels.cu for `arch`, compiled once and cached beside it; empty when nvcc
+// is missing or fails (`note` says which).
+fs::path ptxOf(const fs::path& cudaDir, const std::string& arch, std::string& note) {
+  const fs::path ptx = cudaDir / ("kernels-" + arch + ".ptx");
+  if (fresh(ptx, cudaDir / "kernels.cu")) return ptx;
+  const std::string nvcc = nvccPath();
+  if (nvcc.empty()) {
+    note = "nvcc not found: no register or spill counts";
+    return {};
+  }
+  // cicc takes seconds a point: say what runs (stderr, so the report on stdout stays clean).
+  std::cerr << "inspect: nvcc -arch=" << arch << " -ptx on " << (cudaDir / "kernels.cu").string() << "\n";
+  const fs::path log = cudaDir / ("nvcc-" + arch + ".log");
+  if (runNvccOnCopy(nvcc, {"-arch=" + arch, "-ptx"}, cudaDir / "kernels.cu", ptx.string() + ".part",
+                    {"", log.string(), "=stdout"}) != 0) {
+    note = "nvcc failed; see " + log.string();
+    return {};
+  }
+  fs::rename(ptx.string() + ".part", ptx);
+  return ptx;
+}
+
+// ptxas -v for every entry function of kernels.cu, run on its PTX (what nvcc -c would hand
+// ptxas, without compiling the host side); cached beside it.
 std::map<std::string, PtxasInfo> ptxas(const fs::path& cudaDir, const std::string& arch, std::string& note) {
   std::map<std::string, PtxasInfo> out;
   fs::path cache = cudaDir / ("ptxas-" + arch + ".txt");
   if (!fresh(cache, cudaDir / "kernels.cu")) {
-    std::string nvcc = nvccPath();
-    if (nvcc.empty()) {
-      note = "nvcc not found: no register or spill counts";
+    const fs::path ptx = ptxOf(cudaDir, arch, note);
+    if (ptx.empty()) return out;
+    const std::string tool = ptxasPath();
+    if (tool.empty()) {
+      note = "ptxas not found beside nvcc: no register or spill counts";
       return out;
     }
-    // ptxas takes seconds a point: say what runs (stderr, so the report on stdout stays clean).
-    std::cerr << "inspect: ptxas -arch=" << arch << " on " << (cudaDir / "kernels.cu").string() << "\n";
-    if (runNvccOnCopy(nvcc, {"-arch=" + arch, "-Xptxas", "-v", "-c"}, cudaDir / "kernels.cu", cudaDir / "kernels.o",
-                      {"", cache.string() + ".part", "=stdout"}) != 0) {
-      note = "nvcc failed; see " + cache.string() + ".part";
+    if (runProcess({tool, "-arch=" + arch, "-v", ptx.string(), "-o", (cudaDir / ("kernels-" + arch + ".cubin")).string()},
+                   {"", cache.string() + ".part", "=stdout"}) != 0) {
+      note = "ptxas failed; see " + cache.string() + ".part";
       return out;
     }
     fs::rename(cache.string() + ".part", cache);
@@ -107,14 +130,9 @@ struct VectorCounts {
 };
 std::map<std::string, VectorCounts> ptxVectors(const fs::path& cudaDir, const std::string& arch) {
   std::map<std::string, VectorCounts> out;
-  fs::path ptx = cudaDir / ("kernels-" + arch + ".ptx");
-  if (!fresh(ptx, cudaDir / "kernels.cu")) {
-    std::string nvcc = nvccPath();
-    if (nvcc.empty()) return out;
-    if (runNvccOnCopy(nvcc, {"-arch=" + arch, "-ptx"}, cudaDir / "kernels.cu", ptx.string() + ".part") != 0)
-      return out;
-    fs::rename(ptx.string() + ".part", ptx);
-  }
+  std::string ignored;  // ptxas, run first, has said why when there is no PTX
+  const fs::path ptx = ptxOf(cudaDir, arch, ignored);
+  if (ptx.empty()) return out;
   std::ifstream in(ptx);
   std::string line, current;
   std::regex entry("\\.entry\\s+([A-Za-z0-9_]+)"), wide("\\.v4\\.(f32|b32|u32)|\\.v2\\.(f64|b64|u64)");

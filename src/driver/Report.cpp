@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <sstream>
@@ -559,13 +560,27 @@ void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results,
   }
   // The charts, drawn by matplotlib (tools/figures.py, embedded): SVG for the report,
   // PDF beside it for a paper. Without python3 and matplotlib the report says so.
-  writeAtomically(out / "figures" / "data.json", figData.dump(1) + "\n");
-  writeAtomically(out / "figures" / "figures.py", kFiguresScript);
-  // Debian's python3 has python3-matplotlib (make deps); a python3 earlier on PATH may not.
-  const std::string python = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+  // A resume whose data and script are those of the last successful drawing (the stamp
+  // `figures/drawn` marks one) keeps its charts: the same input draws the same files,
+  // and matplotlib takes about 2 s of CPU a report.
   const fs::path figureDir = fs::absolute(out / "figures");
-  const bool drawn =
-      runProcess({python, "figures.py", "."}, {figureDir.string(), (figureDir / "figures.log").string(), "=stdout"}) == 0;
+  const std::string data = figData.dump(1) + "\n";
+  auto contents = [](const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  };
+  const bool current = fs::exists(figureDir / "drawn") && contents(figureDir / "data.json") == data &&
+                       contents(figureDir / "figures.py") == kFiguresScript;
+  bool drawn = current;
+  if (!current) {
+    fs::remove(figureDir / "drawn");
+    writeAtomically(figureDir / "data.json", data);
+    writeAtomically(figureDir / "figures.py", kFiguresScript);
+    // Debian's python3 has python3-matplotlib (make deps); a python3 earlier on PATH may not.
+    const std::string python = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+    drawn = runProcess({python, "figures.py", "."}, {figureDir.string(), (figureDir / "figures.log").string(), "=stdout"}) == 0;
+    if (drawn) writeAtomically(figureDir / "drawn", "charts drawn from data.json by figures.py\n");
+  }
   auto svgInline = [&](const std::string& name) {
     std::ifstream in(out / "figures" / (name + ".svg"));
     std::stringstream ss;

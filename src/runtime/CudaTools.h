@@ -6,6 +6,8 @@ namespace polyfuse {
 
 // /usr/local/cuda/bin/nvcc, else nvcc on PATH, else empty.
 std::string nvccPath();
+// The ptxas beside that nvcc (the same toolkit), else empty.
+std::string ptxasPath();
 // Whether nvidia-smi sees a GPU.
 bool hasCudaGpu();
 

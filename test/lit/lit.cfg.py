@@ -12,6 +12,11 @@ config.excludes = ["Inputs", "tools", "lit.cfg.py", "lit.site.cfg.py.in"]
 config.environment["PATH"] = os.pathsep.join(
     [config.polyfuse_bin, config.llvm_tools, os.path.join(os.path.dirname(__file__), "tools"), config.environment.get("PATH", os.environ["PATH"])])
 config.environment["POCL_CACHE_DIR"] = os.path.join(config.test_exec_root, "pocl-cache")
+# PoCL compiles the kernels of these tests without optimization: they check what the
+# generated code computes, and a compile's optimization is most of its CPU (make test's
+# budget, README "Testing"). The per-example sweeps, the numerics folder, the random
+# programs of the unit tests and every measurement (calibrate) compile optimized.
+config.environment["POCL_EXTRA_BUILD_FLAGS"] = "-cl-opt-disable"
 config.environment["GLIBC_TUNABLES"] = config.glibc_tunables  # test/CMakeLists.txt says why
 config.substitutions.append(("%python", "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable))
 config.substitutions.append(("%examples", os.path.join(config.polyfuse_src, "examples")))
