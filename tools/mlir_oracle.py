@@ -536,7 +536,8 @@ def main():
                 # by rounding relative to the output's scale, not to each element.
                 elem = tensor_type(rtype)[1]
                 unit = {"f16": 2.0 ** -10, "bf16": 2.0 ** -7}.get(elem, 0.0)
-                atol = max(a.atol, a.normwise * scale_of(w), a.narrow_ulps * unit * scale_of(w))
+                scale = scale_of(w)
+                atol = max(a.atol, a.normwise * scale, a.narrow_ulps * unit * scale)
                 wrong = [i for i in range(w.size) if not matches(got[i], w[i], atol)]
                 if wrong:
                     i = wrong[0]
@@ -544,7 +545,8 @@ def main():
                           % (backend, pn, len(wrong), w.size, i, got[i], w[i]))
                     bad += 1
                 else:
-                    exact = sum(1 for i in range(w.size) if matches(got[i], w[i], max(a.atol, a.normwise * scale_of(w))))
+                    strict = max(a.atol, a.normwise * scale)
+                    exact = sum(1 for i in range(w.size) if matches(got[i], w[i], strict))
                     print("%s %s: %d elements match MLIR%s" % (backend, pn, w.size, "" if exact == w.size else
                           " (%d within %g ulps of %s at the output's scale: computed in f32)" % (w.size - exact, a.narrow_ulps, elem)))
     sys.exit(1 if bad else 0)

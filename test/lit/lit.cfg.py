@@ -13,9 +13,11 @@ config.environment["PATH"] = os.pathsep.join(
     [config.polyfuse_bin, config.llvm_tools, os.path.join(os.path.dirname(__file__), "tools"), config.environment.get("PATH", os.environ["PATH"])])
 config.environment["POCL_CACHE_DIR"] = os.path.join(config.test_exec_root, "pocl-cache")
 # PoCL compiles the kernels of these tests without optimization: they check what the
-# generated code computes, and a compile's optimization is most of its CPU (make test's
-# budget, README "Testing"). The per-example sweeps, the numerics folder, the random
-# programs of the unit tests and every measurement (calibrate) compile optimized.
+# generated code computes, and optimization is most of a compile's CPU (make test's
+# budget, README "Testing"). Where the optimizer could expose undefined behaviour in
+# generated code, kernels run as PoCL optimizes them: the random programs of the unit
+# tests (every strategy), the numerics folder (rounding points), the Python tests and
+# every measurement (calibrate).
 config.environment["POCL_EXTRA_BUILD_FLAGS"] = "-cl-opt-disable"
 config.environment["GLIBC_TUNABLES"] = config.glibc_tunables  # test/CMakeLists.txt says why
 config.substitutions.append(("%python", "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable))
