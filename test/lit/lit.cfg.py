@@ -14,10 +14,10 @@ config.environment["PATH"] = os.pathsep.join(
 config.environment["POCL_CACHE_DIR"] = os.path.join(config.test_exec_root, "pocl-cache")
 # PoCL compiles the kernels of these tests without optimization: they check what the
 # generated code computes, and optimization is most of a compile's CPU (make test's
-# budget, README "Testing"). Where the optimizer could expose undefined behaviour in
-# generated code, kernels run as PoCL optimizes them: the random programs of the unit
-# tests (every strategy), the numerics folder (rounding points), the Python tests and
-# every measurement (calibrate).
+# budget, README "Testing"); the unit tests' random programs do the same. Kernels run
+# as PoCL optimizes them, where the optimizer could expose undefined behaviour or move a
+# rounding point, in the numerics folder (five programs, three strategies each, byte for
+# byte) and the Python tests, and wherever a time is measured (calibrate).
 config.environment["POCL_EXTRA_BUILD_FLAGS"] = "-cl-opt-disable"
 config.environment["GLIBC_TUNABLES"] = config.glibc_tunables  # test/CMakeLists.txt says why
 config.substitutions.append(("%python", "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable))
