@@ -5,8 +5,15 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 
 namespace polyfuse {
+
+std::string readWhole(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
 
 void writeAtomically(const std::filesystem::path& path, const std::string& text) {
   // A name of this process's own: shards of one sweep may write the same report at once.

@@ -19,4 +19,7 @@ class WriteError : public std::runtime_error {
 // and WriteError says what failed.
 void writeAtomically(const std::filesystem::path& path, const std::string& text);
 
+// The whole of a file's bytes; empty where it cannot be read (a result not yet written).
+std::string readWhole(const std::filesystem::path& path);
+
 }  // namespace polyfuse

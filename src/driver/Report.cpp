@@ -7,7 +7,6 @@
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
-#include <iterator>
 #include <map>
 #include <set>
 #include <sstream>
@@ -565,12 +564,8 @@ void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results,
   // and matplotlib takes about 2 s of CPU a report.
   const fs::path figureDir = fs::absolute(out / "figures");
   const std::string data = figData.dump(1) + "\n";
-  auto contents = [](const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  };
-  const bool current = fs::exists(figureDir / "drawn") && contents(figureDir / "data.json") == data &&
-                       contents(figureDir / "figures.py") == kFiguresScript;
+  const bool current = fs::exists(figureDir / "drawn") && readWhole(figureDir / "data.json") == data &&
+                       readWhole(figureDir / "figures.py") == kFiguresScript;
   bool drawn = current;
   if (!current) {
     fs::remove(figureDir / "drawn");
@@ -582,10 +577,7 @@ void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results,
     if (drawn) writeAtomically(figureDir / "drawn", "charts drawn from data.json by figures.py\n");
   }
   auto svgInline = [&](const std::string& name) {
-    std::ifstream in(out / "figures" / (name + ".svg"));
-    std::stringstream ss;
-    ss << in.rdbuf();
-    std::string t = ss.str();
+    const std::string t = readWhole(figureDir / (name + ".svg"));
     size_t at = t.find("<svg");  // drop the XML prologue and doctype
     return at == std::string::npos ? std::string() : t.substr(at);
   };

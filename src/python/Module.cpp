@@ -10,13 +10,12 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 #include <memory>
-#include <sstream>
 
 #include "driver/BuildInfo.h"
 #include "driver/Execute.h"
 #include "driver/Experiment.h"
+#include "driver/FileIO.h"
 #include "driver/Validate.h"
 #include "fusion/Explain.h"
 #include "fusion/PlanOutput.h"
@@ -160,10 +159,7 @@ py::dict codegen(const PyPlan& plan, const std::string& target) {
   }
   py::dict out;
   for (auto& p : paths) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    out[py::str(fs::path(p).filename().string())] = text.str();
+    out[py::str(fs::path(p).filename().string())] = readWhole(p);
   }
   fs::remove_all(dir);
   return out;

@@ -12,13 +12,7 @@ config.excludes = ["Inputs", "tools", "lit.cfg.py", "lit.site.cfg.py.in"]
 config.environment["PATH"] = os.pathsep.join(
     [config.polyfuse_bin, config.llvm_tools, os.path.join(os.path.dirname(__file__), "tools"), config.environment.get("PATH", os.environ["PATH"])])
 config.environment["POCL_CACHE_DIR"] = os.path.join(config.test_exec_root, "pocl-cache")
-# PoCL compiles the kernels of these tests without optimization: they check what the
-# generated code computes, and optimization is most of a compile's CPU (make test's
-# budget, README "Testing"); the unit tests' random programs do the same. Kernels run
-# as PoCL optimizes them, where the optimizer could expose undefined behaviour or move a
-# rounding point, in the numerics folder (five programs, three strategies each, byte for
-# byte) and the Python tests, and wherever a time is measured (calibrate).
-config.environment["POCL_EXTRA_BUILD_FLAGS"] = "-cl-opt-disable"
+config.environment["POCL_EXTRA_BUILD_FLAGS"] = config.pocl_test_flags  # test/CMakeLists.txt says why
 config.environment["GLIBC_TUNABLES"] = config.glibc_tunables  # test/CMakeLists.txt says why
 config.substitutions.append(("%python", "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable))
 config.substitutions.append(("%examples", os.path.join(config.polyfuse_src, "examples")))
