@@ -3,6 +3,7 @@
 partitions on one device, as `polyfuse validate` does for one program.
 
     bench/validation_study.py [--backend opencl|cuda] [--device FILE.yaml] [--out DIR]
+                              [--budget SECONDS] [--summarize]
 
 The programs: the normalization family (softmax, LayerNorm with and without its affine,
 SkipLayerNorm, RMSNorm: every legal partition), one attention head and a MiniLM encoder
@@ -21,7 +22,11 @@ the order within a program, which is what the search needs.
 Writes DIR/partitions.jsonl (the raw data, one partition a line), DIR/summary.md (the
 table), DIR/validation.svg and .pdf (measured against modeled time, pooled, log-log) and
 DIR/device.yaml (the calibration). The GPU sizes are larger (the same programs, sized for
-an H100): under 5 minutes on one, with bench/gpu/run.sh.
+an H100): under 5 minutes on one, with bench/gpu/run.sh (bench/gpu/session.sh runs both).
+partitions.jsonl is rewritten after each program, so a run cut short keeps what it
+measured; `--summarize` draws the table and figure again from it, running nothing.
+`--budget` shares a time limit among the programs left (validate's --time-limit: the
+partitions are run best-modeled first, and the summary says how many of each ran).
 """
 import argparse
 import json
@@ -132,18 +137,14 @@ def stats(parts):
             "regret": t[pick] / min(t), "median_rel_error": rel[len(rel) // 2]}
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--backend", choices=["opencl", "cuda"], default="opencl")
-    ap.add_argument("--device", help="a device YAML (default: polyfuse calibrate on the backend, written to DIR)")
-    ap.add_argument("--out", default=os.path.join(ROOT, "bench", "validation"))
-    ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--random", type=int, default=6, help="random programs (seeds 1..K)")
-    ap.add_argument("--random-top", type=int, default=30, help="partitions of each random program: the K best (0: all)")
-    ap.add_argument("--minilm-top", type=int, default=40, help="partitions of the MiniLM layer (0: none)")
-    args = ap.parse_args()
-    gpu = args.backend == "cuda"
-    os.makedirs(args.out, exist_ok=True)
+def minilm_layer(gpu):
+    """One MiniLM encoder layer as gen_encoder.py writes it (linalg on tensors)."""
+    return run([sys.executable, f"{EX}/models/gen_encoder.py", "--layers", "1", "--no-embedding",
+                "--seq", "128" if gpu else "32", "--hidden", "384", "--heads", "12", "--ffn", "1536"])
+
+
+def measure(args, gpu):
+    """Runs validate on every program; returns the rows (one a partition) and the command's words."""
     t0 = time.time()
     device = args.device
     if not device:
@@ -154,25 +155,28 @@ def main():
     work = tempfile.mkdtemp(prefix="polyfuse-validation-")
     programs = [(n, f, p, g if gpu else c, k) for n, f, p, c, g, k in NORMS + OTHERS]
     if args.minilm_top:
-        layer = os.path.join(work, "minilm_layer.mlir")
-        geometry = ["--hidden", "384", "--heads", "12", "--ffn", "1536"]
-        with open(layer, "w") as f:
-            f.write(run(["/usr/bin/python3", f"{EX}/models/gen_encoder.py", "--layers", "1", "--no-embedding",
-                         "--seq", "128" if gpu else "32", *geometry]))
+        layer = args.layer or os.path.join(work, "minilm_layer.mlir")
+        if not args.layer:
+            with open(layer, "w") as f:
+                f.write(minilm_layer(gpu))
         programs.append(("minilm_layer", "encoder", layer, "", args.minilm_top))
     for s in range(1, args.random + 1):
         path = os.path.join(work, f"random{s}.tc")
         with open(path, "w") as f:
             f.write(random_program(s))
         programs.append((f"random{s}", "random", path, "N=4096,M=4096" if gpu else "N=256,M=1031", args.random_top or None))
-    rows, summary = [], []
-    for name, family, path, sizes, top in programs:
+    if args.programs:
+        programs = [p for p in programs if p[0] in args.programs.split(",")]
+    rows = []
+    for k, (name, family, path, sizes, top) in enumerate(programs):
         cmd = [POLYFUSE, "validate", path, "--backend", args.backend, "--device", device, "--repeat", str(args.repeat),
                "--json"]
         if sizes:
             cmd += ["--size", sizes]
         if top:
             cmd += ["--top", str(top)]
+        if args.budget:
+            cmd += ["--time-limit", str(max(5, int((args.budget - (time.time() - t0)) / (len(programs) - k))))]
         try:
             v = json.loads(run(cmd, env=env))
         except subprocess.CalledProcessError as e:
@@ -183,22 +187,31 @@ def main():
         if len(parts) != len(v["partitions"]):
             sys.exit(f"validation_study: {name}: a partition failed verification")
         for p in parts:
-            rows.append({"program": name, "family": family, "sizes": v["sizes"], "device": v["device"], **p})
+            rows.append({"program": name, "family": family, "sizes": v["sizes"], "device": v["device"],
+                         "validated": v["partitions_validated"], **p})
+        print(f"{name}: {v['partitions_validated']} ({int(time.time() - t0)} s)", file=sys.stderr, flush=True)
+        with open(os.path.join(args.out, "partitions.jsonl"), "w") as f:
+            for r in rows:
+                f.write(json.dumps(r) + "\n")
+    words = (f"model: `{os.path.relpath(device, ROOT)}` (calibrated there); {args.repeat} timed runs a partition, "
+             f"median; {time.time() - t0:.0f} s")
+    return rows, words
+
+
+def summarize(args, rows, words):
+    """The table (summary.md) and the figure (validation.svg, .pdf) from the rows."""
+    summary = []
+    for name in dict.fromkeys(r["program"] for r in rows):
+        parts = [r for r in rows if r["program"] == name]
         if len(parts) >= 2:
-            summary.append({"program": name, "family": family, **stats(parts)})
-        print(f"{name}: {len(parts)} partitions, tau {summary[-1]['kendall_tau']:.3f}" if len(parts) >= 2 else
-              f"{name}: {len(parts)} partition", file=sys.stderr, flush=True)
-    with open(os.path.join(args.out, "partitions.jsonl"), "w") as f:
-        for r in rows:
-            f.write(json.dumps(r) + "\n")
+            summary.append({"program": name, "family": parts[0]["family"], **stats(parts)})
     pooled = stats(rows)
     norms = [s for s in summary if s["family"] == "norm"]
-    mean = lambda k, ss: sum(s[k] for s in ss) / len(ss)  # noqa: E731
+    mean = lambda k, ss: sum(s[k] for s in ss) / len(ss) if ss else float("nan")  # noqa: E731
     where = rows[0]["device"]
     lines = [f"# Model against measurement: {len(rows)} partitions of {len(summary)} programs",
-             "", f"Device: {where}; model: `{os.path.relpath(device, ROOT)}` (calibrated there); "
-             f"{args.repeat} timed runs a partition, median; {time.time() - t0:.0f} s. Command: "
-             f"`bench/validation_study.py --backend {args.backend}`.", "",
+             "", f"Device: {where}; {words}. Command: `bench/validation_study.py --backend {args.backend}"
+             f"{f' --budget {args.budget}' if args.budget else ''}`.", "",
              "| program | family | partitions | Kendall's tau | Spearman's rho | regret | median rel. error |",
              "|---|---|---|---|---|---|---|"]
     for s in summary:
@@ -209,6 +222,9 @@ def main():
     lines += ["", f"Mean over programs: tau {mean('kendall_tau', summary):.3f}, regret {mean('regret', summary):.3f}, "
               f"worst regret {max(s['regret'] for s in summary):.3f}. Normalization family: mean tau "
               f"{mean('kendall_tau', norms):.3f}, mean regret {mean('regret', norms):.3f}.", ""]
+    cut = sorted({f"{r['program']}: {r['validated']}" for r in rows if "time limit" in r.get("validated", "")})
+    if cut:
+        lines += ["Cut short by the time budget (the best-modeled partitions ran first): " + "; ".join(cut) + ".", ""]
     with open(os.path.join(args.out, "summary.md"), "w") as f:
         f.write("\n".join(lines))
     print("\n".join(lines))
@@ -234,6 +250,38 @@ def main():
     fig.tight_layout()
     fig.savefig(os.path.join(args.out, "validation.svg"), metadata={"Date": None})
     fig.savefig(os.path.join(args.out, "validation.pdf"), metadata={"CreationDate": None})
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--backend", choices=["opencl", "cuda"], default="opencl")
+    ap.add_argument("--device", help="a device YAML (default: polyfuse calibrate on the backend, written to DIR)")
+    ap.add_argument("--out", default=os.path.join(ROOT, "bench", "validation"))
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--random", type=int, default=6, help="random programs (seeds 1..K)")
+    ap.add_argument("--random-top", type=int, default=30, help="partitions of each random program: the K best (0: all)")
+    ap.add_argument("--minilm-top", type=int, default=40, help="partitions of the MiniLM layer (0: none)")
+    ap.add_argument("--layer", help="the MiniLM layer from this file (.mlir or .tc) instead of gen_encoder.py's "
+                    "(a machine without polyfuse's MLIR plugin: bench/gpu/pack.sh writes it as TC)")
+    ap.add_argument("--programs", help="only these programs (comma-separated names, as the table names them)")
+    ap.add_argument("--budget", type=int, default=0, help="seconds for all programs, shared among those left (0: none)")
+    ap.add_argument("--summarize", action="store_true",
+                    help="run nothing: the table and figure again from DIR/partitions.jsonl")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    if args.summarize:
+        with open(os.path.join(args.out, "partitions.jsonl")) as f:
+            rows = [json.loads(line) for line in f]
+        with open(os.path.join(args.out, "summary.md")) as f:  # the measuring run's words stay
+            head = f.read().split("\n")[2]
+        words = head.split("; ", 1)[1].rsplit(". Command:", 1)[0] if "; " in head else "summarized again"
+        summarize(args, rows, words)
+    else:
+        try:
+            rows, words = measure(args, args.backend == "cuda")
+        except subprocess.CalledProcessError as e:
+            sys.exit(f"validation_study: {' '.join(e.cmd[:3])}: {e.stderr.strip()}")
+        summarize(args, rows, words)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,20 @@ for rows in "65536 1024" "16384 4096" "2048 32768"; do
     done
   done
 done
+# Issue 23's long rows: a vocabulary (151936) and the parallelism trap (8 rows of 1M);
+# and the column softmax, with its column tiles and without (--no-column-tiles).
+for rows in "512 151936" "8 1048576"; do
+  set -- $rows
+  for s in nofuse ilp; do
+    build/bin/polyfuse codegen examples/softmax.tc --target cuda --size N=$1,M=$2 --strategy $s --device "$dev" \
+      -o "$out/softmax_M$2_$s" > /dev/null
+  done
+done
+for variant in "nofuse --strategy nofuse" "ilp" "notile --no-column-tiles"; do
+  set -- $variant
+  build/bin/polyfuse codegen test/lit/Inputs/colsoftmax.tc --target cuda --size N=4096,M=4096 --device "$dev" \
+    ${2:-} ${3:-} -o "$out/colsoftmax_M4096_$1" > /dev/null
+done
 build/bin/polyfuse codegen examples/matmul.tc --target cuda --size N=2048,K=2048,M=2048 --device "$dev" \
   -o "$out/matmul_2048_ilp" > /dev/null
 # One attention head at S=4096, d = 64 and 128 (docs/streaming.md): the plan the search

@@ -6,16 +6,21 @@
 # Contraction: GFLOP/s of polyfuse's tiled matmul against cuBLAS SGEMM, same shape.
 # Attention: polyfuse's plans (split streamed tile, whole, two-pass) against the
 # hand-written FlashAttention-style baseline (flash_ref.cu) at d = 64 and 128, S = 4096.
-# Usage: bench/gpu/run.sh [ARCH]     (ARCH defaults to native)
+# Usage: bench/gpu/run.sh [ARCH [POINT...]]   (ARCH defaults to native; POINTs are folder
+# names or globs in gen/, default all)
 set -uo pipefail
 cd "$(dirname "$0")/gen"
 arch=${1:-native}
+shift || true
+points=$(ls -d ${@:-*}/ 2> /dev/null | sed 's,/$,,')
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+# nvcc takes seconds a harness: every core compiles; the runs that time stay one at a time.
+echo "$points" | xargs -P "$(nproc)" -I{} sh -c \
+  '"$0" -O3 -arch="$1" "{}/harness.cu" -o "{}/harness" 2> "{}/nvcc.log" || echo "{}: nvcc failed" >&2' "$nvcc" "$arch"
 : > results.jsonl
-for d in */; do
-  d=${d%/}
-  "$nvcc" -O3 -arch="$arch" "$d/harness.cu" -o "$d/harness" 2> "$d/nvcc.log" || { echo "$d: nvcc failed" >&2; continue; }
-  line=$("./$d/harness" 1 20 | grep '^JSON ' | cut -c6-)
+for d in $points; do
+  [ -x "$d/harness" ] || continue
+  line=$(timeout 120 "./$d/harness" 1 20 | grep '^JSON ' | cut -c6-)
   [ -n "$line" ] && python3 - "$d" "$line" >> results.jsonl <<'PY'
 import json, sys
 d, j = sys.argv[1], json.loads(sys.argv[2])

@@ -1114,12 +1114,7 @@ class KernelPrinter {
     const SizedStatement& Ms = at_.statement(M.id);
     std::ostringstream os;
     const int64_t extra = tl.extraHi - tl.extraLo;
-    int64_t points = std::max<int64_t>(1, extra);
-    for (int t = 0; t < kp.gridRank(); ++t) {
-      const int d = kp.gridDims[maxM][size_t(t)];
-      points *= Ms.hi[size_t(d)] - Ms.lo[size_t(d)];
-    }
-    os << combineOpening(", a split streamed tile): each chunk's sums rescaled to the rows' maximum.", points);
+    os << combineOpening(", a split streamed tile): each chunk's sums rescaled to the rows' maximum.", kp.combinePoints());
     std::string rem = "pf_o";
     if (extra > 0) {
       os << "    const " << I << " pf_x = " << tl.extraLo << " + (" << I << ")(pf_o % " << extra << ");\n";
@@ -1143,8 +1138,8 @@ class KernelPrinter {
     };
     const std::string first = extra > 0 ? "pf_x == " + std::to_string(tl.extraLo) : "1";
     os << "    " << T << " pf_m = " << identity(M.op, sp_) << ";\n"
-       << "    { " << bind(maxM) << "\n      for (int pf_c = 0; pf_c < " << kp.splitChunks << "; ++pf_c) pf_m = "
-       << combine(M.op, "pf_m", partialC(M), sp_) << ";\n      if (" << first << ") " << assign(globalC(M.write), "pf_m", M.write.tensor)
+       << "    { " << bind(maxM) << "\n      " << chunkLoop() << " pf_m = " << combine(M.op, "pf_m", partialC(M), sp_)
+       << ";\n      " << foldLanes(M.op, "pf_m") << writer(first) << assign(globalC(M.write), "pf_m", M.write.tensor)
        << ";\n    }\n";
     // Row sums first (a factor is one), then the sums along the extra dimension.
     for (bool lanes : {false, true})
@@ -1152,15 +1147,16 @@ class KernelPrinter {
         const size_t k = size_t(m);
         if (k == maxM || (tl.extraDim[k] >= 0) != lanes) continue;
         const Statement& st = stmtOf(k);
-        os << "    " << T << " pf_s" << k << " = " << sp_.literal("0") << ";  // " << st.label() << "\n    { " << bind(k) << "\n"
-           << "      for (int pf_c = 0; pf_c < " << kp.splitChunks << "; ++pf_c) {\n"
+        const std::string sk = "pf_s" + std::to_string(k);
+        os << "    " << T << " " << sk << " = " << sp_.literal("0") << ";  // " << st.label() << "\n    { " << bind(k) << "\n"
+           << "      " << chunkLoop() << " {\n"
            << "        " << T << " pf_mc;\n        { " << bind(maxM) << "pf_mc = " << partialC(M) << "; }\n"
-           << "        pf_s" << k << " += " << partialC(st) << " * pf_rescale(pf_mc, pf_m);\n      }\n";
+           << "        " << sk << " += " << partialC(st) << " * pf_rescale(pf_mc, pf_m);\n      }\n";
+        if (sp_.d == Dialect::Cuda) os << "      " << foldLanes(ReduceOp::Add, sk) << "\n";
         for (auto& [factor, divides] : takenOutFactors(k))
           os << "      pf_s" << k << " = pf_s" << k << (divides ? " / " : " * ") << "pf_s" << factor << ";  // a factor "
              << st.label() << "'s terms had\n";
-        os << "      " << (lanes ? std::string() : "if (" + first + ") ") << assign(globalC(st.write), "pf_s" + std::to_string(k), st.write.tensor)
-           << ";\n    }\n";
+        os << "      " << writer(lanes ? "1" : first) << assign(globalC(st.write), sk, st.write.tensor) << ";\n    }\n";
       }
     os << "  }\n}\n";
     return os.str();
@@ -1183,10 +1179,32 @@ class KernelPrinter {
     list += cuda ? ", const " + sp_.real + "* __restrict__ pf_partial" : ", __global const " + sp_.real + "* restrict pf_partial";
     const std::string n = std::to_string(points);
     return "// Combines the " + std::to_string(kp.splitChunks) + " partial results of " + labels + " (K" + std::to_string(k_.id) +
-           how + "\n" + (cuda ? "__global__ void " : "__kernel void ") + k_.name + "_combine(" + list + ") {\n" +
-           (cuda ? "  for (long pf_o = blockIdx.x * (long)blockDim.x + threadIdx.x; pf_o < " + n +
-                       "; pf_o += (long)gridDim.x * blockDim.x) {\n"
+           how + (cuda ? "\n// A warp a point: its lanes take every 32nd chunk and fold their shares by shuffles." : "") +
+           "\n" + (cuda ? "__global__ void " : "__kernel void ") + k_.name + "_combine(" + list + ") {\n" +
+           (cuda ? "  const int pf_lane = threadIdx.x & 31;\n"
+                   "  for (long pf_o = (blockIdx.x * (long)blockDim.x + threadIdx.x) >> 5; pf_o < " + n +
+                       "; pf_o += ((long)gridDim.x * blockDim.x) >> 5) {\n"
                  : "  for (long pf_o = get_global_id(0); pf_o < " + n + "; pf_o += get_global_size(0)) {\n");
+  }
+
+  // A combine's loop over the chunks, and what follows it: in CUDA each lane takes every
+  // 32nd chunk and the warp folds the lanes' shares (a thread walking all the chunks
+  // alone waited on one load after another: 160 us for a decode step's 256 chunks, twice
+  // its first launch, on an H200); a CPU device runs the work-items one after another,
+  // so there a work-item takes them all, in chunk order.
+  std::string chunkLoop() const {
+    const std::string c = std::to_string(k_.plan.splitChunks);
+    return sp_.d == Dialect::Cuda ? "for (int pf_c = pf_lane; pf_c < " + c + "; pf_c += 32)"
+                                  : "for (int pf_c = 0; pf_c < " + c + "; ++pf_c)";
+  }
+  std::string foldLanes(ReduceOp op, const std::string& v) const {
+    if (sp_.d != Dialect::Cuda) return "";
+    return v + " = pf_warp_reduce_" + std::string(reduceKind(op).name) + "(" + v + "); ";
+  }
+  // The condition under which a combined value is written: one lane, at `first`.
+  std::string writer(const std::string& first) const {
+    if (sp_.d != Dialect::Cuda) return first == "1" ? "" : "if (" + first + ") ";
+    return "if (pf_lane == 0" + (first == "1" ? std::string() : " && " + first) + ") ";
   }
 
   std::string printCombine() const {
@@ -1197,9 +1215,8 @@ class KernelPrinter {
     const Statement& st = *outs.front();
     const SizedStatement& ss = at_.statement(st.id);
     std::ostringstream os;
-    int64_t points = 1;
-    for (int d = 0; d < st.numParallel; ++d) points *= ss.hi[d] - ss.lo[d];
-    os << combineOpening(") in chunk order.", points);
+    os << combineOpening(sp_.d == Dialect::Cuda ? ") in a fixed order, the same every run." : ") in chunk order.",
+                         kp.combinePoints());
     std::string rem = "pf_o";
     for (int d = st.numParallel - 1; d >= 0; --d) {
       int64_t ext = ss.hi[d] - ss.lo[d];
@@ -1207,10 +1224,15 @@ class KernelPrinter {
       rem = "(" + rem + " / " + std::to_string(ext) + ")";
     }
     std::string lhs = globalC(st.write);
-    os << "    " << sp_.real << " pf_acc = " << (st.init ? identity(st.op, sp_) : lhs) << ";\n"
-       << "    for (int pf_c = 0; pf_c < " << kp.splitChunks << "; ++pf_c) pf_acc = "
-       << combine(st.op, "pf_acc", partialC(st), sp_) << ";\n"
-       << "    " << assign(lhs, "pf_acc", st.write.tensor) << ";\n";
+    const bool cuda = sp_.d == Dialect::Cuda;
+    // In CUDA the lanes start from the identity, and the output's value joins the fold.
+    os << "    " << sp_.real << " pf_acc = " << (st.init || cuda ? identity(st.op, sp_) : lhs) << ";\n"
+       << "    " << chunkLoop() << " pf_acc = " << combine(st.op, "pf_acc", partialC(st), sp_) << ";\n";
+    if (cuda) {
+      os << "    " << foldLanes(st.op, "pf_acc") << "\n";
+      if (!st.init) os << "    pf_acc = " << combine(st.op, lhs, "pf_acc", sp_) << ";\n";
+    }
+    os << "    " << writer("1") << assign(lhs, "pf_acc", st.write.tensor) << ";\n";
     if (outs.size() > 1) {
       // The streamed sum: its dims are the maximum's (the plan aligned them), named apart.
       const Statement& sum = *outs[1];
@@ -1219,9 +1241,9 @@ class KernelPrinter {
       std::string mPart = partialC(st);
       os << "    " << sp_.real << " pf_sum = " << sp_.literal("0") << ";\n"
          << "    { " << decl << "{ " << inner << "\n"
-         << "      for (int pf_c = 0; pf_c < " << kp.splitChunks << "; ++pf_c) pf_sum += " << partialC(sum)
-         << " * pf_rescale(" << mPart << ", pf_acc);\n"
-         << "      " << assign(globalC(sum.write), "pf_sum", sum.write.tensor) << ";\n    } }\n";
+         << "      " << chunkLoop() << " pf_sum += " << partialC(sum) << " * pf_rescale(" << mPart << ", pf_acc);\n"
+         << (cuda ? "      " + foldLanes(ReduceOp::Add, "pf_sum") + "\n" : std::string())
+         << "      " << writer("1") << assign(globalC(sum.write), "pf_sum", sum.write.tensor) << ";\n    } }\n";
     }
     os << "  }\n}\n";
     return os.str();
@@ -2258,6 +2280,7 @@ GeneratedCode generate(const PolyProgram& pp, const Partition& p, Dialect d) {
     blockRows |= k.plan.usesBlockReduce() && !k.plan.warpPerRow() && !k.plan.columnTile();
     for (auto& s : k.stmts)
       if (reducesAcrossThreads(s.mode)) used.insert(prog.statements[s.stmt].op);
+    if (k.plan.splitChunks > 1 && d == Dialect::Cuda) used.insert(ReduceOp::Add);  // a combine's streamed sums fold by +
   }
   os << helpers(sp, prog, used, warpRows, blockRows, columnRows, streams) << "\n";
   for (auto& k : out.kernels) {

@@ -3,10 +3,12 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "runtime/CudaTools.h"
 #include "codegen/Lower.h"
@@ -82,29 +84,72 @@ void checkMemoryFits(const Program& prog, const Sizes& sizes, Backend backend) {
   }
 }
 
+Bindings interpretF64(const Program& prog, const Bindings& inputs) {
+  Bindings exact = inputs;
+  interpret(prog, exact, Precision::F64);
+  return exact;
+}
+
 namespace {
 
 // The largest normwise error of any output against the interpreter run in float64.
-double errorAgainstF64(const Program& prog, const Bindings& inputs, const std::map<std::string, TensorData>& outputs) {
-  Bindings exact = inputs;
-  interpret(prog, exact, Precision::F64);
+double errorAgainstF64(const Program& prog, const Bindings& inputs, const std::map<std::string, TensorData>& outputs,
+                       const Bindings* known) {
+  const Bindings exact = known ? Bindings() : interpretF64(prog, inputs);
+  const Bindings& ref = known ? *known : exact;
   double worst = 0;
   for (int t : prog.tensorsWithRole(TensorRole::Output)) {
     const std::string& name = prog.tensors[t].name;
     auto got = outputs.find(name);
     if (got == outputs.end()) continue;
-    double e = maxRelativeError(got->second.values, exact.tensors.at(name).values);
+    double e = maxRelativeError(got->second.values, ref.tensors.at(name).values);
     if (!(e <= worst)) worst = e;
   }
   return worst;
 }
 
+// Where the cuda backend writes its harnesses: one folder a process.
+std::string cudaScratch() {
+  return (std::filesystem::temp_directory_path() / ("polyfuse-cuda-" + std::to_string(::getpid()))).string();
+}
+
 }  // namespace
 
+std::vector<std::string> buildCudaHarnesses(const CostModel& cm, const std::vector<Partition>& partitions,
+                                            const std::string& root, unsigned jobs) {
+  if (!hasCudaGpu())
+    throw std::runtime_error("no CUDA GPU on this machine: the cuda backend needs one "
+                             "(polyfuse codegen --target cuda writes harness.cu to run elsewhere)");
+  const std::string nvcc = nvccPath();
+  if (nvcc.empty()) throw std::runtime_error("nvcc not found: the cuda backend needs the CUDA toolkit");
+  // Code generation goes through the one isl context: it stays on this thread; only the
+  // nvcc processes run side by side.
+  std::vector<std::string> dirs;
+  for (size_t i = 0; i < partitions.size(); ++i) {
+    dirs.push_back(partitions.size() == 1 ? root : root + "/p" + std::to_string(i));
+    writeCode(cm, partitions[i], "cuda", dirs.back());
+  }
+  std::vector<int> status(dirs.size(), 0);
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i; (i = next++) < dirs.size();)
+      status[i] = runProcess({nvcc, "-O3", "-arch=native", "-o", dirs[i] + "/harness", dirs[i] + "/harness.cu"},
+                             {"", dirs[i] + "/nvcc.log", "=stdout"});
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < std::max(1u, std::min<unsigned>(jobs, dirs.size())); ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+  for (size_t i = 0; i < dirs.size(); ++i)
+    if (status[i] != 0) throw InternalError("nvcc failed on the generated code; see " + dirs[i] + "/nvcc.log");
+  return dirs;
+}
+
 ExecOutcome executePartition(const CostModel& cm, const Partition& p, Backend backend,
-                             const Bindings& inputs, uint64_t seed, int repeat, const std::string& dumpDir) {
+                             const Bindings& inputs, uint64_t seed, int repeat, const std::string& dumpDir,
+                             const SharedRun& shared) {
   if (auto explicitCopies = makeCopiesExplicit(cm, p))
-    return executePartition(*explicitCopies->cm, explicitCopies->plan, backend, inputs, seed, repeat, dumpDir);
+    return executePartition(*explicitCopies->cm, explicitCopies->plan, backend, inputs, seed, repeat, dumpDir, shared);
   const Program& prog = cm.graph().program();
   const double tolerance = verificationTolerance(prog, p.sizes);
   ExecOutcome out;
@@ -124,31 +169,27 @@ ExecOutcome executePartition(const CostModel& cm, const Partition& p, Backend ba
     out.totalMaxMs = r.totalMaxMs;
     out.flushedBytes = r.flushedBytes;
     out.outputs = r.outputs;
-    out.maxErrorF64 = errorAgainstF64(prog, inputs, out.outputs);
+    out.maxErrorF64 = errorAgainstF64(prog, inputs, out.outputs, shared.exactF64);
     if (!dumpDir.empty()) {
       std::filesystem::create_directories(dumpDir);
       for (auto& [name, t] : out.outputs) writeNpy(dumpDir + "/" + name + ".npy", t);
     }
     return out;
   }
-  if (!hasCudaGpu())
-    throw std::runtime_error("no CUDA GPU on this machine: the cuda backend needs one "
-                             "(polyfuse codegen --target cuda writes harness.cu to run elsewhere)");
-  std::string dir = (std::filesystem::temp_directory_path() / ("polyfuse-cuda-" + std::to_string(::getpid()))).string();
-  writeCode(cm, p, "cuda", dir);
-  std::string nvcc = nvccPath();
-  if (nvcc.empty()) throw std::runtime_error("nvcc not found: the cuda backend needs the CUDA toolkit");
-  if (runProcess({nvcc, "-O3", "-arch=native", "-o", dir + "/harness", dir + "/harness.cu"}, {"", dir + "/nvcc.log", "=stdout"}) != 0)
-    throw InternalError("nvcc failed on the generated code; see " + dir + "/nvcc.log");
+  const std::string dir = shared.cudaHarness.empty() ? buildCudaHarnesses(cm, {p}, cudaScratch(), 1).front()
+                                                     : shared.cudaHarness;
   // The harness hands every output back as .npy: in the caller's folder, or in ours.
   const std::string outDir = dumpDir.empty() ? dir + "/outputs" : dumpDir;
   std::filesystem::create_directories(outDir);
   std::vector<std::string> run = {dir + "/harness", std::to_string(seed), std::to_string(std::max(1, repeat)), outDir};
-  runProcess(run, {"", dir + "/run.log", "=stdout"});
+  const int status = runProcess(run, {"", dir + "/run.log", "=stdout"});
   std::ifstream log(dir + "/run.log");
-  std::string line;
+  std::string line, first;
+  bool reported = false;
   while (std::getline(log, line)) {
+    if (first.empty()) first = line;
     if (line.rfind("JSON ", 0) == 0) {
+      reported = true;
       auto j = nlohmann::json::parse(line.substr(5));
       out.verified = j["verified"];
       out.maxRelError = j["max_rel_error"];
@@ -170,11 +211,15 @@ ExecOutcome executePartition(const CostModel& cm, const Partition& p, Backend ba
         }
     }
   }
+  // A harness that could not run (no device, out of memory) has no verdict to give.
+  if (!reported)
+    throw std::runtime_error("the CUDA harness in " + dir + " gave no result (exit status " + std::to_string(status) +
+                             (first.empty() ? ")" : "): " + first));
   for (int t : prog.tensorsWithRole(TensorRole::Output)) {
     const std::string& name = prog.tensors[t].name;
     if (std::filesystem::exists(outDir + "/" + name + ".npy")) out.outputs[name] = readNpy(outDir + "/" + name + ".npy");
   }
-  out.maxErrorF64 = errorAgainstF64(prog, inputs, out.outputs);
+  out.maxErrorF64 = errorAgainstF64(prog, inputs, out.outputs, shared.exactF64);
   return out;
 }
 

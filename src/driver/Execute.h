@@ -35,11 +35,30 @@ struct ExecOutcome {
 // message at once than the OOM killer after minutes.
 void checkMemoryFits(const Program& prog, const Sizes& sizes, Backend backend);
 
+// What runs of several partitions of one program on the same inputs share, made once by
+// the caller: validate runs hundreds, and the float64 interpreter alone takes seconds at
+// a GPU's sizes.
+struct SharedRun {
+  const Bindings* exactF64 = nullptr;  // interpretF64(program, inputs), when computed already
+  std::string cudaHarness;             // a folder that buildCudaHarnesses compiled this partition into
+};
+
+// The interpreter's float64 result on `inputs`: the yardstick of ExecOutcome::maxErrorF64.
+Bindings interpretF64(const Program& prog, const Bindings& inputs);
+
 // Runs the generated code (OpenCL or CUDA, not Ref). Throws std::runtime_error when
 // the backend has no device here (no GPU for cuda).
 // With `dumpDir`, the backend's outputs are also written there as NAME.npy.
 ExecOutcome executePartition(const CostModel& cm, const Partition& p, Backend backend,
-                             const Bindings& inputs, uint64_t seed, int repeat, const std::string& dumpDir = "");
+                             const Bindings& inputs, uint64_t seed, int repeat, const std::string& dumpDir = "",
+                             const SharedRun& shared = {});
+
+// Writes each partition's CUDA harness into `root`/pN and compiles it, `jobs` nvcc at a
+// time: nvcc takes seconds a harness, and the runs that time them must stay one at a
+// time. Returns the folders, in the partitions' order. Throws std::runtime_error without
+// a GPU or nvcc, InternalError when nvcc fails.
+std::vector<std::string> buildCudaHarnesses(const CostModel& cm, const std::vector<Partition>& partitions,
+                                            const std::string& root, unsigned jobs);
 
 // Writes the generated sources of a partition into `dir` (kernels, reference, harness
 // for cuda; kernels for opencl; plan.json); returns the paths.

@@ -1,6 +1,10 @@
 #include "driver/Validate.h"
 
+#include <unistd.h>
+
 #include <chrono>
+#include <filesystem>
+#include <thread>
 
 #include "fusion/RankCorrelation.h"
 #include "fusion/Search.h"
@@ -48,8 +52,16 @@ Validation validatePartitions(const CostModel& cm, Backend backend, const Bindin
                        " legal partitions; validate the best ones with --top K");
     v.source = "every legal partition (" + std::to_string(plans.size()) + ")";
   }
+  // Every partition computes the same outputs from the same inputs: one float64 reference.
+  const Bindings exact = interpretF64(cm.graph().program(), inputs);
+  std::vector<std::string> harnesses;
+  if (backend == Backend::Cuda)
+    harnesses = buildCudaHarnesses(cm, plans, (std::filesystem::temp_directory_path() /
+                                               ("polyfuse-validate-" + std::to_string(::getpid()))).string(),
+                                   std::max(1u, std::thread::hardware_concurrency()));
   std::vector<double> modeled, measured;
-  for (const Partition& p : plans) {
+  for (size_t i = 0; i < plans.size(); ++i) {
+    const Partition& p = plans[i];
     if (timeLimitSeconds > 0 && !v.partitions.empty() && elapsed() > timeLimitSeconds) break;  // the first always runs
     ValidatedPartition vp;
     for (auto& k : p.kernels) {
@@ -57,7 +69,10 @@ Validation validatePartitions(const CostModel& cm, Backend backend, const Bindin
       vp.recomputed.push_back(k.recomputed);
     }
     vp.modeledUs = p.modeledUs;
-    vp.run = executePartition(cm, p, backend, inputs, 1, repeat);
+    SharedRun shared;
+    shared.exactF64 = &exact;
+    if (!harnesses.empty()) shared.cudaHarness = harnesses[i];
+    vp.run = executePartition(cm, p, backend, inputs, 1, repeat, "", shared);
     vp.run.outputs.clear();  // every output of every partition would add up
     v.device = vp.run.device;
     v.allVerified &= vp.run.verified;

@@ -1232,7 +1232,9 @@ void CostModel::timeKernel(double sectorWaste, KernelPlan& kp) const {
   // Operands stream from L1 / shared memory at its bandwidth: a naive contraction's two
   // loads a multiply-add bound it there, long before the arithmetic.
   kp.onchipUs = dev_.onchipBytesPerSec > 0 ? double(kp.onchipLoadBytes) / (dev_.onchipBytesPerSec * kp.gridFill) * 1e6 : 0;
-  kp.modeledUs = kp.launchUs + std::max({kp.memoryUs, kp.computeUs, kp.onchipUs});
+  // Each SM starts its share of the blocks one after another (waves of smCount).
+  kp.schedulingUs = double((kp.blocks + dev_.smCount - 1) / dev_.smCount) * dev_.blockNs * 1e-3;
+  kp.modeledUs = kp.launchUs + std::max({kp.memoryUs, kp.computeUs, kp.onchipUs, kp.schedulingUs});
 }
 
 // timeKernel's formula taken apart; the terms sum to kp.modeledUs.
@@ -1240,7 +1242,9 @@ CostTerms CostModel::costTerms(const KernelPlan& kp) const {
   CostTerms t;
   t[CostTerm::Launch] = kp.launchUs;
   const double fill = std::max(kp.gridFill, 1e-12), share = std::max(kp.gridFill * kp.latencyShare, 1e-12);
-  if (kp.memoryUs >= kp.computeUs && kp.memoryUs >= kp.onchipUs) {
+  if (kp.schedulingUs > std::max({kp.memoryUs, kp.computeUs, kp.onchipUs})) {
+    t[CostTerm::Scheduling] = kp.schedulingUs;
+  } else if (kp.memoryUs >= kp.computeUs && kp.memoryUs >= kp.onchipUs) {
     const double dram = double(kp.dramBytes) + double(kp.uncoalescedBytes);
     const double atShare = dram / (dev_.dramBytesPerSec * share) * 1e6;
     if (atShare >= kp.memoryUs - 1e-12 && dram > 0) {
@@ -1311,7 +1315,11 @@ CostModel::Refusal CostModel::whyNotFusible(const StmtSet& group) const {
 static void appendKernel(Partition& p, KernelPlan k) {
   k.id = int(p.kernels.size());
   p.launches.push_back({k.id, LaunchKind::Kernel, k.blocks, k.threadsPerBlock, k.sharedBytes});
-  if (k.splitChunks > 1) p.launches.push_back({k.id, LaunchKind::Combine, kCombineBlocks, kCombineThreads, 0});
+  if (k.splitChunks > 1) {
+    const int64_t warps = kCombineThreads / CostModel::kWarp;
+    p.launches.push_back({k.id, LaunchKind::Combine, std::min(kCombineMaxBlocks, (k.combinePoints() + warps - 1) / warps),
+                          kCombineThreads, 0});
+  }
   p.modeledUs += k.modeledUs;
   p.dramBytes += k.dramBytes;
   p.l2Bytes += k.l2Bytes;

@@ -27,6 +27,10 @@ struct Device {
   // assumptions until calibrated on a GPU.
   double dramLatencyNs = 600;
   int loadsInFlight = 2;
+  // Starting a block costs each SM this long whatever the block does: a kernel of many
+  // small blocks is bound by their number (2M blocks of 32 threads, 2 of them working,
+  // took 1.27 ms on an H200 for 64 MiB). 0: not modeled.
+  double blockNs = 0;
 };
 
 // What a device file or sweep that still sets the old occupancy threshold is told.

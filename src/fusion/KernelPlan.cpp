@@ -131,4 +131,10 @@ std::vector<int> KernelPlan::splitMembers() const {
   return out;
 }
 
+int64_t KernelPlan::combinePoints() const {
+  int64_t points = streamedTile() ? std::max<int64_t>(1, streamTile.extraHi - streamTile.extraLo) : 1;
+  for (int64_t e : gridExtent) points *= e;
+  return points;
+}
+
 }  // namespace polyfuse

@@ -354,6 +354,7 @@ struct KernelPlan {
   // threads, shared memory and estimated registers (1 on a device without the rules);
   // gridFill: the blocks over those the device needs in flight to saturate.
   double occupancy = 0, gridFill = 0, memoryUs = 0, computeUs = 0, onchipUs = 0, launchUs = 0, modeledUs = 0;
+  double schedulingUs = 0;  // the blocks' start costs on each SM (Device::blockNs)
   int blocksPerSM = 0;
   int registersPerThread = 32;  // the model's estimate (CostModel::kEstimatedRegisters and up)
   // Little's law: bytes of global loads a block keeps in flight in the kernel's main
@@ -407,6 +408,9 @@ struct KernelPlan {
   // sum streamed beside it (its partials rescale to the combined maximum). In member
   // order; the scratch holds their partials one after another, the combine writes each.
   std::vector<int> splitMembers() const;
+  // The outputs a split's combine launch computes: the grid's points (and, in a streamed
+  // tile, the points of the sums' extra dimension at each).
+  int64_t combinePoints() const;
 };
 
 // Whether `a` moves as one `width`-element vector per step along thread dimension x:
@@ -425,16 +429,18 @@ enum class CostTerm {
   Compute,      // arithmetic at full throughput
   OnChip,       // operand loads from shared memory / L1 at full bandwidth
   Parallelism,  // too few blocks to fill the device (grid fill below 1)
-  Occupancy     // too few loads in flight per SM to cover DRAM latency (Little's law)
+  Occupancy,    // too few loads in flight per SM to cover DRAM latency (Little's law)
+  Scheduling    // more blocks than the SMs start in the time the work takes (Device::blockNs)
 };
 inline constexpr EnumName<CostTerm> kCostTermNames[] = {
     {CostTerm::Launch, "launch"},   {CostTerm::Memory, "memory"},           {CostTerm::Compute, "compute"},
-    {CostTerm::OnChip, "on-chip"}, {CostTerm::Parallelism, "parallelism"}, {CostTerm::Occupancy, "occupancy"}};
+    {CostTerm::OnChip, "on-chip"}, {CostTerm::Parallelism, "parallelism"}, {CostTerm::Occupancy, "occupancy"},
+    {CostTerm::Scheduling, "scheduling"}};
 inline const char* costTermName(CostTerm t) { return nameIn(kCostTermNames, t); }
-constexpr int kCostTerms = 6;
+constexpr int kCostTerms = 7;
 // Microseconds per term, indexed by CostTerm; they sum to the modeled time.
 struct CostTerms {
-  double us[kCostTerms] = {0, 0, 0, 0, 0, 0};
+  double us[kCostTerms] = {};
   double& operator[](CostTerm t) { return us[int(t)]; }
   double operator[](CostTerm t) const { return us[int(t)]; }
   CostTerms& operator+=(const CostTerms& o) {
@@ -452,8 +458,9 @@ struct Launch {
   int64_t sharedBytes = 0;
 };
 
-// The combine launch of a split reduction: a grid-stride loop over the outputs.
-constexpr int64_t kCombineBlocks = 64;
+// The combine launch of a split reduction: a grid-stride loop over the outputs, a warp
+// an output in CUDA (the blocks cover them up to kCombineMaxBlocks).
+constexpr int64_t kCombineMaxBlocks = 4096;
 constexpr int kCombineThreads = 256;
 
 // The partition strategies (docs/strategies.md).

@@ -28,7 +28,8 @@ std::string Calibration::yaml(const std::string& name) const {
      << "sm_count: " << computeUnits << "\n"
      << "blocks_to_saturate: " << 2 * computeUnits << "\n"
      << fmt::format("l2_mb: {:.2f}\nonchip_kb_per_block: {:.0f}\n", cacheMB, localKB)
-     << "threads_per_block: " << threadsPerBlock << "\n";
+     << "threads_per_block: " << threadsPerBlock << "\n"
+     << fmt::format("block_ns: {:.1f}\n", blockNs);
   // The spread, as comments: the model takes the medians.
   auto line = [&](const char* what, const Spread& s, const char* unit) {
     if (s.runs > 0)
@@ -42,6 +43,7 @@ std::string Calibration::yaml(const std::string& name) const {
   line("l2_gbps", l2, "GB/s");
   line("tflops", flops, "TFLOP/s");
   line("launch_us", launch, "us");
+  line("block_ns", block, "ns");
   return os.str();
 }
 
@@ -202,6 +204,12 @@ Calibration calibrateOpenCL() {
     }, 5);
     c.launch = {t[t.size() / 2] / n * 1e6, t.front() / n * 1e6, t.back() / n * 1e6, int(t.size())};
     c.launchUs = c.launch.median;
+    // A block's start: one launch of many empty work-groups of 32, less the launch.
+    const size_t groups = size_t(c.computeUnits) * 4096, local = 32, global = groups * local;
+    auto g = seconds([&] { clEnqueueNDRangeKernel(q, empty, 1, nullptr, &global, &local, 0, nullptr, nullptr); }, 5);
+    auto ns = [&](double s) { return std::max(0.0, s * 1e6 - c.launchUs) * 1e3 / (double(groups) / c.computeUnits); };
+    c.block = {ns(g[g.size() / 2]), ns(g.front()), ns(g.back()), int(g.size())};
+    c.blockNs = c.block.median;
     clReleaseMemObject(dummy);
   }
   {
@@ -273,6 +281,16 @@ int main() {
     cudaEventRecord(b); cudaEventSynchronize(b); cudaEventElapsedTime(&ms, a, b); r.push_back(ms * 1e3 / 1000);
   }
   spread(r, launch);
+  // A block's start: one launch of many empty blocks of 32 threads, less the launch.
+  const int waves = 4096;
+  double block[3];
+  r.clear();
+  for (int k = 0; k < runs; ++k) {
+    cudaEventRecord(a); empty<<<p.multiProcessorCount * waves, 32>>>();
+    cudaEventRecord(b); cudaEventSynchronize(b); cudaEventElapsedTime(&ms, a, b);
+    r.push_back(std::max(0.0, ms * 1e3 - launch[0]) * 1e3 / waves);
+  }
+  spread(r, block);
   float* o; int blocks = p.multiProcessorCount * 8, iters = 8192; cudaMalloc(&o, blocks * 256 * 4);
   fmaloop<<<blocks, 256>>>(o, iters);
   r.clear();
@@ -286,6 +304,7 @@ int main() {
          p.l2CacheSize / 1e6, p.sharedMemPerBlockOptin / 1024.0);
   printf("%f %f %f %f %f %f %f %f %d %zu %zu\n", dram[1], dram[2], l2[1], l2[2], tflops[1], tflops[2], launch[1],
          launch[2], runs, (size_t)2 << 30, (size_t)p.l2CacheSize / 2);
+  printf("%f %f %f\n", block[0], block[1], block[2]);
   return 0;
 }
 )";
@@ -301,7 +320,10 @@ int main() {
   int runs = 0;
   in >> c.dram.min >> c.dram.max >> c.l2.min >> c.l2.max >> c.flops.min >> c.flops.max >> c.launch.min >> c.launch.max >>
       runs >> c.dramWorkingSet >> c.l2WorkingSet;
+  in >> c.block.median >> c.block.min >> c.block.max;
   if (!in) throw InternalError("the calibration program printed no spread");
+  c.blockNs = c.block.median;
+  c.block.runs = runs;
   c.dram.median = c.dramGBps, c.l2.median = c.l2GBps, c.flops.median = c.tflops, c.launch.median = c.launchUs;
   c.dram.runs = c.l2.runs = c.flops.runs = c.launch.runs = runs;
   return c;

@@ -17,7 +17,8 @@ struct Spread {
 struct Calibration {
   std::string deviceName;
   double dramGBps = 0, l2GBps = 0, tflops = 0, launchUs = 0;  // the medians
-  Spread dram, l2, flops, launch;                               // in GB/s, GB/s, TFLOP/s, us
+  double blockNs = 0;  // a block's start on its compute unit: an empty kernel of many blocks, less a launch
+  Spread dram, l2, flops, launch, block;                        // in GB/s, GB/s, TFLOP/s, us, ns
   size_t dramWorkingSet = 0, l2WorkingSet = 0;                  // bytes each copy touches
   int computeUnits = 0, threadsPerBlock = 256;
   double cacheMB = 0, localKB = 0;
