@@ -20,7 +20,7 @@ echo "$points" | xargs -P "$(nproc)" -I{} sh -c \
 : > results.jsonl
 for d in $points; do
   [ -x "$d/harness" ] || continue
-  line=$(timeout 120 "./$d/harness" 1 20 | grep '^JSON ' | cut -c6-)
+  line=$(timeout 120 "./$d/harness" 1 20 | tee "$d/run.log" | grep '^JSON ' | cut -c6-)
   [ -n "$line" ] && python3 - "$d" "$line" >> results.jsonl <<'PY'
 import json, sys
 d, j = sys.argv[1], json.loads(sys.argv[2])
