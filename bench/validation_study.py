@@ -193,7 +193,8 @@ def measure(args, gpu):
         with open(os.path.join(args.out, "partitions.jsonl"), "w") as f:
             for r in rows:
                 f.write(json.dumps(r) + "\n")
-    words = (f"model: `{os.path.relpath(device, ROOT)}` (calibrated there); {args.repeat} timed runs a partition, "
+    shown = os.path.relpath(device, ROOT) if os.path.abspath(device).startswith(ROOT + os.sep) else os.path.basename(device)
+    words = (f"model: `{shown}` (calibrated there); {args.repeat} timed runs a partition, "
              f"median; {time.time() - t0:.0f} s")
     return rows, words
 

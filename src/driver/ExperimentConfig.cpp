@@ -26,7 +26,7 @@ namespace {
 const std::set<std::string> kDeviceParameters = {"base", "dram_gbps", "l2_gbps", "tflops", "launch_us", "sm_count",
                                                  "blocks_to_saturate", "l2_mb", "onchip_kb_per_block", "threads_per_block",
                                                  "onchip_gbps",
-                                                 "dram_latency_ns", "loads_in_flight", "block_ns", "saturating_occupancy"};
+                                                 "dram_latency_ns", "loads_in_flight", "block_ns", "math_flops", "saturating_occupancy"};
 
 // A parameter value in a label: "5", "2.5", "1e+03"; the shortest spelling that reads
 // back as the same double, so that two values are two labels (and two points).

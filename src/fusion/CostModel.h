@@ -291,6 +291,8 @@ class CostModel {
   void occupy(KernelPlan& kp) const;
   void loadsInFlight(const std::vector<int>& members, const BlockShape& shape, KernelPlan& kp) const;
   void timeKernel(double sectorWaste, KernelPlan& kp) const;
+  // Flops with each math-library call counted at what it costs (Device::mathFlops).
+  double weightedFlops(double flops, double mathCalls) const { return flops + mathCalls * (dev_.mathFlops - 1); }
   // The block's slice of what members[m] writes.
   OnChipArray onChipSlice(const std::vector<int>& members, const KernelPlan& kp, size_t m) const;
 };

@@ -64,6 +64,7 @@ void checkDeviceParameter(const std::string& k, double v) {
   else if (k == "dram_latency_ns") { range(1e-3, 1e6, false, " (nanoseconds)"); }
   else if (k == "loads_in_flight") range(1, 64, true, "");
   else if (k == "block_ns") range(0, 1e9, false, " (nanoseconds)");
+  else if (k == "math_flops") range(1, 1e6, false, " (flops a math-library call)");
   else if (k == "saturating_occupancy") throw UsageError(kSaturatingOccupancyGone);
   else throw UsageError("unknown device parameter '" + k + "'");
 }
@@ -84,6 +85,7 @@ void applyDeviceOverrides(Device& d, const std::map<std::string, double>& values
     else if (k == "dram_latency_ns") d.dramLatencyNs = v;
     else if (k == "loads_in_flight") d.loadsInFlight = int(v);
     else if (k == "block_ns") d.blockNs = v;
+    else if (k == "math_flops") d.mathFlops = v;
   }
 }
 
@@ -129,7 +131,7 @@ Device loadDevice(const std::string& nameOrPath) {
   static const std::set<std::string> keys = {"name", "base", "dram_gbps", "l2_gbps", "tflops", "launch_us", "sm_count",
                                              "blocks_to_saturate", "l2_mb", "onchip_kb_per_block", "threads_per_block",
                                              "onchip_gbps", "arch", "dram_latency_ns", "loads_in_flight", "block_ns",
-                                             "saturating_occupancy"};
+                                             "math_flops", "saturating_occupancy"};
   for (auto it = y.begin(); it != y.end(); ++it) {
     std::string k = text(it->first, "a key");
     if (!keys.count(k)) throw UsageError(at(it->first) + "unknown key '" + k + "'");
@@ -154,6 +156,8 @@ Device loadDevice(const std::string& nameOrPath) {
       d.loadsInFlight = count(v, k);
     } else if (k == "block_ns") {
       d.blockNs = number(v, k);
+    } else if (k == "math_flops") {
+      d.mathFlops = number(v, k);
     } else if (k == "saturating_occupancy") {
       throw UsageError(at(it->first) + kSaturatingOccupancyGone);
     }

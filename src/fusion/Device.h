@@ -31,6 +31,11 @@ struct Device {
   // small blocks is bound by their number (2M blocks of 32 threads, 2 of them working,
   // took 1.27 ms on an H200 for 64 MiB). 0: not modeled.
   double blockNs = 0;
+  // A math-library call (exp, log, tanh, ..) in flops at the device's FMA rate: a routine
+  // of range reduction and polynomial, where the peak counts vector multiply-adds. 1 counts
+  // it as one operation, as the GPU presets do (not measured on one yet); a CPU under PoCL
+  // measures hundreds.
+  double mathFlops = 1;
 };
 
 // What a device file or sweep that still sets the old occupancy threshold is told.

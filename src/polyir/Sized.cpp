@@ -18,6 +18,28 @@ static int64_t countOps(const Expr& e) {
   return n;
 }
 
+// Calls whose evaluation is a routine (range reduction and a polynomial), not an
+// instruction or two: what Device::mathFlops weighs.
+static bool mathRoutine(Intrinsic f) {
+  switch (f) {
+    case Intrinsic::Exp: case Intrinsic::Log: case Intrinsic::Sqrt: case Intrinsic::Rsqrt: case Intrinsic::Tanh:
+    case Intrinsic::Erf: case Intrinsic::Pow: case Intrinsic::Sigmoid: case Intrinsic::Sin: case Intrinsic::Cos:
+    case Intrinsic::Tan: case Intrinsic::Atan: case Intrinsic::Atan2: case Intrinsic::Log1p: case Intrinsic::Log2:
+    case Intrinsic::Log10: case Intrinsic::Exp2: case Intrinsic::Expm1: case Intrinsic::Fmod: case Intrinsic::Asin:
+    case Intrinsic::Acos: case Intrinsic::Sinh: case Intrinsic::Cosh: case Intrinsic::Asinh: case Intrinsic::Acosh:
+    case Intrinsic::Atanh: case Intrinsic::Cbrt: case Intrinsic::Erfc:
+      return true;
+    default:
+      return false;
+  }
+}
+
+static int64_t countMathCalls(const Expr& e) {
+  int64_t n = e.kind == ExprKind::Call && mathRoutine(e.fn) ? 1 : 0;
+  for (auto& a : e.args) n += countMathCalls(*a);
+  return n;
+}
+
 SizedAccess sizeAccess(const Program& prog, const Access& a, const Statement& st, const Sizes& sizes) {
   SizedAccess s;
   s.tensor = a.tensor;
@@ -109,6 +131,7 @@ SizedProgram::SizedProgram(const Program& prog, const Sizes& sizes) : prog_(&pro
       s.points = checkedMul(s.points, std::max<int64_t>(0, s.hi.back() - s.lo.back()), "a statement's point count");
     }
     s.flopsPerPoint = countOps(*st.rhs) + (st.isReduction() ? 1 : 0);
+    s.mathCallsPerPoint = countMathCalls(*st.rhs);
     s.write = sizeAccess(prog, st.write, st, sizes);
     for (auto& r : st.reads) s.reads.push_back(sizeAccess(prog, r, st, sizes));
     stmts_.push_back(std::move(s));

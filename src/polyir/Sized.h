@@ -26,7 +26,8 @@ struct SizedAccess {
 struct SizedStatement {
   std::vector<int64_t> lo, hi;  // per dim, half-open
   int64_t points = 0;
-  int64_t flopsPerPoint = 0;
+  int64_t flopsPerPoint = 0;      // each operation and call one
+  int64_t mathCallsPerPoint = 0;  // of those, calls a math library evaluates (exp, log, tanh, ..)
   SizedAccess write;
   std::vector<SizedAccess> reads;
 };

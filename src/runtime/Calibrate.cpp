@@ -30,6 +30,7 @@ std::string Calibration::yaml(const std::string& name) const {
      << fmt::format("l2_mb: {:.2f}\nonchip_kb_per_block: {:.0f}\n", cacheMB, localKB)
      << "threads_per_block: " << threadsPerBlock << "\n"
      << fmt::format("block_ns: {:.1f}\n", blockNs);
+  if (mathFlops > 0) os << fmt::format("math_flops: {:.1f}\n", mathFlops);
   // The spread, as comments: the model takes the medians.
   auto line = [&](const char* what, const Spread& s, const char* unit) {
     if (s.runs > 0)
@@ -44,6 +45,7 @@ std::string Calibration::yaml(const std::string& name) const {
   line("tflops", flops, "TFLOP/s");
   line("launch_us", launch, "us");
   line("block_ns", block, "ns");
+  line("exp rate", exps, "Gexp/s");
   return os.str();
 }
 
@@ -66,6 +68,14 @@ __kernel void pf_reread(__global const float16* a, __global float* out, uint mas
   }
   const float16 t = acc0 + acc1;
   out[i] = t.s0 + t.s1 + t.s2 + t.s3 + t.s4 + t.s5 + t.s6 + t.s7 + t.s8 + t.s9 + t.sa + t.sb + t.sc + t.sd + t.se + t.sf;
+}
+__kernel void pf_exp(__global float* out, int iters) {
+  float a0 = (float)get_global_id(0) * 1e-7f, a1 = a0 + 0.1f, a2 = a0 + 0.2f, a3 = a0 + 0.3f, a4 = a0 + 0.4f,
+        a5 = a0 + 0.5f, a6 = a0 + 0.6f, a7 = a0 + 0.7f;
+  for (int i = 0; i < iters; ++i) {
+    a0 = exp(-a0); a1 = exp(-a1); a2 = exp(-a2); a3 = exp(-a3); a4 = exp(-a4); a5 = exp(-a5); a6 = exp(-a6); a7 = exp(-a7);
+  }
+  out[get_global_id(0)] = a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7;
 }
 __kernel void pf_fma(__global float* out, int iters) {
   const float8 m = (float8)(0.999f), c = (float8)(0.001f);
@@ -123,7 +133,8 @@ Calibration calibrateOpenCL() {
   ok(e, "program");
   ok(clBuildProgram(prog, 1, &dev, "", nullptr, nullptr), "build");
   cl_kernel copy = clCreateKernel(prog, "pf_copy", &e), empty = clCreateKernel(prog, "pf_empty", &e),
-            fma = clCreateKernel(prog, "pf_fma", &e), reread = clCreateKernel(prog, "pf_reread", &e);
+            fma = clCreateKernel(prog, "pf_fma", &e), reread = clCreateKernel(prog, "pf_reread", &e),
+            exps = clCreateKernel(prog, "pf_exp", &e);
   ok(e, "kernels");
   auto seconds = [&](auto&& run, int reps) {
     run();
@@ -221,12 +232,20 @@ Calibration calibrateOpenCL() {
     auto t = seconds([&] { clEnqueueNDRangeKernel(q, fma, 1, nullptr, &global, &local, 0, nullptr, nullptr); }, 5);
     c.flops = rate(double(global) * iters * 8 * 8 * 2 / 1e12, t);  // 8 chains of float8 multiply-adds
     c.tflops = c.flops.median;
+    // Scalar exps in 8 independent chains a work-item, as generated code calls them.
+    iters = 256;
+    clSetKernelArg(exps, 0, sizeof out, &out);
+    clSetKernelArg(exps, 1, sizeof iters, &iters);
+    auto x = seconds([&] { clEnqueueNDRangeKernel(q, exps, 1, nullptr, &global, &local, 0, nullptr, nullptr); }, 5);
+    c.exps = rate(double(global) * iters * 8 / 1e9, x);
+    c.mathFlops = std::max(1.0, c.tflops * 1e3 / c.exps.median);
     clReleaseMemObject(out);
   }
   clReleaseKernel(copy);
   clReleaseKernel(empty);
   clReleaseKernel(fma);
   clReleaseKernel(reread);
+  clReleaseKernel(exps);
   clReleaseProgram(prog);
   clReleaseCommandQueue(q);
   clReleaseContext(ctx);

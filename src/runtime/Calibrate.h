@@ -18,7 +18,8 @@ struct Calibration {
   std::string deviceName;
   double dramGBps = 0, l2GBps = 0, tflops = 0, launchUs = 0;  // the medians
   double blockNs = 0;  // a block's start on its compute unit: an empty kernel of many blocks, less a launch
-  Spread dram, l2, flops, launch, block;                        // in GB/s, GB/s, TFLOP/s, us, ns
+  double mathFlops = 0;  // flops (at the measured rate) an exp costs; 0: not measured
+  Spread dram, l2, flops, launch, block, exps;                        // in GB/s, GB/s, TFLOP/s, us, ns
   size_t dramWorkingSet = 0, l2WorkingSet = 0;                  // bytes each copy touches
   int computeUnits = 0, threadsPerBlock = 256;
   double cacheMB = 0, localKB = 0;
