@@ -561,7 +561,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
     cmd->add_option("--backend", c->backend, "opencl | cuda")->check(CLI::IsMember({"opencl", "cuda"}));
     cmd->add_option("--device", c->device, "the device model: a100 | h100 | h200 | FILE.yaml (calibrate writes one)");
     cmd->add_option("--top", c->top, "validate the K best partitions by the exact search instead of all")->check(CLI::Range(1, 1000));
-    cmd->add_option("--repeat", c->repeat, "timed runs per partition (the median is reported)")->check(CLI::Range(1, 1000));
+    cmd->add_option("--repeat", c->repeat, "timed runs per partition, the median reported (opencl: in rounds over all partitions, so a drift of the machine slows all alike)")->check(CLI::Range(1, 1000));
     cmd->add_option("--seed", c->seed, "seed of the random inputs");
     cmd->add_flag("--json", c->json, "print a JSON object");
     cmd->add_flag("--no-recompute", c->noRecompute, "only partitions that compute every statement once");

@@ -655,7 +655,7 @@ CostModel::BlockShape CostModel::shapeGrid(const std::vector<int>& members, cons
     shape.work.push_back(w * tilePoints);
     work = std::max(work, w * tilePoints);
     kp.flops = checkedAdd(kp.flops, checkedMul(s.points, s.flopsPerPoint, "a kernel's flops"), "a kernel's flops");
-    kp.mathCalls = checkedAdd(kp.mathCalls, checkedMul(s.points, s.mathCallsPerPoint, "a kernel's flops"), "a kernel's flops");
+    kp.mathCalls += double(s.points) * s.mathCallsPerPoint;
   }
   kp.threadsPerBlock = int(std::min<int64_t>(dev_.threadsPerBlock, (work + kWarp - 1) / kWarp * kWarp));
   return shape;
@@ -1229,7 +1229,7 @@ void CostModel::timeKernel(double sectorWaste, KernelPlan& kp) const {
   kp.memoryUs = std::max((double(kp.dramBytes) + sectorWaste) / (dev_.dramBytesPerSec * share),
                          double(kp.dramBytes + kp.l2Bytes) / dev_.l2BytesPerSec) * 1e6;
   // Arithmetic needs blocks on every SM; its latencies are short beside DRAM's.
-  kp.computeUs = weightedFlops(double(kp.flops), double(kp.mathCalls)) / (dev_.flopsPerSec * kp.gridFill) * 1e6;
+  kp.computeUs = weightedFlops(double(kp.flops), kp.mathCalls) / (dev_.flopsPerSec * kp.gridFill) * 1e6;
   // Operands stream from L1 / shared memory at its bandwidth: a naive contraction's two
   // loads a multiply-add bound it there, long before the arithmetic.
   kp.onchipUs = dev_.onchipBytesPerSec > 0 ? double(kp.onchipLoadBytes) / (dev_.onchipBytesPerSec * kp.gridFill) * 1e6 : 0;
@@ -1276,7 +1276,7 @@ double CostModel::modeledLowerBoundUs() const {
   double flops = 0, calls = 0;
   for (int s = 0; s < fg_.size(); ++s) {
     flops += double(sized(s).points) * double(sized(s).flopsPerPoint);
-    calls += double(sized(s).points) * double(sized(s).mathCallsPerPoint);
+    calls += double(sized(s).points) * sized(s).mathCallsPerPoint;
   }
   const double memoryUs = double(lowerBoundBytes()) / dev_.dramBytesPerSec * 1e6;
   const double computeUs = weightedFlops(flops, calls) / dev_.flopsPerSec * 1e6;

@@ -355,7 +355,7 @@ struct KernelPlan {
   // gridFill: the blocks over those the device needs in flight to saturate.
   double occupancy = 0, gridFill = 0, memoryUs = 0, computeUs = 0, onchipUs = 0, launchUs = 0, modeledUs = 0;
   double schedulingUs = 0;  // the blocks' start costs on each SM (Device::blockNs)
-  int64_t mathCalls = 0;    // of `flops`, math-library calls (Device::mathFlops each)
+  double mathCalls = 0;     // of `flops`, math-library calls (Device::mathFlops each)
   int blocksPerSM = 0;
   int registersPerThread = 32;  // the model's estimate (CostModel::kEstimatedRegisters and up)
   // Little's law: bytes of global loads a block keeps in flight in the kernel's main

@@ -34,9 +34,34 @@ static bool mathRoutine(Intrinsic f) {
   }
 }
 
-static int64_t countMathCalls(const Expr& e) {
-  int64_t n = e.kind == ExprKind::Call && mathRoutine(e.fn) ? 1 : 0;
-  for (auto& a : e.args) n += countMathCalls(*a);
+// Marks the statement dims that e's value varies with (a gather: all of them).
+static void markVarying(const Statement& st, const Expr& e, std::vector<bool>& varies) {
+  if (e.kind == ExprKind::Index)
+    for (size_t d = 0; d < st.dims.size(); ++d) varies[d] = varies[d] || st.dims[d] == e.name;
+  if (e.kind == ExprKind::Access) {
+    const Access& a = st.reads[size_t(e.ref)];
+    for (size_t d = 0; d < st.dims.size(); ++d) {
+      bool v = a.gathers();
+      for (auto& sub : a.subscripts) v = v || sub.coefficient(st.dims[d]) != 0;
+      varies[d] = varies[d] || v;
+    }
+  }
+  for (auto& a : e.args) markVarying(st, *a, varies);
+}
+
+// Math-library calls a point evaluates. One whose arguments vary along only some dims
+// counts once a point of those: the row factor rsqrt(var(i) + eps) once a row, as
+// compilers hoist it out of the loops over the others (and codegen's row factors are).
+static double countMathCalls(const Statement& st, const Expr& e, const std::vector<int64_t>& extents) {
+  double n = 0;
+  if (e.kind == ExprKind::Call && mathRoutine(e.fn)) {
+    std::vector<bool> varies(st.dims.size(), false);
+    for (auto& a : e.args) markVarying(st, *a, varies);
+    n = 1;
+    for (size_t d = 0; d < st.dims.size(); ++d)
+      if (!varies[d]) n /= double(std::max<int64_t>(1, extents[d]));
+  }
+  for (auto& a : e.args) n += countMathCalls(st, *a, extents);
   return n;
 }
 
@@ -131,7 +156,9 @@ SizedProgram::SizedProgram(const Program& prog, const Sizes& sizes) : prog_(&pro
       s.points = checkedMul(s.points, std::max<int64_t>(0, s.hi.back() - s.lo.back()), "a statement's point count");
     }
     s.flopsPerPoint = countOps(*st.rhs) + (st.isReduction() ? 1 : 0);
-    s.mathCallsPerPoint = countMathCalls(*st.rhs);
+    std::vector<int64_t> extents;
+    for (size_t d = 0; d < s.lo.size(); ++d) extents.push_back(s.hi[d] - s.lo[d]);
+    s.mathCallsPerPoint = countMathCalls(st, *st.rhs, extents);
     s.write = sizeAccess(prog, st.write, st, sizes);
     for (auto& r : st.reads) s.reads.push_back(sizeAccess(prog, r, st, sizes));
     stmts_.push_back(std::move(s));

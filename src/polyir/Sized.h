@@ -27,7 +27,8 @@ struct SizedStatement {
   std::vector<int64_t> lo, hi;  // per dim, half-open
   int64_t points = 0;
   int64_t flopsPerPoint = 0;      // each operation and call one
-  int64_t mathCallsPerPoint = 0;  // of those, calls a math library evaluates (exp, log, tanh, ..)
+  double mathCallsPerPoint = 0;  // of those, calls a math library evaluates (exp, log, tanh, ..), a
+                                 // call varying along some dims alone counted once a point of those
   SizedAccess write;
   std::vector<SizedAccess> reads;
 };
