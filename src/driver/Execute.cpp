@@ -115,8 +115,7 @@ std::string cudaScratch() {
 
 }  // namespace
 
-std::vector<std::string> buildCudaHarnesses(const CostModel& cm, const std::vector<Partition>& partitions,
-                                            const std::string& root, unsigned jobs) {
+std::vector<std::string> buildCudaHarnesses(const CostModel& cm, const std::vector<Partition>& partitions) {
   if (!hasCudaGpu())
     throw std::runtime_error("no CUDA GPU on this machine: the cuda backend needs one "
                              "(polyfuse codegen --target cuda writes harness.cu to run elsewhere)");
@@ -124,6 +123,7 @@ std::vector<std::string> buildCudaHarnesses(const CostModel& cm, const std::vect
   if (nvcc.empty()) throw std::runtime_error("nvcc not found: the cuda backend needs the CUDA toolkit");
   // Code generation goes through the one isl context: it stays on this thread; only the
   // nvcc processes run side by side.
+  const std::string root = cudaScratch();
   std::vector<std::string> dirs;
   for (size_t i = 0; i < partitions.size(); ++i) {
     dirs.push_back(partitions.size() == 1 ? root : root + "/p" + std::to_string(i));
@@ -137,7 +137,8 @@ std::vector<std::string> buildCudaHarnesses(const CostModel& cm, const std::vect
                              {"", dirs[i] + "/nvcc.log", "=stdout"});
   };
   std::vector<std::thread> pool;
-  for (unsigned t = 1; t < std::max(1u, std::min<unsigned>(jobs, dirs.size())); ++t) pool.emplace_back(worker);
+  const size_t jobs = std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()), dirs.size());
+  for (size_t t = 1; t < jobs; ++t) pool.emplace_back(worker);
   worker();
   for (auto& t : pool) t.join();
   for (size_t i = 0; i < dirs.size(); ++i)
@@ -176,8 +177,7 @@ ExecOutcome executePartition(const CostModel& cm, const Partition& p, Backend ba
     }
     return out;
   }
-  const std::string dir = shared.cudaHarness.empty() ? buildCudaHarnesses(cm, {p}, cudaScratch(), 1).front()
-                                                     : shared.cudaHarness;
+  const std::string dir = shared.cudaHarness.empty() ? buildCudaHarnesses(cm, {p}).front() : shared.cudaHarness;
   // The harness hands every output back as .npy: in the caller's folder, or in ours.
   const std::string outDir = dumpDir.empty() ? dir + "/outputs" : dumpDir;
   std::filesystem::create_directories(outDir);

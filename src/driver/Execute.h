@@ -53,12 +53,11 @@ ExecOutcome executePartition(const CostModel& cm, const Partition& p, Backend ba
                              const Bindings& inputs, uint64_t seed, int repeat, const std::string& dumpDir = "",
                              const SharedRun& shared = {});
 
-// Writes each partition's CUDA harness into `root`/pN and compiles it, `jobs` nvcc at a
-// time: nvcc takes seconds a harness, and the runs that time them must stay one at a
-// time. Returns the folders, in the partitions' order. Throws std::runtime_error without
-// a GPU or nvcc, InternalError when nvcc fails.
-std::vector<std::string> buildCudaHarnesses(const CostModel& cm, const std::vector<Partition>& partitions,
-                                            const std::string& root, unsigned jobs);
+// Writes each partition's CUDA harness into this process's scratch folder (pN inside it
+// for several) and compiles it, one nvcc a core: nvcc takes seconds a harness, and the
+// runs that time them must stay one at a time. Returns the folders, in the partitions'
+// order. Throws std::runtime_error without a GPU or nvcc, InternalError when nvcc fails.
+std::vector<std::string> buildCudaHarnesses(const CostModel& cm, const std::vector<Partition>& partitions);
 
 // Writes the generated sources of a partition into `dir` (kernels, reference, harness
 // for cuda; kernels for opencl; plan.json); returns the paths.

@@ -1,11 +1,7 @@
 #include "driver/Validate.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
-#include <filesystem>
-#include <thread>
 
 #include "fusion/RankCorrelation.h"
 #include "fusion/Search.h"
@@ -56,10 +52,13 @@ Validation validatePartitions(const CostModel& cm, Backend backend, const Bindin
   // Every partition computes the same outputs from the same inputs: one float64 reference.
   const Bindings exact = interpretF64(cm.graph().program(), inputs);
   std::vector<std::string> harnesses;
-  if (backend == Backend::Cuda)
-    harnesses = buildCudaHarnesses(cm, plans, (std::filesystem::temp_directory_path() /
-                                               ("polyfuse-validate-" + std::to_string(::getpid()))).string(),
-                                   std::max(1u, std::thread::hardware_concurrency()));
+  if (backend == Backend::Cuda) harnesses = buildCudaHarnesses(cm, plans);
+  auto sharedFor = [&](size_t i) {
+    SharedRun shared;
+    shared.exactF64 = &exact;
+    if (!harnesses.empty()) shared.cudaHarness = harnesses[i];
+    return shared;
+  };
   // A CPU device shares its cores with whatever else the machine runs, and its speed
   // drifts over a validate of minutes (the same partition measured 0.78 and 3.6 ms in two
   // runs of the study): there every partition's k-th run is in round k, so a drift slows
@@ -77,10 +76,7 @@ Validation validatePartitions(const CostModel& cm, Backend backend, const Bindin
       vp.recomputed.push_back(k.recomputed);
     }
     vp.modeledUs = p.modeledUs;
-    SharedRun shared;
-    shared.exactF64 = &exact;
-    if (!harnesses.empty()) shared.cudaHarness = harnesses[i];
-    vp.run = executePartition(cm, p, backend, inputs, 1, interleave ? 1 : repeat, "", shared);
+    vp.run = executePartition(cm, p, backend, inputs, 1, interleave ? 1 : repeat, "", sharedFor(i));
     vp.run.outputs.clear();  // every output of every partition would add up
     v.device = vp.run.device;
     v.allVerified &= vp.run.verified;
@@ -93,9 +89,7 @@ Validation validatePartitions(const CostModel& cm, Backend backend, const Bindin
   }
   for (int round = 2; interleave && round <= repeat; ++round) {
     for (size_t i = 0; i < v.partitions.size(); ++i) {
-      SharedRun shared;
-      shared.exactF64 = &exact;
-      const ExecOutcome r = executePartition(cm, plans[i], backend, inputs, 1, 1, "", shared);
+      const ExecOutcome r = executePartition(cm, plans[i], backend, inputs, 1, 1, "", sharedFor(i));
       v.partitions[i].run.verified &= r.verified;
       v.allVerified &= r.verified;
       samples[i].push_back(r.totalMs);
