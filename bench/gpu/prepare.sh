@@ -2,8 +2,8 @@
 # Generates what run.sh measures on a GPU machine (which need not have polyfuse's build
 # dependencies): the CUDA harnesses of softmax, LayerNorm, RMSNorm and SkipLayerNorm at
 # row lengths 1024, 4096 and 32768 (256 MiB of X each: larger than any cache), fused
-# (ilp) against unfused (nofuse), and the tiled contraction (matmul, 2048^3) beside a
-# cuBLAS SGEMM of the same shape; attention beside a FlashAttention-style baseline. Each harness verifies against the C reference and
+# (ilp) against unfused (nofuse), and the tiled contractions (FMA units and tensor cores)
+# beside cuBLAS SGEMM of the same shapes and modes; attention beside a FlashAttention-style baseline. Each harness verifies against the C reference and
 # times with CUDA events; its plan.json carries the modeled time.
 # Usage (repository root, after make build): bench/gpu/prepare.sh [DEVICE]   (default h200)
 set -euo pipefail
@@ -33,8 +33,19 @@ for variant in "nofuse --strategy nofuse" "ilp" "notile --no-column-tiles"; do
   build/bin/polyfuse codegen test/lit/Inputs/colsoftmax.tc --target cuda --size N=4096,M=4096 --device "$dev" \
     ${2:-} ${3:-} -o "$out/colsoftmax_M4096_$1" > /dev/null
 done
-build/bin/polyfuse codegen examples/matmul.tc --target cuda --size N=2048,K=2048,M=2048 --device "$dev" \
-  -o "$out/matmul_2048_ilp" > /dev/null
+# Contractions on FMA units (numerics default: f32) and on tensor cores (tf32), beside
+# cuBLAS in the same two modes: square 2048, and the GEMM of a BERT-large FFN (4096 x 3072
+# x 768) with and without its bias-and-GELU epilogue; odd sizes check the edges.
+for numerics in default tf32; do
+  build/bin/polyfuse codegen examples/matmul.tc --target cuda --size N=2048,K=2048,M=2048 --device "$dev" \
+    --numerics $numerics -o "$out/matmul_2048_$numerics" > /dev/null
+  for prog in matmul matmul_bias_gelu; do
+    build/bin/polyfuse codegen examples/$prog.tc --target cuda --size N=4096,K=768,M=3072 --device "$dev" \
+      --numerics $numerics -o "$out/${prog}_4096x3072x768_$numerics" > /dev/null
+  done
+done
+build/bin/polyfuse codegen examples/matmul_bias_gelu.tc --target cuda --size N=1001,K=333,M=777 --device "$dev" \
+  --numerics tf32 -o "$out/matmul_bias_gelu_odd_tf32" > /dev/null
 # One attention head at S=4096, d = 64 and 128 (docs/streaming.md): the plan the search
 # takes (a streamed tile split over the keys), the whole streamed tile (--no-stream-split)
 # and the two-pass plan (--no-stream), beside the hand-written FlashAttention-style

@@ -3,7 +3,8 @@
 # against its C reference and times with CUDA events), and prints three tables. Norms:
 # time, GB/s of the lower-bound bytes against a device-to-device copy of the same bytes,
 # fused/unfused measured side by side in this run, and modeled against measured time.
-# Contraction: GFLOP/s of polyfuse's tiled matmul against cuBLAS SGEMM, same shape.
+# Contractions: TFLOP/s of polyfuse's tiled matmuls (FMA units, tensor cores) against cuBLAS SGEMM
+# (FP32, TF32) at the same shapes.
 # Attention: polyfuse's plans (split streamed tile, whole, two-pass) against the
 # hand-written FlashAttention-style baseline (flash_ref.cu) at d = 64 and 128, S = 4096.
 # Usage: bench/gpu/run.sh [ARCH [POINT...]]   (ARCH defaults to native; POINTs are folder
@@ -16,7 +17,7 @@ points=$(ls -d ${@:-*}/ 2> /dev/null | sed 's,/$,,')
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 # nvcc takes seconds a harness: every core compiles; the runs that time stay one at a time.
 echo "$points" | xargs -P "$(nproc)" -I{} sh -c \
-  '"$0" -O3 -arch="$1" "{}/harness.cu" -o "{}/harness" 2> "{}/nvcc.log" || echo "{}: nvcc failed" >&2' "$nvcc" "$arch"
+  '"$0" -O3 -arch="$1" -Xcompiler -fopenmp "{}/harness.cu" -o "{}/harness" 2> "{}/nvcc.log" || echo "{}: nvcc failed" >&2' "$nvcc" "$arch"
 : > results.jsonl
 for d in $points; do
   [ -x "$d/harness" ] || continue
@@ -29,7 +30,15 @@ j.update(point=d, modeled_us=plan["modeled_us"], kernels=len(plan["kernels"]), f
 print(json.dumps(j))
 PY
 done
-"$nvcc" -O3 -arch="$arch" cublas_sgemm.cu -lcublas -o cublas_sgemm 2> cublas.log && ./cublas_sgemm 2048 20 > cublas.txt
+# cuBLAS at each contraction's shape (rows N, columns M, depth K), FP32 and TF32.
+: > cublas.txt
+if "$nvcc" -O3 -arch="$arch" cublas_sgemm.cu -lcublas -o cublas_sgemm 2> cublas.log; then
+  for d in $points; do
+    case $d in matmul*) [ -f "$d/plan.json" ] && python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["sizes"]; print(s["N"], s["M"], s["K"])' "$d/plan.json" ;; esac
+  done | sort -u | while read -r n m k; do
+    for mode in fp32 tf32; do ./cublas_sgemm "$n" "$m" "$k" 20 $mode >> cublas.txt; done
+  done
+fi
 : > flash.jsonl
 for d in 64 128; do
   "$nvcc" -O3 -arch="$arch" -DFR_D=$d flash_ref.cu -o flash_ref_d$d 2> flash.log && ./flash_ref_d$d 4096 20 | grep '^JSON ' | cut -c6- >> flash.jsonl
@@ -50,17 +59,24 @@ for r in rows:
     print(f"| {prog} | {m[1:]} | {strat} | {r['kernels']} | {r['total_ms']:.4f} | {gbs:.0f} | {copy:.0f} | {100 * gbs / copy:.0f}% | {ratio} | "
           f"{r['modeled_us']:.1f} | {r['total_ms'] * 1e3 / r['modeled_us']:.2f} | {r['verified']} |")
 mm = [r for r in rows if r["point"].startswith("matmul")]
-try:
-    cub = float(open("cublas.txt").read().split("ms=")[1].split()[0])
-except Exception:
-    cub = None
+cub = {}
+for l in open("cublas.txt"):
+    f = dict(x.split("=") for x in l.split())
+    cub[(int(f["m"]), int(f["n"]), int(f["k"]), f["mode"])] = float(f["ms"])
 print()
-print("| contraction | ms | GFLOP/s | cuBLAS ms | cuBLAS GFLOP/s | polyfuse/cuBLAS | modeled us | verified |")
-print("|---|---|---|---|---|---|---|---|")
+print("| contraction | numerics | ms | TFLOP/s | cuBLAS same mode ms | polyfuse/cuBLAS | cuBLAS FP32 ms | cuBLAS TF32 ms | modeled us | measured/modeled | verified |")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
 for r in mm:
-    gf = r["flops"] / (r["total_ms"] * 1e6)
-    c = f"{cub:.4f} | {r['flops'] / (cub * 1e6):.0f} | {cub / r['total_ms']:.2f}" if cub else "n/a | n/a | n/a"
-    print(f"| {r['point']} | {r['total_ms']:.4f} | {gf:.0f} | {c} | {r['modeled_us']:.1f} | {r['verified']} |")
+    plan = json.load(open(f"{r['point']}/plan.json"))
+    s, numerics = plan["sizes"], plan.get("numerics", "default")
+    shape = (s["N"], s["M"], s["K"])
+    mode = "tf32" if numerics == "tf32" else "fp32"
+    gemm_flops = 2 * s["N"] * s["M"] * s["K"]
+    same, fp32, tf32 = (cub.get(shape + (m,)) for m in (mode, "fp32", "tf32"))
+    fmt = lambda v: f"{v:.4f}" if v else "n/a"
+    ratio = f"{same / r['total_ms']:.2f}" if same else "n/a"
+    print(f"| {r['point']} | {numerics} | {r['total_ms']:.4f} | {gemm_flops / (r['total_ms'] * 1e9):.1f} | {fmt(same)} | {ratio} | "
+          f"{fmt(fp32)} | {fmt(tf32)} | {r['modeled_us']:.1f} | {r['total_ms'] * 1e3 / r['modeled_us']:.2f} | {r['verified']} |")
 print()
 print("| attention | d | plan | kernels | ms | FlashAttention-style baseline ms | baseline/polyfuse | modeled us | measured/modeled | verified |")
 print("|---|---|---|---|---|---|---|---|---|---|")

@@ -53,7 +53,8 @@ std::string cTypeName(ElemType t, Dialect d) {
   return "?";
 }
 
-double verificationTolerance(const Program& prog, const Sizes& sizes) {
+double verificationTolerance(const Program& prog, const Partition& p) {
+  const Sizes& sizes = p.sizes;
   double terms = 1;  // the most terms one value of a statement sums
   for (auto& st : prog.statements) {
     double t = 1;
@@ -70,6 +71,11 @@ double verificationTolerance(const Program& prog, const Sizes& sizes) {
     if (t.type == ElemType::Half) base = std::max(base, 2e-3);
     if (t.type == ElemType::BF16) base = std::max(base, 1.6e-2);
   }
+  // TF32 operands (a tensor-core contraction): 2^-11 relative a rounding, 2^-10 a product;
+  // the scaled error of a sum grows as its terms' root, like the bound below.
+  for (const KernelPlan& k : p.kernels)
+    for (const ContractionTile& c : k.contractions)
+      if (c.tensorCores()) base = std::max(base, 2e-3);
   return base * std::max(1.0, std::sqrt(terms / 1024.0));
 }
 
@@ -520,7 +526,7 @@ class KernelPrinter {
     // The tiled contractions' staged slices, [tileP x kStep] or [kStep x tileQ] a read,
     // one buffer that the contractions, one after another, share.
     if (!kp.contractions.empty())
-      os << "  " << (sp_.d == Dialect::Cuda ? "__shared__ " : "__local ") << sp_.real << " pf_stage[" << kp.stagedElements()
+      os << "  " << (sp_.d == Dialect::Cuda ? "__shared__ __align__(16) " : "__local ") << sp_.real << " pf_stage[" << kp.stagedElements()
          << "];  // the staged slices of a step\n";
     // The plan's thread count, a compile-time constant (the launch bounds and the work-
     // group size enforce it): strides and trip counts fold.
@@ -1618,30 +1624,50 @@ class KernelPrinter {
 
   // The plan's tiled contraction (ContractionTile): per step of r, the block stages each
   // read's slice in shared memory, then each thread runs its micro x micro outputs from
-  // registers; the accumulators meet the output once, after the last step.
+  // registers, or each warp its warp tile on tensor cores; the accumulators meet the
+  // output once, after the last step. (OpenCL has no tensor cores: there a tensor-core
+  // tile runs on the FMA units, its padded slices as planned.)
   void printTiledContraction(std::ostream& os, const ContractionTile& c, const Statement& st, const PieceIR& piece,
                              const std::string& lhs) const {
+    const bool mma = c.tensorCores() && sp_.d == Dialect::Cuda;
     // Read r's slice starts at stage[r] in the shared buffer.
     std::vector<int64_t> stage{0};
-    for (size_t r = 0; r < c.alongP.size(); ++r) stage.push_back(stage.back() + (c.alongP[r] ? c.tileP : c.tileQ) * c.kStep);
+    for (size_t r = 0; r < c.alongP.size(); ++r) stage.push_back(stage.back() + c.lines(r) * c.lineElements(r));
     auto slice = [&](size_t r) { return "pf_stage[" + (stage[r] ? std::to_string(stage[r]) + " + " : std::string()); };
     const LoopIR &lp = piece.loops[size_t(c.p)], &lq = piece.loops[size_t(c.q)], &lr = piece.loops[2];
     const int64_t threadsP = c.tileP / c.micro, threadsQ = c.tileQ / c.micro;
+    const int64_t warpsQ = c.tileQ / c.warpQ();
+    const int64_t accP = c.micro, accQ = c.micro;  // mma: warpP / 8 and warpQ / 4
     const std::string& ix = sp_.index;
     const std::string unroll = "#pragma unroll\n";
-    const std::string m = std::to_string(c.micro);
-    os << "    // " << c.micro << " x " << c.micro << " outputs a thread (" << lp.var << " and " << lq.var << " strided by "
-       << threadsP << " and " << threadsQ << " threads), " << lr.var << " staged " << c.kStep << " steps at a time\n";
-    os << "    const int pf_tp = pf_tid / " << threadsQ << ", pf_tq = pf_tid % " << threadsQ << ";\n";
-    os << "    " << sp_.real << " pf_acc[" << m << "][" << m << "];\n";
+    const std::string m = std::to_string(c.micro), ap = std::to_string(accP), aq = std::to_string(accQ);
+    if (mma) {
+      // A thread's accumulators pf_acc[a][b], as mma.sync's fragment of each m16n8 tile
+      // lays them out: a = 2 x (16-row tile) + (upper or lower 8 rows), rows pf_g;
+      // b = 2 x (8-column tile) + (even or odd column), columns 2 pf_t and 2 pf_t + 1.
+      os << "    // tensor cores: mma.sync m16n8k8 on TF32 operands (rounded to nearest as staged), f32 accumulators;\n"
+         << "    // warps of " << c.warpP() << " x " << c.warpQ() << " outputs (" << lp.var
+         << " x " << lq.var << "), " << warpsQ << " along " << lq.var << "; " << lr.var << " staged " << c.kStep
+         << " steps at a time\n";
+      os << "    const int pf_g = (pf_tid & 31) >> 2, pf_t = pf_tid & 3, pf_wp = (pf_tid >> 5) / " << warpsQ
+         << ", pf_wq = (pf_tid >> 5) % " << warpsQ << ";\n";
+    } else {
+      os << "    // " << c.micro << " x " << c.micro << " consecutive outputs a thread (" << threadsP << " x " << threadsQ
+         << " threads along " << lp.var << " and " << lq.var << "), " << lr.var << " staged " << c.kStep << " steps at a time\n";
+      os << "    const int pf_tp = pf_tid / " << threadsQ << ", pf_tq = pf_tid % " << threadsQ << ";\n";
+    }
+    os << "    " << sp_.real << " pf_acc[" << ap << "][" << aq << "];\n";
     // Strict numerics: an update of a value computed before (a bias) continues from it,
     // as the serial loop does, instead of adding the tile's sum to it at the end.
     const bool continues = sp_.strict && !st.init && !accumulatorOnly(st.write.tensor);
+    const std::string offP = mma ? "pf_wp * " + std::to_string(c.warpP()) + " + (pf_a >> 1) * 16 + (pf_a & 1) * 8 + pf_g"
+                                 : "pf_tp * " + m + " + pf_a";
+    const std::string offQ = mma ? "pf_wq * " + std::to_string(c.warpQ()) + " + (pf_b >> 1) * 8 + pf_t * 2 + (pf_b & 1)"
+                                 : "pf_tq * " + m + " + pf_b";
     auto outputs = [&](const std::string& ind) {
-      return ind + "const " + ix + " " + lp.var + " = " + lp.lo + " + pf_tp + pf_a * " + std::to_string(threadsP) + ", " +
-             lq.var + " = " + lq.lo + " + pf_tq + pf_b * " + std::to_string(threadsQ) + ";\n";
+      return ind + "const " + ix + " " + lp.var + " = " + lp.lo + " + " + offP + ", " + lq.var + " = " + lq.lo + " + " + offQ + ";\n";
     };
-    os << unroll << "    for (int pf_a = 0; pf_a < " << m << "; ++pf_a)\n" << unroll << "      for (int pf_b = 0; pf_b < " << m;
+    os << unroll << "    for (int pf_a = 0; pf_a < " << ap << "; ++pf_a)\n" << unroll << "      for (int pf_b = 0; pf_b < " << aq;
     if (continues) {
       os << "; ++pf_b) {\n" << outputs("        ") << "        pf_acc[pf_a][pf_b] = " << lp.var << " < " << lp.hi << " && "
          << lq.var << " < " << lq.hi << " ? " << lhs << " : " << identity(st.op, sp_) << ";\n      }\n";
@@ -1656,46 +1682,87 @@ class KernelPrinter {
       const int64_t rows = c.alongP[r] ? c.tileP : c.kStep, cols = c.alongP[r] ? c.kStep : c.tileQ;
       const std::string rowIdx = "(pf_e / " + std::to_string(cols) + ")", colIdx = "(pf_e % " + std::to_string(cols) + ")";
       const std::string otherOff = c.alongP[r] ? rowIdx : colIdx, rOff = c.alongP[r] ? colIdx : rowIdx;
+      // Where element (other, r) of the slice lies: line r (or line `other`, p-major).
+      const std::string line = std::to_string(c.lineElements(r));
+      const std::string at = c.pMajor(r) ? otherOff + " * " + line + " + " + rOff
+                             : !c.alongP[r] && c.lineElements(r) == cols ? "pf_e"
+                                                                         : rOff + " * " + line + " + " + otherOff;
       os << "      for (int pf_e = pf_tid; pf_e < " << rows * cols << "; pf_e += pf_nthreads) {\n"
          << "        " << sp_.real << " pf_x = " << sp_.literal("0") << ";\n"
          << "        if (" << otherOff << " < pf_ext_" << other.var << " && pf_k0 + " << rOff << " < pf_ext_" << lr.var << ") { "
          << "const " << ix << " " << other.var << " = " << other.lo << " + " << otherOff << "; const " << ix << " " << lr.var
          << " = " << lr.lo << " + pf_k0 + " << rOff << "; pf_x = " << accessC(st.reads[r], &st) << "; }\n"
-         << "        " << slice(r) << "pf_e] = pf_x;\n      }\n";
+         << "        " << slice(r) << at << "] = " << (mma ? "pf_tf32(pf_x)" : "pf_x") << ";\n      }\n";
     }
     os << "      " << sp_.barrier() << "\n";
-    // A product of its reads adds nothing where a staged operand is the slices' zero
-    // padding: every step runs the whole slice, a loop the compiler unrolls.
-    // Strict numerics add no padding: a zero term can turn -0 into +0.
-    if (isProduct(*st.rhs) && !sp_.strict) {
-      os << unroll << "      for (int pf_r = 0; pf_r < " << c.kStep << "; ++pf_r) {\n";
+    if (mma) {
+      // Each 8 steps: the warp's A fragments (a 16 x 8 tile of the [tileP x kStep] slice
+      // per 16 rows), B fragments (8 x 8 of the [kStep x tileQ] slice per 8 columns), and
+      // an mma per pair; the padded lines put a fragment's 32 loads in 32 banks.
+      const size_t ra = c.alongP[0] ? 0 : 1, rb = 1 - ra;
+      const int64_t tilesP = c.warpP() / 16, tilesQ = c.warpQ() / 8;
+      os << unroll << "      for (int pf_r = 0; pf_r < " << c.kStep << "; pf_r += 8) {\n";
+      os << "        float pf_fa[" << tilesP << "][4], pf_fb[" << tilesQ << "][2];\n";
+      os << unroll << "        for (int pf_a = 0; pf_a < " << tilesP << "; ++pf_a)\n" << unroll
+         << "          for (int pf_h = 0; pf_h < 4; ++pf_h)\n"
+         << "            pf_fa[pf_a][pf_h] = " << slice(ra) << "(pf_wp * " << c.warpP()
+         << " + pf_a * 16 + (pf_h & 1) * 8 + pf_g) * " << c.lineElements(ra) << " + pf_r + (pf_h >> 1) * 4 + pf_t];\n";
+      os << unroll << "        for (int pf_b = 0; pf_b < " << tilesQ << "; ++pf_b)\n" << unroll
+         << "          for (int pf_h = 0; pf_h < 2; ++pf_h)\n"
+         << "            pf_fb[pf_b][pf_h] = " << slice(rb) << "(pf_r + pf_h * 4 + pf_t) * " << c.lineElements(rb) << " + pf_wq * "
+         << c.warpQ() << " + pf_b * 8 + pf_g];\n";
+      os << unroll << "        for (int pf_a = 0; pf_a < " << tilesP << "; ++pf_a)\n" << unroll
+         << "          for (int pf_b = 0; pf_b < " << tilesQ << "; ++pf_b)\n"
+         << "            pf_mma_tf32(pf_acc[2 * pf_a][2 * pf_b], pf_acc[2 * pf_a][2 * pf_b + 1], pf_acc[2 * pf_a + 1][2 * pf_b],\n"
+         << "                        pf_acc[2 * pf_a + 1][2 * pf_b + 1], pf_fa[pf_a], pf_fb[pf_b]);\n";
     } else {
-      os << "      const " << ix << " pf_kn = pf_ext_" << lr.var << " - pf_k0 < " << c.kStep << " ? pf_ext_" << lr.var
-         << " - pf_k0 : " << c.kStep << ";\n";
-      os << "      for (int pf_r = 0; pf_r < pf_kn; ++pf_r) {\n";
+      // A product of its reads adds nothing where a staged operand is the slices' zero
+      // padding: every step runs the whole slice, a loop the compiler unrolls.
+      // Strict numerics add no padding: a zero term can turn -0 into +0.
+      // (128-bit loads only in those whole, unrolled steps: in a loop that stops at the
+      // reduction's end nvcc spilled them, bias_matmul's strict update at 80 registers.)
+      const bool wholeSteps = isProduct(*st.rhs) && !sp_.strict;
+      if (wholeSteps) {
+        os << unroll << "      for (int pf_r = 0; pf_r < " << c.kStep << "; ++pf_r) {\n";
+      } else {
+        os << "      const " << ix << " pf_kn = pf_ext_" << lr.var << " - pf_k0 < " << c.kStep << " ? pf_ext_" << lr.var
+           << " - pf_k0 : " << c.kStep << ";\n";
+        os << "      for (int pf_r = 0; pf_r < pf_kn; ++pf_r) {\n";
+      }
+      for (size_t r = 0; r < c.alongP.size(); ++r) {
+        // The thread's micro consecutive values of line pf_r, 4 to a 128-bit load.
+        const std::string f = "pf_f" + std::to_string(r), line = std::to_string(c.lineElements(r));
+        const std::string first = c.alongP[r] ? "pf_tp * " + m : "pf_tq * " + m;
+        os << "        " << sp_.real << " " << f << "[" << m << "];\n";
+        if (c.pMajor(r)) {
+          os << unroll << "        for (int pf_a = 0; pf_a < " << m << "; ++pf_a) " << f << "[pf_a] = " << slice(r) << "("
+             << first << " + pf_a) * " << line << " + pf_r];\n";
+        } else if (sp_.f32 && c.micro % 4 == 0 && wholeSteps) {
+          const std::string at = slice(r).substr(std::string("pf_stage[").size()) + "pf_r * " + line + " + " + first + " + pf_v]";
+          os << unroll << "        for (int pf_v = 0; pf_v < " << m << "; pf_v += 4) {\n          const float4 pf_q4 = "
+             << (sp_.d == Dialect::Cuda ? "*reinterpret_cast<const float4*>(&pf_stage[" + at + ")" : "vload4(0, &pf_stage[" + at + ")")
+             << ";\n          " << f << "[pf_v] = pf_q4.x; " << f << "[pf_v + 1] = pf_q4.y; " << f << "[pf_v + 2] = pf_q4.z; " << f
+             << "[pf_v + 3] = pf_q4.w;\n        }\n";
+        } else {
+          os << unroll << "        for (int pf_a = 0; pf_a < " << m << "; ++pf_a) " << f << "[pf_a] = " << slice(r) << "pf_r * "
+             << line << " + " << first << " + pf_a];\n";
+        }
+      }
+      auto fragment = [&](const Access& a) {
+        const size_t r = size_t(&a - st.reads.data());
+        return "pf_f" + std::to_string(r) + (c.alongP[r] ? "[pf_a]" : "[pf_b]");
+      };
+      const std::string value = valueText(st, *st.rhs, sp_, at_.sizes(), fragment);
+      os << unroll << "        for (int pf_a = 0; pf_a < " << m << "; ++pf_a)\n" << unroll << "          for (int pf_b = 0; pf_b < "
+         << m << "; ++pf_b) {\n";
+      if (dependsOn(st, *st.rhs, st.dims[size_t(c.p)], true) || dependsOn(st, *st.rhs, st.dims[size_t(c.q)], true) ||
+          dependsOn(st, *st.rhs, st.dims[size_t(c.r)], true))
+        os << "            const " << ix << " " << lp.var << " = " << lp.lo << " + " << offP << ", " << lq.var << " = " << lq.lo
+           << " + " << offQ << ", " << lr.var << " = " << lr.lo << " + pf_k0 + pf_r;\n";
+      os << "            pf_acc[pf_a][pf_b] = " << combine(st.op, "pf_acc[pf_a][pf_b]", value, sp_) << ";\n          }\n";
     }
-    for (size_t r = 0; r < c.alongP.size(); ++r) {
-      const std::string f = "pf_f" + std::to_string(r);
-      os << "        " << sp_.real << " " << f << "[" << m << "];\n" << unroll << "        for (int pf_a = 0; pf_a < " << m
-         << "; ++pf_a) " << f << "[pf_a] = " << slice(r)
-         << (c.alongP[r] ? "(pf_tp + pf_a * " + std::to_string(threadsP) + ") * " + std::to_string(c.kStep) + " + pf_r"
-                         : "pf_r * " + std::to_string(c.tileQ) + " + pf_tq + pf_a * " + std::to_string(threadsQ))
-         << "];\n";
-    }
-    auto fragment = [&](const Access& a) {
-      const size_t r = size_t(&a - st.reads.data());
-      return "pf_f" + std::to_string(r) + (c.alongP[r] ? "[pf_a]" : "[pf_b]");
-    };
-    const std::string value = valueText(st, *st.rhs, sp_, at_.sizes(), fragment);
-    os << unroll << "        for (int pf_a = 0; pf_a < " << m << "; ++pf_a)\n" << unroll << "          for (int pf_b = 0; pf_b < "
-       << m << "; ++pf_b) {\n";
-    if (dependsOn(st, *st.rhs, st.dims[size_t(c.p)], true) || dependsOn(st, *st.rhs, st.dims[size_t(c.q)], true) ||
-        dependsOn(st, *st.rhs, st.dims[size_t(c.r)], true))
-      os << "            const " << ix << " " << lp.var << " = " << lp.lo << " + pf_tp + pf_a * " << threadsP << ", " << lq.var
-         << " = " << lq.lo << " + pf_tq + pf_b * " << threadsQ << ", " << lr.var << " = " << lr.lo << " + pf_k0 + pf_r;\n";
-    os << "            pf_acc[pf_a][pf_b] = " << combine(st.op, "pf_acc[pf_a][pf_b]", value, sp_) << ";\n          }\n";
     os << "      }\n      " << sp_.barrier() << "\n    }\n";
-    os << unroll << "    for (int pf_a = 0; pf_a < " << m << "; ++pf_a)\n" << unroll << "      for (int pf_b = 0; pf_b < " << m
+    os << unroll << "    for (int pf_a = 0; pf_a < " << ap << "; ++pf_a)\n" << unroll << "      for (int pf_b = 0; pf_b < " << aq
        << "; ++pf_b) {\n"
        << outputs("        ") << "        if (" << lp.var << " < " << lp.hi << " && " << lq.var << " < " << lq.hi << ") {\n";
     if (!accumulatorOnly(st.write.tensor))
@@ -2115,6 +2182,21 @@ std::string narrowAccessors(const Spelling& sp, const Program& prog) {
   return os.str();
 }
 
+// A tensor-core tile's two instructions: the rounding of an f32 operand to TF32 (to
+// nearest, ties away, as cuBLAS rounds it), and one warp's m16n8k8 product-accumulate,
+// D = A B + D, on fragments as PTX's mma.m16n8k8 .tf32 lays them out.
+std::string mmaHelpers() {
+  return "__device__ __forceinline__ float pf_tf32(float x) {\n"
+         "  unsigned u;\n  asm(\"cvt.rna.tf32.f32 %0, %1;\" : \"=r\"(u) : \"f\"(x));\n  return __uint_as_float(u);\n}\n"
+         "__device__ __forceinline__ void pf_mma_tf32(float& d0, float& d1, float& d2, float& d3, const float* a, const float* b) {\n"
+         "  asm volatile(\"mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, \"\n"
+         "               \"{%0, %1, %2, %3};\"\n"
+         "               : \"+f\"(d0), \"+f\"(d1), \"+f\"(d2), \"+f\"(d3)\n"
+         "               : \"r\"(__float_as_uint(a[0])), \"r\"(__float_as_uint(a[1])), \"r\"(__float_as_uint(a[2])),\n"
+         "                 \"r\"(__float_as_uint(a[3])), \"r\"(__float_as_uint(b[0])), \"r\"(__float_as_uint(b[1])));\n"
+         "}\n\n";
+}
+
 // `warpRows`: some kernel runs a row per warp (OpenCL needs its 32-lane reduction);
 // `blockRows`: some kernel reduces across a whole block.
 std::string helpers(const Spelling& sp, const Program& prog, const std::set<ReduceOp>& used, bool warpRows, bool blockRows,
@@ -2272,9 +2354,10 @@ GeneratedCode generate(const PolyProgram& pp, const Partition& p, Dialect d) {
     if (d == Dialect::OpenCL) os << "#pragma OPENCL FP_CONTRACT OFF\n";
   }
   std::set<ReduceOp> used;  // block combines the kernels need
-  bool warpRows = false, blockRows = false, columnRows = false, streams = false;
+  bool warpRows = false, blockRows = false, columnRows = false, streams = false, mma = false;
   for (auto& k : out.kernels) {
     streams |= !k.plan.streams.empty();
+    for (const ContractionTile& c : k.plan.contractions) mma |= c.tensorCores() && d == Dialect::Cuda;
     warpRows |= k.plan.warpPerRow();
     columnRows |= k.plan.columnTile();
     blockRows |= k.plan.usesBlockReduce() && !k.plan.warpPerRow() && !k.plan.columnTile();
@@ -2283,6 +2366,7 @@ GeneratedCode generate(const PolyProgram& pp, const Partition& p, Dialect d) {
     if (k.plan.splitChunks > 1 && d == Dialect::Cuda) used.insert(ReduceOp::Add);  // a combine's streamed sums fold by +
   }
   os << helpers(sp, prog, used, warpRows, blockRows, columnRows, streams) << "\n";
+  if (mma) os << mmaHelpers();
   for (auto& k : out.kernels) {
     KernelPrinter kp(at, k, sp);
     os << kp.print() << "\n";
@@ -2301,6 +2385,9 @@ std::string emitReference(const SizedProgram& at) {
   os << "// The program as plain C loops in " << (f32 ? "float" : "double")
      << " precision, on arrays of doubles: the harness's oracle.\n";
   os << "#include <math.h>\n";
+  // Each statement's outermost parallel loop on every core where the host compiler has
+  // OpenMP (-fopenmp), and nothing (not even a warning) where it has not.
+  os << "#ifdef _OPENMP\n#define PF_PARALLEL_FOR _Pragma(\"omp parallel for\")\n#else\n#define PF_PARALLEL_FOR\n#endif\n";
   const Spelling sp{Dialect::C, f32, f32 ? "float" : "double", indexType(at, Dialect::C), {}, f32, {}};
   os << mathHelpers(sp, usedHelpers(prog));
   os << "static void " << referenceName(prog) << "(";
@@ -2335,7 +2422,15 @@ std::string emitReference(const SizedProgram& at) {
       return cName(T.name) + "[" + (s.empty() ? "0" : s) + "]";
     };
     std::string ind = "  ";
+    // Points of the outermost parallel dimension write distinct outputs and read only
+    // what earlier statements wrote (unless the statement reads its own tensor): a host
+    // built with OpenMP (the CUDA harness's) runs them on every core, each point's
+    // arithmetic as serial. A contraction's reference at 4096 x 3072 x 768 took minutes on one.
+    bool readsItself = false;
+    for (const Access& r : st.reads) readsItself |= r.tensor == st.write.tensor;
+    const std::string parallel = st.numParallel > 0 && !readsItself ? "  PF_PARALLEL_FOR\n" : "";
     if (st.init && ss.points > 0) {  // an empty domain executes nothing, its initialization included
+      os << parallel;
       for (int d = 0; d < st.numParallel; ++d) {
         os << ind << "for (" << sp.index << " " << cName(st.dims[d]) << " = " << ss.lo[d] << "; " << cName(st.dims[d]) << " < " << ss.hi[d] << "; ++" << cName(st.dims[d]) << ")\n";
         ind += "  ";
@@ -2343,6 +2438,7 @@ std::string emitReference(const SizedProgram& at) {
       os << ind << idx(st.write) << " = " << identity(st.op, sp) << ";\n";
       ind = "  ";
     }
+    os << parallel;
     for (size_t d = 0; d < st.dims.size(); ++d) {
       os << ind << "for (" << sp.index << " " << cName(st.dims[d]) << " = " << ss.lo[d] << "; " << cName(st.dims[d]) << " < " << ss.hi[d] << "; ++" << cName(st.dims[d]) << ")\n";
       ind += "  ";

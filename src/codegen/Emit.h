@@ -46,6 +46,6 @@ std::string referenceRounding(ElemType t);
 // from the longest reduction at these sizes (docs/design.md, "The reference"): 1e-4 for
 // f32 (1e-10 for f64) up to 1,024 terms a value, growing as the square root beyond, the
 // typical growth of rounding error when a parallel code sums in another order.
-double verificationTolerance(const Program& prog, const Sizes& sizes);
+double verificationTolerance(const Program& prog, const Partition& p);
 
 }  // namespace polyfuse

@@ -130,9 +130,10 @@ std::pair<int, int> parsePair(const std::string& text, int n, const std::string&
 // --numerics, as fuse, exec, codegen and validate take it.
 void addNumericsOption(CLI::App* cmd, std::string& numerics) {
   cmd->add_option("--numerics", numerics,
-                  "default | strict: strict rounds as the reference does (serial reductions in loop order, no FMA, no "
-                  "reassociation), so every plan computes the same bits (docs/codegen.md)")
-      ->check(CLI::IsMember({"default", "strict"}));
+                  "default | strict | tf32: strict rounds as the reference does (serial reductions in loop order, no FMA, no "
+                  "reassociation), so every plan computes the same bits; tf32 lets tiled f32 contractions run on tensor "
+                  "cores with operands rounded to TF32 (docs/codegen.md)")
+      ->check(CLI::IsMember(namesOf(kNumericsNames)));
 }
 
 struct FusionCli {

@@ -133,7 +133,7 @@ std::vector<std::string> buildCudaHarnesses(const CostModel& cm, const std::vect
   std::atomic<size_t> next{0};
   auto worker = [&] {
     for (size_t i; (i = next++) < dirs.size();)
-      status[i] = runProcess({nvcc, "-O3", "-arch=native", "-o", dirs[i] + "/harness", dirs[i] + "/harness.cu"},
+      status[i] = runProcess({nvcc, "-O3", "-arch=native", "-Xcompiler", "-fopenmp", "-o", dirs[i] + "/harness", dirs[i] + "/harness.cu"},
                              {"", dirs[i] + "/nvcc.log", "=stdout"});
   };
   std::vector<std::thread> pool;
@@ -152,7 +152,7 @@ ExecOutcome executePartition(const CostModel& cm, const Partition& p, Backend ba
   if (auto explicitCopies = makeCopiesExplicit(cm, p))
     return executePartition(*explicitCopies->cm, explicitCopies->plan, backend, inputs, seed, repeat, dumpDir, shared);
   const Program& prog = cm.graph().program();
-  const double tolerance = verificationTolerance(prog, p.sizes);
+  const double tolerance = verificationTolerance(prog, p);
   ExecOutcome out;
   out.backend = backend;
   if (backend == Backend::Ref) throw InternalError("executePartition runs generated code, not the interpreter");

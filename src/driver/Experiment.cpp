@@ -118,7 +118,7 @@ json pointKey(const ExperimentConfig& cfg, const Point& pt) {
   if (!cfg.stream) k["stream"] = false;
   if (!cfg.columnTiles) k["column_tiles"] = false;
   if (!cfg.streamSplit) k["stream_split"] = false;
-  if (cfg.numerics != Numerics::Default) k["numerics"] = numericsName(cfg.numerics);
+  if (pt.numerics != Numerics::Default) k["numerics"] = numericsName(pt.numerics);
   return k;
 }
 
@@ -153,6 +153,7 @@ json pointHeader(const ExperimentConfig& cfg, const Point& pt) {
   r["program"] = fs::path(cfg.programs[pt.program].path).stem().string();
   r["sizes"] = sizesText(pt.sizes);
   r["strategy"] = pt.strategy;
+  if (pt.numerics != Numerics::Default) r["numerics"] = numericsName(pt.numerics);
   const DeviceSpec& dev = cfg.devices[pt.device];
   r["device"] = dev.label;
   if (!dev.swept.empty()) {
@@ -220,7 +221,7 @@ json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& 
     cm.setStreams(cfg.stream);
     cm.setColumnTiles(cfg.columnTiles);
     cm.setStreamSplits(cfg.streamSplit);
-    cm.setNumerics(cfg.numerics);
+    cm.setNumerics(pt.numerics);
     SearchOptions opt;
     opt.strategy = parseStrategy(pt.strategy);
     opt.timeLimitSeconds = cfg.timeLimitSeconds;
@@ -266,7 +267,7 @@ json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& 
       Sizes es = executionSizes(cfg, *lp.program, pt);
       CostModel ecm(fg, es, dev);
       ecm.setStreams(cfg.stream);
-      ecm.setNumerics(cfg.numerics);
+      ecm.setNumerics(pt.numerics);
       std::vector<std::string> clamps;
       Partition ep = ecm.replan(p, clamps);
       r["exec_plan_clamps"] = clamps;

@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -23,10 +24,11 @@ namespace {
 
 // The keys of a `devices:` map entry: its base, and the cost-model parameters a
 // weights entry or a device sweep may set (applyDeviceOverrides).
-const std::set<std::string> kDeviceParameters = {"base", "dram_gbps", "l2_gbps", "tflops", "launch_us", "sm_count",
-                                                 "blocks_to_saturate", "l2_mb", "onchip_kb_per_block", "threads_per_block",
-                                                 "onchip_gbps",
-                                                 "dram_latency_ns", "loads_in_flight", "block_ns", "math_flops", "saturating_occupancy"};
+const std::set<std::string> kDeviceParameters = [] {
+  std::set<std::string> k(deviceParameterKeys().begin(), deviceParameterKeys().end());
+  k.insert({"base", "saturating_occupancy"});  // the second, to say it is gone
+  return k;
+}();
 
 // A parameter value in a label: "5", "2.5", "1e+03"; the shortest spelling that reads
 // back as the same double, so that two values are two labels (and two points).
@@ -263,10 +265,15 @@ static ExperimentConfig parseConfig(const std::string& path) {
   if (root["stream"]) cfg.stream = r.boolean(root["stream"], "stream");
   if (root["column_tiles"]) cfg.columnTiles = r.boolean(root["column_tiles"], "column_tiles");
   if (root["stream_split"]) cfg.streamSplit = r.boolean(root["stream_split"], "stream_split");
-  if (root["numerics"]) {
-    const std::optional<Numerics> n = parseIn(kNumericsNames, r.str(root["numerics"], "numerics"));
-    if (!n) r.fail(root["numerics"], std::string("numerics is ") + namesIn(kNumericsNames, " or "));
-    cfg.numerics = *n;
+  if (root["numerics"]) {  // one value, or a list to sweep
+    const YAML::Node nn = root["numerics"];
+    cfg.numerics.clear();
+    for (const YAML::Node& v : nn.IsSequence() ? nn : YAML::Node(std::vector<YAML::Node>{nn})) {
+      const std::optional<Numerics> n = parseIn(kNumericsNames, r.str(v, "numerics"));
+      if (!n) r.fail(v, std::string("numerics is ") + namesIn(kNumericsNames, " or "));
+      if (std::find(cfg.numerics.begin(), cfg.numerics.end(), *n) == cfg.numerics.end()) cfg.numerics.push_back(*n);
+    }
+    if (cfg.numerics.empty()) r.fail(nn, "numerics sweeps no values");
   }
   if (root["validate"]) {
     cfg.validate = r.boolean(root["validate"], "validate");
@@ -291,8 +298,10 @@ std::vector<Point> expandPoints(const ExperimentConfig& cfg) {
     for (auto& sz : cfg.programs[p].sizes)
       for (size_t dev = 0; dev < cfg.devices.size(); ++dev)
         for (size_t w = 0; w < cfg.weights.size(); ++w)
+          for (Numerics num : cfg.numerics)
           for (auto& st : cfg.strategies) {
             Point pt;
+            pt.numerics = num;
             pt.index = int(out.size());
             pt.program = int(p);
             pt.sizes = sz;
@@ -304,7 +313,8 @@ std::vector<Point> expandPoints(const ExperimentConfig& cfg) {
             std::string sizes;
             for (auto& [k, v] : sz) sizes += "_" + k + std::to_string(v);
             pt.id = clean(stem + sizes + "_" + cfg.devices[dev].label +
-                          (cfg.weights.size() > 1 ? "_" + cfg.weights[w].name : "") + "_" + st);
+                          (cfg.weights.size() > 1 ? "_" + cfg.weights[w].name : "") + "_" + st +
+                          (num == Numerics::Default ? "" : std::string("_") + numericsName(num)));
             // The same point listed twice (a size or a value repeated, 1 and 1.0) is one
             // point: its id names its result file, which two workers must not share.
             if (!ids.insert(pt.id).second) continue;

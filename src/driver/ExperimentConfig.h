@@ -56,7 +56,9 @@ struct ExperimentConfig {
   bool stream = true;     // sums may stream beside their maxima (docs/streaming.md)
   bool columnTiles = true;  // reductions may run down column tiles (docs/cost-model.md)
   bool streamSplit = true;  // streamed tiles may split their reduction across blocks (docs/streaming.md)
-  Numerics numerics = Numerics::Default;  // strict: every plan rounds as the reference does
+  // Swept like strategies: strict, every plan rounds as the reference does; tf32,
+  // contractions may run on tensor cores (KernelPlan.h, Numerics).
+  std::vector<Numerics> numerics{Numerics::Default};
   bool validate = false;
   int validateTop = 0;
 };
@@ -69,6 +71,7 @@ struct Point {
   std::string strategy;
   int device = 0;  // index into ExperimentConfig::devices
   int weights = 0;
+  Numerics numerics = Numerics::Default;
 };
 
 // Throws UsageError with "FILE:LINE:COL: message" on any schema violation.

@@ -127,6 +127,11 @@ std::map<std::string, PtxasInfo> ptxas(const fs::path& cudaDir, const std::strin
 struct VectorCounts {
   int loads = 0, wideLoads = 0, stores = 0, wideStores = 0;
   int fmas = 0;  // fused multiply-adds (fma.rn): a contraction's arithmetic beside its loads
+  int mmas = 0;  // tensor-core products (mma.sync m16n8k8: 1,024 multiply-adds a warp, 32 a thread)
+  int sharedLoads = 0, wideSharedLoads = 0;  // ld.shared: what feeds a tiled contraction's registers
+  // Multiply-adds a thread's shared-memory load feeds: the measure of a contraction's
+  // register tiling (a thread's instructions against a thread's instructions).
+  double madsPerSharedLoad() const { return double(fmas + 32.0 * mmas) / std::max(1, sharedLoads); }
 };
 std::map<std::string, VectorCounts> ptxVectors(const fs::path& cudaDir, const std::string& arch) {
   std::map<std::string, VectorCounts> out;
@@ -141,6 +146,11 @@ std::map<std::string, VectorCounts> ptxVectors(const fs::path& cudaDir, const st
     if (std::regex_search(line, m, entry)) current = m[1];
     if (current.empty()) continue;
     if (line.find("fma.rn.") != std::string::npos) out[current].fmas++;
+    if (line.find("mma.sync.aligned.m16n8k8") != std::string::npos) out[current].mmas++;
+    if (line.find("ld.shared") != std::string::npos) {
+      out[current].sharedLoads++;
+      out[current].wideSharedLoads += std::regex_search(line, wide);
+    }
     const bool load = line.find("ld.global") != std::string::npos, store = line.find("st.global") != std::string::npos;
     if (!load && !store) continue;
     const bool v = std::regex_search(line, wide);
@@ -216,8 +226,10 @@ void inspectPoint(std::ostream& os, const fs::path& dir, const std::string& arch
       bool contraction = false;
       for (auto& m : k.value("modes", json::array())) contraction |= m == "serial-reduce";
       if (contraction)
-        os << fmt::format("     arithmetic in PTX: {} FMAs, {:.1f} per global load\n", c.fmas,
-                          double(c.fmas) / std::max(1, c.loads));
+        os << fmt::format("     arithmetic in PTX: {} FMAs, {:.1f} per global load", c.fmas, double(c.fmas) / std::max(1, c.loads))
+           << (c.mmas ? fmt::format("; {} mma.sync m16n8k8 (32 multiply-adds a thread each)", c.mmas) : std::string())
+           << fmt::format("; {:.1f} multiply-adds per shared-memory load ({} loads, {} of them 128-bit)\n",
+                          c.madsPerSharedLoad(), c.sharedLoads, c.wideSharedLoads);
     }
     if (k.contains("cached_inputs") && !k["cached_inputs"].empty()) {
       std::string names;
@@ -241,9 +253,15 @@ void inspectPoint(std::ostream& os, const fs::path& dir, const std::string& arch
       os << "     in registers (no thread reads another's): " << names << "\n";
     }
     for (const json& c : k.value("contraction_tiles", json::array())) {
-      os << fmt::format("     tiled contraction {}: {}x{} outputs a thread, staged in shared memory {} steps at a time: {}\n",
-                        c["statement"].get<std::string>(), c["micro_tile"].get<int>(), c["micro_tile"].get<int>(),
-                        c["k_step"].get<int>(), c["staged"].dump());
+      const int micro = c["micro_tile"].get<int>();
+      if (c.value("engine", "fma") == "fma")
+        os << fmt::format("     tiled contraction {}: {}x{} outputs a thread, staged in shared memory {} steps at a time: {}\n",
+                          c["statement"].get<std::string>(), micro, micro, c["k_step"].get<int>(), c["staged"].dump());
+      else
+        os << fmt::format("     tiled contraction {} on tensor cores (mma.sync m16n8k8, TF32 operands, f32 accumulators): "
+                          "warp tiles {}x{}, {} outputs a thread, staged in shared memory {} steps at a time: {}\n",
+                          c["statement"].get<std::string>(), 8 * micro, 4 * micro, micro * micro, c["k_step"].get<int>(),
+                          c["staged"].dump());
       std::string epilogue;
       for (auto& e : c.value("epilogue", json::array())) epilogue += (epilogue.empty() ? "" : ", ") + e.get<std::string>();
       if (!epilogue.empty()) os << "     its epilogue, applied to the accumulators in registers: " << epilogue << "\n";

@@ -215,8 +215,11 @@ std::string reportCaption(const ExperimentConfig& cfg, const std::vector<json>& 
          (cfg.execute.enabled ? std::string(", executed on ") + backendName(cfg.execute.backend) + (ran.empty() ? "" : " (" + ran + ")")
                               : "") +
          "." +
-         (cfg.numerics == Numerics::Strict
+         (std::count(cfg.numerics.begin(), cfg.numerics.end(), Numerics::Strict)
               ? " Numerics strict: every plan rounds as the reference interpreter does (serial reductions, no FMA)."
+              : "") +
+         (std::count(cfg.numerics.begin(), cfg.numerics.end(), Numerics::Tf32)
+              ? " Numerics tf32: contractions may run on tensor cores with operands rounded to TF32."
               : "");
 }
 
@@ -247,7 +250,8 @@ void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results,
   for (auto& r : results) {
     std::string key = r["program"].get<std::string>() + " at " + r["sizes"].get<std::string>() +
                       (r.contains("device") ? " on " + r["device"].get<std::string>() : "") +
-                      (r["weights"] != "default" ? " (" + r["weights"].get<std::string>() + ")" : "");
+                      (r["weights"] != "default" ? " (" + r["weights"].get<std::string>() + ")" : "") +
+                      (r.contains("numerics") ? ", numerics " + r["numerics"].get<std::string>() : "");
     auto it = std::find_if(groups.begin(), groups.end(), [&](auto& g) { return g.first == key; });
     if (it == groups.end()) groups.push_back({key, {&r}});
     else it->second.push_back(&r);
@@ -487,7 +491,8 @@ void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results,
     const std::string param = r["swept_param"], label = r["device"];
     const std::string device = label.substr(0, label.rfind(" " + param + "="));
     std::string title = r["program"].get<std::string>() + " at " + r["sizes"].get<std::string>() + " on " + device +
-                        (r["weights"] != "default" ? " (" + r["weights"].get<std::string>() + ")" : "") + ", sweeping " +
+                        (r["weights"] != "default" ? " (" + r["weights"].get<std::string>() + ")" : "") +
+                        (r.contains("numerics") ? ", numerics " + r["numerics"].get<std::string>() : "") + ", sweeping " +
                         param;
     auto it = std::find_if(sweeps.begin(), sweeps.end(), [&](const Sweep& w) { return w.title == title; });
     if (it == sweeps.end()) it = sweeps.insert(sweeps.end(), Sweep{title, param, {}});

@@ -189,10 +189,18 @@ std::optional<KernelPlan> CostModel::evaluateMapping(const std::vector<int>& mem
     stream = true;
   }
   // A contraction tiled (if it can be), then as it is: the cheaper, the tiled at equal time.
-  KernelPlan tiled = kp;
-  if (!tileContraction(members, tiled)) return price(members, shape, kp, stream);
-  KernelPlan best = price(members, shape, tiled, stream), plain = price(members, shape, kp, stream);
-  return plain.modeledUs < best.modeledUs - 1e-12 ? plain : best;
+  // On tensor cores, warp tiles of either size (ContractionTile).
+  std::optional<KernelPlan> best;
+  for (int micro : {kMicroTile, kWideMicroTile}) {
+    KernelPlan tiled = kp;
+    if (!tileContraction(members, tiled, micro)) continue;
+    if (micro != kMicroTile && !tiled.contractions.front().tensorCores()) continue;
+    KernelPlan v = price(members, shape, tiled, stream);
+    if (!best || v.modeledUs < best->modeledUs - 1e-12) best = std::move(v);
+  }
+  KernelPlan plain = price(members, shape, kp, stream);
+  if (!best) return plain;
+  return plain.modeledUs < best->modeledUs - 1e-12 ? plain : *best;
 }
 
 // Steps 3 and 4 for one thread mapping: without, then with, the re-read inputs cached on
@@ -323,18 +331,24 @@ std::vector<StreamPair> CostModel::streamPairs(const std::vector<int>& members, 
 // memory 16 steps of r at a time. Every such member whose threads agree with the first's
 // is tiled (the others run their plain loops with those threads), with its epilogue.
 // False (kp unchanged) when none is.
-bool CostModel::tileContraction(const std::vector<int>& members, KernelPlan& kp) const {
+bool CostModel::tileContraction(const std::vector<int>& members, KernelPlan& kp, int micro) const {
   if (kp.rowMapping != RowMapping::Threads || kp.splitChunks > 1) return false;
   std::vector<ContractionTile> tiles;
   for (size_t k = 0; k < members.size(); ++k) {
     if (kp.modes[k] != StmtMode::SerialReduce) continue;
-    std::optional<ContractionTile> c = contractionTile(members, kp, int(k));
+    std::optional<ContractionTile> c = contractionTile(members, kp, int(k), micro);
     if (c && (tiles.empty() || c->threads() == tiles.front().threads())) tiles.push_back(*c);
   }
   if (tiles.empty()) return false;
   kp.contractions = tiles;
   kp.threadsPerBlock = tiles.front().threads();
-  for (ContractionTile& c : kp.contractions) c.epilogue = epilogueOf(members, kp, c);
+  for (ContractionTile& c : kp.contractions) {
+    c.epilogue = epilogueOf(members, kp, c);
+    if (c.tensorCores()) {
+      const SizedStatement& ss = sized(members[size_t(c.member)]);
+      kp.tensorFlops = checkedAdd(kp.tensorFlops, checkedMul(ss.points, ss.flopsPerPoint, "a kernel's flops"), "a kernel's flops");
+    }
+  }
   return true;
 }
 
@@ -426,7 +440,7 @@ std::vector<int> CostModel::epilogueOf(const std::vector<int>& members, const Ke
 }
 
 std::optional<ContractionTile> CostModel::contractionTile(const std::vector<int>& members, const KernelPlan& kp,
-                                                          int member) const {
+                                                          int member, int micro) const {
   const Program& prog = fg_.program();
   const Statement& st = prog.statements[members[size_t(member)]];
   if (st.numParallel != 2 || st.numReduction() != 1 || st.op != ReduceOp::Add || st.reads.empty()) return std::nullopt;
@@ -440,7 +454,7 @@ std::optional<ContractionTile> CostModel::contractionTile(const std::vector<int>
   if (tp < 0 || tq < 0) return std::nullopt;
   c.tileP = kp.tile[size_t(tp)];
   c.tileQ = kp.tile[size_t(tq)];
-  c.micro = kMicroTile;
+  c.micro = micro;
   c.kStep = kContractionStep;
   if (c.tileP % c.micro || c.tileQ % c.micro) return std::nullopt;
   if (c.threads() < kWarp || c.threads() % kWarp || c.threads() > dev_.threadsPerBlock) return std::nullopt;
@@ -456,6 +470,15 @@ std::optional<ContractionTile> CostModel::contractionTile(const std::vector<int>
     if (!uses(r, st.dims[2]) || p == q) return std::nullopt;
     c.alongP.push_back(p);
   }
+  // Tensor cores take a product of two f32 operands, one along each side of the tile,
+  // and a tile of whole warp tiles.
+  auto f32Read = [&](const Expr& e) {
+    return e.kind == ExprKind::Access && prog.tensors[size_t(st.reads[size_t(e.ref)].tensor)].type == ElemType::F32;
+  };
+  if (numerics_ == Numerics::Tf32 && dev_.tensorFlopsPerSec > 0 && !dev_.arch.empty() && prog.computeType() == ElemType::F32 &&
+      st.reads.size() == 2 && c.alongP[0] != c.alongP[1] && st.rhs->kind == ExprKind::Mul && f32Read(*st.rhs->args[0]) &&
+      f32Read(*st.rhs->args[1]) && c.tileP % c.warpP() == 0 && c.tileQ % c.warpQ() == 0)
+    c.engine = ContractionEngine::TensorCoresTf32;
   return c;
 }
 
@@ -467,14 +490,15 @@ void CostModel::onchipLoads(const std::vector<int>& members, KernelPlan& kp) con
   kp.onchipLoadBytes = 0;
   for (const ContractionTile& c : kp.contractions) {
     const int64_t steps = c.steps(sized(members[size_t(c.member)]));
-    kp.onchipLoadBytes += checkedMul(checkedMul(kp.blocks, c.stagedElements() * steps, "staging"),
+    kp.onchipLoadBytes += checkedMul(checkedMul(kp.blocks, c.stagedValues() * steps, "staging"),
                                      computeBytes_, "staging");
   }
   for (size_t k = 0; k < members.size(); ++k) {
     const SizedStatement& ss = sized(members[k]);
     const ContractionTile* c = kp.contractionOf(k);
-    const int64_t reuse = c ? c->micro : 1;
-    for (auto& r : ss.reads) {
+    for (size_t i = 0; i < ss.reads.size(); ++i) {
+      const auto& r = ss.reads[i];
+      const int64_t reuse = c ? c->reuse(i) : 1;
       if (const OnChipArray* a = kp.arrayOf(r.tensor); a && a->inRegisters() && !kp.readsGlobal(fg_.program(), k, r.tensor))
         continue;  // the thread's own registers
       kp.onchipLoadBytes = checkedAdd(kp.onchipLoadBytes, checkedMul(ss.points, elemBytes_[r.tensor], "on-chip loads") / reuse,
@@ -997,8 +1021,15 @@ void CostModel::vectorize(const std::vector<int>& members, const BlockShape& sha
   // A column tile's vector lanes each keep a partial (the GEMV x^T W wants 36 with four).
   if (kp.columnLanes > 1) kp.registersPerThread += kRegistersPerExtraVector;
   // A tiled contraction's accumulators and one step's operands live in registers.
-  if (!kp.contractions.empty())
-    kp.registersPerThread += kMicroTile * kMicroTile + 2 * kMicroTile;
+  if (!kp.contractions.empty()) {
+    const ContractionTile& c = kp.contractions.front();
+    kp.registersPerThread += c.micro * c.micro + 2 * c.micro;
+    // A strict update that continues from the value before it (C = b; C += A x B) loads
+    // that value into its accumulators, and nvcc keeps those addresses live across the
+    // steps: 64 registers spilled (bias_matmul at 4096 x 768 x 3072), 78 did not.
+    if (numerics_ == Numerics::Strict && !fg_.program().statements[size_t(members[size_t(c.member)])].init)
+      kp.registersPerThread += c.micro * c.micro;
+  }
   // A thread takes a vector a step: a block needs threads for its steps, not its points
   // (a 128-element row of float4 steps is one warp's work, not four warps').
   if (!kp.warpPerRow() && kp.contractions.empty()) {
@@ -1229,7 +1260,9 @@ void CostModel::timeKernel(double sectorWaste, KernelPlan& kp) const {
   kp.memoryUs = std::max((double(kp.dramBytes) + sectorWaste) / (dev_.dramBytesPerSec * share),
                          double(kp.dramBytes + kp.l2Bytes) / dev_.l2BytesPerSec) * 1e6;
   // Arithmetic needs blocks on every SM; its latencies are short beside DRAM's.
-  kp.computeUs = weightedFlops(double(kp.flops), kp.mathCalls) / (dev_.flopsPerSec * kp.gridFill) * 1e6;
+  kp.computeUs = (weightedFlops(double(kp.flops - kp.tensorFlops), kp.mathCalls) / dev_.flopsPerSec +
+                  (kp.tensorFlops ? double(kp.tensorFlops) / dev_.tensorFlopsPerSec : 0.0)) /
+                 kp.gridFill * 1e6;
   // Operands stream from L1 / shared memory at its bandwidth: a naive contraction's two
   // loads a multiply-add bound it there, long before the arithmetic.
   kp.onchipUs = dev_.onchipBytesPerSec > 0 ? double(kp.onchipLoadBytes) / (dev_.onchipBytesPerSec * kp.gridFill) * 1e6 : 0;

@@ -42,6 +42,7 @@ class CostModel {
   static constexpr int64_t kMaxTile1D = 1024;      // largest tile of a one-dimensional grid
   static constexpr int64_t kMaxTileND = 64;        // largest tile per coordinate of a wider grid
   static constexpr int64_t kMaxTilePoints = 4096;  // largest tile, in grid points
+  static constexpr int64_t kWideTile = 128;        // a tensor-core contraction's (128 x 128 points)
   static constexpr int64_t kMinSplitChunk = 256;   // a split reduction's chunks hold at least this many points
   static constexpr int64_t kMaxSplitChunks = 4096;
   static constexpr double kSectorBytes = 32;       // DRAM moves whole 32-byte sectors
@@ -58,6 +59,9 @@ class CostModel {
   // A tiled contraction (ContractionTile): 4 x 4 outputs a thread, the reduction staged
   // 16 steps at a time.
   static constexpr int kMicroTile = 4;
+  // A tensor-core tile's wider warp tiles (64 x 32 outputs, 64 a thread): a 128 x 128
+  // tile in 256 threads, which reads each operand half as often from L2 as 64 x 64.
+  static constexpr int kWideMicroTile = 8;
   static constexpr int64_t kContractionStep = 16;
   // A row kept in registers holds at most this many elements a thread (OneFlow's
   // warp-per-row softmax keeps 1,024 floats a warp: 32 a thread).
@@ -127,7 +131,10 @@ class CostModel {
   // Tile sizes tried on grid coordinate t of a rank-g grid of the given extent:
   // 1, then powers of two below twice the extent, up to kMaxTile1D or kMaxTileND, on
   // the innermost kTiledGridCoords coordinates.
-  static std::vector<int64_t> tileMenu(int g, int t, int64_t extent);
+  static std::vector<int64_t> tileMenu(int g, int t, int64_t extent, int64_t most);
+  // The widest tile per coordinate of a wider grid, and in points, for this group:
+  // tensor-core contractions (under --numerics tf32) take kWideTile, all else kMaxTileND.
+  std::pair<int64_t, int64_t> tileLimits(const std::vector<int>& members) const;
   // Why `plan` returns none: the blocking dependence and its source lines, or shape.
   struct Refusal {
     bool convex = true;  // false: a path leaves the group and comes back
@@ -266,8 +273,9 @@ class CostModel {
   bool mapThreads(const std::vector<int>& members, const std::vector<int>* threadDims, BlockShape& shape,
                   KernelPlan& kp, int columnCoord = -1) const;
   bool mapRows(const std::vector<int>& members, KernelPlan& kp, int columnCoord) const;
-  bool tileContraction(const std::vector<int>& members, KernelPlan& kp) const;
-  std::optional<ContractionTile> contractionTile(const std::vector<int>& members, const KernelPlan& kp, int member) const;
+  bool tileContraction(const std::vector<int>& members, KernelPlan& kp, int micro) const;
+  std::optional<ContractionTile> contractionTile(const std::vector<int>& members, const KernelPlan& kp, int member,
+                                                 int micro) const;
   std::vector<int> epilogueOf(const std::vector<int>& members, const KernelPlan& kp, const ContractionTile& c) const;
   // The tiled contraction whose accumulators hold temporary t: written by it or its
   // epilogue, and read only by that epilogue; null otherwise.

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <set>
+#include <vector>
 
 #include "fusion/Occupancy.h"
 #include "polyir/Diagnostic.h"
@@ -18,14 +18,17 @@ static Device preset(const std::string& n) {
   d.threadsPerBlock = 256;
   if (n == "a100") {  // A100 SXM4 80GB
     d.dramBytesPerSec = 2.039e12; d.l2BytesPerSec = 5.0e12; d.flopsPerSec = 19.5e12;
+    d.tensorFlopsPerSec = 156e12;  // TF32 dense
     d.smCount = 108; d.l2Bytes = 40e6; d.onchipBytesPerBlock = 163 * 1024.0; d.launchUs = 3.0; d.arch = "sm_80";
     d.onchipBytesPerSec = 19.5e12;  // 128 B a clock an SM at 1.41 GHz
   } else if (n == "h100") {  // H100 SXM5 80GB
     d.dramBytesPerSec = 3.35e12; d.l2BytesPerSec = 7.0e12; d.flopsPerSec = 67e12;
+    d.tensorFlopsPerSec = 494.7e12;  // TF32 dense
     d.smCount = 132; d.l2Bytes = 50e6; d.onchipBytesPerBlock = 227 * 1024.0; d.launchUs = 2.5; d.arch = "sm_90";
     d.onchipBytesPerSec = 33e12;  // 128 B a clock an SM at 1.98 GHz
   } else if (n == "h200") {  // H200 SXM 141GB
     d.dramBytesPerSec = 4.8e12; d.l2BytesPerSec = 7.0e12; d.flopsPerSec = 67e12;
+    d.tensorFlopsPerSec = 494.7e12;  // TF32 dense: the H100's tensor cores
     d.smCount = 132; d.l2Bytes = 50e6; d.onchipBytesPerBlock = 227 * 1024.0; d.launchUs = 2.5; d.arch = "sm_90";
     d.onchipBytesPerSec = 33e12;
   } else {
@@ -40,53 +43,76 @@ static Device preset(const std::string& n) {
   return d;
 }
 
-// The one check of a device parameter's value, for device files, --device, sweeps and
-// weights alike. The bounds keep every modeled time a finite number the LP solver
-// accepts (CLP asserts on coefficients of 1e25): a rate of 1e-30 GB/s is not a device.
+namespace {
+
+// A cost-model parameter as device files, --device overrides, sweeps and weights spell
+// it: its key, its range (the bounds keep every modeled time a finite number the LP
+// solver accepts: CLP asserts on coefficients of 1e25, and 1e-30 GB/s is not a device),
+// and where it lands in Device, scaled from the key's unit. The one list of them.
+struct DeviceParameter {
+  const char* key;
+  double lo, hi;
+  bool whole;      // a count
+  bool zeroOff;    // 0 is allowed below lo: "not modeled"
+  const char* unit;
+  void (*set)(Device&, double);
+};
+
+const DeviceParameter kParameters[] = {
+    {"dram_gbps", 1e-3, 1e9, false, false, " (GB/s)", [](Device& d, double v) { d.dramBytesPerSec = v * 1e9; }},
+    {"l2_gbps", 1e-3, 1e9, false, false, " (GB/s)", [](Device& d, double v) { d.l2BytesPerSec = v * 1e9; }},
+    {"tflops", 1e-6, 1e6, false, false, " (TFLOP/s)", [](Device& d, double v) { d.flopsPerSec = v * 1e12; }},
+    {"tensor_tflops", 1e-6, 1e6, false, true, " (TFLOP/s; 0: no tensor cores)",
+     [](Device& d, double v) { d.tensorFlopsPerSec = v * 1e12; }},
+    {"launch_us", 0, 1e6, false, false, " (microseconds)", [](Device& d, double v) { d.launchUs = v; }},
+    {"sm_count", 1, 1e6, true, false, "", [](Device& d, double v) { d.smCount = int(v); }},
+    {"blocks_to_saturate", 1, 1e9, true, false, "", [](Device& d, double v) { d.blocksToSaturate = int(v); }},
+    {"l2_mb", 0, 1e6, false, false, " (MB)", [](Device& d, double v) { d.l2Bytes = v * 1e6; }},
+    {"onchip_kb_per_block", 0, 1e6, false, false, " (KiB)", [](Device& d, double v) { d.onchipBytesPerBlock = v * 1024; }},
+    {"onchip_gbps", 1e-3, 1e9, false, true, " (GB/s; 0: not modeled)", [](Device& d, double v) { d.onchipBytesPerSec = v * 1e9; }},
+    {"threads_per_block", 1, 1024, true, false, "", [](Device& d, double v) { d.threadsPerBlock = int(v); }},
+    {"dram_latency_ns", 1e-3, 1e6, false, false, " (nanoseconds)", [](Device& d, double v) { d.dramLatencyNs = v; }},
+    {"loads_in_flight", 1, 64, true, false, "", [](Device& d, double v) { d.loadsInFlight = int(v); }},
+    {"block_ns", 0, 1e9, false, false, " (nanoseconds)", [](Device& d, double v) { d.blockNs = v; }},
+    {"math_flops", 1, 1e6, false, false, " (flops a math-library call)", [](Device& d, double v) { d.mathFlops = v; }},
+};
+
+const DeviceParameter* parameter(const std::string& k) {
+  for (const DeviceParameter& p : kParameters)
+    if (k == p.key) return &p;
+  if (k == "saturating_occupancy") throw UsageError(kSaturatingOccupancyGone);
+  throw UsageError("unknown device parameter '" + k + "'");
+}
+
+}  // namespace
+
+const std::vector<std::string>& deviceParameterKeys() {
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> k;
+    for (const DeviceParameter& p : kParameters) k.push_back(p.key);
+    return k;
+  }();
+  return keys;
+}
+
 void checkDeviceParameter(const std::string& k, double v) {
-  auto range = [&](double lo, double hi, bool whole, const char* unit) {
-    if (!(v >= lo && v <= hi) || (whole && v != std::floor(v))) {
-      char buf[200];
-      std::snprintf(buf, sizeof buf, "'%s' must be %s from %g to %g%s, not %.17g", k.c_str(), whole ? "a whole number" : "a number",
-                    lo, hi, unit, v);
-      throw UsageError(buf);
-    }
-  };
-  if (k == "dram_gbps" || k == "l2_gbps") range(1e-3, 1e9, false, " (GB/s)");
-  else if (k == "onchip_gbps") { if (v != 0) range(1e-3, 1e9, false, " (GB/s; 0: not modeled)"); }
-  else if (k == "tflops") range(1e-6, 1e6, false, " (TFLOP/s)");
-  else if (k == "launch_us") range(0, 1e6, false, " (microseconds)");
-  else if (k == "sm_count") range(1, 1e6, true, "");
-  else if (k == "blocks_to_saturate") range(1, 1e9, true, "");
-  else if (k == "threads_per_block") range(1, 1024, true, "");
-  else if (k == "l2_mb") range(0, 1e6, false, " (MB)");
-  else if (k == "onchip_kb_per_block") range(0, 1e6, false, " (KiB)");
-  else if (k == "dram_latency_ns") { range(1e-3, 1e6, false, " (nanoseconds)"); }
-  else if (k == "loads_in_flight") range(1, 64, true, "");
-  else if (k == "block_ns") range(0, 1e9, false, " (nanoseconds)");
-  else if (k == "math_flops") range(1, 1e6, false, " (flops a math-library call)");
-  else if (k == "saturating_occupancy") throw UsageError(kSaturatingOccupancyGone);
-  else throw UsageError("unknown device parameter '" + k + "'");
+  const DeviceParameter& p = *parameter(k);
+  if (p.zeroOff && v == 0) return;
+  if (!(v >= p.lo && v <= p.hi) || (p.whole && v != std::floor(v))) {
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "'%s' must be %s from %g to %g%s, not %.17g", k.c_str(), p.whole ? "a whole number" : "a number",
+                  p.lo, p.hi, p.unit, v);
+    throw UsageError(buf);
+  }
+}
+
+void setDeviceParameter(Device& d, const std::string& k, double v) {
+  checkDeviceParameter(k, v);
+  parameter(k)->set(d, v);
 }
 
 void applyDeviceOverrides(Device& d, const std::map<std::string, double>& values) {
-  for (auto& [k, v] : values) {
-    checkDeviceParameter(k, v);
-    if (k == "dram_gbps") d.dramBytesPerSec = v * 1e9;
-    else if (k == "l2_gbps") d.l2BytesPerSec = v * 1e9;
-    else if (k == "tflops") d.flopsPerSec = v * 1e12;
-    else if (k == "launch_us") d.launchUs = v;
-    else if (k == "sm_count") d.smCount = int(v);
-    else if (k == "blocks_to_saturate") d.blocksToSaturate = int(v);
-    else if (k == "l2_mb") d.l2Bytes = v * 1e6;
-    else if (k == "onchip_kb_per_block") d.onchipBytesPerBlock = v * 1024;
-    else if (k == "onchip_gbps") d.onchipBytesPerSec = v * 1e9;
-    else if (k == "threads_per_block") d.threadsPerBlock = int(v);
-    else if (k == "dram_latency_ns") d.dramLatencyNs = v;
-    else if (k == "loads_in_flight") d.loadsInFlight = int(v);
-    else if (k == "block_ns") d.blockNs = v;
-    else if (k == "math_flops") d.mathFlops = v;
-  }
+  for (auto& [k, v] : values) setDeviceParameter(d, k, v);
 }
 
 Device loadDevice(const std::string& nameOrPath) {
@@ -124,42 +150,25 @@ Device loadDevice(const std::string& nameOrPath) {
     }
     return v;
   };
-  auto count = [&](const YAML::Node& n, const std::string& k) { return int(number(n, k)); };
   Device d;
   d.name = std::filesystem::path(nameOrPath).stem().string();
   if (y["base"]) d = preset(text(y["base"], "base"));
-  static const std::set<std::string> keys = {"name", "base", "dram_gbps", "l2_gbps", "tflops", "launch_us", "sm_count",
-                                             "blocks_to_saturate", "l2_mb", "onchip_kb_per_block", "threads_per_block",
-                                             "onchip_gbps", "arch", "dram_latency_ns", "loads_in_flight", "block_ns",
-                                             "math_flops", "saturating_occupancy"};
   for (auto it = y.begin(); it != y.end(); ++it) {
     std::string k = text(it->first, "a key");
-    if (!keys.count(k)) throw UsageError(at(it->first) + "unknown key '" + k + "'");
     const YAML::Node v = it->second;  // a handle: it->second belongs to a temporary
-    if (k == "name") d.name = text(v, "name");
-    else if (k == "dram_gbps") d.dramBytesPerSec = number(v, k) * 1e9;
-    else if (k == "l2_gbps") d.l2BytesPerSec = number(v, k) * 1e9;
-    else if (k == "tflops") d.flopsPerSec = number(v, k) * 1e12;
-    else if (k == "launch_us") d.launchUs = number(v, k);
-    else if (k == "sm_count") d.smCount = count(v, k);
-    else if (k == "blocks_to_saturate") d.blocksToSaturate = count(v, k);
-    else if (k == "l2_mb") d.l2Bytes = number(v, k) * 1e6;
-    else if (k == "onchip_kb_per_block") d.onchipBytesPerBlock = number(v, k) * 1024;
-    else if (k == "onchip_gbps") d.onchipBytesPerSec = number(v, k) * 1e9;
-    else if (k == "threads_per_block") d.threadsPerBlock = count(v, k);
-    else if (k == "arch") {
+    if (k == "name") {
+      d.name = text(v, "name");
+    } else if (k == "base") {
+    } else if (k == "arch") {
       d.arch = text(v, "arch");
       if (!cudaArchKnown(d.arch)) throw UsageError(at(v) + "no occupancy rules for '" + d.arch + "' (sm_80, sm_86, sm_89, sm_90)");
-    } else if (k == "dram_latency_ns") {
-      d.dramLatencyNs = number(v, k);
-    } else if (k == "loads_in_flight") {
-      d.loadsInFlight = count(v, k);
-    } else if (k == "block_ns") {
-      d.blockNs = number(v, k);
-    } else if (k == "math_flops") {
-      d.mathFlops = number(v, k);
-    } else if (k == "saturating_occupancy") {
-      throw UsageError(at(it->first) + kSaturatingOccupancyGone);
+    } else {
+      try {
+        parameter(k);
+      } catch (const UsageError& e) {
+        throw UsageError(at(it->first) + (k == "saturating_occupancy" ? e.what() : "unknown key '" + k + "'"));
+      }
+      setDeviceParameter(d, k, number(v, k));
     }
   }
   if (d.blocksToSaturate <= 0) d.blocksToSaturate = 2 * d.smCount;

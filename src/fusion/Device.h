@@ -3,6 +3,7 @@
 #pragma once
 #include <map>
 #include <string>
+#include <vector>
 
 namespace polyfuse {
 
@@ -11,6 +12,9 @@ struct Device {
   double dramBytesPerSec = 0;     // HBM bandwidth
   double l2BytesPerSec = 0;       // L2 bandwidth for re-reads that hit
   double flopsPerSec = 0;         // FP32 non-tensor-core throughput
+  // Dense TF32 tensor-core throughput: what a contraction under `--numerics tf32` runs at
+  // (mma.sync); 0 for a device without tensor cores, whose contractions stay on the FMA units.
+  double tensorFlopsPerSec = 0;
   double launchUs = 0;            // per-kernel launch overhead
   int smCount = 0;
   int blocksToSaturate = 0;       // blocks in flight needed to reach full bandwidth
@@ -50,6 +54,10 @@ inline bool isDevicePreset(const std::string& name) { return name == "a100" || n
 // Throws a UsageError naming the parameter, its allowed range and the value when `v`
 // is not a value of parameter `k` (or `k` is not a parameter).
 void checkDeviceParameter(const std::string& k, double v);
+// The YAML keys of the numeric parameters (dram_gbps, launch_us, ...), in one table.
+const std::vector<std::string>& deviceParameterKeys();
+// Sets parameter `k`, in its key's unit, after checkDeviceParameter.
+void setDeviceParameter(Device& d, const std::string& k, double v);
 // Overrides parameters by their YAML keys (dram_gbps, launch_us, ...), each checked.
 void applyDeviceOverrides(Device& d, const std::map<std::string, double>& values);
 

@@ -149,10 +149,20 @@ std::pair<std::vector<int64_t>, std::vector<int64_t>> CostModel::gridBounds(
   return {lo, hi};
 }
 
-std::vector<int64_t> CostModel::tileMenu(int g, int t, int64_t extent) {
+std::pair<int64_t, int64_t> CostModel::tileLimits(const std::vector<int>& members) const {
+  if (numerics_ != Numerics::Tf32 || dev_.tensorFlopsPerSec <= 0 || dev_.arch.empty()) return {kMaxTileND, kMaxTilePoints};
+  for (int s : members) {
+    const Statement& st = fg_.program().statements[size_t(s)];
+    if (st.numParallel == 2 && st.numReduction() == 1 && st.op == ReduceOp::Add)
+      return {kWideTile, kWideTile * kWideTile};
+  }
+  return {kMaxTileND, kMaxTilePoints};
+}
+
+std::vector<int64_t> CostModel::tileMenu(int g, int t, int64_t extent, int64_t widest) {
   std::vector<int64_t> menu{1};
   if (t < g - kTiledGridCoords) return menu;
-  const int64_t most = g == 1 ? kMaxTile1D : kMaxTileND;
+  const int64_t most = g == 1 ? kMaxTile1D : widest;
   for (int64_t v = 2; v <= most && v < extent * 2; v *= 2) menu.push_back(v);
   return menu;
 }
@@ -271,11 +281,12 @@ std::vector<GridCandidate> CostModel::gridCandidates(const StmtSet& group, bool 
   int minG = minP > 0 ? 1 : 0;
   if (noParallelismLoss) minG = maxP == minP ? maxG : maxG + 1;
   const std::vector<int64_t> chunkMenu = splitMenu(members);
+  const auto [widest, mostPoints] = tileLimits(members);
   for (int g = maxG; g >= minG; --g) {
     for (auto& dims : gridAssignments(members, g)) {
       auto [lo, hi] = gridBounds(members, dims);
       std::vector<std::vector<int64_t>> menus;
-      for (int t = 0; t < g; ++t) menus.push_back(tileMenu(g, t, std::max<int64_t>(1, hi[t] - lo[t])));
+      for (int t = 0; t < g; ++t) menus.push_back(tileMenu(g, t, std::max<int64_t>(1, hi[t] - lo[t]), widest));
       std::vector<int64_t> tile(g, 1);
       std::function<void(int, int64_t)> rec = [&](int t, int64_t points) {
         if (t == g) {
@@ -283,7 +294,7 @@ std::vector<GridCandidate> CostModel::gridCandidates(const StmtSet& group, bool 
           return;
         }
         for (int64_t v : menus[t]) {
-          if (points * v > kMaxTilePoints) break;
+          if (points * v > mostPoints) break;
           tile[t] = v;
           rec(t + 1, points * v);
         }

@@ -29,7 +29,7 @@ int OnChipArray::rowDim() const {
 
 int64_t ContractionTile::stagedElements() const {
   int64_t n = 0;
-  for (bool p : alongP) n += (p ? tileP : tileQ) * kStep;
+  for (size_t r = 0; r < alongP.size(); ++r) n += lines(r) * lineElements(r);
   return n;
 }
 

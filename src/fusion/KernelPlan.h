@@ -108,13 +108,26 @@ struct OnChipArray {
 
 // A contraction run as a tiled matrix product (CostModel::tileContraction): member
 // `member` computes the block's tile of outputs along its parallel dims p (rows) and q
-// (columns, consecutive threads), each thread a micro x micro register tile strided by
-// the thread grid (thread t takes p offsets t / (tileQ / micro) + a * tileP / micro and
-// q offsets t % (tileQ / micro) + b * tileQ / micro). The reduction dim r runs in steps of
+// (columns, consecutive threads), each thread a micro x micro register tile (thread t
+// takes p offsets (t / (tileQ / micro)) micro + a and q offsets (t % (tileQ / micro))
+// micro + b, each micro consecutive outputs one vector load). The reduction dim r runs in steps of
 // kStep; each step stages in shared memory the block's slice of every read, a
 // [tileP x kStep] one for a read that does not vary with q, [kStep x tileQ] for one that
 // does not vary with p (polyhedral promotion: the footprint of the access per step).
+//
+// On tensor cores (`engine`, under `--numerics tf32` on a device with them) the same
+// threads form warps of (8 micro) x (4 micro) outputs (warpP x warpQ), tileQ / warpQ
+// warps along q, each running mma.sync m16n8k8 on TF32 operands: a thread holds micro x
+// micro of its warp's accumulator fragments instead of a strided micro-tile, and the
+// slices' lines are padded (kMmaPadP, kMmaPadQ) so that a fragment's 32 loads hit 32
+// distinct banks.
+enum class ContractionEngine { FmaUnits, TensorCoresTf32 };
+inline constexpr EnumName<ContractionEngine> kContractionEngineNames[] = {{ContractionEngine::FmaUnits, "fma"},
+                                                                         {ContractionEngine::TensorCoresTf32, "mma-tf32"}};
+inline const char* contractionEngineName(ContractionEngine e) { return nameIn(kContractionEngineNames, e); }
+
 struct ContractionTile {
+  static constexpr int64_t kMmaPadP = 4, kMmaPadQ = 8;
   int member = -1;  // index in KernelPlan::statements
   int p = -1, q = -1, r = -1;
   int64_t tileP = 0, tileQ = 0;
@@ -125,9 +138,35 @@ struct ContractionTile {
   // output leaves the micro-tile (bias, GELU): each reads the contraction's result, or
   // an earlier one's, only at its own point, and those results live in no memory at all.
   std::vector<int> epilogue;  // indices in KernelPlan::statements
+  ContractionEngine engine = ContractionEngine::FmaUnits;
+  bool tensorCores() const { return engine == ContractionEngine::TensorCoresTf32; }
+  int64_t warpP() const { return 8 * micro; }
+  int64_t warpQ() const { return 4 * micro; }
   int threads() const { return int(tileP / micro * (tileQ / micro)); }
-  // Static shared memory of the staged slices, in elements.
+  // Read r's slice in shared memory: lines(r) lines of lineElements(r) each, padding
+  // included. On FMA units both slices are r-major ([kStep x tileP], [kStep x tileQ]), so
+  // that a thread's micro consecutive outputs along p or q load as 128-bit vectors (the
+  // [kStep x tileP] lines padded by kFmaPadP: consecutive r, which staging threads store
+  // side by side, then fall in different banks). On tensor cores the slice along p is
+  // p-major ([tileP x kStep]): an A fragment runs along r.
+  static constexpr int64_t kFmaPadP = 4;
+  bool pMajor(size_t r) const { return alongP[r] && tensorCores(); }
+  int64_t lines(size_t r) const { return pMajor(r) ? tileP : kStep; }
+  int64_t lineElements(size_t r) const {
+    if (tensorCores()) return alongP[r] ? kStep + kMmaPadP : tileQ + kMmaPadQ;
+    return alongP[r] ? tileP + kFmaPadP : tileQ;
+  }
+  // How many outputs each staged element of read r feeds from one load into registers:
+  // a micro-tile's row or column, or a warp tile's (an A fragment serves the warp's q).
+  int64_t reuse(size_t r) const { return tensorCores() ? (alongP[r] ? warpQ() : warpP()) : micro; }
+  // Static shared memory of the staged slices, in elements (padding included).
   int64_t stagedElements() const;
+  // The values a step stages (padding excluded): what it moves.
+  int64_t stagedValues() const {
+    int64_t n = 0;
+    for (bool p : alongP) n += (p ? tileP : tileQ) * kStep;
+    return n;
+  }
   // The steps of the reduction over the member's range (`ss`: the member at the plan's sizes).
   int64_t steps(const SizedStatement& ss) const { return (ss.hi[size_t(r)] - ss.lo[size_t(r)] + kStep - 1) / kStep; }
 };
@@ -356,6 +395,7 @@ struct KernelPlan {
   double occupancy = 0, gridFill = 0, memoryUs = 0, computeUs = 0, onchipUs = 0, launchUs = 0, modeledUs = 0;
   double schedulingUs = 0;  // the blocks' start costs on each SM (Device::blockNs)
   double mathCalls = 0;     // of `flops`, math-library calls (Device::mathFlops each)
+  int64_t tensorFlops = 0;  // of `flops`, those run on tensor cores (Device::tensorFlopsPerSec)
   int blocksPerSM = 0;
   int registersPerThread = 32;  // the model's estimate (CostModel::kEstimatedRegisters and up)
   // Little's law: bytes of global loads a block keeps in flight in the kernel's main
@@ -521,8 +561,12 @@ struct Alternative {
 // reference interpreter rounds it: reductions run serially in their loops' order, no
 // FMA, divisions as written, so that every plan of a program computes the same bits
 // on one device (docs/codegen.md, "Numerics").
-enum class Numerics { Default, Strict };
-inline constexpr EnumName<Numerics> kNumericsNames[] = {{Numerics::Default, "default"}, {Numerics::Strict, "strict"}};
+// Tf32: Default, and a tiled contraction of two f32 operands may run on tensor cores,
+// each operand rounded to TF32 (10 bits of mantissa, as cuBLAS and PyTorch allow when
+// asked): ~2^-11 relative error a product, where f32 has 2^-24 (docs/codegen.md).
+enum class Numerics { Default, Strict, Tf32 };
+inline constexpr EnumName<Numerics> kNumericsNames[] = {
+    {Numerics::Default, "default"}, {Numerics::Strict, "strict"}, {Numerics::Tf32, "tf32"}};
 inline const char* numericsName(Numerics n) { return nameIn(kNumericsNames, n); }
 
 struct Partition {

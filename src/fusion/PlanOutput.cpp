@@ -96,7 +96,8 @@ nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p) {
       for (auto& r : st.reads) staged.push_back(r.tensor);
       std::vector<std::string> epilogue;
       for (int e : c.epilogue) epilogue.push_back(prog.statements[size_t(k.statements[size_t(e)])].label());
-      kj["contraction_tiles"].push_back({{"statement", st.label()}, {"micro_tile", c.micro}, {"k_step", c.kStep},
+      kj["contraction_tiles"].push_back({{"statement", st.label()}, {"engine", contractionEngineName(c.engine)},
+                                         {"micro_tile", c.micro}, {"k_step", c.kStep},
                                          {"tile", {c.tileP, c.tileQ}}, {"staged", tensorNames(prog, staged)},
                                          {"epilogue", epilogue}});
     }

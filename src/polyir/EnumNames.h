@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace polyfuse {
 
@@ -34,6 +35,14 @@ std::string namesIn(const EnumName<E> (&table)[N], const char* separator = ", ")
   std::string s;
   for (auto& e : table) s += (s.empty() ? "" : separator) + std::string(e.name);
   return s;
+}
+
+// Every name, in table order: the choices of a command-line option.
+template <class E, size_t N>
+std::vector<std::string> namesOf(const EnumName<E> (&table)[N]) {
+  std::vector<std::string> v;
+  for (auto& e : table) v.push_back(e.name);
+  return v;
 }
 
 }  // namespace polyfuse

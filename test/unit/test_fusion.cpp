@@ -536,7 +536,7 @@ std::optional<double> bruteForceBest(const CostModel& cm, const StmtSet& group) 
             if (auto p = cm.evaluate(members, {dims, tile, c}); p && (!best || p->modeledUs < *best)) best = p->modeledUs;
           return;
         }
-        for (int64_t v : CostModel::tileMenu(g, t, std::max<int64_t>(1, hi[t] - lo[t]))) { tile[t] = v; tiles(t + 1); }
+        for (int64_t v : CostModel::tileMenu(g, t, std::max<int64_t>(1, hi[t] - lo[t]), CostModel::kMaxTileND)) { tile[t] = v; tiles(t + 1); }
       };
       tiles(0);
     }
