@@ -19,7 +19,8 @@ of modeled time. The pooled correlation ranks across programs, so it also asks w
 the model's absolute times are right; the mean of the per-program taus asks only for
 the order within a program, which is what the search needs.
 
-Writes DIR/partitions.jsonl (the raw data, one partition a line), DIR/summary.md (the
+Writes DIR/partitions.jsonl (the raw data, one partition a line), DIR/run.json (how it
+was measured), DIR/summary.md (the
 table), DIR/validation.svg and .pdf (measured against modeled time, pooled, log-log) and
 DIR/device.yaml (the calibration). The GPU sizes are larger (the same programs, sized for
 an H100): under 5 minutes on one, with bench/gpu/run.sh (bench/gpu/session.sh runs both).
@@ -199,8 +200,10 @@ def measure(args, gpu):
     return rows, words
 
 
-def summarize(args, rows, words):
+def summarize(args, rows, words, command=None):
     """The table (summary.md) and the figure (validation.svg, .pdf) from the rows."""
+    command = command or (f"bench/validation_study.py --backend {args.backend}"
+                          f"{f' --budget {args.budget}' if args.budget else ''}")
     summary = []
     for name in dict.fromkeys(r["program"] for r in rows):
         parts = [r for r in rows if r["program"] == name]
@@ -211,8 +214,7 @@ def summarize(args, rows, words):
     mean = lambda k, ss: sum(s[k] for s in ss) / len(ss) if ss else float("nan")  # noqa: E731
     where = rows[0]["device"]
     lines = [f"# Model against measurement: {len(rows)} partitions of {len(summary)} programs",
-             "", f"Device: {where}; {words}. Command: `bench/validation_study.py --backend {args.backend}"
-             f"{f' --budget {args.budget}' if args.budget else ''}`.", "",
+             "", f"Device: {where}; {words}. Command: `{command}`.", "",
              "| program | family | partitions | Kendall's tau | Spearman's rho | regret | median rel. error |",
              "|---|---|---|---|---|---|---|"]
     for s in summary:
@@ -228,6 +230,8 @@ def summarize(args, rows, words):
         lines += ["Cut short by the time budget (the best-modeled partitions ran first): " + "; ".join(cut) + ".", ""]
     with open(os.path.join(args.out, "summary.md"), "w") as f:
         f.write("\n".join(lines))
+    with open(os.path.join(args.out, "run.json"), "w") as f:  # what --summarize keeps of the measuring run
+        json.dump({"words": words, "command": command}, f)
     print("\n".join(lines))
     import matplotlib
     matplotlib.use("Agg")
@@ -273,10 +277,13 @@ def main():
     if args.summarize:
         with open(os.path.join(args.out, "partitions.jsonl")) as f:
             rows = [json.loads(line) for line in f]
-        with open(os.path.join(args.out, "summary.md")) as f:  # the measuring run's words stay
-            head = f.read().split("\n")[2]
-        words = head.split("; ", 1)[1].rsplit(". Command:", 1)[0] if "; " in head else "summarized again"
-        summarize(args, rows, words)
+        try:  # the measuring run's words and command stay
+            with open(os.path.join(args.out, "run.json")) as f:
+                run = json.load(f)
+            words, command = run["words"], run.get("command")
+        except (OSError, ValueError, KeyError):
+            words, command = "summarized again from partitions.jsonl", None
+        summarize(args, rows, words, command)
     else:
         try:
             rows, words = measure(args, args.backend == "cuda")
