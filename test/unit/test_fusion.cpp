@@ -346,6 +346,38 @@ TEST_CASE("device: presets and YAML files") {
   std::filesystem::remove(path);
 }
 
+// The one table of device parameters: each key a file, an override or a sweep may set
+// lands in the Device (a value within its range changes it), and each refuses a value
+// outside its range with the key's name.
+TEST_CASE("device: every parameter key sets its field and checks its range") {
+  auto fields = [](const Device& d) {
+    return std::vector<double>{d.dramBytesPerSec, d.l2BytesPerSec,   d.flopsPerSec,        d.tensorFlopsPerSec,
+                               d.launchUs,        double(d.smCount), double(d.blocksToSaturate), d.l2Bytes,
+                               d.onchipBytesPerBlock, d.onchipBytesPerSec, double(d.threadsPerBlock),
+                               d.dramLatencyNs,   double(d.loadsInFlight), d.blockNs, d.mathFlops};
+  };
+  const std::vector<std::string>& keys = deviceParameterKeys();
+  CHECK(keys.size() == fields(Device{}).size());
+  for (const std::string& k : keys) {
+    INFO(k);
+    Device d = loadDevice("h100");
+    const std::vector<double> before = fields(d);
+    setDeviceParameter(d, k, 7);  // within every range, and no preset's value
+    CHECK(fields(d) != before);
+    try {
+      setDeviceParameter(d, k, -5);
+      FAIL("no error");
+    } catch (const UsageError& e) {
+      CHECK(std::string(e.what()).find("'" + k + "'") != std::string::npos);
+    }
+  }
+  CHECK_THROWS_AS(checkDeviceParameter("saturating_occupancy", 1), UsageError);
+  CHECK_THROWS_AS(checkDeviceParameter("warp_size", 32), UsageError);
+  Device none = loadDevice("h100");
+  setDeviceParameter(none, "tensor_tflops", 0);  // 0: no tensor cores
+  CHECK(none.tensorFlopsPerSec == 0);
+}
+
 // Every legal partition of a small program with its modeled time, by brute force over
 // set partitions: the oracle for --top K.
 static std::vector<double> allPartitionCosts(const CostModel& cm) {
