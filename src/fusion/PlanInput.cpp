@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <regex>
 
 #include "polyir/Diagnostic.h"
 
@@ -91,30 +92,47 @@ Partition readPlan(const CostModel& cm, const json& plan, const PlanHeader& head
   std::vector<StmtSet> groups, kept;
   std::vector<int> home(size_t(n), -1);  // the kernel that computes each statement for the others
   std::vector<bool> copied(size_t(n), false);  // some kernel recomputes it (it may have no home then)
+  std::vector<bool> labelled(size_t(n), false);  // as a copy label, S2_k1 (codegen's plan.json)
   const json& kernels = plan["kernels"];
   for (size_t i = 0; i < kernels.size(); ++i) {
     const std::string where = "kernels[" + std::to_string(i) + "]";
     const json& kj = kernels[i];
     KernelPlan k;
     k.id = int(i);
-    for (size_t m = 0; m < r.array(r.at(kj, "statements", where), where + ".statements").size(); ++m)
-      k.statements.push_back(statementId(r, prog, kj["statements"][m], where + ".statements[" + std::to_string(m) + "]"));
+    // `codegen` writes its plan over the program with every copy explicit: a copy of S2
+    // in kernel 1 is a statement "S2_k1" there, which reads back as S2 recomputed here.
+    std::vector<std::pair<int, std::string>> copies;
+    static const std::regex copyLabel("(S[0-9]+)_k[0-9]+");
+    for (size_t m = 0; m < r.array(r.at(kj, "statements", where), where + ".statements").size(); ++m) {
+      const std::string w = where + ".statements[" + std::to_string(m) + "]";
+      std::smatch cm;
+      const json& label = kj["statements"][m];
+      if (label.is_string() && std::regex_match(label.get_ref<const std::string&>(), cm, copyLabel)) {
+        const int s = statementId(r, prog, json(cm[1].str()), w);
+        k.statements.push_back(s);
+        copies.push_back({s, w});
+        labelled[size_t(s)] = true;
+        continue;
+      }
+      k.statements.push_back(statementId(r, prog, label, w));
+    }
     if (k.statements.empty()) r.fail(where + ".statements", "a kernel runs at least one statement");
     if (!std::is_sorted(k.statements.begin(), k.statements.end()) ||
         std::adjacent_find(k.statements.begin(), k.statements.end()) != k.statements.end())
       r.fail(where + ".statements", "statements are listed once each, in program order");
     StmtSet group = StmtSet::of(n, k.statements), recomputed(n);
     if (kj.contains("recomputed"))
-      for (size_t m = 0; m < r.array(kj["recomputed"], where + ".recomputed").size(); ++m) {
-        const std::string w = where + ".recomputed[" + std::to_string(m) + "]";
-        const int s = statementId(r, prog, kj["recomputed"][m], w);
-        if (!group.contains(s)) r.fail(w, prog.statements[s].label() + " is not a statement of this kernel");
-        if (!fg.recomputable(s))
-          r.fail(w, prog.statements[s].label() + " cannot be recomputed (not an elementwise statement that alone writes a temporary)");
-        recomputed.insert(s);
-        k.recomputed.push_back(s);
-        copied[size_t(s)] = true;
-      }
+      for (size_t m = 0; m < r.array(kj["recomputed"], where + ".recomputed").size(); ++m)
+        copies.push_back({statementId(r, prog, kj["recomputed"][m], where + ".recomputed[" + std::to_string(m) + "]"),
+                          where + ".recomputed[" + std::to_string(m) + "]"});
+    for (const auto& [s, w] : copies) {
+      if (!group.contains(s)) r.fail(w, prog.statements[s].label() + " is not a statement of this kernel");
+      if (!fg.recomputable(s))
+        r.fail(w, prog.statements[s].label() + " cannot be recomputed (not an elementwise statement that alone writes a temporary)");
+      recomputed.insert(s);
+      k.recomputed.push_back(s);
+      copied[size_t(s)] = true;
+    }
     for (int s : k.statements) {
       if (recomputed.contains(s)) continue;
       if (home[s] >= 0)
@@ -220,6 +238,14 @@ Partition readPlan(const CostModel& cm, const json& plan, const PlanHeader& head
     for (int t : fg.flowConsumers(s))
       for (size_t g = 0; g < groups.size() && !read; ++g)
         read = groups[g].contains(t) && !groups[g].contains(s);
+    // Codegen's explicit form names the first holder's copy by the original's label:
+    // stored for no one, it is that kernel's copy too.
+    if (!read && labelled[size_t(s)]) {
+      kept[size_t(h)].insert(s);
+      std::vector<int>& rc = skeleton.kernels[size_t(h)].recomputed;
+      rc.insert(std::upper_bound(rc.begin(), rc.end(), s), s);
+      continue;
+    }
     if (!read)
       r.fail("kernels[" + std::to_string(h) + "]", prog.statements[s].label() +
                                                       " is stored for no kernel: each that uses it recomputes it; list it "
