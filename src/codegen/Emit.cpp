@@ -1637,10 +1637,10 @@ class KernelPrinter {
     const LoopIR &lp = piece.loops[size_t(c.p)], &lq = piece.loops[size_t(c.q)], &lr = piece.loops[2];
     const int64_t threadsP = c.tileP / c.micro, threadsQ = c.tileQ / c.micro;
     const int64_t warpsQ = c.tileQ / c.warpQ();
-    const int64_t accP = c.micro, accQ = c.micro;  // mma: warpP / 8 and warpQ / 4
     const std::string& ix = sp_.index;
     const std::string unroll = "#pragma unroll\n";
-    const std::string m = std::to_string(c.micro), ap = std::to_string(accP), aq = std::to_string(accQ);
+    // A thread's accumulators are micro x micro either way (on tensor cores, warpP / 8 x warpQ / 4).
+    const std::string m = std::to_string(c.micro);
     if (mma) {
       // A thread's accumulators pf_acc[a][b], as mma.sync's fragment of each m16n8 tile
       // lays them out: a = 2 x (16-row tile) + (upper or lower 8 rows), rows pf_g;
@@ -1656,7 +1656,7 @@ class KernelPrinter {
          << " threads along " << lp.var << " and " << lq.var << "), " << lr.var << " staged " << c.kStep << " steps at a time\n";
       os << "    const int pf_tp = pf_tid / " << threadsQ << ", pf_tq = pf_tid % " << threadsQ << ";\n";
     }
-    os << "    " << sp_.real << " pf_acc[" << ap << "][" << aq << "];\n";
+    os << "    " << sp_.real << " pf_acc[" << m << "][" << m << "];\n";
     // Strict numerics: an update of a value computed before (a bias) continues from it,
     // as the serial loop does, instead of adding the tile's sum to it at the end.
     const bool continues = sp_.strict && !st.init && !accumulatorOnly(st.write.tensor);
@@ -1667,7 +1667,7 @@ class KernelPrinter {
     auto outputs = [&](const std::string& ind) {
       return ind + "const " + ix + " " + lp.var + " = " + lp.lo + " + " + offP + ", " + lq.var + " = " + lq.lo + " + " + offQ + ";\n";
     };
-    os << unroll << "    for (int pf_a = 0; pf_a < " << ap << "; ++pf_a)\n" << unroll << "      for (int pf_b = 0; pf_b < " << aq;
+    os << unroll << "    for (int pf_a = 0; pf_a < " << m << "; ++pf_a)\n" << unroll << "      for (int pf_b = 0; pf_b < " << m;
     if (continues) {
       os << "; ++pf_b) {\n" << outputs("        ") << "        pf_acc[pf_a][pf_b] = " << lp.var << " < " << lp.hi << " && "
          << lq.var << " < " << lq.hi << " ? " << lhs << " : " << identity(st.op, sp_) << ";\n      }\n";
@@ -1762,7 +1762,7 @@ class KernelPrinter {
       os << "            pf_acc[pf_a][pf_b] = " << combine(st.op, "pf_acc[pf_a][pf_b]", value, sp_) << ";\n          }\n";
     }
     os << "      }\n      " << sp_.barrier() << "\n    }\n";
-    os << unroll << "    for (int pf_a = 0; pf_a < " << ap << "; ++pf_a)\n" << unroll << "      for (int pf_b = 0; pf_b < " << aq
+    os << unroll << "    for (int pf_a = 0; pf_a < " << m << "; ++pf_a)\n" << unroll << "      for (int pf_b = 0; pf_b < " << m
        << "; ++pf_b) {\n"
        << outputs("        ") << "        if (" << lp.var << " < " << lp.hi << " && " << lq.var << " < " << lq.hi << ") {\n";
     if (!accumulatorOnly(st.write.tensor))

@@ -153,7 +153,7 @@ json pointHeader(const ExperimentConfig& cfg, const Point& pt) {
   r["program"] = fs::path(cfg.programs[pt.program].path).stem().string();
   r["sizes"] = sizesText(pt.sizes);
   r["strategy"] = pt.strategy;
-  if (pt.numerics != Numerics::Default) r["numerics"] = numericsName(pt.numerics);
+  r["numerics"] = numericsName(pt.numerics);
   const DeviceSpec& dev = cfg.devices[pt.device];
   r["device"] = dev.label;
   if (!dev.swept.empty()) {

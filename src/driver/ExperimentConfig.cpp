@@ -268,11 +268,14 @@ static ExperimentConfig parseConfig(const std::string& path) {
   if (root["numerics"]) {  // one value, or a list to sweep
     const YAML::Node nn = root["numerics"];
     cfg.numerics.clear();
-    for (const YAML::Node& v : nn.IsSequence() ? nn : YAML::Node(std::vector<YAML::Node>{nn})) {
+    auto take = [&](const YAML::Node& v) {
       const std::optional<Numerics> n = parseIn(kNumericsNames, r.str(v, "numerics"));
       if (!n) r.fail(v, std::string("numerics is ") + namesIn(kNumericsNames, " or "));
       if (std::find(cfg.numerics.begin(), cfg.numerics.end(), *n) == cfg.numerics.end()) cfg.numerics.push_back(*n);
-    }
+    };
+    if (!nn.IsSequence()) take(nn);
+    else
+      for (const YAML::Node& v : nn) take(v);
     if (cfg.numerics.empty()) r.fail(nn, "numerics sweeps no values");
   }
   if (root["validate"]) {
@@ -314,7 +317,7 @@ std::vector<Point> expandPoints(const ExperimentConfig& cfg) {
             for (auto& [k, v] : sz) sizes += "_" + k + std::to_string(v);
             pt.id = clean(stem + sizes + "_" + cfg.devices[dev].label +
                           (cfg.weights.size() > 1 ? "_" + cfg.weights[w].name : "") + "_" + st +
-                          (num == Numerics::Default ? "" : std::string("_") + numericsName(num)));
+                          (cfg.numerics.size() > 1 ? std::string("_") + numericsName(num) : ""));
             // The same point listed twice (a size or a value repeated, 1 and 1.0) is one
             // point: its id names its result file, which two workers must not share.
             if (!ids.insert(pt.id).second) continue;

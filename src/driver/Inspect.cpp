@@ -260,8 +260,8 @@ void inspectPoint(std::ostream& os, const fs::path& dir, const std::string& arch
       else
         os << fmt::format("     tiled contraction {} on tensor cores (mma.sync m16n8k8, TF32 operands, f32 accumulators): "
                           "warp tiles {}x{}, {} outputs a thread, staged in shared memory {} steps at a time: {}\n",
-                          c["statement"].get<std::string>(), 8 * micro, 4 * micro, micro * micro, c["k_step"].get<int>(),
-                          c["staged"].dump());
+                          c["statement"].get<std::string>(), c["warp_tile"][0].get<int>(), c["warp_tile"][1].get<int>(),
+                          micro * micro, c["k_step"].get<int>(), c["staged"].dump());
       std::string epilogue;
       for (auto& e : c.value("epilogue", json::array())) epilogue += (epilogue.empty() ? "" : ", ") + e.get<std::string>();
       if (!epilogue.empty()) os << "     its epilogue, applied to the accumulators in registers: " << epilogue << "\n";

@@ -31,6 +31,14 @@ const std::vector<std::string> kColumns = {
     "measured_ms", "measured_min_ms", "measured_max_ms", "kernel_ms", "verified", "max_rel_error", "max_error_f64", "kendall_tau",
     "spearman_rho", "regret", "error"};
 
+// What sets a point apart beside its program, sizes and device, in a table's title: its
+// cost-model weights and its numerics, where not the default.
+std::string variantText(const json& r) {
+  const std::string numerics = r.value("numerics", "default");
+  return (r["weights"] != "default" ? " (" + r["weights"].get<std::string>() + ")" : "") +
+         (numerics != "default" ? ", numerics " + numerics : "");
+}
+
 // Structured fields that results.jsonl carries beside the columns.
 const std::vector<std::string> kJsonOnly = {"kernels", "second_best_kernels", "validation", "exec_window"};
 
@@ -232,11 +240,7 @@ void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results,
     csv += "\n";
     std::string jsonl;
     for (auto& r : results) {
-      // A record names its numerics where they are not the default (the report's groups
-      // say so only then); the table names them always.
-      for (size_t i = 0; i < kColumns.size(); ++i)
-        csv += (i ? "," : "") + (kColumns[i] == "numerics" && !r.contains("numerics") ? std::string("default")
-                                                                                      : cell(r, kColumns[i]));
+      for (size_t i = 0; i < kColumns.size(); ++i) csv += (i ? "," : "") + cell(r, kColumns[i]);
       csv += "\n";
       json row;
       for (auto& c : kColumns)
@@ -254,8 +258,7 @@ void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results,
   for (auto& r : results) {
     std::string key = r["program"].get<std::string>() + " at " + r["sizes"].get<std::string>() +
                       (r.contains("device") ? " on " + r["device"].get<std::string>() : "") +
-                      (r["weights"] != "default" ? " (" + r["weights"].get<std::string>() + ")" : "") +
-                      (r.contains("numerics") ? ", numerics " + r["numerics"].get<std::string>() : "");
+                      variantText(r);
     auto it = std::find_if(groups.begin(), groups.end(), [&](auto& g) { return g.first == key; });
     if (it == groups.end()) groups.push_back({key, {&r}});
     else it->second.push_back(&r);
@@ -495,8 +498,7 @@ void writeResults(const ExperimentConfig& cfg, const std::vector<json>& results,
     const std::string param = r["swept_param"], label = r["device"];
     const std::string device = label.substr(0, label.rfind(" " + param + "="));
     std::string title = r["program"].get<std::string>() + " at " + r["sizes"].get<std::string>() + " on " + device +
-                        (r["weights"] != "default" ? " (" + r["weights"].get<std::string>() + ")" : "") +
-                        (r.contains("numerics") ? ", numerics " + r["numerics"].get<std::string>() : "") + ", sweeping " +
+                        variantText(r) + ", sweeping " +
                         param;
     auto it = std::find_if(sweeps.begin(), sweeps.end(), [&](const Sweep& w) { return w.title == title; });
     if (it == sweeps.end()) it = sweeps.insert(sweeps.end(), Sweep{title, param, {}});

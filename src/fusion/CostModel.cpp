@@ -443,7 +443,7 @@ std::optional<ContractionTile> CostModel::contractionTile(const std::vector<int>
                                                           int member, int micro) const {
   const Program& prog = fg_.program();
   const Statement& st = prog.statements[members[size_t(member)]];
-  if (st.numParallel != 2 || st.numReduction() != 1 || st.op != ReduceOp::Add || st.reads.empty()) return std::nullopt;
+  if (!contractionShaped(st) || st.reads.empty()) return std::nullopt;
   ContractionTile c;
   c.member = member;
   c.q = kp.threadDims[size_t(member)];
@@ -475,7 +475,7 @@ std::optional<ContractionTile> CostModel::contractionTile(const std::vector<int>
   auto f32Read = [&](const Expr& e) {
     return e.kind == ExprKind::Access && prog.tensors[size_t(st.reads[size_t(e.ref)].tensor)].type == ElemType::F32;
   };
-  if (numerics_ == Numerics::Tf32 && dev_.tensorFlopsPerSec > 0 && !dev_.arch.empty() && prog.computeType() == ElemType::F32 &&
+  if (tensorCoresAllowed() && prog.computeType() == ElemType::F32 &&
       st.reads.size() == 2 && c.alongP[0] != c.alongP[1] && st.rhs->kind == ExprKind::Mul && f32Read(*st.rhs->args[0]) &&
       f32Read(*st.rhs->args[1]) && c.tileP % c.warpP() == 0 && c.tileQ % c.warpQ() == 0)
     c.engine = ContractionEngine::TensorCoresTf32;

@@ -135,6 +135,14 @@ class CostModel {
   // The widest tile per coordinate of a wider grid, and in points, for this group:
   // tensor-core contractions (under --numerics tf32) take kWideTile, all else kMaxTileND.
   std::pair<int64_t, int64_t> tileLimits(const std::vector<int>& members) const;
+  // Whether contractions may run on tensor cores: --numerics tf32 on a CUDA device with them.
+  bool tensorCoresAllowed() const {
+    return numerics_ == Numerics::Tf32 && dev_.tensorFlopsPerSec > 0 && !dev_.arch.empty();
+  }
+  // A sum over one reduction dim into a rank-2 output: what may tile as a matrix product.
+  static bool contractionShaped(const Statement& st) {
+    return st.numParallel == 2 && st.numReduction() == 1 && st.op == ReduceOp::Add;
+  }
   // Why `plan` returns none: the blocking dependence and its source lines, or shape.
   struct Refusal {
     bool convex = true;  // false: a path leaves the group and comes back

@@ -150,12 +150,9 @@ std::pair<std::vector<int64_t>, std::vector<int64_t>> CostModel::gridBounds(
 }
 
 std::pair<int64_t, int64_t> CostModel::tileLimits(const std::vector<int>& members) const {
-  if (numerics_ != Numerics::Tf32 || dev_.tensorFlopsPerSec <= 0 || dev_.arch.empty()) return {kMaxTileND, kMaxTilePoints};
-  for (int s : members) {
-    const Statement& st = fg_.program().statements[size_t(s)];
-    if (st.numParallel == 2 && st.numReduction() == 1 && st.op == ReduceOp::Add)
-      return {kWideTile, kWideTile * kWideTile};
-  }
+  if (!tensorCoresAllowed()) return {kMaxTileND, kMaxTilePoints};
+  for (int s : members)
+    if (contractionShaped(fg_.program().statements[size_t(s)])) return {kWideTile, kWideTile * kWideTile};
   return {kMaxTileND, kMaxTilePoints};
 }
 

@@ -100,6 +100,7 @@ nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p) {
                                          {"micro_tile", c.micro}, {"k_step", c.kStep},
                                          {"tile", {c.tileP, c.tileQ}}, {"staged", tensorNames(prog, staged)},
                                          {"epilogue", epilogue}});
+      if (c.tensorCores()) kj["contraction_tiles"].back()["warp_tile"] = {c.warpP(), c.warpQ()};
     }
     kj["dram_bytes"] = k.dramBytes;
     kj["l2_bytes"] = k.l2Bytes;
