@@ -527,7 +527,7 @@ class KernelPrinter {
     // one buffer that the contractions, one after another, share.
     if (!kp.contractions.empty())
       os << "  " << (sp_.d == Dialect::Cuda ? "__shared__ __align__(16) " : "__local ") << sp_.real << " pf_stage[" << kp.stagedElements()
-         << "];  // the staged slices of a step\n";
+         << "];  // the staged slices of a step, a buffer a stage\n";
     // The plan's thread count, a compile-time constant (the launch bounds and the work-
     // group size enforce it): strides and trip counts fold.
     os << "  const int pf_tid = " << sp_.tid() << ", pf_nthreads = " << kp.threadsPerBlock << ";\n";
@@ -1633,7 +1633,12 @@ class KernelPrinter {
     // Read r's slice starts at stage[r] in the shared buffer.
     std::vector<int64_t> stage{0};
     for (size_t r = 0; r < c.alongP.size(); ++r) stage.push_back(stage.back() + c.lines(r) * c.lineElements(r));
-    auto slice = [&](size_t r) { return "pf_stage[" + (stage[r] ? std::to_string(stage[r]) + " + " : std::string()); };
+    // Read r's slice in the buffer at `buf` (empty: the first); the steps compute from
+    // pf_cb's.
+    auto slice = [&](size_t r, const std::string& buf) {
+      return "pf_stage[" + (buf.empty() ? std::string() : buf + " + ") + (stage[r] ? std::to_string(stage[r]) + " + " : std::string());
+    };
+    const std::string current = c.stages > 1 ? "pf_cb" : "";
     const LoopIR &lp = piece.loops[size_t(c.p)], &lq = piece.loops[size_t(c.q)], &lr = piece.loops[2];
     const int64_t threadsP = c.tileP / c.micro, threadsQ = c.tileQ / c.micro;
     const int64_t warpsQ = c.tileQ / c.warpQ();
@@ -1645,7 +1650,7 @@ class KernelPrinter {
       // A thread's accumulators pf_acc[a][b], as mma.sync's fragment of each m16n8 tile
       // lays them out: a = 2 x (16-row tile) + (upper or lower 8 rows), rows pf_g;
       // b = 2 x (8-column tile) + (even or odd column), columns 2 pf_t and 2 pf_t + 1.
-      os << "    // tensor cores: mma.sync m16n8k8 on TF32 operands (rounded to nearest as staged), f32 accumulators;\n"
+      os << "    // tensor cores: mma.sync m16n8k8 on TF32 operands (rounded to nearest as fragments load them), f32 accumulators;\n"
          << "    // warps of " << c.warpP() << " x " << c.warpQ() << " outputs (" << lp.var
          << " x " << lq.var << "), " << warpsQ << " along " << lq.var << "; " << lr.var << " staged " << c.kStep
          << " steps at a time\n";
@@ -1674,43 +1679,96 @@ class KernelPrinter {
     } else {
       os << "; ++pf_b) pf_acc[pf_a][pf_b] = " << identity(st.op, sp_) << ";\n";
     }
-    os << "    for (" << ix << " pf_k0 = 0; pf_k0 < pf_ext_" << lr.var << "; pf_k0 += " << c.kStep << ") {\n";
-    for (size_t r = 0; r < c.alongP.size(); ++r) {
-      // Consecutive threads take consecutive elements of the slice's rows: along r for a
-      // [tileP x kStep] slice, along q for a [kStep x tileQ] one.
-      const LoopIR& other = c.alongP[r] ? lp : lq;
-      const int64_t rows = c.alongP[r] ? c.tileP : c.kStep, cols = c.alongP[r] ? c.kStep : c.tileQ;
-      const std::string rowIdx = "(pf_e / " + std::to_string(cols) + ")", colIdx = "(pf_e % " + std::to_string(cols) + ")";
-      const std::string otherOff = c.alongP[r] ? rowIdx : colIdx, rOff = c.alongP[r] ? colIdx : rowIdx;
-      // Where element (other, r) of the slice lies: line r (or line `other`, p-major).
-      const std::string line = std::to_string(c.lineElements(r));
-      const std::string at = c.pMajor(r) ? otherOff + " * " + line + " + " + rOff
-                             : !c.alongP[r] && c.lineElements(r) == cols ? "pf_e"
-                                                                         : rOff + " * " + line + " + " + otherOff;
-      os << "      for (int pf_e = pf_tid; pf_e < " << rows * cols << "; pf_e += pf_nthreads) {\n"
-         << "        " << sp_.real << " pf_x = " << sp_.literal("0") << ";\n"
-         << "        if (" << otherOff << " < pf_ext_" << other.var << " && pf_k0 + " << rOff << " < pf_ext_" << lr.var << ") { "
-         << "const " << ix << " " << other.var << " = " << other.lo << " + " << otherOff << "; const " << ix << " " << lr.var
-         << " = " << lr.lo << " + pf_k0 + " << rOff << "; pf_x = " << accessC(st.reads[r], &st) << "; }\n"
-         << "        " << slice(r) << at << "] = " << (mma ? "pf_tf32(pf_x)" : "pf_x") << ";\n      }\n";
+    // Stages the step whose first r is `ks` (C text) into the buffer that starts at `buf`
+    // (empty: the only one). Zeros pad the slices past the extents; the copies of a
+    // pipelined tile go by cp.async where the element is one of global memory as is.
+    auto stageStep = [&](const std::string& ks, const std::string& buf, const std::string& ind) {
+      for (size_t r = 0; r < c.alongP.size(); ++r) {
+        // Consecutive threads take consecutive elements of the slice's rows: along r for a
+        // [tileP x kStep] slice, along q for a [kStep x tileQ] one.
+        const LoopIR& other = c.alongP[r] ? lp : lq;
+        const int64_t rows = c.alongP[r] ? c.tileP : c.kStep, cols = c.alongP[r] ? c.kStep : c.tileQ;
+        const std::string rowIdx = "(pf_e / " + std::to_string(cols) + ")", colIdx = "(pf_e % " + std::to_string(cols) + ")";
+        const std::string otherOff = c.alongP[r] ? rowIdx : colIdx, rOff = c.alongP[r] ? colIdx : rowIdx;
+        // Where element (other, r) of the slice lies: line r (or line `other`, p-major).
+        const std::string line = std::to_string(c.lineElements(r));
+        const std::string at = c.pMajor(r) ? otherOff + " * " + line + " + " + rOff
+                               : !c.alongP[r] && c.lineElements(r) == cols ? "pf_e"
+                                                                           : rOff + " * " + line + " + " + otherOff;
+        const std::string dst = slice(r, buf) + at + "]";
+        const std::string inside = otherOff + " < pf_ext_" + other.var + " && " + ks + " + " + rOff + " < pf_ext_" + lr.var;
+        // A copy of 16 bytes takes 4 consecutive elements of a slice row, where the row
+        // lies in global memory as it does in the slice.
+        const int w = c.stages > 1 && copiesAsync(st.reads[r], st) ? copyWidth(c, r, st) : 1;
+        if (w > 1)
+          os << ind << "for (int pf_e = pf_tid * " << w << "; pf_e < " << rows * cols << "; pf_e += pf_nthreads * " << w << ") {\n";
+        else
+          os << ind << "for (int pf_e = pf_tid; pf_e < " << rows * cols << "; pf_e += pf_nthreads) {\n";
+        if (c.stages > 1 && copiesAsync(st.reads[r], st)) {
+          // Out of the extents: a valid address (the block's first line), nothing read.
+          os << ind << "  const bool pf_in = " << inside << ";\n"
+             << ind << "  const " << ix << " " << other.var << " = " << other.lo << " + (pf_in ? " << otherOff << " : 0), "
+             << lr.var << " = " << lr.lo << " + " << ks << " + (pf_in ? " << rOff << " : 0);\n"
+             << ind << "  pf_copy_async<" << w * (sp_.f32 ? 4 : 8) << ">(&" << dst << ", &" << accessC(st.reads[r], &st)
+             << ", pf_in);\n";
+        } else {
+          os << ind << "  " << sp_.real << " pf_x = " << sp_.literal("0") << ";\n"
+             << ind << "  if (" << inside << ") { const " << ix << " " << other.var << " = " << other.lo << " + " << otherOff
+             << "; const " << ix << " " << lr.var << " = " << lr.lo << " + " << ks << " + " << rOff
+             << "; pf_x = " << accessC(st.reads[r], &st) << "; }\n"
+             << ind << "  " << dst << " = pf_x;\n";
+        }
+        os << ind << "}\n";
+      }
+    };
+    const std::string kStep = std::to_string(c.kStep);
+    if (c.stages == 1) {
+      os << "    for (" << ix << " pf_k0 = 0; pf_k0 < pf_ext_" << lr.var << "; pf_k0 += " << kStep << ") {\n";
+      stageStep("pf_k0", "", "      ");
+      os << "      " << sp_.barrier() << "\n";
+    } else {
+      // The first stages - 1 steps go ahead; then each step stages the one stages - 1
+      // later into the buffer the step before it read (the barrier says all are done).
+      const bool async = sp_.d == Dialect::Cuda;
+      const int64_t S = c.stages, stride = c.stageElements();
+      os << "    // " << S << " buffers of " << stride << " elements: each step's slices are copied " << S - 1
+         << (S == 2 ? " step" : " steps") << " ahead" << (async ? ", by cp.async while the block computes" : "") << "\n";
+      for (int64_t k = 0; k + 1 < S; ++k) {
+        os << "    {\n      const " << ix << " pf_ks = " << k * c.kStep << ";\n      if (pf_ks < pf_ext_" << lr.var << ") {\n";
+        stageStep("pf_ks", k ? std::to_string(k * stride) : "", "        ");
+        os << "      }\n" << (async ? "      pf_copy_commit();\n" : "") << "    }\n";
+      }
+      os << "    for (" << ix << " pf_k0 = 0, pf_it = 0; pf_k0 < pf_ext_" << lr.var << "; pf_k0 += " << kStep << ", ++pf_it) {\n";
+      if (async) os << "      pf_copy_wait<" << S - 2 << ">();  // this thread's copies of step pf_it have landed\n";
+      os << "      " << sp_.barrier() << "  // every thread's have, and the buffer staged next is read no more\n"
+         << "      {\n        const " << ix << " pf_ks = pf_k0 + " << (S - 1) * c.kStep << ";\n        if (pf_ks < pf_ext_"
+         << lr.var << ") {\n";
+      stageStep("pf_ks", "(pf_it + " + std::to_string(S - 1) + ") % " + std::to_string(S) + " * " + std::to_string(stride),
+                "          ");
+      os << "        }\n" << (async ? "        pf_copy_commit();\n" : "") << "      }\n"
+         << "      const " << ix << " pf_cb = pf_it % " << S << " * " << stride << ";  // step pf_it's buffer\n";
     }
-    os << "      " << sp_.barrier() << "\n";
     if (mma) {
       // Each 8 steps: the warp's A fragments (a 16 x 8 tile of the [tileP x kStep] slice
       // per 16 rows), B fragments (8 x 8 of the [kStep x tileQ] slice per 8 columns), and
-      // an mma per pair; the padded lines put a fragment's 32 loads in 32 banks.
+      // an mma per pair; the padded lines put a fragment's 32 loads in 32 banks. Operands
+      // round to TF32 here, not as staged: cp.async copies bits as they are.
       const size_t ra = c.alongP[0] ? 0 : 1, rb = 1 - ra;
       const int64_t tilesP = c.warpP() / 16, tilesQ = c.warpQ() / 8;
       os << unroll << "      for (int pf_r = 0; pf_r < " << c.kStep << "; pf_r += 8) {\n";
       os << "        float pf_fa[" << tilesP << "][4], pf_fb[" << tilesQ << "][2];\n";
-      os << unroll << "        for (int pf_a = 0; pf_a < " << tilesP << "; ++pf_a)\n" << unroll
-         << "          for (int pf_h = 0; pf_h < 4; ++pf_h)\n"
-         << "            pf_fa[pf_a][pf_h] = " << slice(ra) << "(pf_wp * " << c.warpP()
-         << " + pf_a * 16 + (pf_h & 1) * 8 + pf_g) * " << c.lineElements(ra) << " + pf_r + (pf_h >> 1) * 4 + pf_t];\n";
+      // An A fragment is four 8 x 4 blocks of 32-bit words (rows g and g + 8, columns t
+      // and t + 4): one ldmatrix.x4, each lane giving one block row's address.
+      os << unroll << "        for (int pf_a = 0; pf_a < " << tilesP << "; ++pf_a) {\n"
+         << "          pf_ldmatrix_x4(pf_fa[pf_a], &" << slice(ra, current) << "(pf_wp * " << c.warpP()
+         << " + pf_a * 16 + ((pf_tid >> 3) & 1) * 8 + (pf_tid & 7)) * " << c.lineElements(ra)
+         << " + pf_r + ((pf_tid >> 4) & 1) * 4]);\n"
+         << unroll << "          for (int pf_h = 0; pf_h < 4; ++pf_h) pf_fa[pf_a][pf_h] = pf_tf32(pf_fa[pf_a][pf_h]);\n"
+         << "        }\n";
       os << unroll << "        for (int pf_b = 0; pf_b < " << tilesQ << "; ++pf_b)\n" << unroll
          << "          for (int pf_h = 0; pf_h < 2; ++pf_h)\n"
-         << "            pf_fb[pf_b][pf_h] = " << slice(rb) << "(pf_r + pf_h * 4 + pf_t) * " << c.lineElements(rb) << " + pf_wq * "
-         << c.warpQ() << " + pf_b * 8 + pf_g];\n";
+         << "            pf_fb[pf_b][pf_h] = pf_tf32(" << slice(rb, current) << "(pf_r + pf_h * 4 + pf_t) * " << c.lineElements(rb)
+         << " + pf_wq * " << c.warpQ() << " + pf_b * 8 + pf_g]);\n";
       os << unroll << "        for (int pf_a = 0; pf_a < " << tilesP << "; ++pf_a)\n" << unroll
          << "          for (int pf_b = 0; pf_b < " << tilesQ << "; ++pf_b)\n"
          << "            pf_mma_tf32(pf_acc[2 * pf_a][2 * pf_b], pf_acc[2 * pf_a][2 * pf_b + 1], pf_acc[2 * pf_a + 1][2 * pf_b],\n"
@@ -1735,16 +1793,16 @@ class KernelPrinter {
         const std::string first = c.alongP[r] ? "pf_tp * " + m : "pf_tq * " + m;
         os << "        " << sp_.real << " " << f << "[" << m << "];\n";
         if (c.pMajor(r)) {
-          os << unroll << "        for (int pf_a = 0; pf_a < " << m << "; ++pf_a) " << f << "[pf_a] = " << slice(r) << "("
+          os << unroll << "        for (int pf_a = 0; pf_a < " << m << "; ++pf_a) " << f << "[pf_a] = " << slice(r, current) << "("
              << first << " + pf_a) * " << line << " + pf_r];\n";
         } else if (sp_.f32 && c.micro % 4 == 0 && wholeSteps) {
-          const std::string at = slice(r).substr(std::string("pf_stage[").size()) + "pf_r * " + line + " + " + first + " + pf_v]";
+          const std::string at = slice(r, current).substr(std::string("pf_stage[").size()) + "pf_r * " + line + " + " + first + " + pf_v]";
           os << unroll << "        for (int pf_v = 0; pf_v < " << m << "; pf_v += 4) {\n          const float4 pf_q4 = "
              << (sp_.d == Dialect::Cuda ? "*reinterpret_cast<const float4*>(&pf_stage[" + at + ")" : "vload4(0, &pf_stage[" + at + ")")
              << ";\n          " << f << "[pf_v] = pf_q4.x; " << f << "[pf_v + 1] = pf_q4.y; " << f << "[pf_v + 2] = pf_q4.z; " << f
              << "[pf_v + 3] = pf_q4.w;\n        }\n";
         } else {
-          os << unroll << "        for (int pf_a = 0; pf_a < " << m << "; ++pf_a) " << f << "[pf_a] = " << slice(r) << "pf_r * "
+          os << unroll << "        for (int pf_a = 0; pf_a < " << m << "; ++pf_a) " << f << "[pf_a] = " << slice(r, current) << "pf_r * "
              << line << " + " << first << " + pf_a];\n";
         }
       }
@@ -1761,7 +1819,10 @@ class KernelPrinter {
            << " + " << offQ << ", " << lr.var << " = " << lr.lo << " + pf_k0 + pf_r;\n";
       os << "            pf_acc[pf_a][pf_b] = " << combine(st.op, "pf_acc[pf_a][pf_b]", value, sp_) << ";\n          }\n";
     }
-    os << "      }\n      " << sp_.barrier() << "\n    }\n";
+    if (c.stages == 1)
+      os << "      }\n      " << sp_.barrier() << "\n    }\n";
+    else  // the next contraction's first steps reuse the buffers
+      os << "      }\n    }\n    " << sp_.barrier() << "\n";
     os << unroll << "    for (int pf_a = 0; pf_a < " << m << "; ++pf_a)\n" << unroll << "      for (int pf_b = 0; pf_b < " << m
        << "; ++pf_b) {\n"
        << outputs("        ") << "        if (" << lp.var << " < " << lp.hi << " && " << lq.var << " < " << lq.hi << ") {\n";
@@ -1772,6 +1833,41 @@ class KernelPrinter {
          << ";\n";
     printEpilogue(os, c, st, lp.var, lq.var);
     os << "        }\n      }\n";
+  }
+
+  // The elements a copy of read r's slice takes at once: 4 (16 bytes) where a slice row
+  // runs along the same dimension as the tensor's rows in memory (the last subscript is
+  // that dimension, alone, at a multiple of 4; rows of a multiple of 4 elements; the
+  // dimension's range starts at and spans a multiple of 4, so a copy is wholly inside or
+  // wholly out), else 1. Only f32: 16 bytes of f64 is 2 elements.
+  int copyWidth(const ContractionTile& c, size_t r, const Statement& st) const {
+    if (!sp_.f32) return 1;
+    // The dimension along a slice row: r's in the p-major slice along p, q's in the slice
+    // along q; the r-major slice along p runs across A's rows.
+    int along = -1;
+    if (c.pMajor(r)) along = c.r;
+    else if (!c.alongP[r]) along = c.q;
+    if (along < 0) return 1;
+    const std::string& dim = st.dims[size_t(along)];
+    const Access& a = st.reads[r];
+    const Tensor& T = prog_.tensors[size_t(a.tensor)];
+    if (a.subscripts.empty() || T.shape.size() != a.subscripts.size()) return 1;
+    const Affine& last = a.subscripts.back();
+    if (last.div != 1 || last.coef.size() != 1 || last.coefficient(dim) != 1 || last.constant % 4) return 1;
+    for (size_t s = 0; s + 1 < a.subscripts.size(); ++s)
+      if (a.subscripts[s].coefficient(dim) != 0) return 1;
+    const SizedStatement& ss = at_.statement(st.id);
+    const int64_t lo = ss.lo[size_t(along)], span = ss.hi[size_t(along)] - lo;
+    const int64_t cols = along == c.r ? c.kStep : c.tileQ;
+    if (T.shape.back().eval(at_.sizes()) % 4 || lo % 4 || span % 4 || cols % 4) return 1;
+    return 4;
+  }
+
+  // Whether a pipelined tile copies read `a` by cp.async: an element of global memory
+  // in the computing type, which the slice holds bit for bit.
+  bool copiesAsync(const Access& a, const Statement& st) const {
+    const ElemType t = prog_.tensors[size_t(a.tensor)].type;
+    return sp_.d == Dialect::Cuda && !local(a.tensor, &st) && t == (sp_.f32 ? ElemType::F32 : ElemType::F64);
   }
 
   // A value the plan keeps in a tiled contraction's accumulators (its result, or its
@@ -2194,7 +2290,31 @@ std::string mmaHelpers() {
          "               : \"+f\"(d0), \"+f\"(d1), \"+f\"(d2), \"+f\"(d3)\n"
          "               : \"r\"(__float_as_uint(a[0])), \"r\"(__float_as_uint(a[1])), \"r\"(__float_as_uint(a[2])),\n"
          "                 \"r\"(__float_as_uint(a[3])), \"r\"(__float_as_uint(b[0])), \"r\"(__float_as_uint(b[1])));\n"
+         "}\n"
+         // Four 8 x 8 blocks of 16-bit words are four 8 x 4 blocks of 32-bit ones: lane l
+         // gets word l % 4 of row l / 4 of each, an A fragment's layout.
+         "__device__ __forceinline__ void pf_ldmatrix_x4(float* f, const float* row) {\n"
+         "  unsigned u0, u1, u2, u3;\n"
+         "  asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\"\n"
+         "               : \"=r\"(u0), \"=r\"(u1), \"=r\"(u2), \"=r\"(u3) : \"r\"((unsigned)__cvta_generic_to_shared(row)) : \"memory\");\n"
+         "  f[0] = __uint_as_float(u0); f[1] = __uint_as_float(u1); f[2] = __uint_as_float(u2); f[3] = __uint_as_float(u3);\n"
          "}\n\n";
+}
+
+// A pipelined tile's copies (ContractionTile::stages), sm_80's cp.async: B bytes from
+// global to shared memory that land while the block computes, zeros where `full` is
+// false (the slice's edge); a thread's copies commit as one group a step, and waiting for
+// all but the newest N groups leaves the next steps' copies in flight.
+std::string copyHelpers() {
+  return "template <int B> __device__ __forceinline__ void pf_copy_async(void* dst, const void* src, bool full) {\n"
+         "  const unsigned s = (unsigned)__cvta_generic_to_shared(dst);\n"
+         "  if (B == 16)  // through L2 alone: the block's own copy is in shared memory\n"
+         "    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\" ::\"r\"(s), \"l\"(src), \"r\"(full ? 16 : 0) : \"memory\");\n"
+         "  else\n"
+         "    asm volatile(\"cp.async.ca.shared.global [%0], [%1], %2, %3;\" ::\"r\"(s), \"l\"(src), \"n\"(B), \"r\"(full ? B : 0) : \"memory\");\n}\n"
+         "__device__ __forceinline__ void pf_copy_commit() { asm volatile(\"cp.async.commit_group;\" ::: \"memory\"); }\n"
+         "template <int N> __device__ __forceinline__ void pf_copy_wait() {\n"
+         "  asm volatile(\"cp.async.wait_group %0;\" ::\"n\"(N) : \"memory\");\n}\n\n";
 }
 
 // `warpRows`: some kernel runs a row per warp (OpenCL needs its 32-lane reduction);
@@ -2354,10 +2474,13 @@ GeneratedCode generate(const PolyProgram& pp, const Partition& p, Dialect d) {
     if (d == Dialect::OpenCL) os << "#pragma OPENCL FP_CONTRACT OFF\n";
   }
   std::set<ReduceOp> used;  // block combines the kernels need
-  bool warpRows = false, blockRows = false, columnRows = false, streams = false, mma = false;
+  bool warpRows = false, blockRows = false, columnRows = false, streams = false, mma = false, pipelined = false;
   for (auto& k : out.kernels) {
     streams |= !k.plan.streams.empty();
-    for (const ContractionTile& c : k.plan.contractions) mma |= c.tensorCores() && d == Dialect::Cuda;
+    for (const ContractionTile& c : k.plan.contractions) {
+      mma |= c.tensorCores() && d == Dialect::Cuda;
+      pipelined |= c.stages > 1 && d == Dialect::Cuda;
+    }
     warpRows |= k.plan.warpPerRow();
     columnRows |= k.plan.columnTile();
     blockRows |= k.plan.usesBlockReduce() && !k.plan.warpPerRow() && !k.plan.columnTile();
@@ -2367,6 +2490,7 @@ GeneratedCode generate(const PolyProgram& pp, const Partition& p, Dialect d) {
   }
   os << helpers(sp, prog, used, warpRows, blockRows, columnRows, streams) << "\n";
   if (mma) os << mmaHelpers();
+  if (pipelined) os << copyHelpers();
   for (auto& k : out.kernels) {
     KernelPrinter kp(at, k, sp);
     os << kp.print() << "\n";

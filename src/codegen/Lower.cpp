@@ -304,9 +304,12 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& 
       ki.warpBarriers = ki.barriers;
       ki.barriersPerBlock = 0;
     }
-    // A tiled contraction: two a step (staged, then consumed).
-    for (const ContractionTile& c : k.contractions)
-      ki.barriersPerBlock += 2 * c.steps(at.statement(k.statements[size_t(c.member)]));
+    // A tiled contraction: two a step (staged, then consumed), or, double-buffered, one
+    // a step and one after the last.
+    for (const ContractionTile& c : k.contractions) {
+      const int64_t steps = c.steps(at.statement(k.statements[size_t(c.member)]));
+      ki.barriersPerBlock += c.stages > 1 ? steps + 1 : 2 * steps;
+    }
     for (size_t m = 0; m < k.statements.size() && !k.warpPerRow(); ++m) {
       if (!reducesAcrossThreads(k.modes[m])) continue;
       const Statement& st = prog.statements[k.statements[m]];

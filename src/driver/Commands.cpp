@@ -145,6 +145,7 @@ struct FusionCli {
   bool noRecompute = false;
   bool noStream = false;
   bool noColumnTiles = false;
+  bool noPipeline = false;
   bool noStreamSplit = false;
   std::string numerics = "default";
 
@@ -167,6 +168,8 @@ struct FusionCli {
                   "no reduction runs down a tile of columns, its threads along the kept dimension (docs/cost-model.md)");
     cmd->add_flag("--no-stream-split", noStreamSplit,
                   "no streamed tile splits its maximum's reduction across blocks and combines the chunks (docs/streaming.md)");
+    cmd->add_flag("--no-pipeline", noPipeline,
+                  "tiled contractions stage a step, then compute it: no second buffer whose copies (cp.async) run ahead (docs/codegen.md)");
     addNumericsOption(cmd, numerics);
   }
   // The cost model's own settings, before it plans anything.
@@ -174,6 +177,7 @@ struct FusionCli {
     cm.setStreams(!noStream);
     cm.setColumnTiles(!noColumnTiles);
     cm.setStreamSplits(!noStreamSplit);
+    cm.setPipelines(!noPipeline);
     cm.setNumerics(*parseIn(kNumericsNames, numerics));
   }
   SearchOptions options(int n) const {
@@ -201,6 +205,7 @@ struct PlanFile {
   // A cost model set as the plan was made: its numerics, streams where it streams.
   void configure(CostModel& cm) const {
     cm.setStreams(header.streams);
+    cm.setPipelines(header.pipelines);
     cm.setNumerics(header.numerics);
   }
   Partition read(const CostModel& cm) const { return readPlan(cm, plan, header, path); }
@@ -221,7 +226,7 @@ PlanFile openPlanFile(const Program& prog, const std::string& path, const std::s
 // one given, said when the command runs (a callback of the parser must not throw).
 std::string givenBesidePlan(CLI::App* cmd, const char* also) {
   for (const char* o : {"--strategy", "--fuse", "--never-fuse", "--max-kernels", "--time-limit", "--no-recompute",
-                        "--no-stream", "--no-column-tiles", "--no-stream-split", "--numerics", also})
+                        "--no-stream", "--no-column-tiles", "--no-stream-split", "--no-pipeline", "--numerics", also})
     if (cmd->get_option(o)->count() > 0) return o;
   return "";
 }

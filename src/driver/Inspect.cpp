@@ -126,12 +126,14 @@ std::map<std::string, PtxasInfo> ptxas(const fs::path& cudaDir, const std::strin
 // 128 bits (ld.global.v4.f32, .v2.f64: one LDG.E.128 each); the PTX is cached beside.
 struct VectorCounts {
   int loads = 0, wideLoads = 0, stores = 0, wideStores = 0;
+  int asyncCopies = 0, wideAsyncCopies = 0;  // cp.async: global loads that land in shared memory by themselves
   int fmas = 0;  // fused multiply-adds (fma.rn): a contraction's arithmetic beside its loads
   int mmas = 0;  // tensor-core products (mma.sync m16n8k8: 1,024 multiply-adds a warp, 32 a thread)
   int sharedLoads = 0, wideSharedLoads = 0;  // ld.shared: what feeds a tiled contraction's registers
+  int matrixLoads = 0;                       // ldmatrix .x4: a warp's four 8 x 8 blocks, 128 bits a lane
   // Multiply-adds a thread's shared-memory load feeds: the measure of a contraction's
   // register tiling (a thread's instructions against a thread's instructions).
-  double madsPerSharedLoad() const { return double(fmas + 32.0 * mmas) / std::max(1, sharedLoads); }
+  double madsPerSharedLoad() const { return double(fmas + 32.0 * mmas) / std::max(1, sharedLoads + matrixLoads); }
 };
 std::map<std::string, VectorCounts> ptxVectors(const fs::path& cudaDir, const std::string& arch) {
   std::map<std::string, VectorCounts> out;
@@ -147,10 +149,14 @@ std::map<std::string, VectorCounts> ptxVectors(const fs::path& cudaDir, const st
     if (current.empty()) continue;
     if (line.find("fma.rn.") != std::string::npos) out[current].fmas++;
     if (line.find("mma.sync.aligned.m16n8k8") != std::string::npos) out[current].mmas++;
+    if (line.find("ldmatrix.sync") != std::string::npos) out[current].matrixLoads++;
     if (line.find("ld.shared") != std::string::npos) {
       out[current].sharedLoads++;
       out[current].wideSharedLoads += std::regex_search(line, wide);
     }
+    // (16 bytes go by .cg, the smaller copies by .ca: the helper's two forms)
+    if (line.find("cp.async.ca.shared.global") != std::string::npos) out[current].asyncCopies++;
+    if (line.find("cp.async.cg.shared.global") != std::string::npos) out[current].asyncCopies++, out[current].wideAsyncCopies++;
     const bool load = line.find("ld.global") != std::string::npos, store = line.find("st.global") != std::string::npos;
     if (!load && !store) continue;
     const bool v = std::regex_search(line, wide);
@@ -220,16 +226,20 @@ void inspectPoint(std::ostream& os, const fs::path& dir, const std::string& arch
     }
     for (auto& [entryName, c] : vectors) {
       if (entryName.find(name) == std::string::npos || entryName.find(name + "_combine") != std::string::npos) continue;
-      os << fmt::format("     global memory in PTX: {} loads, {} of them 128-bit; {} stores, {} of them 128-bit\n", c.loads,
-                        c.wideLoads, c.stores, c.wideStores);
+      os << fmt::format("     global memory in PTX: {} loads, {} of them 128-bit; {} stores, {} of them 128-bit", c.loads,
+                        c.wideLoads, c.stores, c.wideStores)
+         << (c.asyncCopies ? fmt::format("; {} cp.async copies to shared memory, {} of them 128-bit", c.asyncCopies, c.wideAsyncCopies)
+                           : std::string())
+         << "\n";
       // A contraction's (a serial reduction's) arithmetic against its loads.
       bool contraction = false;
       for (auto& m : k.value("modes", json::array())) contraction |= m == "serial-reduce";
       if (contraction)
         os << fmt::format("     arithmetic in PTX: {} FMAs, {:.1f} per global load", c.fmas, double(c.fmas) / std::max(1, c.loads))
            << (c.mmas ? fmt::format("; {} mma.sync m16n8k8 (32 multiply-adds a thread each)", c.mmas) : std::string())
-           << fmt::format("; {:.1f} multiply-adds per shared-memory load ({} loads, {} of them 128-bit)\n",
-                          c.madsPerSharedLoad(), c.sharedLoads, c.wideSharedLoads);
+           << fmt::format("; {:.1f} multiply-adds per shared-memory load ({} loads, {} of them 128-bit{})\n",
+                          c.madsPerSharedLoad(), c.sharedLoads + c.matrixLoads, c.wideSharedLoads + c.matrixLoads,
+                          c.matrixLoads ? fmt::format(", {} ldmatrix.x4", c.matrixLoads) : std::string());
     }
     if (k.contains("cached_inputs") && !k["cached_inputs"].empty()) {
       std::string names;
@@ -253,15 +263,20 @@ void inspectPoint(std::ostream& os, const fs::path& dir, const std::string& arch
       os << "     in registers (no thread reads another's): " << names << "\n";
     }
     for (const json& c : k.value("contraction_tiles", json::array())) {
-      const int micro = c["micro_tile"].get<int>();
+      const int micro = c["micro_tile"].get<int>(), stages = c.value("stages", 1);
+      const std::string staging =
+          fmt::format("staged in shared memory {} steps at a time{}: {}", c["k_step"].get<int>(),
+                      stages > 1 ? fmt::format(", {} buffers (copies run {} step{} ahead)", stages, stages - 1, stages > 2 ? "s" : "")
+                                 : std::string(),
+                      c["staged"].dump());
       if (c.value("engine", "fma") == "fma")
-        os << fmt::format("     tiled contraction {}: {}x{} outputs a thread, staged in shared memory {} steps at a time: {}\n",
-                          c["statement"].get<std::string>(), micro, micro, c["k_step"].get<int>(), c["staged"].dump());
+        os << fmt::format("     tiled contraction {}: {}x{} outputs a thread, {}\n", c["statement"].get<std::string>(), micro,
+                          micro, staging);
       else
         os << fmt::format("     tiled contraction {} on tensor cores (mma.sync m16n8k8, TF32 operands, f32 accumulators): "
-                          "warp tiles {}x{}, {} outputs a thread, staged in shared memory {} steps at a time: {}\n",
+                          "warp tiles {}x{}, {} outputs a thread, {}\n",
                           c["statement"].get<std::string>(), c["warp_tile"][0].get<int>(), c["warp_tile"][1].get<int>(),
-                          micro * micro, c["k_step"].get<int>(), c["staged"].dump());
+                          micro * micro, staging);
       std::string epilogue;
       for (auto& e : c.value("epilogue", json::array())) epilogue += (epilogue.empty() ? "" : ", ") + e.get<std::string>();
       if (!epilogue.empty()) os << "     its epilogue, applied to the accumulators in registers: " << epilogue << "\n";

@@ -479,6 +479,8 @@ std::optional<ContractionTile> CostModel::contractionTile(const std::vector<int>
       st.reads.size() == 2 && c.alongP[0] != c.alongP[1] && st.rhs->kind == ExprKind::Mul && f32Read(*st.rhs->args[0]) &&
       f32Read(*st.rhs->args[1]) && c.tileP % c.warpP() == 0 && c.tileQ % c.warpQ() == 0)
     c.engine = ContractionEngine::TensorCoresTf32;
+  if (pipelines_ && kContractionStages * c.stageElements() * computeBytes_ + kReduceScratchSlots * computeBytes_ <= kStaticSharedBytes)
+    c.stages = kContractionStages;
   return c;
 }
 

@@ -63,6 +63,10 @@ class CostModel {
   // tile in 256 threads, which reads each operand half as often from L2 as 64 x 64.
   static constexpr int kWideMicroTile = 8;
   static constexpr int64_t kContractionStep = 16;
+  // Its staged slices double-buffered (ContractionTile::stages) where both buffers fit
+  // CUDA's static shared memory of a block.
+  static constexpr int kContractionStages = 2;
+  static constexpr int64_t kStaticSharedBytes = 48 * 1024;
   // A row kept in registers holds at most this many elements a thread (OneFlow's
   // warp-per-row softmax keeps 1,024 floats a warp: 32 a thread).
   static constexpr int64_t kMaxRegisterRow = 32;
@@ -167,6 +171,9 @@ class CostModel {
   // alone leave SMs idle (docs/streaming.md, "Split streamed tiles"); on unless
   // `--no-stream-split`. Set before the first plan.
   void setStreamSplits(bool on) { streamSplits_ = on; }
+  // Whether tiled contractions double-buffer their staged slices (ContractionTile::stages);
+  // on unless `--no-pipeline`. Set before the first plan.
+  void setPipelines(bool on) { pipelines_ = on; }
   // `--numerics strict` (Numerics): only plans that round as the reference does, each
   // reduction serial in one thread, no split, no stream, no vector lanes. Set before the
   // first plan, as setStreams.
@@ -221,6 +228,7 @@ class CostModel {
   bool streams_ = true;                       // --no-stream: false
   bool columnTiles_ = true;                   // --no-column-tiles: false
   bool streamSplits_ = true;                  // --no-stream-split: false
+  bool pipelines_ = true;                     // --no-pipeline: false
   Numerics numerics_ = Numerics::Default;
   mutable std::unordered_map<StmtSet, std::optional<KernelPlan>, StmtSetHash> memo_[2];
   // Plans of groups that recompute members, keyed by the group followed by the members.

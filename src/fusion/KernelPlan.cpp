@@ -27,10 +27,10 @@ int OnChipArray::rowDim() const {
   return row;
 }
 
-int64_t ContractionTile::stagedElements() const {
+int64_t ContractionTile::stageElements() const {
   int64_t n = 0;
   for (size_t r = 0; r < alongP.size(); ++r) n += lines(r) * lineElements(r);
-  return n;
+  return (n + 3) / 4 * 4;  // each buffer 16-byte aligned in f32, for the 128-bit loads
 }
 
 // Both lists are in tensor order (placeData builds them so): a lookup is a binary search,

@@ -133,6 +133,10 @@ struct ContractionTile {
   int64_t tileP = 0, tileQ = 0;
   int micro = 4;
   int64_t kStep = 16;
+  // Buffers of staged slices: with 2 or more, the copies of step k + stages - 1 run
+  // while step k computes (cp.async on CUDA: the loads are in flight through the math,
+  // not before it), one barrier a step; with 1, a step stages, then computes.
+  int stages = 1;
   std::vector<bool> alongP;  // per read of the member: its slice is [tileP x kStep]
   // Pointwise members applied to the accumulators in registers, in order, as each
   // output leaves the micro-tile (bias, GELU): each reads the contraction's result, or
@@ -159,8 +163,11 @@ struct ContractionTile {
   // How many outputs each staged element of read r feeds from one load into registers:
   // a micro-tile's row or column, or a warp tile's (an A fragment serves the warp's q).
   int64_t reuse(size_t r) const { return tensorCores() ? (alongP[r] ? warpQ() : warpP()) : micro; }
-  // Static shared memory of the staged slices, in elements (padding included).
-  int64_t stagedElements() const;
+  // One buffer's staged slices, in elements (padding included): the stride between
+  // the stages' buffers.
+  int64_t stageElements() const;
+  // Static shared memory of every stage's buffer, in elements.
+  int64_t stagedElements() const { return stages * stageElements(); }
   // The values a step stages (padding excluded): what it moves.
   int64_t stagedValues() const {
     int64_t n = 0;

@@ -76,8 +76,13 @@ PlanHeader readPlanHeader(const Program& prog, const json& plan, const std::stri
   if (!sizes.is_object()) r.fail("sizes", "expected an object of sizes");
   for (auto& [name, v] : sizes.items()) h.sizes[name] = r.integer(v, "sizes." + name);
   prog.checkSizes(h.sizes);
-  for (const json& k : r.array(r.at(plan, "kernels", ""), "kernels"))
+  for (const json& k : r.array(r.at(plan, "kernels", ""), "kernels")) {
     if (k.is_object() && k.contains("streams") && k["streams"].is_array() && !k["streams"].empty()) h.streams = true;
+    // Every tile of the model's fits two buffers: one stage says --no-pipeline.
+    if (k.is_object() && k.contains("contraction_tiles") && k["contraction_tiles"].is_array())
+      for (const json& c : k["contraction_tiles"])
+        if (c.is_object() && c.contains("stages") && c["stages"] == 1) h.pipelines = false;
+  }
   return h;
 }
 

@@ -97,7 +97,7 @@ nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p) {
       std::vector<std::string> epilogue;
       for (int e : c.epilogue) epilogue.push_back(prog.statements[size_t(k.statements[size_t(e)])].label());
       kj["contraction_tiles"].push_back({{"statement", st.label()}, {"engine", contractionEngineName(c.engine)},
-                                         {"micro_tile", c.micro}, {"k_step", c.kStep},
+                                         {"micro_tile", c.micro}, {"k_step", c.kStep}, {"stages", c.stages},
                                          {"tile", {c.tileP, c.tileQ}}, {"staged", tensorNames(prog, staged)},
                                          {"epilogue", epilogue}});
       if (c.tensorCores()) kj["contraction_tiles"].back()["warp_tile"] = {c.warpP(), c.warpQ()};
