@@ -167,15 +167,16 @@ void Importer::reshape(Operation* op) {
 // extract_slice with static offsets and strides: an affine window of the source.
 void Importer::slice(Operation* op) {
   auto x = mlir::cast<mlir::tensor::ExtractSliceOp>(op);
-  if (x.getOffsets().size() || x.getStrides().size())
-    throw SourceError(locOf(op), "extract_slice with dynamic offsets or strides is not supported");
+  const auto offsets = foldedList(x.getMixedOffsets()), strides = foldedList(x.getMixedStrides());
+  if (!offsets || !strides)
+    throw SourceError(locOf(op), "extract_slice with computed offsets or strides is not supported (constants, and values that fold to them, are)");
   Shape shape;
   llvm::SmallBitVector dropped = x.getDroppedDims();
   auto sizes = x.getMixedSizes();
   std::vector<mlir::AffineExpr> exprs;
   unsigned r = 0;
   for (size_t k = 0; k < sizes.size(); ++k) {
-    int64_t off = x.getStaticOffsets()[k], stride = x.getStaticStrides()[k];
+    int64_t off = (*offsets)[k], stride = (*strides)[k];
     if (dropped.test(unsigned(k))) {
       exprs.push_back(mlir::getAffineConstantExpr(off, op->getContext()));
       continue;
@@ -191,13 +192,21 @@ void Importer::slice(Operation* op) {
   view(op, x.getSource(), shape, exprs);
 }
 
+// A pad's amounts on one side: static, or values that fold to constants.
+std::vector<int64_t> Importer::padAmounts(mlir::tensor::PadOp p, bool low) {
+  const std::optional<std::vector<int64_t>> n = foldedList(low ? p.getMixedLowPad() : p.getMixedHighPad());
+  if (!n) throw SourceError(locOf(p), "tensor.pad with computed padding amounts is not supported (constants, and values that fold to them, are)");
+  for (int64_t a : *n)
+    if (a < 0) throw SourceError(locOf(p), "tensor.pad by a negative amount (" + std::to_string(a) + ") is not supported");
+  return *n;
+}
+
 // tensor.pad with static padding and a constant (or float argument) value: a tensor of
 // its own, written as two statements (the value everywhere, then the source inside).
 void Importer::padShape(Operation* op) {
   auto p = mlir::cast<mlir::tensor::PadOp>(op);
   SourceLoc loc = locOf(op);
-  if (!p.getLow().empty() || !p.getHigh().empty())
-    throw SourceError(loc, "tensor.pad with computed padding amounts is not supported (static ones are)");
+  const std::vector<int64_t> low = padAmounts(p, true), high = padAmounts(p, false);
   Value v = p.getConstantPaddingValue();
   if (!v || (!constantValue(v) && !scalars_.count(v)))
     throw SourceError(loc, "tensor.pad must yield one constant or float argument, the same at every point");
@@ -205,7 +214,7 @@ void Importer::padShape(Operation* op) {
   const Shape& src = tensorOf(p.getSource(), op).shape;
   Shape shape;
   for (size_t k = 0; k < src.size(); ++k) {
-    const int64_t grow = p.getStaticLow()[k] + p.getStaticHigh()[k];
+    const int64_t grow = low[k] + high[k];
     std::optional<int64_t> n = ext_.value(src[k]);
     if (!n && grow) throw SourceError(loc, "tensor.pad of a dynamic dimension (dimension " + std::to_string(k) + ") is not supported");
     shape.push_back(n ? ext_.literal(*n + grow) : src[k]);
@@ -218,9 +227,10 @@ void Importer::padShape(Operation* op) {
 void Importer::insertShape(Operation* op) {
   auto x = mlir::cast<mlir::tensor::InsertSliceOp>(op);
   SourceLoc loc = locOf(op);
-  if (x.getOffsets().size() || x.getStrides().size())
-    throw SourceError(loc, "insert_slice with dynamic offsets or strides is not supported");
-  for (int64_t st : x.getStaticStrides())
+  const auto offsets = foldedList(x.getMixedOffsets()), strides = foldedList(x.getMixedStrides());
+  if (!offsets || !strides)
+    throw SourceError(loc, "insert_slice with computed offsets or strides is not supported (constants, and values that fold to them, are)");
+  for (int64_t st : *strides)
     if (st != 1) throw SourceError(loc, "insert_slice with a stride other than 1 is not supported");
   tensorType(x.getResult(), op);
   tensorType(x.getSource(), op);
@@ -232,7 +242,7 @@ void Importer::insertShape(Operation* op) {
   for (size_t k = 0, j = 0; k < sizes.size(); ++k) {
     if (k < dropped.size() && dropped.test(unsigned(k))) continue;
     ext_.unite(src[j], extentOf(sizes[k], op), loc);
-    if (mlir::isa<Value>(sizes[k])) bounds_.push_back({src[j], x.getStaticOffsets()[k], dest[k], loc, "the insert_slice"});
+    if (mlir::isa<Value>(sizes[k])) bounds_.push_back({src[j], (*offsets)[k], dest[k], loc, "the insert_slice"});
     ++j;
   }
   tensors_[x.getResult()] = TensorValue(Kind::Computed, dest);
@@ -309,7 +319,7 @@ void Importer::padStatements(Operation* op) {
   auto p = mlir::cast<mlir::tensor::PadOp>(op);
   TensorValue& tv = tensors_[p.getResult()];
   tv.name = resultName(op, 0);
-  const Window source = window(p.getSource(), std::vector<int64_t>(p.getStaticLow().begin(), p.getStaticLow().end()), op);
+  const Window source = window(p.getSource(), padAmounts(p, true), op);
   windowSplits({source}, tv, op);
   out_.def.stmts.push_back(wholeWrite(tv.name, tv.shape, scalar(p.getConstantPaddingValue(), locOf(op), op), op));
   out_.def.stmts.push_back(windowWrite(tv.name, source, op));
@@ -322,7 +332,7 @@ void Importer::insertStatements(Operation* op) {
   TensorValue& tv = tensors_[x.getResult()];
   tv.name = resultName(op, 0);
   TensorValue& dest = tensorOf(x.getDest(), op);
-  Window source{x.getSource(), std::vector<int64_t>(x.getStaticOffsets().begin(), x.getStaticOffsets().end()), {}, x.getDroppedDims()};
+  Window source{x.getSource(), *foldedList(x.getMixedOffsets()), {}, x.getDroppedDims()};
   for (mlir::OpFoldResult r : x.getMixedSizes()) source.extents.push_back(extentOf(r, op));
   std::vector<Window> windows{source};
   if (dest.kind != Kind::Empty) windows.push_back(window(x.getDest(), std::vector<int64_t>(source.offsets.size(), 0), op));

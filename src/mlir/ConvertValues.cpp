@@ -89,9 +89,74 @@ void Importer::arguments() {
   }
 }
 
+// An integer or index value that folds to a constant: arith.constant, the casts between
+// integer widths and index (torch-mlir computes sizes and pads in i64, then casts them),
+// + - * of such, and affine.apply of such; nothing else (a tensor.dim stays an extent).
+std::optional<int64_t> Importer::foldedInteger(Value v) {
+  Operation* d = v ? v.getDefiningOp() : nullptr;
+  if (!d) return std::nullopt;
+  if (auto c = mlir::dyn_cast<mlir::arith::ConstantOp>(d)) {
+    auto i = mlir::dyn_cast<mlir::IntegerAttr>(c.getValue());
+    if (!i) return std::nullopt;
+    return i.getType().isInteger(1) ? int64_t(i.getValue().getZExtValue()) : i.getValue().getSExtValue();
+  }
+  if (mlir::isa<mlir::arith::IndexCastOp, mlir::arith::ExtSIOp>(d)) return foldedInteger(d->getOperand(0));
+  if (mlir::isa<mlir::arith::IndexCastUIOp, mlir::arith::ExtUIOp>(d)) {
+    const std::optional<int64_t> n = foldedInteger(d->getOperand(0));
+    return n && *n >= 0 ? n : std::nullopt;
+  }
+  if (mlir::isa<mlir::arith::AddIOp, mlir::arith::SubIOp, mlir::arith::MulIOp>(d)) {
+    const std::optional<int64_t> a = foldedInteger(d->getOperand(0)), b = foldedInteger(d->getOperand(1));
+    int64_t r = 0;
+    if (!a || !b) return std::nullopt;
+    const bool overflow = mlir::isa<mlir::arith::AddIOp>(d)   ? __builtin_add_overflow(*a, *b, &r)
+                          : mlir::isa<mlir::arith::SubIOp>(d) ? __builtin_sub_overflow(*a, *b, &r)
+                                                              : __builtin_mul_overflow(*a, *b, &r);
+    return overflow ? std::nullopt : std::optional<int64_t>(r);
+  }
+  if (auto a = mlir::dyn_cast<mlir::affine::AffineApplyOp>(d)) {
+    std::vector<mlir::AffineExpr> dims, syms;
+    for (unsigned i = 0; i < a.getMapOperands().size(); ++i) {
+      const std::optional<int64_t> n = foldedInteger(a.getMapOperands()[i]);
+      if (!n) return std::nullopt;
+      (i < a.getAffineMap().getNumDims() ? dims : syms).push_back(mlir::getAffineConstantExpr(*n, a.getContext()));
+    }
+    mlir::AffineExpr e = mlir::simplifyAffineExpr(a.getAffineMap().getResult(0).replaceDimsAndSymbols(dims, syms), 0, 0);
+    if (auto c = mlir::dyn_cast<mlir::AffineConstantExpr>(e)) return c.getValue();
+  }
+  return std::nullopt;
+}
+
+// Offsets, strides or pad amounts given as attributes or as values that fold.
+std::optional<std::vector<int64_t>> Importer::foldedList(llvm::ArrayRef<mlir::OpFoldResult> list) {
+  std::vector<int64_t> out;
+  for (mlir::OpFoldResult r : list) {
+    std::optional<int64_t> n;
+    if (auto a = mlir::dyn_cast<mlir::Attribute>(r)) {
+      if (auto i = mlir::dyn_cast<mlir::IntegerAttr>(a)) n = i.getInt();
+    } else {
+      n = foldedInteger(mlir::cast<Value>(r));
+    }
+    if (!n) return std::nullopt;
+    out.push_back(*n);
+  }
+  return out;
+}
+
 int Importer::indexSym(Value v, Operation* at) {
   if (auto it = indexSyms_.find(v); it != indexSyms_.end()) return it->second;
-  if (auto c = v.getDefiningOp<mlir::arith::ConstantIndexOp>()) return indexSyms_[v] = ext_.literal(c.value());
+  if (std::optional<int64_t> n = foldedInteger(v)) return indexSyms_[v] = ext_.literal(*n);
+  // An extent through i64 and back (torch-mlir's sizes are torch ints): the same extent.
+  if (mlir::isa_and_nonnull<mlir::arith::IndexCastOp, mlir::arith::IndexCastUIOp, mlir::arith::ExtSIOp, mlir::arith::ExtUIOp>(
+          v.getDefiningOp()))
+    return indexSyms_[v] = indexSym(v.getDefiningOp()->getOperand(0), at);
+  // An extent plus 0 or times 1 (what a shape computation leaves after folding).
+  if (Operation* d = v.getDefiningOp(); mlir::isa_and_nonnull<mlir::arith::AddIOp, mlir::arith::SubIOp, mlir::arith::MulIOp>(d)) {
+    const int64_t unit = mlir::isa<mlir::arith::MulIOp>(d) ? 1 : 0;
+    if (foldedInteger(d->getOperand(1)) == unit) return indexSyms_[v] = indexSym(d->getOperand(0), at);
+    if (!mlir::isa<mlir::arith::SubIOp>(d) && foldedInteger(d->getOperand(0)) == unit)
+      return indexSyms_[v] = indexSym(d->getOperand(1), at);
+  }
   if (auto a = v.getDefiningOp<mlir::affine::AffineApplyOp>())
     if (std::optional<int> s = appliedExtent(a, at)) return indexSyms_[v] = *s;
   throw SourceError(locOf(at), "an extent here is computed by an op polyfuse does not follow "

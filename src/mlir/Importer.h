@@ -318,6 +318,9 @@ class Importer {
   void sizeBounds();
   void arguments();
   int indexSym(Value v, Operation* at);
+  static std::optional<int64_t> foldedInteger(Value v);
+  static std::optional<std::vector<int64_t>> foldedList(llvm::ArrayRef<mlir::OpFoldResult> list);
+  std::vector<int64_t> padAmounts(mlir::tensor::PadOp p, bool low);
   std::optional<int> appliedExtent(mlir::affine::AffineApplyOp a, Operation* at);
   void fillShape(Value result, Value v, Shape shape, Operation* op);
   bool outsideScalar(Value v) const;

@@ -2,7 +2,7 @@
 // column) and says what polyfuse takes instead; exit status 2. (Messages tested
 // elsewhere are not repeated here.)
 // RUN: expect-exit 2 polyfuse check %s --entry pad_computed 2>&1 | FileCheck --check-prefix=PAD_COMPUTED %s
-// PAD_COMPUTED: refusals.mlir:34:8: tensor.pad with computed padding amounts is not supported (static ones are)
+// PAD_COMPUTED: refusals.mlir:34:8: tensor.pad with computed padding amounts is not supported (constants, and values that fold to them, are)
 // RUN: expect-exit 2 polyfuse check %s --entry pad_value 2>&1 | FileCheck --check-prefix=PAD_VALUE %s
 // PAD_VALUE: refusals.mlir:41:8: tensor.pad must yield one constant or float argument, the same at every point
 // RUN: expect-exit 2 polyfuse check %s --entry insert_strided 2>&1 | FileCheck --check-prefix=INSERT_STRIDED %s
@@ -10,7 +10,7 @@
 // RUN: expect-exit 2 polyfuse check %s --entry insert_rank_strided 2>&1 | FileCheck --check-prefix=INSERT_RANK %s
 // INSERT_RANK: refusals.mlir:53:8: insert_slice with a stride other than 1 is not supported
 // RUN: expect-exit 2 polyfuse check %s --entry slice_dynamic 2>&1 | FileCheck --check-prefix=SLICE_DYNAMIC %s
-// SLICE_DYNAMIC: refusals.mlir:59:8: extract_slice with dynamic offsets or strides is not supported
+// SLICE_DYNAMIC: refusals.mlir:59:8: extract_slice with computed offsets or strides is not supported (constants, and values that fold to them, are)
 // RUN: expect-exit 2 polyfuse check %s --entry fill_computed 2>&1 | FileCheck --check-prefix=FILL_COMPUTED %s
 // FILL_COMPUTED: refusals.mlir:70:8: linalg.fill with a computed value is not supported (constants, arguments, their casts and single tensor elements are)
 // RUN: expect-exit 2 polyfuse check %s --entry reads_empty 2>&1 | FileCheck --check-prefix=READS_EMPTY %s
