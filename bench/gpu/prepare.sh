@@ -44,14 +44,16 @@ for numerics in default tf32; do
       --numerics $numerics -o "$out/${prog}_4096x3072x768_$numerics" > /dev/null
   done
 done
-# The same without the second buffer (--no-pipeline: stage a step, then compute it), side
-# by side; and the edges: odd sizes (4-byte copies) and multiples of 4 that no tile
-# divides (16-byte copies, zero-filled past the extents).
+# The same with other stages, side by side (--stages 4: four buffers in dynamic shared
+# memory; 1: stage a step, then compute it); and the edges: odd sizes (4-byte copies) and
+# multiples of 4 that no tile divides (16-byte copies, zero-filled past the extents).
 for numerics in default tf32; do
-  build/bin/polyfuse codegen examples/matmul.tc --target cuda --size N=2048,K=2048,M=2048 --device "$dev" \
-    --numerics $numerics --no-pipeline -o "$out/matmul_2048_${numerics}_nopipe" > /dev/null
-  build/bin/polyfuse codegen examples/matmul.tc --target cuda --size N=4096,K=768,M=3072 --device "$dev" \
-    --numerics $numerics --no-pipeline -o "$out/matmul_4096x3072x768_${numerics}_nopipe" > /dev/null
+  for stages in 1 4; do
+    build/bin/polyfuse codegen examples/matmul.tc --target cuda --size N=2048,K=2048,M=2048 --device "$dev" \
+      --numerics $numerics --stages $stages -o "$out/matmul_2048_${numerics}_stages$stages" > /dev/null
+    build/bin/polyfuse codegen examples/matmul.tc --target cuda --size N=4096,K=768,M=3072 --device "$dev" \
+      --numerics $numerics --stages $stages -o "$out/matmul_4096x3072x768_${numerics}_stages$stages" > /dev/null
+  done
   build/bin/polyfuse codegen examples/matmul_bias_gelu.tc --target cuda --size N=1001,K=333,M=777 --device "$dev" \
     --numerics $numerics -o "$out/matmul_bias_gelu_odd_$numerics" > /dev/null
   build/bin/polyfuse codegen examples/matmul_bias_gelu.tc --target cuda --size N=1000,K=332,M=776 --device "$dev" \

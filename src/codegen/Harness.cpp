@@ -170,8 +170,8 @@ std::string emitCudaHarness(const Program& prog, const Partition& p, const Gener
   for (size_t i = 0; i < code.kernels.size(); ++i) os << (i ? ", " : "") << code.kernels[i].plan.dramBytes << ".0";
   os << "};\n";
   for (auto& k : code.kernels)
-    if (k.plan.sharedBytes > 48 * 1024)
-      os << "  CHECK(cudaFuncSetAttribute(" << k.name << ", cudaFuncAttributeMaxDynamicSharedMemorySize, " << k.plan.sharedBytes
+    if (k.plan.launchSharedBytes() > 48 * 1024)
+      os << "  CHECK(cudaFuncSetAttribute(" << k.name << ", cudaFuncAttributeMaxDynamicSharedMemorySize, " << k.plan.launchSharedBytes()
          << "));\n";
   // The plan's launches in order; a kernel's time runs from its first launch to the next kernel's.
   // Before each run, a write of twice the L2 evicts the previous run's data (nvbench's

@@ -145,7 +145,7 @@ struct FusionCli {
   bool noRecompute = false;
   bool noStream = false;
   bool noColumnTiles = false;
-  bool noPipeline = false;
+  int stages = CostModel::kDefaultContractionStages;
   bool noStreamSplit = false;
   std::string numerics = "default";
 
@@ -168,8 +168,10 @@ struct FusionCli {
                   "no reduction runs down a tile of columns, its threads along the kept dimension (docs/cost-model.md)");
     cmd->add_flag("--no-stream-split", noStreamSplit,
                   "no streamed tile splits its maximum's reduction across blocks and combines the chunks (docs/streaming.md)");
-    cmd->add_flag("--no-pipeline", noPipeline,
-                  "tiled contractions stage a step, then compute it: no second buffer whose copies (cp.async) run ahead (docs/codegen.md)");
+    cmd->add_option("--stages", stages,
+                    "at most this many buffers of a tiled contraction's staged slices, whose copies (cp.async) run ahead of the "
+                    "step computing (1: stage a step, then compute it; default 2; docs/codegen.md)")
+        ->check(CLI::Range(1, CostModel::kMaxContractionStages));
     addNumericsOption(cmd, numerics);
   }
   // The cost model's own settings, before it plans anything.
@@ -177,7 +179,7 @@ struct FusionCli {
     cm.setStreams(!noStream);
     cm.setColumnTiles(!noColumnTiles);
     cm.setStreamSplits(!noStreamSplit);
-    cm.setPipelines(!noPipeline);
+    cm.setMaxStages(stages);
     cm.setNumerics(*parseIn(kNumericsNames, numerics));
   }
   SearchOptions options(int n) const {
@@ -205,7 +207,7 @@ struct PlanFile {
   // A cost model set as the plan was made: its numerics, streams where it streams.
   void configure(CostModel& cm) const {
     cm.setStreams(header.streams);
-    cm.setPipelines(header.pipelines);
+    cm.setMaxStages(header.maxStages);
     cm.setNumerics(header.numerics);
   }
   Partition read(const CostModel& cm) const { return readPlan(cm, plan, header, path); }
@@ -226,7 +228,7 @@ PlanFile openPlanFile(const Program& prog, const std::string& path, const std::s
 // one given, said when the command runs (a callback of the parser must not throw).
 std::string givenBesidePlan(CLI::App* cmd, const char* also) {
   for (const char* o : {"--strategy", "--fuse", "--never-fuse", "--max-kernels", "--time-limit", "--no-recompute",
-                        "--no-stream", "--no-column-tiles", "--no-stream-split", "--no-pipeline", "--numerics", also})
+                        "--no-stream", "--no-column-tiles", "--no-stream-split", "--stages", "--numerics", also})
     if (cmd->get_option(o)->count() > 0) return o;
   return "";
 }

@@ -479,8 +479,8 @@ std::optional<ContractionTile> CostModel::contractionTile(const std::vector<int>
       st.reads.size() == 2 && c.alongP[0] != c.alongP[1] && st.rhs->kind == ExprKind::Mul && f32Read(*st.rhs->args[0]) &&
       f32Read(*st.rhs->args[1]) && c.tileP % c.warpP() == 0 && c.tileQ % c.warpQ() == 0)
     c.engine = ContractionEngine::TensorCoresTf32;
-  if (pipelines_ && kContractionStages * c.stageElements() * computeBytes_ + kReduceScratchSlots * computeBytes_ <= kStaticSharedBytes)
-    c.stages = kContractionStages;
+  if (maxStages_ >= 2 && 2 * c.stageElements() * computeBytes_ + kReduceScratchSlots * computeBytes_ <= kStaticSharedBytes)
+    c.stages = 2;
   return c;
 }
 
@@ -1210,8 +1210,29 @@ void CostModel::occupy(KernelPlan& kp) const {
   if (dev_.arch.empty()) return;
   const int eb = computeBytes_;
   const int64_t slots = kp.columnTile() ? kp.columnScratchSlots() : kp.usesBlockReduce() && !kp.warpPerRow() ? kReduceScratchSlots : 0;
-  const int64_t scratch = (slots + kp.stagedElements()) * eb;
-  Occupancy o = cudaOccupancy(dev_.arch, kp.threadsPerBlock, kp.registersPerThread, kp.sharedBytes + scratch);
+  auto occupancy = [&] {
+    return cudaOccupancy(dev_.arch, kp.threadsPerBlock, kp.registersPerThread, kp.sharedBytes + (slots + kp.stagedElements()) * eb);
+  };
+  // More stages than two, in dynamic shared memory, where they cost no block an SM (nor
+  // the block's limit): the most that keep the two stages' occupancy.
+  kp.stagedSharedBytes = 0;
+  if (!kp.contractions.empty() && kp.contractions.front().stages >= 2) {
+    auto setStages = [&](int s) {
+      for (ContractionTile& c : kp.contractions) c.stages = s;
+    };
+    setStages(2);
+    const int blocks = occupancy().blocksPerSM;
+    for (int s = maxStages_; s > 2; --s) {
+      setStages(s);
+      const int64_t bytes = kp.stagedElements() * eb;
+      if (double(kp.sharedBytes + bytes + slots * eb) <= dev_.onchipBytesPerBlock && occupancy().blocksPerSM >= blocks) {
+        kp.stagedSharedBytes = bytes;
+        break;
+      }
+      setStages(2);
+    }
+  }
+  Occupancy o = occupancy();
   kp.occupancy = o.fraction;
   kp.blocksPerSM = o.blocksPerSM;
   kp.occupancyLimiter = o.limiter;
@@ -1353,7 +1374,7 @@ CostModel::Refusal CostModel::whyNotFusible(const StmtSet& group) const {
 // Appends a kernel with its launches (a split reduction's combine after it) and totals.
 static void appendKernel(Partition& p, KernelPlan k) {
   k.id = int(p.kernels.size());
-  p.launches.push_back({k.id, LaunchKind::Kernel, k.blocks, k.threadsPerBlock, k.sharedBytes});
+  p.launches.push_back({k.id, LaunchKind::Kernel, k.blocks, k.threadsPerBlock, k.launchSharedBytes()});
   if (k.splitChunks > 1) {
     const int64_t warps = kCombineThreads / CostModel::kWarp;
     p.launches.push_back({k.id, LaunchKind::Combine, std::min(kCombineMaxBlocks, (k.combinePoints() + warps - 1) / warps),

@@ -63,9 +63,12 @@ class CostModel {
   // tile in 256 threads, which reads each operand half as often from L2 as 64 x 64.
   static constexpr int kWideMicroTile = 8;
   static constexpr int64_t kContractionStep = 16;
-  // Its staged slices double-buffered (ContractionTile::stages) where both buffers fit
-  // CUDA's static shared memory of a block.
-  static constexpr int kContractionStages = 2;
+  // Its staged slices in 2 buffers (ContractionTile::stages) where they fit CUDA's static
+  // shared memory: a step's copies run while the step before computes. `--stages` allows
+  // up to kMaxContractionStages (dynamic shared memory, as long as they cost no block an
+  // SM); on the H200 four measured as two (bench/RESULTS.md, "fourth lease").
+  static constexpr int kDefaultContractionStages = 2;
+  static constexpr int kMaxContractionStages = 4;
   static constexpr int64_t kStaticSharedBytes = 48 * 1024;
   // A row kept in registers holds at most this many elements a thread (OneFlow's
   // warp-per-row softmax keeps 1,024 floats a warp: 32 a thread).
@@ -171,9 +174,10 @@ class CostModel {
   // alone leave SMs idle (docs/streaming.md, "Split streamed tiles"); on unless
   // `--no-stream-split`. Set before the first plan.
   void setStreamSplits(bool on) { streamSplits_ = on; }
-  // Whether tiled contractions double-buffer their staged slices (ContractionTile::stages);
-  // on unless `--no-pipeline`. Set before the first plan.
-  void setPipelines(bool on) { pipelines_ = on; }
+  // At most this many buffers of a tiled contraction's staged slices
+  // (ContractionTile::stages; `--stages`, 1: stage a step, then compute it). Set before
+  // the first plan.
+  void setMaxStages(int n) { maxStages_ = n; }
   // `--numerics strict` (Numerics): only plans that round as the reference does, each
   // reduction serial in one thread, no split, no stream, no vector lanes. Set before the
   // first plan, as setStreams.
@@ -228,7 +232,7 @@ class CostModel {
   bool streams_ = true;                       // --no-stream: false
   bool columnTiles_ = true;                   // --no-column-tiles: false
   bool streamSplits_ = true;                  // --no-stream-split: false
-  bool pipelines_ = true;                     // --no-pipeline: false
+  int maxStages_ = kDefaultContractionStages;  // --stages
   Numerics numerics_ = Numerics::Default;
   mutable std::unordered_map<StmtSet, std::optional<KernelPlan>, StmtSetHash> memo_[2];
   // Plans of groups that recompute members, keyed by the group followed by the members.

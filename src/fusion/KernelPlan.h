@@ -390,6 +390,10 @@ struct KernelPlan {
   // fused softmax reads X twice); every pass after the first is priced as a re-read.
   std::vector<int> inputPasses;
   int64_t sharedBytes = 0;                  // dynamic shared memory per block (the on-chip arrays there)
+  // The staged slices' buffers where they outgrow CUDA's static shared memory (more than
+  // two stages): dynamic too, after the arrays; 0 where they are a static array.
+  int64_t stagedSharedBytes = 0;
+  int64_t launchSharedBytes() const { return sharedBytes + stagedSharedBytes; }
 
   int64_t dramBytes = 0, l2Bytes = 0, flops = 0, onchipBytesPerBlock = 0;
   int64_t uncoalescedBytes = 0;  // extra sector traffic of uncoalesced accesses (time only)

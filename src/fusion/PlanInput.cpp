@@ -76,12 +76,18 @@ PlanHeader readPlanHeader(const Program& prog, const json& plan, const std::stri
   if (!sizes.is_object()) r.fail("sizes", "expected an object of sizes");
   for (auto& [name, v] : sizes.items()) h.sizes[name] = r.integer(v, "sizes." + name);
   prog.checkSizes(h.sizes);
+  bool sawStages = false;
   for (const json& k : r.array(r.at(plan, "kernels", ""), "kernels")) {
     if (k.is_object() && k.contains("streams") && k["streams"].is_array() && !k["streams"].empty()) h.streams = true;
-    // Every tile of the model's fits two buffers: one stage says --no-pipeline.
+    // The model gives each tile the most stages it allows that fit (every tile fits two):
+    // the plan's most is the limit it was made with.
     if (k.is_object() && k.contains("contraction_tiles") && k["contraction_tiles"].is_array())
       for (const json& c : k["contraction_tiles"])
-        if (c.is_object() && c.contains("stages") && c["stages"] == 1) h.pipelines = false;
+        if (c.is_object() && c.contains("stages") && c["stages"].is_number_integer()) {
+          if (!sawStages) h.maxStages = 1;
+          sawStages = true;
+          h.maxStages = std::max(h.maxStages, std::clamp(c["stages"].get<int>(), 1, CostModel::kMaxContractionStages));
+        }
   }
   return h;
 }

@@ -24,7 +24,7 @@ struct PlanHeader {
   std::string device;
   Sizes sizes;
   bool streams = false;  // some kernel streams a sum beside its maximum
-  bool pipelines = true;  // no tiled contraction has a single stage (--no-pipeline)
+  int maxStages = CostModel::kDefaultContractionStages;  // the most stages of its tiled contractions' (the model's limit: --stages)
 };
 PlanHeader readPlanHeader(const Program& prog, const nlohmann::json& plan, const std::string& path);
 
