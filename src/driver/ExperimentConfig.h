@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "driver/Backend.h"
+#include "fusion/CostModel.h"
 #include "fusion/KernelPlan.h"
 #include "polyir/Affine.h"
 
@@ -55,6 +56,7 @@ struct ExperimentConfig {
   bool recompute = true;  // ilp and exhaustive may recompute elementwise temporaries
   bool stream = true;     // sums may stream beside their maxima (docs/streaming.md)
   bool columnTiles = true;  // reductions may run down column tiles (docs/cost-model.md)
+  int stages = CostModel::kDefaultContractionStages;  // a tiled contraction's most buffers (docs/codegen.md)
   bool streamSplit = true;  // streamed tiles may split their reduction across blocks (docs/streaming.md)
   // Swept like strategies: strict, every plan rounds as the reference does; tf32,
   // contractions may run on tensor cores (KernelPlan.h, Numerics).

@@ -93,20 +93,24 @@ void Importer::arguments() {
 // integer widths and index (torch-mlir computes sizes and pads in i64, then casts them),
 // + - * of such, and affine.apply of such; nothing else (a tensor.dim stays an extent).
 std::optional<int64_t> Importer::foldedInteger(Value v) {
+  int budget = kMaxFoldOps;
+  return foldedInteger(v, budget);
+}
+std::optional<int64_t> Importer::foldedInteger(Value v, int& budget) {
   Operation* d = v ? v.getDefiningOp() : nullptr;
-  if (!d) return std::nullopt;
+  if (!d || --budget < 0) return std::nullopt;
   if (auto c = mlir::dyn_cast<mlir::arith::ConstantOp>(d)) {
     auto i = mlir::dyn_cast<mlir::IntegerAttr>(c.getValue());
     if (!i) return std::nullopt;
     return i.getType().isInteger(1) ? int64_t(i.getValue().getZExtValue()) : i.getValue().getSExtValue();
   }
-  if (mlir::isa<mlir::arith::IndexCastOp, mlir::arith::ExtSIOp>(d)) return foldedInteger(d->getOperand(0));
+  if (mlir::isa<mlir::arith::IndexCastOp, mlir::arith::ExtSIOp>(d)) return foldedInteger(d->getOperand(0), budget);
   if (mlir::isa<mlir::arith::IndexCastUIOp, mlir::arith::ExtUIOp>(d)) {
-    const std::optional<int64_t> n = foldedInteger(d->getOperand(0));
+    const std::optional<int64_t> n = foldedInteger(d->getOperand(0), budget);
     return n && *n >= 0 ? n : std::nullopt;
   }
   if (mlir::isa<mlir::arith::AddIOp, mlir::arith::SubIOp, mlir::arith::MulIOp>(d)) {
-    const std::optional<int64_t> a = foldedInteger(d->getOperand(0)), b = foldedInteger(d->getOperand(1));
+    const std::optional<int64_t> a = foldedInteger(d->getOperand(0), budget), b = foldedInteger(d->getOperand(1), budget);
     int64_t r = 0;
     if (!a || !b) return std::nullopt;
     const bool overflow = mlir::isa<mlir::arith::AddIOp>(d)   ? __builtin_add_overflow(*a, *b, &r)
@@ -117,7 +121,7 @@ std::optional<int64_t> Importer::foldedInteger(Value v) {
   if (auto a = mlir::dyn_cast<mlir::affine::AffineApplyOp>(d)) {
     std::vector<mlir::AffineExpr> dims, syms;
     for (unsigned i = 0; i < a.getMapOperands().size(); ++i) {
-      const std::optional<int64_t> n = foldedInteger(a.getMapOperands()[i]);
+      const std::optional<int64_t> n = foldedInteger(a.getMapOperands()[i], budget);
       if (!n) return std::nullopt;
       (i < a.getAffineMap().getNumDims() ? dims : syms).push_back(mlir::getAffineConstantExpr(*n, a.getContext()));
     }
@@ -146,17 +150,23 @@ std::optional<std::vector<int64_t>> Importer::foldedList(llvm::ArrayRef<mlir::Op
 int Importer::indexSym(Value v, Operation* at) {
   if (auto it = indexSyms_.find(v); it != indexSyms_.end()) return it->second;
   if (std::optional<int64_t> n = foldedInteger(v)) return indexSyms_[v] = ext_.literal(*n);
-  // An extent through i64 and back (torch-mlir's sizes are torch ints): the same extent.
-  if (mlir::isa_and_nonnull<mlir::arith::IndexCastOp, mlir::arith::IndexCastUIOp, mlir::arith::ExtSIOp, mlir::arith::ExtUIOp>(
-          v.getDefiningOp()))
-    return indexSyms_[v] = indexSym(v.getDefiningOp()->getOperand(0), at);
-  // An extent plus 0 or times 1 (what a shape computation leaves after folding).
-  if (Operation* d = v.getDefiningOp(); mlir::isa_and_nonnull<mlir::arith::AddIOp, mlir::arith::SubIOp, mlir::arith::MulIOp>(d)) {
+  // An extent through i64 and back (torch-mlir's sizes are torch ints), plus 0 or times 1
+  // (what a shape computation leaves after folding): the same extent. Followed as a loop,
+  // so that no chain of them runs the stack out.
+  Value w = v;
+  for (int steps = 0; steps < kMaxFoldOps && w.getDefiningOp() && !indexSyms_.count(w); ++steps) {
+    Operation* d = w.getDefiningOp();
+    if (mlir::isa<mlir::arith::IndexCastOp, mlir::arith::IndexCastUIOp, mlir::arith::ExtSIOp, mlir::arith::ExtUIOp>(d)) {
+      w = d->getOperand(0);
+      continue;
+    }
+    if (!mlir::isa<mlir::arith::AddIOp, mlir::arith::SubIOp, mlir::arith::MulIOp>(d) || foldedInteger(w)) break;
     const int64_t unit = mlir::isa<mlir::arith::MulIOp>(d) ? 1 : 0;
-    if (foldedInteger(d->getOperand(1)) == unit) return indexSyms_[v] = indexSym(d->getOperand(0), at);
-    if (!mlir::isa<mlir::arith::SubIOp>(d) && foldedInteger(d->getOperand(0)) == unit)
-      return indexSyms_[v] = indexSym(d->getOperand(1), at);
+    if (foldedInteger(d->getOperand(1)) == unit) w = d->getOperand(0);
+    else if (!mlir::isa<mlir::arith::SubIOp>(d) && foldedInteger(d->getOperand(0)) == unit) w = d->getOperand(1);
+    else break;
   }
+  if (w != v) return indexSyms_[v] = indexSym(w, at);
   if (auto a = v.getDefiningOp<mlir::affine::AffineApplyOp>())
     if (std::optional<int> s = appliedExtent(a, at)) return indexSyms_[v] = *s;
   throw SourceError(locOf(at), "an extent here is computed by an op polyfuse does not follow "

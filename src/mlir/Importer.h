@@ -318,7 +318,10 @@ class Importer {
   void sizeBounds();
   void arguments();
   int indexSym(Value v, Operation* at);
+  // (at most kMaxFoldOps ops are followed: a longer computation does not fold)
+  static constexpr int kMaxFoldOps = 1024;
   static std::optional<int64_t> foldedInteger(Value v);
+  static std::optional<int64_t> foldedInteger(Value v, int& budget);
   static std::optional<std::vector<int64_t>> foldedList(llvm::ArrayRef<mlir::OpFoldResult> list);
   std::vector<int64_t> padAmounts(mlir::tensor::PadOp p, bool low);
   std::optional<int> appliedExtent(mlir::affine::AffineApplyOp a, Operation* at);

@@ -140,6 +140,20 @@ def test_column_tiles_as_the_command_line():
         assert ("column-tile" in {k["row_mapping"] for k in cli["kernels"]}) == tiles
 
 
+def test_stages_as_the_command_line():
+    path = os.path.join(SOURCE, "examples", "matmul.tc")
+    prog = polyfuse.load(path, sizes={"N": 512, "K": 512, "M": 512})
+    for stages in (1, 2, 4):
+        plan = prog.fuse(stages=stages)[0]
+        cli = cli_json("fuse", path, "--size", "N=512,K=512,M=512", "--stages", str(stages))
+        assert plan.to_dict()["kernels"] == cli["kernels"]
+        # the most that cost no block an SM, and two wherever they fit
+        got = {t["stages"] for k in cli["kernels"] for t in k["contraction_tiles"]}
+        assert got == {1} if stages == 1 else got and all(2 <= g <= stages for g in got)
+    with pytest.raises(polyfuse.InputError, match="stages must be 1 to 4"):
+        prog.fuse(stages=5)
+
+
 def test_stream_split_as_the_command_line():
     path = os.path.join(SOURCE, "examples", "attention.tc")
     prog = polyfuse.load(path, sizes={"S": 4096, "D": 64})
