@@ -164,6 +164,18 @@ void Importer::reshape(Operation* op) {
   view(op, r.getSource(), shape, exprs);
 }
 
+// A slice's window in dimension k of a tensor of extent `of`: MLIR's verifier checks
+// static offsets, not those that fold from values.
+void Importer::checkWindow(Operation* op, const std::string& what, size_t k, int64_t offset, int64_t stride, int size,
+                           int of) {
+  const std::optional<int64_t> n = ext_.value(size), extent = ext_.value(of);
+  if (offset < 0 || stride < 1 || (n && extent && *n > 0 && offset + (*n - 1) * stride >= *extent))
+    throw SourceError(locOf(op), what + " in dimension " + std::to_string(k) + " at offset " + std::to_string(offset) +
+                                     (stride != 1 ? ", stride " + std::to_string(stride) : std::string()) +
+                                     (n ? ", size " + std::to_string(*n) : std::string()) + " leaves the tensor (extent " +
+                                     ext_.text(of) + ")");
+}
+
 // extract_slice with static offsets and strides: an affine window of the source.
 void Importer::slice(Operation* op) {
   auto x = mlir::cast<mlir::tensor::ExtractSliceOp>(op);
@@ -182,6 +194,7 @@ void Importer::slice(Operation* op) {
       continue;
     }
     shape.push_back(extentOf(sizes[k], op));
+    checkWindow(op, "extract_slice", k, off, stride, shape.back(), tensorOf(x.getSource(), op).shape[k]);
     exprs.push_back(mlir::getAffineDimExpr(r++, op->getContext()) * stride + off);
     if (mlir::isa<Value>(sizes[k])) {
       if (stride != 1) throw SourceError(locOf(op), "extract_slice of a dynamic size with a stride other than 1 is not supported");
@@ -242,6 +255,7 @@ void Importer::insertShape(Operation* op) {
   for (size_t k = 0, j = 0; k < sizes.size(); ++k) {
     if (k < dropped.size() && dropped.test(unsigned(k))) continue;
     ext_.unite(src[j], extentOf(sizes[k], op), loc);
+    checkWindow(op, "insert_slice", k, (*offsets)[k], 1, src[j], dest[k]);
     if (mlir::isa<Value>(sizes[k])) bounds_.push_back({src[j], (*offsets)[k], dest[k], loc, "the insert_slice"});
     ++j;
   }

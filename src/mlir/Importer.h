@@ -324,6 +324,7 @@ class Importer {
   static std::optional<int64_t> foldedInteger(Value v, int& budget);
   static std::optional<std::vector<int64_t>> foldedList(llvm::ArrayRef<mlir::OpFoldResult> list);
   std::vector<int64_t> padAmounts(mlir::tensor::PadOp p, bool low);
+  void checkWindow(Operation* op, const std::string& what, size_t k, int64_t offset, int64_t stride, int size, int of);
   std::optional<int> appliedExtent(mlir::affine::AffineApplyOp a, Operation* at);
   void fillShape(Value result, Value v, Shape shape, Operation* op);
   bool outsideScalar(Value v) const;
