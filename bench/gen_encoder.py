@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes a TC program of L transformer encoder layers (pre-LayerNorm, one attention
 head, GELU MLP): about 24 statements a layer. Used by the ILP scaling benchmark."""
-import sys
+import argparse
 
 
 def layer(l, x):
@@ -38,7 +38,11 @@ def layer(l, x):
 
 
 def main():
-    layers = int(sys.argv[1]) if len(sys.argv) > 1 else 1
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("layers", nargs="?", type=int, default=1, help="encoder layers (default 1)")
+    layers = ap.parse_args().layers
+    if layers < 1:
+        ap.error("layers must be at least 1")
     body, params = [], ["float(S, D) x0"]
     for l in range(layers):
         s, p = layer(l, f"x{l}")

@@ -54,6 +54,10 @@ def bars(ax, labels, values, xlabel):
 
 
 def main():
+    if len(sys.argv) != 2 or sys.argv[1] in ("-h", "--help"):
+        print("usage: figures.py FIGURES_DIR   (FIGURES_DIR/data.json: what to draw; see the module's docstring)",
+              file=sys.stderr if len(sys.argv) != 2 else sys.stdout)
+        sys.exit(0 if len(sys.argv) == 2 else 2)
     out = sys.argv[1]
     with open(os.path.join(out, "data.json")) as f:
         data = json.load(f)

@@ -8,6 +8,7 @@ Usage (repository root, after make build):
   tools/random_sizes_sweep.py SEED [SIZE ...]   (sizes drawn from; default small odd ones)
 Prints one line per example and every failure; exits 1 if any.
 """
+import argparse
 import glob
 import os
 import random
@@ -15,8 +16,12 @@ import re
 import subprocess
 import sys
 
-seed = int(sys.argv[1]) if len(sys.argv) > 1 else 1
-menu = [int(x) for x in sys.argv[2:]] or [1, 2, 3, 5, 7, 13, 31, 33, 63, 65, 96, 100, 129, 257]
+ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+ap.add_argument("seed", nargs="?", type=int, default=1, help="random seed (default 1)")
+ap.add_argument("sizes", nargs="*", type=int, help="the sizes drawn from (default small odd ones)")
+args = ap.parse_args()
+seed = args.seed
+menu = args.sizes or [1, 2, 3, 5, 7, 13, 31, 33, 63, 65, 96, 100, 129, 257]
 random.seed(seed)
 os.environ.setdefault("POCL_CACHE_DIR", "build/pocl-cache")
 polyfuse = os.environ.get("POLYFUSE", "build/bin/polyfuse")
