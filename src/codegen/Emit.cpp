@@ -440,8 +440,12 @@ class KernelPrinter {
     for (int s : kp.statements)
       os << "//   " << prog_.statements[s].label() << " (line " << prog_.statements[s].loc.line
          << "): " << statementText(prog_, prog_.statements[s]) << "\n";
-    os << fmt::format("// grid {} tile {}: {} block(s) of {} threads, {} barrier(s); modeled {:.3f} us\n", gridText(prog_, kp),
-                      tileText(kp), kp.blocks, kp.threadsPerBlock, k_.barriers, kp.modeledUs);
+    // (Barriers: those between statements in the code, and all a block executes, a tiled
+    // contraction's steps' and block reductions' included.)
+    os << fmt::format("// grid {} tile {}: {} block(s) of {} threads, {} barrier(s) between statements, {} a block in all; "
+                      "modeled {:.3f} us\n",
+                      gridText(prog_, kp), tileText(kp), kp.blocks, kp.threadsPerBlock, k_.barriers, k_.barriersPerBlock,
+                      kp.modeledUs);
     if (!kp.onChip.empty() || !kp.cachedInputs.empty()) {
       std::string names, cached;
       for (auto& a : kp.onChip) names += (names.empty() ? "" : ", ") + prog_.tensors[a.tensor].name;

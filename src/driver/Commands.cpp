@@ -403,6 +403,15 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
                 j["streaming"].push_back({{"kernel", "K" + std::to_string(st.kernel)}, {"sum", lp.program->statements[st.sum].label()},
                                           {"max", lp.program->statements[st.max].label()}, {"chosen_us", st.chosenUs},
                                           {"two_pass_us", st.twoPassUs}, {"reason", streamingText(*lp.program, st)}});
+              j["contractions"] = nlohmann::ordered_json::array();
+              for (auto& t : explainContractions(p)) {
+                std::vector<std::string> epilogue;
+                for (int m : t.epilogue) epilogue.push_back(lp.program->statements[size_t(m)].label());
+                j["contractions"].push_back({{"kernel", "K" + std::to_string(t.kernel)},
+                                             {"statement", lp.program->statements[size_t(t.stmt)].label()},
+                                             {"engine", contractionEngineName(t.tile.engine)}, {"stages", t.tile.stages},
+                                             {"epilogue", epilogue}, {"reason", contractionText(*lp.program, t)}});
+              }
               j["stream_splits"] = nlohmann::ordered_json::array();
               for (auto& sp : explainStreamSplits(cm, p))
                 j["stream_splits"].push_back({{"kernel", "K" + std::to_string(sp.kernel)}, {"max", lp.program->statements[sp.max].label()},
@@ -418,6 +427,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
               for (auto& r : explainRecomputation(cm, p, opt, left())) std::cout << "  recompute  " << recomputationText(*lp.program, r) << "\n";
               for (auto& st : explainStreaming(cm, p)) std::cout << "  stream     " << streamingText(*lp.program, st) << "\n";
               for (auto& sp : explainStreamSplits(cm, p)) std::cout << "  split      " << streamSplitText(*lp.program, sp) << "\n";
+              for (auto& t : explainContractions(p)) std::cout << "  contract   " << contractionText(*lp.program, t) << "\n";
             }
           }
           return 0;

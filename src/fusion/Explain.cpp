@@ -230,6 +230,35 @@ std::string streamSplitText(const Program& prog, const StreamSplit& s) {
                     : std::string("no whole tile on the same grid"));
 }
 
+std::vector<TiledContraction> explainContractions(const Partition& chosen) {
+  std::vector<TiledContraction> out;
+  for (const KernelPlan& k : chosen.kernels)
+    for (const ContractionTile& c : k.contractions) {
+      TiledContraction t{k.id, k.statements[size_t(c.member)], c, {}};
+      for (int e : c.epilogue) t.epilogue.push_back(k.statements[size_t(e)]);
+      out.push_back(std::move(t));
+    }
+  return out;
+}
+
+std::string contractionText(const Program& prog, const TiledContraction& t) {
+  const ContractionTile& c = t.tile;
+  std::string s = "K" + std::to_string(t.kernel) + " tiles " + prog.statements[size_t(t.stmt)].label() + " in " +
+                  std::to_string(c.tileP) + "x" + std::to_string(c.tileQ) + " blocks " +
+                  (c.tensorCores() ? "on tensor cores (mma.sync TF32, warps of " + std::to_string(c.warpP()) + "x" +
+                                         std::to_string(c.warpQ()) + " outputs)"
+                                   : "on the FMA units (" + std::to_string(c.micro) + "x" + std::to_string(c.micro) +
+                                         " outputs a thread)") +
+                  ", the reduction staged " + std::to_string(c.kStep) + " steps at a time in " + std::to_string(c.stages) +
+                  (c.stages == 1 ? " buffer" : " buffers");
+  if (!t.epilogue.empty()) {
+    std::string e;
+    for (int m : t.epilogue) e += (e.empty() ? "" : ", ") + prog.statements[size_t(m)].label();
+    s += "; " + e + " applied to its accumulators";
+  }
+  return s;
+}
+
 std::string streamingText(const Program& prog, const Streaming& s) {
   return prog.statements[size_t(s.sum)].label() + " streams in " + prog.statements[size_t(s.max)].label() + "'s loop in K" +
          std::to_string(s.kernel) + ": " + fmtUs(s.chosenUs) + " against " + fmtUs(s.twoPassUs) +

@@ -75,6 +75,17 @@ struct StreamSplit {
   std::optional<double> wholeUs;  // none where no whole tile fits the grid
 };
 std::vector<StreamSplit> explainStreamSplits(const CostModel& cm, const Partition& chosen);
+// A member the plan runs as a tiled contraction (ContractionTile), as the plan states it.
+struct TiledContraction {
+  int kernel = 0;
+  int stmt = 0;
+  ContractionTile tile;
+  std::vector<int> epilogue;  // statements
+};
+std::vector<TiledContraction> explainContractions(const Partition& chosen);
+// "K0 tiles S0 in 128x128 blocks on tensor cores (mma.sync TF32, warps of 64x32 outputs),
+// the reduction staged 16 steps at a time in 2 buffers; S1, S2 applied to its accumulators"
+std::string contractionText(const Program& prog, const TiledContraction& c);
 // "K0 splits S2's reduction in 4 chunks of 1024: 104.6 us against 138.8 us whole on the same grid"
 std::string streamSplitText(const Program& prog, const StreamSplit& s);
 // "S2 streams in S0's loop in K0: 2974.86 us against 5952.51 us with every pass kept"
