@@ -64,8 +64,8 @@ for l in open("cublas.txt"):
     f = dict(x.split("=") for x in l.split())
     cub[(int(f["m"]), int(f["n"]), int(f["k"]), f["mode"])] = float(f["ms"])
 print()
-print("| contraction | numerics | ms | TFLOP/s | cuBLAS same mode ms | polyfuse/cuBLAS | cuBLAS FP32 ms | cuBLAS TF32 ms | modeled us | measured/modeled | verified |")
-print("|---|---|---|---|---|---|---|---|---|---|---|")
+print("| contraction | numerics | tile, micro, stages | ms | TFLOP/s | cuBLAS same mode ms | polyfuse/cuBLAS | cuBLAS FP32 ms | cuBLAS TF32 ms | modeled us | measured/modeled | verified |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 for r in mm:
     plan = json.load(open(f"{r['point']}/plan.json"))
     s, numerics = plan["sizes"], plan.get("numerics", "default")
@@ -75,7 +75,9 @@ for r in mm:
     same, fp32, tf32 = (cub.get(shape + (m,)) for m in (mode, "fp32", "tf32"))
     fmt = lambda v: f"{v:.4f}" if v else "n/a"
     ratio = f"{same / r['total_ms']:.2f}" if same else "n/a"
-    print(f"| {r['point']} | {numerics} | {r['total_ms']:.4f} | {gemm_flops / (r['total_ms'] * 1e9):.1f} | {fmt(same)} | {ratio} | "
+    tiles = [t for k in plan["kernels"] for t in k.get("contraction_tiles", [])]
+    how = ", ".join(f"{t['tile'][0]}x{t['tile'][1]} m{t['micro_tile']} s{t.get('stages', 1)}" for t in tiles) or "untiled"
+    print(f"| {r['point']} | {numerics} | {how} | {r['total_ms']:.4f} | {gemm_flops / (r['total_ms'] * 1e9):.1f} | {fmt(same)} | {ratio} | "
           f"{fmt(fp32)} | {fmt(tf32)} | {r['modeled_us']:.1f} | {r['total_ms'] * 1e3 / r['modeled_us']:.2f} | {r['verified']} |")
 print()
 print("| attention | d | plan | kernels | ms | FlashAttention-style baseline ms | baseline/polyfuse | modeled us | measured/modeled | verified |")
