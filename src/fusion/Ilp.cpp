@@ -200,6 +200,8 @@ IlpResult solvePartitionIlp(const CostModel& cm, const std::vector<StmtSet>& can
       std::vector<double> vals(bestKnown.size(), 1.0);
       Cbc_setMIPStartI(m, int(bestKnown.size()), bestKnown.data(), vals.data());
     }
+    // The limit in wall-clock seconds, as --time-limit is (CBC counts CPU time otherwise).
+    Cbc_setParameter(m, "timeMode", "elapsed");
     Cbc_setMaximumSeconds(m, left);
     {
       SolverChatterToStderr quiet;
