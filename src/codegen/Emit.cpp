@@ -1709,12 +1709,13 @@ class KernelPrinter {
         const std::string inside = otherOff + " < pf_ext_" + other.var + " && " + ks + " + " + rOff + " < pf_ext_" + lr.var;
         // A copy of 16 bytes takes 4 consecutive elements of a slice row, where the row
         // lies in global memory as it does in the slice.
-        const int w = c.stages > 1 && copiesAsync(st.reads[r], st) ? copyWidth(c, r, st) : 1;
+        const bool async = c.stages > 1 && copiesAsync(st.reads[r], st);
+        const int w = async ? copyWidth(c, r, st) : 1;
         if (w > 1)
           os << ind << "for (int pf_e = pf_tid * " << w << "; pf_e < " << rows * cols << "; pf_e += pf_nthreads * " << w << ") {\n";
         else
           os << ind << "for (int pf_e = pf_tid; pf_e < " << rows * cols << "; pf_e += pf_nthreads) {\n";
-        if (c.stages > 1 && copiesAsync(st.reads[r], st)) {
+        if (async) {
           // Out of the extents: a valid address (the block's first line), nothing read.
           os << ind << "  const bool pf_in = " << inside << ";\n"
              << ind << "  const " << ix << " " << other.var << " = " << other.lo << " + (pf_in ? " << otherOff << " : 0), "

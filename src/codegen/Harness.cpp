@@ -170,7 +170,7 @@ std::string emitCudaHarness(const Program& prog, const Partition& p, const Gener
   for (size_t i = 0; i < code.kernels.size(); ++i) os << (i ? ", " : "") << code.kernels[i].plan.dramBytes << ".0";
   os << "};\n";
   for (auto& k : code.kernels)
-    if (k.plan.launchSharedBytes() > 48 * 1024)
+    if (k.plan.launchSharedBytes() > KernelPlan::kStaticSharedBytes)
       os << "  CHECK(cudaFuncSetAttribute(" << k.name << ", cudaFuncAttributeMaxDynamicSharedMemorySize, " << k.plan.launchSharedBytes()
          << "));\n";
   // The plan's launches in order; a kernel's time runs from its first launch to the next kernel's.

@@ -479,7 +479,7 @@ std::optional<ContractionTile> CostModel::contractionTile(const std::vector<int>
       st.reads.size() == 2 && c.alongP[0] != c.alongP[1] && st.rhs->kind == ExprKind::Mul && f32Read(*st.rhs->args[0]) &&
       f32Read(*st.rhs->args[1]) && c.tileP % c.warpP() == 0 && c.tileQ % c.warpQ() == 0)
     c.engine = ContractionEngine::TensorCoresTf32;
-  if (maxStages_ >= 2 && 2 * c.stageElements() * computeBytes_ + kReduceScratchSlots * computeBytes_ <= kStaticSharedBytes)
+  if (maxStages_ >= 2 && 2 * c.stageElements() * computeBytes_ + kReduceScratchSlots * computeBytes_ <= KernelPlan::kStaticSharedBytes)
     c.stages = 2;
   return c;
 }
@@ -1218,7 +1218,8 @@ void CostModel::occupy(KernelPlan& kp) const {
   kp.stagedSharedBytes = 0;
   if (!kp.contractions.empty() && kp.contractions.front().stages >= 2) {
     auto setStages = [&](int s) {
-      for (ContractionTile& c : kp.contractions) c.stages = s;
+      for (ContractionTile& c : kp.contractions)
+        if (c.stages >= 2) c.stages = s;
     };
     setStages(2);
     const int blocks = occupancy().blocksPerSM;

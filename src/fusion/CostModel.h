@@ -69,7 +69,6 @@ class CostModel {
   // SM); on the H200 four measured as two (bench/RESULTS.md, "fourth lease").
   static constexpr int kDefaultContractionStages = 2;
   static constexpr int kMaxContractionStages = 4;
-  static constexpr int64_t kStaticSharedBytes = 48 * 1024;
   // A row kept in registers holds at most this many elements a thread (OneFlow's
   // warp-per-row softmax keeps 1,024 floats a warp: 32 a thread).
   static constexpr int64_t kMaxRegisterRow = 32;

@@ -389,6 +389,9 @@ struct KernelPlan {
   // Per globalReads entry: the member statements that read it from global memory (a
   // fused softmax reads X twice); every pass after the first is priced as a re-read.
   std::vector<int> inputPasses;
+  // CUDA's shared memory a block takes without asking: static arrays must fit it, and a
+  // launch beyond it raises the kernel's limit first.
+  static constexpr int64_t kStaticSharedBytes = 48 * 1024;
   int64_t sharedBytes = 0;                  // dynamic shared memory per block (the on-chip arrays there)
   // The staged slices' buffers where they outgrow CUDA's static shared memory (more than
   // two stages): dynamic too, after the arrays; 0 where they are a static array.
