@@ -190,6 +190,7 @@ void Importer::slice(Operation* op) {
   for (size_t k = 0; k < sizes.size(); ++k) {
     int64_t off = (*offsets)[k], stride = (*strides)[k];
     if (dropped.test(unsigned(k))) {
+      checkWindow(op, "extract_slice", k, off, 1, ext_.literal(1), tensorOf(x.getSource(), op).shape[k]);
       exprs.push_back(mlir::getAffineConstantExpr(off, op->getContext()));
       continue;
     }
@@ -253,7 +254,10 @@ void Importer::insertShape(Operation* op) {
   // A rank-reducing insert's source lacks the unit dimensions MLIR drops.
   const llvm::SmallBitVector dropped = x.getDroppedDims();
   for (size_t k = 0, j = 0; k < sizes.size(); ++k) {
-    if (k < dropped.size() && dropped.test(unsigned(k))) continue;
+    if (k < dropped.size() && dropped.test(unsigned(k))) {
+      checkWindow(op, "insert_slice", k, (*offsets)[k], 1, ext_.literal(1), dest[k]);
+      continue;
+    }
     ext_.unite(src[j], extentOf(sizes[k], op), loc);
     checkWindow(op, "insert_slice", k, (*offsets)[k], 1, src[j], dest[k]);
     if (mlir::isa<Value>(sizes[k])) bounds_.push_back({src[j], (*offsets)[k], dest[k], loc, "the insert_slice"});

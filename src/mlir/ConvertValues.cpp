@@ -99,15 +99,23 @@ std::optional<int64_t> Importer::foldedInteger(Value v) {
 std::optional<int64_t> Importer::foldedInteger(Value v, int& budget) {
   Operation* d = v ? v.getDefiningOp() : nullptr;
   if (!d || --budget < 0) return std::nullopt;
+  // A value of an integer type narrower than 64 bits folds only where it fits it: MLIR
+  // wraps what does not (an index is 64 bits here).
+  const unsigned width = v.getType().isIntOrIndex() && !v.getType().isIndex() ? v.getType().getIntOrFloatBitWidth() : 64;
+  auto fits = [&](std::optional<int64_t> n) -> std::optional<int64_t> {
+    if (!n || width >= 64 || width <= 1) return n;
+    const int64_t lim = int64_t(1) << (width - 1);
+    return *n >= -lim && *n < lim ? n : std::nullopt;
+  };
   if (auto c = mlir::dyn_cast<mlir::arith::ConstantOp>(d)) {
     auto i = mlir::dyn_cast<mlir::IntegerAttr>(c.getValue());
     if (!i) return std::nullopt;
     return i.getType().isInteger(1) ? int64_t(i.getValue().getZExtValue()) : i.getValue().getSExtValue();
   }
-  if (mlir::isa<mlir::arith::IndexCastOp, mlir::arith::ExtSIOp>(d)) return foldedInteger(d->getOperand(0), budget);
+  if (mlir::isa<mlir::arith::IndexCastOp, mlir::arith::ExtSIOp>(d)) return fits(foldedInteger(d->getOperand(0), budget));
   if (mlir::isa<mlir::arith::IndexCastUIOp, mlir::arith::ExtUIOp>(d)) {
     const std::optional<int64_t> n = foldedInteger(d->getOperand(0), budget);
-    return n && *n >= 0 ? n : std::nullopt;
+    return n && *n >= 0 ? fits(n) : std::nullopt;
   }
   if (mlir::isa<mlir::arith::AddIOp, mlir::arith::SubIOp, mlir::arith::MulIOp>(d)) {
     const std::optional<int64_t> a = foldedInteger(d->getOperand(0), budget), b = foldedInteger(d->getOperand(1), budget);
@@ -116,7 +124,7 @@ std::optional<int64_t> Importer::foldedInteger(Value v, int& budget) {
     const bool overflow = mlir::isa<mlir::arith::AddIOp>(d)   ? __builtin_add_overflow(*a, *b, &r)
                           : mlir::isa<mlir::arith::SubIOp>(d) ? __builtin_sub_overflow(*a, *b, &r)
                                                               : __builtin_mul_overflow(*a, *b, &r);
-    return overflow ? std::nullopt : std::optional<int64_t>(r);
+    return overflow ? std::nullopt : fits(r);
   }
   if (auto a = mlir::dyn_cast<mlir::affine::AffineApplyOp>(d)) {
     std::vector<mlir::AffineExpr> dims, syms;

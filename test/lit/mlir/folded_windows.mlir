@@ -48,3 +48,21 @@ func.func @pad(%x: tensor<4xf32>) -> tensor<?xf32> {
   } : tensor<4xf32> to tensor<?xf32>
   return %p : tensor<?xf32>
 }
+// A dropped dimension's offset is checked too, and a fold in a narrow integer type that
+// MLIR would wrap does not fold (the offset is then a computed one).
+// RUN: expect-exit 2 polyfuse check %s --entry dropped 2>&1 | FileCheck --check-prefix=DROPPED %s
+// DROPPED: folded_windows.mlir:[[@LINE+5]]:8: extract_slice in dimension 0 at offset 4, size 1 leaves the tensor (extent 4)
+// RUN: expect-exit 2 polyfuse check %s --entry wraps 2>&1 | FileCheck --check-prefix=WRAPS %s
+// WRAPS: folded_windows.mlir:[[@LINE+10]]:8: extract_slice with computed offsets or strides is not supported
+func.func @dropped(%y: tensor<4x6xf32>) -> tensor<6xf32> {
+  %c4 = arith.constant 4 : index
+  %s = tensor.extract_slice %y[%c4, 0] [1, 6] [1, 1] : tensor<4x6xf32> to tensor<6xf32>
+  return %s : tensor<6xf32>
+}
+func.func @wraps(%y: tensor<4x6xf32>) -> tensor<2x3xf32> {
+  %big = arith.constant 65536 : i32
+  %p = arith.muli %big, %big : i32
+  %o = arith.index_cast %p : i32 to index
+  %s = tensor.extract_slice %y[%o, 0] [2, 3] [1, 1] : tensor<4x6xf32> to tensor<2x3xf32>
+  return %s : tensor<2x3xf32>
+}
