@@ -1,6 +1,9 @@
 // Tensor ops: views read through to their sources (cast, expand/collapse_shape, reshape,
 // extract_slice, pack/unpack) and ops that write tensors of their own (pad, insert_slice,
 // insert, concat, a pack with padding).
+#include <iterator>
+#include <numeric>
+
 #include "mlir/Importer.h"
 
 namespace polyfuse::linalg_import {
@@ -294,43 +297,150 @@ Importer::Window Importer::window(Value source, std::vector<int64_t> offsets, Op
   return Window{source, std::move(offsets), tensorOf(source, op).shape, {}};
 }
 
+namespace {
+
+// The dimensions that a division (floordiv, mod) in `map` takes apart.
+std::set<unsigned> dividedDims(mlir::AffineMap map) {
+  std::set<unsigned> dims;
+  for (mlir::AffineExpr r : map.getResults())
+    r.walk([&](mlir::AffineExpr e) {
+      auto b = mlir::dyn_cast<mlir::AffineBinaryOpExpr>(e);
+      if (!b || (e.getKind() != mlir::AffineExprKind::FloorDiv && e.getKind() != mlir::AffineExprKind::Mod &&
+                 e.getKind() != mlir::AffineExprKind::CeilDiv))
+        return;
+      b.getLHS().walk([&](mlir::AffineExpr x) {
+        if (auto d = mlir::dyn_cast<mlir::AffineDimExpr>(x)) dims.insert(d.getPosition());
+      });
+    });
+  return dims;
+}
+
+// d_k -> d_k + by_k.
+mlir::AffineMap shiftMap(const std::vector<int64_t>& by, mlir::MLIRContext* ctx) {
+  std::vector<mlir::AffineExpr> exprs;
+  for (size_t k = 0; k < by.size(); ++k) exprs.push_back(mlir::getAffineDimExpr(unsigned(k), ctx) + by[k]);
+  return mlir::AffineMap::get(unsigned(by.size()), 0, exprs, ctx);
+}
+
+std::vector<int64_t> minus(std::vector<int64_t> v) {
+  for (int64_t& x : v) x = -x;
+  return v;
+}
+
+}  // namespace
+
 // R(d0, ..) = source(d0 - o0, ..) where dk in ok:ok + extent_k: a window written over R.
-StmtDecl Importer::windowWrite(const std::string& tensor, const Window& w, Operation* op) {
+// Along a dimension in `pieced` that the read divides (the source a collapse of
+// [14, 14] read at R's 1:197), the window is written in pieces aligned to the
+// divisions: over each, a floordiv is a constant and a mod a shifted loop, so the
+// reads stay affine with no split of R's loop, which the other windows cross. The
+// last piece comes first, as the last window does (concatStatements).
+std::vector<StmtDecl> Importer::windowWrites(const std::string& tensor, const Window& w,
+                                             const std::set<unsigned>& pieced, Operation* op) {
   SourceLoc loc = locOf(op);
-  StmtDecl s = assignment(tensor, w.offsets.size(), op);
-  for (size_t k = 0; k < w.offsets.size(); ++k) {
-    if (split_.count(unsigned(k))) {  // a whole dimension (windowSplits)
-      loopWhere(s, unsigned(k), w.extents[k], loc);
-      continue;
-    }
-    WhereRange range;
-    range.index = "d" + std::to_string(k);
-    range.loc = loc;
-    range.lo = integer(w.offsets[k], loc);
-    range.hi = w.offsets[k] == 0 ? extent(w.extents[k], loc)
-                                 : binary(ExprKind::Add, integer(w.offsets[k], loc), extent(w.extents[k], loc), loc);
-    s.where.push_back(std::move(range));
+  mlir::MLIRContext* ctx = op->getContext();
+  auto [data, map] = throughViews(w.source, w.read(ctx), op);
+  const mlir::AffineMap fromOrigin = map.compose(shiftMap(w.offsets, ctx));
+  struct Cut {
+    unsigned dim;
+    int64_t size, extent;
+  };
+  std::vector<Cut> cuts;
+  size_t pieces = 1;
+  for (unsigned d : dividedDims(fromOrigin)) {
+    if (!pieced.count(d)) continue;
+    const std::optional<int64_t> extent = ext_.value(w.extents[d]);
+    if (!extent)  // a collapse of a dynamic extent with others is refused, as is a split of one
+      throw InternalError("a window of dynamic extent along dimension " + std::to_string(d) + " reads its source divided");
+    int64_t size = 0;
+    for (mlir::AffineExpr r : fromOrigin.getResults())
+      r.walk([&](mlir::AffineExpr e) {
+        if (auto part = collapsedPart(e); part && std::get<0>(*part) == d)
+          for (int64_t b : {std::get<1>(*part), std::get<1>(*part) * std::get<2>(*part)})
+            if (b > 1) size = std::gcd(size, b);
+      });
+    size = std::max<int64_t>(size, 1);
+    cuts.push_back({d, size, *extent});
+    pieces *= size_t((*extent + size - 1) / size);
+    if (pieces > kMaxWindowPieces)
+      throw SourceError(loc, "this op writes a window read through a collapse_shape of several extents along dimension " +
+                                 std::to_string(d) + " in " + std::to_string(pieces) + " or more pieces; polyfuse writes at most " +
+                                 std::to_string(kMaxWindowPieces));
   }
-  s.rhs = element(w.source, w.read(op->getContext()), loc, op);
-  return s;
+  std::vector<StmtDecl> out;
+  for (size_t p = pieces; p-- > 0;) {
+    std::vector<int64_t> lo = w.offsets;
+    std::vector<std::optional<int64_t>> extents;
+    for (size_t k = 0; k < w.offsets.size(); ++k) extents.push_back(ext_.value(w.extents[k]));
+    size_t rest = p;
+    for (auto it = cuts.rbegin(); it != cuts.rend(); ++it) {
+      const int64_t count = (it->extent + it->size - 1) / it->size, at = int64_t(rest % size_t(count));
+      rest /= size_t(count);
+      lo[it->dim] += at * it->size;
+      extents[it->dim] = std::min(it->size, it->extent - at * it->size);
+    }
+    StmtDecl s = assignment(tensor, w.offsets.size(), op);
+    for (size_t k = 0; k < w.offsets.size(); ++k) {
+      if (split_.count(unsigned(k))) {  // a whole dimension (windowSplits)
+        loopWhere(s, unsigned(k), w.extents[k], loc);
+        continue;
+      }
+      WhereRange range;
+      range.index = "d" + std::to_string(k);
+      range.loc = loc;
+      range.lo = integer(lo[k], loc);
+      if (cuts.empty()) {
+        range.hi = lo[k] == 0 ? extent(w.extents[k], loc)
+                              : binary(ExprKind::Add, integer(lo[k], loc), extent(w.extents[k], loc), loc);
+      } else {
+        range.hi = extents[k] ? integer(lo[k] + *extents[k], loc)
+                              : binary(ExprKind::Add, integer(lo[k], loc), extent(w.extents[k], loc), loc);
+      }
+      s.where.push_back(std::move(range));
+    }
+    if (cuts.empty()) {
+      s.rhs = dataElement(data, map, loc, op);
+    } else {
+      // Each loop counted from its piece's start, the divisions resolved by its range.
+      const mlir::AffineMap piece = simplifyByRanges(map.compose(shiftMap(lo, ctx)), extents);
+      s.rhs = dataElement(data, piece.compose(shiftMap(minus(lo), ctx)), loc, op);
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
 }
 
 // A tensor op reads its sources as windows of its result. Where a source is a
 // collapse (or a result stored split) read along a whole dimension of the result (a
 // GroupNorm's output, its channels split into groups, padded in height and width), the
 // loop over that dimension splits as a generic's does, and the result is stored split
-// too, so every statement writing it names the same parts. Along a window's offset
-// (a concatenation along the collapsed dimension) nothing splits: subscript() refuses.
-void Importer::windowSplits(const std::vector<Window>& windows, TensorValue& result, Operation* op) {
+// too, so every statement writing it names the same parts. Along a dimension that some
+// window covers only in part (a concatenation along the collapsed dimension) no loop
+// splits: the windows divided along it are written in pieces (windowWrites). Returns
+// those dimensions.
+std::set<unsigned> Importer::windowSplits(const std::vector<Window>& windows, TensorValue& result, Operation* op) {
+  mlir::MLIRContext* ctx = op->getContext();
   std::vector<mlir::AffineMap> maps;
-  for (const Window& w : windows) maps.push_back(throughViews(w.source, w.read(op->getContext()), op).second);
+  std::set<unsigned> divided, partial;
+  for (const Window& w : windows) {
+    maps.push_back(throughViews(w.source, w.read(ctx), op).second);
+    for (unsigned d : dividedDims(maps.back())) divided.insert(d);
+    for (size_t d = 0; d < w.offsets.size(); ++d)
+      if (w.offsets[d] != 0 || !sameExtent(w.extents[d], result.shape[d])) partial.insert(unsigned(d));
+  }
+  std::set<unsigned> pieced;
+  std::set_intersection(divided.begin(), divided.end(), partial.begin(), partial.end(),
+                        std::inserter(pieced, pieced.begin()));
+  // The pieced dimensions out of the search for loops to split.
+  for (mlir::AffineMap& m : maps)
+    for (unsigned d : pieced) m = m.replace(mlir::getAffineDimExpr(d, ctx), mlir::getAffineConstantExpr(0, ctx), m.getNumDims(), 0);
   splitLoops(maps, std::vector<int>(result.shape.begin(), result.shape.end()), locOf(op));
   for (const Window& w : windows)
     for (auto& [d, bounds] : split_)
       if (w.offsets[d] != 0 || !sameExtent(w.extents[d], result.shape[d]))
-        throw SourceError(locOf(op), "this op reads a collapse_shape of several non-unit extents along dimension " +
-                                         std::to_string(d) + ", which it writes in windows; polyfuse splits only a whole dimension");
-  splitResult(result, mlir::AffineMap::getMultiDimIdentityMap(unsigned(result.shape.size()), op->getContext()), op->getContext());
+        throw InternalError("a window over part of dimension " + std::to_string(d) + " splits its loop");
+  splitResult(result, mlir::AffineMap::getMultiDimIdentityMap(unsigned(result.shape.size()), ctx), ctx);
+  return pieced;
 }
 
 void Importer::padStatements(Operation* op) {
@@ -338,9 +448,9 @@ void Importer::padStatements(Operation* op) {
   TensorValue& tv = tensors_[p.getResult()];
   tv.name = resultName(op, 0);
   const Window source = window(p.getSource(), padAmounts(p, true), op);
-  windowSplits({source}, tv, op);
+  const std::set<unsigned> pieced = windowSplits({source}, tv, op);
   out_.def.stmts.push_back(wholeWrite(tv.name, tv.shape, scalar(p.getConstantPaddingValue(), locOf(op), op), op));
-  out_.def.stmts.push_back(windowWrite(tv.name, source, op));
+  for (StmtDecl& s : windowWrites(tv.name, source, pieced, op)) out_.def.stmts.push_back(std::move(s));
 }
 
 // A rank-reducing insert (tpp-mlir's tiles: an 8x8 block into [2, 2, 8, 8]) writes its
@@ -354,9 +464,9 @@ void Importer::insertStatements(Operation* op) {
   for (mlir::OpFoldResult r : x.getMixedSizes()) source.extents.push_back(extentOf(r, op));
   std::vector<Window> windows{source};
   if (dest.kind != Kind::Empty) windows.push_back(window(x.getDest(), std::vector<int64_t>(source.offsets.size(), 0), op));
-  windowSplits(windows, tv, op);
+  const std::set<unsigned> pieced = windowSplits(windows, tv, op);
   out_.def.stmts.push_back(wholeWrite(tv.name, tv.shape, destination(x.getDest(), tv.shape.size(), op), op));
-  out_.def.stmts.push_back(windowWrite(tv.name, source, op));
+  for (StmtDecl& s : windowWrites(tv.name, source, pieced, op)) out_.def.stmts.push_back(std::move(s));
 }
 
 // The destination copied, then the one element: a write over a window of one point.
@@ -429,8 +539,9 @@ void Importer::concatStatements(Operation* op) {
     offsets[dim] -= *ext_.value(tensorOf(inputs[i], op).shape[dim]);
     windows.push_back(window(inputs[i], offsets, op));
   }
-  windowSplits(windows, tv, op);
-  for (const Window& w : windows) out_.def.stmts.push_back(windowWrite(name, w, op));
+  const std::set<unsigned> pieced = windowSplits(windows, tv, op);
+  for (const Window& w : windows)
+    for (StmtDecl& s : windowWrites(name, w, pieced, op)) out_.def.stmts.push_back(std::move(s));
 }
 
 // The same elements, the type restated.

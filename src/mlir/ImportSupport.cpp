@@ -444,6 +444,11 @@ std::pair<Value, mlir::AffineMap> Importer::throughViews(Value v, mlir::AffineMa
 // The element `v` holds at the points of `map`, or the value a fill holds.
 ExprPtr Importer::element(Value v0, mlir::AffineMap map0, SourceLoc loc, Operation* at) {
   auto [v, map] = throughViews(v0, map0, at);
+  return dataElement(v, map, loc, at);
+}
+
+// The same where `v` holds the data and `map` reads it (views already followed).
+ExprPtr Importer::dataElement(Value v, mlir::AffineMap map, SourceLoc loc, Operation* at) {
   TensorValue& tv = tensorOf(v, at);
   if (tv.kind == Kind::Empty)
     throw SourceError(loc, "this op reads a tensor.empty, whose elements are undefined");

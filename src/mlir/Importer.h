@@ -351,8 +351,13 @@ class Importer {
   void insertShape(Operation* op);
   void concatShape(Operation* op);
   Window window(Value source, std::vector<int64_t> offsets, Operation* op);
-  StmtDecl windowWrite(const std::string& tensor, const Window& w, Operation* op);
-  void windowSplits(const std::vector<Window>& windows, TensorValue& result, Operation* op);
+  // A window read divided along a dimension it covers only in part (a concatenation
+  // after a collapse_shape: ViT's class token before its patches) is written in pieces,
+  // at most this many, over each of which the division is constant.
+  static constexpr size_t kMaxWindowPieces = 64;
+  std::vector<StmtDecl> windowWrites(const std::string& tensor, const Window& w, const std::set<unsigned>& pieced,
+                                     Operation* op);
+  std::set<unsigned> windowSplits(const std::vector<Window>& windows, TensorValue& result, Operation* op);
   void padStatements(Operation* op);
   void insertStatements(Operation* op);
   void insertElementStatements(Operation* op);
@@ -414,6 +419,7 @@ class Importer {
   ExprPtr subscript(mlir::AffineExpr e, SourceLoc loc);
   std::pair<Value, mlir::AffineMap> throughViews(Value v, mlir::AffineMap map, Operation* at);
   ExprPtr element(Value v0, mlir::AffineMap map0, SourceLoc loc, Operation* at);
+  ExprPtr dataElement(Value v, mlir::AffineMap map, SourceLoc loc, Operation* at);
   ExprPtr scalar(Value v, SourceLoc loc, Operation* at);
   static bool unread(Value v);
   static bool returned(Value v);
