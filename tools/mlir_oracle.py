@@ -42,6 +42,8 @@ PASSES = [
     "--arith-expand", "--finalize-memref-to-llvm", "--convert-math-to-llvm", "--convert-math-to-libm", "--convert-arith-to-llvm",
     "--convert-func-to-llvm", "--convert-cf-to-llvm", "--reconcile-unrealized-casts",
 ]
+TOSA_PIPELINE = ("builtin.module(func.func(tosa-optional-decompositions, tosa-make-broadcastable, tosa-to-linalg-named, "
+                 "tosa-to-linalg, tosa-to-arith{include-apply-rescale=true}, tosa-to-tensor))")
 # tensor.concat has no bufferization in MLIR 19: MLIR's own decomposition (an empty
 # tensor and an insert_slice per operand) runs first, through the transform interpreter.
 DECOMPOSE_CONCAT = """module attributes {transform.with_named_sequence} {
@@ -291,6 +293,15 @@ def run_mlir(text, name, args, results, inputs, work):
         with open(lib, "w") as f:
             f.write(LOWER_PACK.replace("{ops}", packs))
         passes = ["--transform-preload-library=transform-library-paths=" + lib, "--transform-interpreter"] + passes
+    if re.search(r"\btosa\.", program):
+        # TOSA through MLIR's own conversions first, as polyfuse's importer runs them
+        # (src/mlir/LowerTosa.cpp): function passes, so a pipeline of their own.
+        tosa = subprocess.run(["mlir-opt-19", src, "--pass-pipeline=" + TOSA_PIPELINE], capture_output=True, text=True)
+        if tosa.returncode:
+            fail("mlir-opt-19 failed on the TOSA lowering:\n" + tosa.stderr[-4000:])
+        src = os.path.join(work, "oracle_linalg.mlir")
+        with open(src, "w") as f:
+            f.write(tosa.stdout)
     low = subprocess.run(["mlir-opt-19", src] + passes, capture_output=True, text=True)
     if low.returncode:
         fail("mlir-opt-19 failed:\n" + low.stderr[-4000:])

@@ -55,6 +55,8 @@
 #include "mlir/Importer.h"
 #include "mlir/IndexRanges.h"
 #include "mlir/LoopFunction.h"
+#include "mlir/LowerTosa.h"
+#include "mlir/TosaSpelling.h"
 #include "mlir/IreeBoundary.h"
 #include "mlir/Upgrade.h"
 #include "polyir/Parser.h"
@@ -175,6 +177,7 @@ void dialects(mlir::DialectRegistry& registry) {
                   mlir::arith::ArithDialect, mlir::math::MathDialect, mlir::ml_program::MLProgramDialect,
                   mlir::cf::ControlFlowDialect>();
   mlir::func::registerInlinerExtension(registry);  // func.call and func.return, for inlineCalls
+  registerTosa(registry);
 }
 
 // Calls from the entry function (a file's helpers, a model's layers written once)
@@ -309,7 +312,7 @@ static LinalgImport importHere(const SourceFile& src, const std::string& entry) 
   if (src.text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw SourceError({1, 1}, "file is empty: expected a func.func on tensors");
   LinalgImport out;
-  std::string text = readIreeBoundary(upgradeMlir(src.text, out.notes), out.notes);
+  std::string text = readTosa10(readIreeBoundary(upgradeMlir(src.text, out.notes), out.notes), out.notes);
   checkNesting(text);
 
   parseInChild(text, src.path);
@@ -363,6 +366,8 @@ static LinalgImport importHere(const SourceFile& src, const std::string& entry) 
   }
 
   inlineCalls(chosen, out.notes);
+  if (mlir::failed(lowerTosa(chosen, out.notes)))
+    throw SourceError(diag.any ? diag.loc : locOf(chosen), diag.any ? diag.message : "MLIR's TOSA lowering failed");
   // A load of an ml_program global that nothing stores (global_load_const, or a
   // global_load with no global_store of it in the module) is its initial value: the
   // arith.constant it means, read as any constant is (a splat a fill, else an input).

@@ -1,0 +1,262 @@
+#include "mlir/TosaSpelling.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <regex>
+#include <set>
+
+namespace polyfuse {
+
+namespace {
+
+std::string trim(const std::string& s) {
+  const size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
+  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
+}
+
+// Splits at the commas outside <..>, (..), [..] and {..}.
+std::vector<std::string> topLevel(const std::string& s) {
+  std::vector<std::string> parts;
+  std::string cur;
+  int depth = 0;
+  for (char c : s) {
+    if (c == '<' || c == '(' || c == '[' || c == '{') ++depth;
+    if (c == '>' || c == ')' || c == ']' || c == '}') --depth;
+    if (c == ',' && depth == 0) {
+      parts.push_back(trim(cur));
+      cur.clear();
+      continue;
+    }
+    cur += c;
+  }
+  if (!trim(cur).empty()) parts.push_back(trim(cur));
+  return parts;
+}
+
+std::string joined(const std::vector<std::string>& v, const std::string& sep = ", ") {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + v[i];
+  return s;
+}
+
+// The integers of `dense<[1, 2]>` or `dense<3>` (a splat of `n`).
+std::optional<std::vector<std::string>> denseInts(const std::string& dense, size_t n) {
+  static const std::regex d(R"(dense<\s*\[?([-\d,\s]*)\]?\s*>)");
+  std::smatch m;
+  if (!std::regex_match(dense, m, d)) return std::nullopt;
+  std::vector<std::string> v = topLevel(m[1].str());
+  if (v.size() == 1 && n > 1) v.assign(n, v[0]);
+  return v;
+}
+
+// The element type of `tensor<1xf32>` or `tensor<f32>`.
+std::string elementType(const std::string& tensor) {
+  const size_t open = tensor.find('<'), close = tensor.rfind('>');
+  if (open == std::string::npos || close == std::string::npos) return "";
+  const std::string inner = tensor.substr(open + 1, close - open - 1);
+  const size_t x = inner.rfind('x');
+  return x == std::string::npos ? inner : inner.substr(x + 1);
+}
+
+bool isFloat(const std::string& type) { return !type.empty() && (type[0] == 'f' || type[0] == 'b'); }
+
+constexpr size_t kMaxRegexLine = 4096;
+
+// `"tosa.const"() <{values = X}>` is `"tosa.const"() {value = X}` (the attribute's name
+// and its printing as a property changed), by plain search: X may be megabytes.
+bool constValues(std::string& line) {
+  const std::string op = "\"tosa.const\"()";
+  const size_t at = line.find(op);
+  if (at == std::string::npos) return false;
+  size_t p = line.find_first_not_of(" \t", at + op.size());
+  if (p == std::string::npos) return false;
+  const bool property = line[p] == '<';
+  if (property) ++p;
+  if (line[p] != '{') return false;
+  size_t q = line.find_first_not_of(" \t", p + 1);
+  if (q == std::string::npos || line.compare(q, 6, "values") != 0) return false;
+  const size_t eq = line.find_first_not_of(" \t", q + 6);
+  if (eq == std::string::npos || line[eq] != '=') return false;
+  // The attribute ends at the last `}` before the op's type, `: () ->`.
+  const size_t type = line.rfind("() ->");
+  const size_t close = line.rfind('}', type == std::string::npos ? std::string::npos : type);
+  if (close == std::string::npos || close < eq) return false;
+  const size_t end = property && close + 1 < line.size() && line[close + 1] == '>' ? close + 2 : close + 1;
+  line = line.substr(0, at) + op + " {value " + line.substr(eq, close - eq) + "}" + line.substr(end);
+  return true;
+}
+
+struct Reader {
+  std::map<std::string, std::vector<std::string>> shapes;  // !tosa.shape values
+  std::map<std::string, std::string> scalars;               // one-element constants: value text
+  std::set<std::string> applied;
+
+  // `%r = tosa.op operands {attrs} : (types) -> results`, rewritten to MLIR 19's form.
+  std::string op(const std::smatch& m) {
+    const std::string lead = m[1].str(), name = m[2].str();
+    std::string op = m[3].str();
+    std::vector<std::string> operands = topLevel(m[4].str());
+    std::vector<std::string> attrs = m[5].matched ? topLevel(m[5].str().substr(1, m[5].length() - 2)) : std::vector<std::string>{};
+    std::vector<std::string> types = topLevel(m[6].str());
+    const std::string results = m[7].str();
+    if (operands.size() != types.size()) return m[0].str();
+    std::string before;  // constants the rewritten op takes, on its line
+    auto drop = [&](const std::string& key) {
+      for (size_t i = 0; i < attrs.size(); ++i)
+        if (attrs[i].rfind(key + " ", 0) == 0 || attrs[i].rfind(key + "=", 0) == 0) {
+          attrs.erase(attrs.begin() + long(i));
+          applied.insert(key + " (MLIR 19 has no such attribute)");
+          return;
+        }
+    };
+    auto attrValue = [&](const std::string& key) -> std::optional<std::string> {
+      for (const std::string& a : attrs)
+        if (a.rfind(key + " ", 0) == 0 || a.rfind(key + "=", 0) == 0) return trim(a.substr(a.find('=') + 1));
+      return std::nullopt;
+    };
+    auto operandsFrom = [&](size_t keep) {
+      operands.resize(keep);
+      types.resize(keep);
+    };
+    auto shape = [&](size_t i) -> const std::vector<std::string>* {
+      auto it = i < operands.size() ? shapes.find(operands[i]) : shapes.end();
+      return it == shapes.end() ? nullptr : &it->second;
+    };
+    auto constant = [&](const std::string& suffix, const std::string& value, const std::string& type) {
+      const std::string n = name + "__" + suffix;
+      before += n + " = \"tosa.const\"() {value = " + value + " : " + type + "} : () -> " + type + " ";
+      return n;
+    };
+    drop("nan_mode");
+    if (op == "intdiv") op = "int_div", applied.insert("tosa.intdiv is tosa.int_div");
+    if (op == "mul" && operands.size() == 3) {
+      auto it = scalars.find(operands[2]);
+      attrs.push_back("shift = " + (it == scalars.end() ? std::string("0") : it->second) + " : i8");
+      operandsFrom(2);
+      applied.insert("tosa.mul's shift operand");
+    } else if ((op == "matmul" && operands.size() == 4) || (op == "negate" && operands.size() == 3) ||
+               (op == "avg_pool2d" && operands.size() == 3) ||
+               ((op == "conv2d" || op == "depthwise_conv2d" || op == "conv3d") && operands.size() == 5)) {
+      const size_t keep = op == "matmul" ? 2 : op == "negate" || op == "avg_pool2d" ? 1 : 3;
+      for (size_t i = keep; i < operands.size(); ++i) {
+        auto it = scalars.find(operands[i]);
+        if (it == scalars.end() || std::stod(it->second) != 0.0) return m[0].str();  // quantized: left to MLIR
+      }
+      operandsFrom(keep);
+      if (op != "avg_pool2d") drop("acc_type");
+      applied.insert("zero-point operands of 0");
+    } else if (op == "reshape" && operands.size() == 2 && shape(1)) {
+      attrs.push_back("new_shape = array<i64: " + joined(*shape(1)) + ">");
+      operandsFrom(1);
+    } else if (op == "tile" && operands.size() == 2 && shape(1)) {
+      attrs.push_back("multiples = array<i64: " + joined(*shape(1)) + ">");
+      operandsFrom(1);
+    } else if (op == "slice" && operands.size() == 3 && shape(1) && shape(2)) {
+      attrs.push_back("start = array<i64: " + joined(*shape(1)) + ">");
+      attrs.push_back("size = array<i64: " + joined(*shape(2)) + ">");
+      operandsFrom(1);
+    } else if (op == "pad" && operands.size() >= 2 && shape(1)) {
+      const std::vector<std::string>& p = *shape(1);
+      std::vector<std::string> rows;
+      for (size_t i = 0; i + 1 < p.size(); i += 2) rows.push_back("[" + p[i] + ", " + p[i + 1] + "]");
+      const std::string ptype = "tensor<" + std::to_string(rows.size()) + "x2xi64>";
+      std::vector<std::string> nops{operands[0], constant("padding", "dense<[" + joined(rows) + "]>", ptype)};
+      std::vector<std::string> ntypes{types[0], ptype};
+      if (operands.size() == 3) {
+        auto it = scalars.find(operands[2]);
+        if (it == scalars.end()) return m[0].str();
+        const std::string t = "tensor<" + elementType(types[2]) + ">";
+        nops.push_back(constant("pad_const", "dense<" + it->second + ">", t));
+        ntypes.push_back(t);
+      }
+      operands = nops;
+      types = ntypes;
+    } else if (op == "transpose" && operands.size() == 1) {
+      std::optional<std::string> perms = attrValue("perms");
+      static const std::regex arr(R"(array<i32:\s*([-\d,\s]*)>)");
+      std::smatch a;
+      if (!perms || !std::regex_match(*perms, a, arr)) return m[0].str();
+      const std::vector<std::string> v = topLevel(a[1].str());
+      const std::string t = "tensor<" + std::to_string(v.size()) + "xi32>";
+      attrs.erase(std::find_if(attrs.begin(), attrs.end(), [](const std::string& x) { return x.rfind("perms", 0) == 0; }));
+      operands.push_back(constant("perms", "dense<[" + joined(v) + "]>", t));
+      types.push_back(t);
+    } else if (op == "clamp" && attrValue("min_val") && attrValue("max_val")) {
+      auto number = [](const std::string& v) { return trim(v.substr(0, v.find(':'))); };
+      const std::string lo = number(*attrValue("min_val")), hi = number(*attrValue("max_val"));
+      const bool fp = isFloat(elementType(types[0]));
+      auto asInt = [](const std::string& v) {
+        const double d = std::stod(v);
+        return std::to_string(d < -9.2e18 ? INT64_MIN : d > 9.2e18 ? INT64_MAX : int64_t(d));
+      };
+      auto asFloat = [](const std::string& v) {
+        return v.find_first_of(".eEn") == std::string::npos ? v + ".0" : v;
+      };
+      attrs.erase(std::remove_if(attrs.begin(), attrs.end(),
+                                 [](const std::string& x) { return x.rfind("min_val", 0) == 0 || x.rfind("max_val", 0) == 0; }),
+                  attrs.end());
+      attrs.push_back("min_int = " + (fp ? asInt(lo) : lo) + " : i64");
+      attrs.push_back("max_int = " + (fp ? asInt(hi) : hi) + " : i64");
+      attrs.push_back("min_fp = " + (fp ? lo : asFloat(lo)) + " : f32");
+      attrs.push_back("max_fp = " + (fp ? hi : asFloat(hi)) + " : f32");
+    } else if (before.empty() && m[0].str().find("nan_mode") == std::string::npos) {
+      return m[0].str();
+    }
+    applied.insert("tosa." + op);
+    return lead + before + name + " = tosa." + op + " " + joined(operands) +
+           (attrs.empty() ? "" : " {" + joined(attrs) + "}") + " : (" + joined(types) + ") -> " + results;
+  }
+};
+
+}  // namespace
+
+std::string readTosa10(const std::string& text, std::vector<std::string>& notes) {
+  if (text.find("tosa.") == std::string::npos) return text;
+  static const std::regex constShape(
+      R"(^(\s*)(%[\w.$-]+)\s*=\s*tosa\.const_shape\s*(?:\{\s*values\s*=\s*(dense<[^>]*>)\s*:\s*tensor<[^>]*>\s*\}|values\(\s*(dense<[^>]*>)\s*:\s*tensor<[^>]*>\s*\))\s*:\s*\(\)\s*->\s*!tosa\.shape<(\d+)>\s*$)");
+  static const std::regex scalarConst(
+      R"(^\s*(%[\w.$-]+)\s*=\s*"tosa\.const"\(\)\s*\{\s*value\s*=\s*dense<\s*\[?\s*([-+\w.]+)\s*\]?\s*>\s*:\s*tensor<(?:1x)?\w+>\s*\})");
+  static const std::regex axis(R"(\btosa\.(reduce_\w+|argmax)(\s+%[\w.$-]+)\s+axis\((\d+)\))");
+  static const std::regex opLine(
+      R"(^(\s*)(%[\w.$-]+)\s*=\s*tosa\.(\w+)\s+([^{:]*?)\s*(\{[^{}]*\})?\s*:\s*\((.*)\)\s*->\s*(.*?)\s*$)");
+  Reader r;
+  std::string out;
+  for (size_t b = 0; b <= text.size();) {
+    size_t e = text.find('\n', b);
+    if (e == std::string::npos) e = text.size();
+    std::string line = text.substr(b, e - b);
+    if (line.find("tosa.") != std::string::npos) {
+      if (constValues(line)) r.applied.insert("tosa.const's values");
+    }
+    // std::regex recurses per character: a long line (a constant's elements) gets the
+    // plain rewrite above only.
+    if (line.find("tosa.") != std::string::npos && line.size() <= kMaxRegexLine) {
+      std::smatch m;
+      if (std::regex_match(line, m, constShape)) {
+        std::optional<std::vector<std::string>> v =
+            denseInts(m[3].matched ? m[3].str() : m[4].str(), size_t(std::stoul(m[5].str())));
+        if (v) {
+          r.shapes[m[2].str()] = *v;
+          r.applied.insert("tosa.const_shape");
+          line = m[1].str();  // read where it is used
+        }
+      }
+      if (std::regex_search(line, m, scalarConst)) r.scalars[m[1].str()] = m[2].str();
+      if (std::regex_search(line, axis)) {
+        line = std::regex_replace(line, axis, "tosa.$1$2 {axis = $3 : i32}");
+        r.applied.insert("axis(..)");
+      }
+      if (std::regex_match(line, m, opLine)) line = r.op(m);
+    }
+    out += line;
+    if (e < text.size()) out += '\n';
+    b = e + 1;
+  }
+  if (r.applied.empty()) return text;
+  notes.push_back("read TOSA 1.0 in MLIR 19's TOSA spelling: " + joined(std::vector<std::string>(r.applied.begin(), r.applied.end())));
+  return out;
+}
+
+}  // namespace polyfuse
