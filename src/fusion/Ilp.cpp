@@ -4,12 +4,17 @@
 // ordering variables, cycles found in a solution are cut off and the model is
 // solved again, which stays exact.
 #include <coin/Cbc_C_Interface.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <iostream>
 #include <limits>
@@ -46,6 +51,102 @@ class SolverChatterToStderr {
  private:
   int saved_ = -1;
 };
+
+// What one CBC solve left: its flags, its bound, and its incumbent (none: empty).
+struct CbcOutcome {
+  bool limit = true, infeasible = false, optimal = false;
+  double bound = -std::numeric_limits<double>::infinity();
+  std::vector<double> x;
+};
+
+CbcOutcome solveHere(Cbc_Model* m, int numCols) {
+  {
+    SolverChatterToStderr quiet;
+    Cbc_solve(m);
+  }
+  CbcOutcome o;
+  o.limit = Cbc_isSecondsLimitReached(m);
+  o.infeasible = Cbc_isProvenInfeasible(m);
+  o.optimal = Cbc_isProvenOptimal(m);
+  // CBC reports -1e50 or so before its root relaxation is solved: no bound then.
+  if (const double b = Cbc_getBestPossibleObjValue(m); std::isfinite(b) && b > -1e30) o.bound = b;
+  if (const double* x = Cbc_getColSolution(m)) o.x.assign(x, x + numCols);
+  return o;
+}
+
+// CBC checks its clock between nodes, not inside its root relaxation or preprocessing,
+// which on a large model ran 0.7 s past a limit of 0.6 (MiniLM-L12 at --time-limit 3:
+// the whole search 28% over). The solve runs in a child process that is stopped at the
+// deadline, so the limit holds to the millisecond; the model is the parent's, shared
+// copy-on-write, and what the child found comes back through a pipe. A solve stopped
+// this way found nothing (the MIP start stands). Where no child can be made, CBC
+// solves here.
+CbcOutcome solveWithin(Cbc_Model* m, int numCols, double seconds) {
+  int fds[2];
+  if (pipe(fds) != 0) return solveHere(m, numCols);
+  std::cout.flush();
+  std::fflush(nullptr);  // nothing buffered is written twice
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return solveHere(m, numCols);
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    const CbcOutcome o = solveHere(m, numCols);
+    std::vector<char> msg;
+    auto put = [&](const void* p, size_t n) { msg.insert(msg.end(), static_cast<const char*>(p), static_cast<const char*>(p) + n); };
+    const char flags[3] = {char(o.limit), char(o.infeasible), char(o.optimal)};
+    const uint64_t count = o.x.size();
+    put(flags, 3);
+    put(&o.bound, sizeof o.bound);
+    put(&count, sizeof count);
+    put(o.x.data(), o.x.size() * sizeof(double));
+    for (size_t off = 0; off < msg.size();) {
+      const ssize_t w = write(fds[1], msg.data() + off, msg.size() - off);
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) break;
+      off += size_t(w);
+    }
+    _exit(0);  // no destructor, no atexit, no flush of the parent's buffers
+  }
+  close(fds[1]);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(std::max(seconds, 0.0));
+  std::string buf;
+  bool stopped = false;
+  for (;;) {
+    const double rem = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
+    if (rem <= 0) {
+      kill(pid, SIGKILL);
+      stopped = true;
+      break;
+    }
+    pollfd p{fds[0], POLLIN, 0};
+    const int r = poll(&p, 1, int(std::ceil(rem * 1000)));
+    if (r <= 0) continue;  // the clock, or a signal: checked again above
+    char chunk[65536];
+    const ssize_t n = read(fds[0], chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;  // the child is done
+    buf.append(chunk, size_t(n));
+  }
+  close(fds[0]);
+  while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+  }
+  CbcOutcome o;
+  const size_t head = 3 + sizeof(double) + sizeof(uint64_t);
+  if (stopped || buf.size() < head) return o;  // stopped by the clock (or the child failed): nothing found
+  uint64_t count = 0;
+  o.limit = buf[0], o.infeasible = buf[1], o.optimal = buf[2];
+  std::memcpy(&o.bound, buf.data() + 3, sizeof(double));
+  std::memcpy(&count, buf.data() + 3 + sizeof(double), sizeof count);
+  if (count != uint64_t(numCols) && count != 0) return CbcOutcome{};
+  if (buf.size() != head + count * sizeof(double)) return CbcOutcome{};
+  o.x.resize(count);
+  std::memcpy(o.x.data(), buf.data() + head, count * sizeof(double));
+  return o;
+}
 
 }  // namespace
 
@@ -203,17 +304,17 @@ IlpResult solvePartitionIlp(const CostModel& cm, const std::vector<StmtSet>& can
     // The limit in wall-clock seconds, as --time-limit is (CBC counts CPU time otherwise).
     Cbc_setParameter(m, "timeMode", "elapsed");
     Cbc_setMaximumSeconds(m, left);
-    {
-      SolverChatterToStderr quiet;
-      Cbc_solve(m);
-    }
-    bool limit = Cbc_isSecondsLimitReached(m);
-    // CBC reports -1e50 or so before its root relaxation is solved: no bound then.
-    if (const double bound = Cbc_getBestPossibleObjValue(m); std::isfinite(bound) && bound > -1e30)
-      res.bestBound = std::max(res.bestBound, bound / scale);
-    const double* x = Cbc_getColSolution(m);
+    const auto solveStart = std::chrono::steady_clock::now();
+    const CbcOutcome out = solveWithin(m, numCols, left);
+    // CBC stopped by the clock in its preprocessing or root may not say so (it then
+    // calls the problem infeasible, a MIP start in hand): a solve that used its whole
+    // allowance ran out of time, whatever the flags.
+    const bool usedAllowance = std::chrono::duration<double>(std::chrono::steady_clock::now() - solveStart).count() >= left;
+    bool limit = out.limit || usedAllowance;
+    if (std::isfinite(out.bound)) res.bestBound = std::max(res.bestBound, out.bound / scale);
+    const double* x = out.x.empty() ? nullptr : out.x.data();
     std::vector<int> chosen;
-    if (x && !Cbc_isProvenInfeasible(m)) {
+    if (x && !out.infeasible) {
       for (size_t c = 0; c < cands.size(); ++c)
         if (x[c] > 0.5) chosen.push_back(int(c));
       // Validate coverage: CBC may return no incumbent at a time limit.
@@ -223,8 +324,7 @@ IlpResult solvePartitionIlp(const CostModel& cm, const std::vector<StmtSet>& can
       for (int s = 0; s < n; ++s)
         if (copies(s) ? covered[s] < 1 : covered[s] != 1) chosen.clear();
     }
-    bool infeasible = Cbc_isProvenInfeasible(m);
-    bool optimal = Cbc_isProvenOptimal(m);
+    const bool infeasible = out.infeasible, optimal = out.optimal;
     if (chosen.empty()) {
       // CBC stopped by the clock may call an unexplored problem infeasible: only a
       // search that ran to its end may say so.
