@@ -1,6 +1,8 @@
 #include "mlir/Upgrade.h"
 
+#include <algorithm>
 #include <cctype>
+#include <map>
 #include <regex>
 
 namespace polyfuse {
@@ -89,6 +91,159 @@ std::string upgradeExpandShape(const std::string& text, bool& applied) {
   return out + text.substr(last);
 }
 
+// The text from `open` (a bracket) to its closing partner; npos when unbalanced.
+size_t closing(const std::string& text, size_t open) {
+  const char o = text[open], c = o == '[' ? ']' : o == '(' ? ')' : o == '{' ? '}' : '>';
+  int depth = 0;
+  for (size_t i = open; i < text.size(); ++i) {
+    if (text[i] == o) ++depth;
+    if (text[i] == c && --depth == 0) return i;
+  }
+  return std::string::npos;
+}
+
+std::string trimmed(const std::string& s) {
+  const size_t b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
+  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
+}
+
+// Splits at the commas outside brackets.
+std::vector<std::string> commaList(const std::string& s) {
+  std::vector<std::string> parts;
+  std::string cur;
+  int depth = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char ch = s[i];
+    if (ch == '<' || ch == '(' || ch == '[' || ch == '{') ++depth;
+    if ((ch == '>' && (i == 0 || s[i - 1] != '-')) || ch == ')' || ch == ']' || ch == '}') --depth;  // not an arrow
+    if (ch == ',' && depth == 0) {
+      parts.push_back(trimmed(cur));
+      cur.clear();
+    } else {
+      cur += ch;
+    }
+  }
+  if (!trimmed(cur).empty()) parts.push_back(trimmed(cur));
+  return parts;
+}
+
+// The element type of `tensor<4x8xf32>`.
+std::string elementOf(const std::string& type) {
+  const size_t open = type.find('<'), close = type.rfind('>');
+  if (open == std::string::npos || close == std::string::npos || close < open) return "";
+  const std::string inner = type.substr(open + 1, close - open - 1);
+  const size_t x = inner.rfind('x');
+  return trimmed(x == std::string::npos ? inner : inner.substr(x + 1));
+}
+
+bool isFloatType(const std::string& t) { return !t.empty() && (t[0] == 'f' || t.rfind("bf", 0) == 0); }
+
+// `%v` of element type `from` as `to`, as linalg's default signed cast converts it.
+std::string castTo(const std::string& v, const std::string& from, const std::string& to, bool isUnsigned,
+                   const std::string& name, std::string& body) {
+  if (from == to) return v;
+  const bool ff = isFloatType(from), ft = isFloatType(to);
+  std::string op;
+  if (ff && ft) op = std::stoi(from.substr(from.find_first_of("0123456789"))) < std::stoi(to.substr(to.find_first_of("0123456789"))) ? "arith.extf" : "arith.truncf";
+  else if (!ff && ft) op = isUnsigned ? "arith.uitofp" : "arith.sitofp";
+  else if (!ff && !ft) op = std::stoi(from.substr(1)) < std::stoi(to.substr(1)) ? (isUnsigned ? "arith.extui" : "arith.extsi") : "arith.trunci";
+  else op = isUnsigned ? "arith.fptoui" : "arith.fptosi";
+  body += " " + name + " = " + op + " " + v + " : " + from + " to " + to;
+  return name;
+}
+
+// MLIR 20 gave linalg.matmul and batch_matmul explicit `indexing_maps` (a transposed
+// operand: torch's Linear, B as [N, K]), and MLIR 21 added linalg.contract with the same
+// syntax; MLIR 19 reads neither. Each becomes the linalg.generic it means: the maps as
+// given, a loop parallel where the result's map names it and a reduction elsewhere, the
+// body casting the operands to the result's type (signed unless the op says
+// cast_unsigned), multiplying and adding. The generic takes the op's lines (blank lines
+// after it keep the rest where they were).
+std::string upgradeMatmulMaps(const std::string& text, bool& applied) {
+  if (text.find("indexing_maps") == std::string::npos) return text;
+  static const std::regex head(R"(\blinalg\.(matmul|batch_matmul|batch_reduce_matmul|contract)\s+indexing_maps\s*=\s*\[)");
+  static const std::regex alias(R"((?:^|\n)\s*(#[\w.$-]+)\s*=\s*(affine_map<[^\n]*>))");
+  std::map<std::string, std::string> aliases;
+  if (text.find("#") != std::string::npos)
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), alias); it != std::sregex_iterator(); ++it)
+      aliases[(*it)[1].str()] = (*it)[2].str();
+  std::string out;
+  size_t last = 0;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), head); it != std::sregex_iterator(); ++it) {
+    const size_t at = size_t(it->position(0));
+    if (at < last) continue;
+    const size_t mapsOpen = at + size_t(it->length(0)) - 1, mapsClose = closing(text, mapsOpen);
+    if (mapsClose == std::string::npos) continue;
+    const std::vector<std::string> maps = commaList(text.substr(mapsOpen + 1, mapsClose - mapsOpen - 1));
+    size_t p = text.find_first_not_of(" \t\r\n", mapsClose + 1);
+    std::string attrs;
+    if (p != std::string::npos && text[p] == '{') {
+      const size_t e = closing(text, p);
+      if (e == std::string::npos) continue;
+      attrs = text.substr(p + 1, e - p - 1);
+      p = text.find_first_not_of(" \t\r\n", e + 1);
+    }
+    if (p == std::string::npos || text.compare(p, 4, "ins(") != 0) continue;
+    const size_t insClose = closing(text, p + 3);
+    if (insClose == std::string::npos) continue;
+    const std::string ins = text.substr(p + 4, insClose - p - 4);
+    p = text.find_first_not_of(" \t\r\n", insClose + 1);
+    if (p == std::string::npos || text.compare(p, 5, "outs(") != 0) continue;
+    const size_t outsClose = closing(text, p + 4);
+    if (outsClose == std::string::npos) continue;
+    const std::string outs = text.substr(p + 5, outsClose - p - 5);
+    size_t end = outsClose + 1;
+    std::string result;
+    if (size_t q = text.find_first_not_of(" \t\r\n", end); q != std::string::npos && text.compare(q, 2, "->") == 0) {
+      const size_t t = text.find_first_not_of(" \t\r\n", q + 2), open = text.find('<', t);
+      const size_t close = open == std::string::npos ? open : closing(text, open);
+      if (close == std::string::npos) continue;
+      result = text.substr(t, close + 1 - t);
+      end = close + 1;
+    }
+    // Operands and types: `%a, %b : ta, tb` and `%c : tc`.
+    const size_t insColon = ins.find(':'), outsColon = outs.find(':');
+    if (insColon == std::string::npos || outsColon == std::string::npos) continue;
+    const std::vector<std::string> inVals = commaList(ins.substr(0, insColon)), inTypes = commaList(ins.substr(insColon + 1));
+    const std::string outVal = trimmed(outs.substr(0, outsColon)), outType = trimmed(outs.substr(outsColon + 1));
+    if (inVals.size() != 2 || inTypes.size() != 2 || maps.size() != 3) continue;
+    // The loops: from the result's map, a loop it names is parallel.
+    std::string resultMap = maps[2];
+    if (resultMap[0] == '#') {
+      auto a = aliases.find(resultMap);
+      if (a == aliases.end()) continue;
+      resultMap = a->second;
+    }
+    const size_t dimsOpen = resultMap.find('('), dimsClose = dimsOpen == std::string::npos ? dimsOpen : closing(resultMap, dimsOpen);
+    const size_t arrow = dimsClose == std::string::npos ? dimsClose : resultMap.find("->", dimsClose);
+    if (arrow == std::string::npos) continue;
+    const std::vector<std::string> dims = commaList(resultMap.substr(dimsOpen + 1, dimsClose - dimsOpen - 1));
+    const std::string results = resultMap.substr(arrow + 2);
+    std::string iterators;
+    for (const std::string& d : dims) {
+      const std::regex word("\\b" + d + "\\b");
+      iterators += std::string(iterators.empty() ? "" : ", ") + (std::regex_search(results, word) ? "\"parallel\"" : "\"reduction\"");
+    }
+    const bool isUnsigned = attrs.find("cast_unsigned") != std::string::npos;
+    const std::string ea = elementOf(inTypes[0]), eb = elementOf(inTypes[1]), ec = elementOf(outType);
+    if (ea.empty() || eb.empty() || ec.empty()) continue;
+    std::string body = "^bb0(%pf_a: " + ea + ", %pf_b: " + eb + ", %pf_c: " + ec + "):";
+    const std::string a = castTo("%pf_a", ea, ec, isUnsigned, "%pf_ca", body), b = castTo("%pf_b", eb, ec, isUnsigned, "%pf_cb", body);
+    const bool fp = isFloatType(ec);
+    body += std::string(" %pf_m = ") + (fp ? "arith.mulf " : "arith.muli ") + a + ", " + b + " : " + ec;
+    body += std::string(" %pf_s = ") + (fp ? "arith.addf " : "arith.addi ") + "%pf_c, %pf_m : " + ec;
+    body += " linalg.yield %pf_s : " + ec;
+    std::string generic = "linalg.generic {indexing_maps = [" + maps[0] + ", " + maps[1] + ", " + maps[2] +
+                          "], iterator_types = [" + iterators + "]} ins(" + ins + ") outs(" + outs + ") { " + body + " }" +
+                          (result.empty() ? "" : " -> " + result);
+    const size_t lines = size_t(std::count(text.begin() + long(at), text.begin() + long(end), '\n'));
+    out += text.substr(last, at - last) + generic + std::string(lines, '\n');
+    last = end;
+    applied = true;
+  }
+  return out + text.substr(last);
+}
+
 // IREE's dumps wrap the function in hal.executable ops whose custom syntax needs IREE's
 // dialects. Keep the func.func ops and the attribute aliases, blank the rest (newlines
 // kept, so every line and column stays where it was in the user's file).
@@ -145,6 +300,8 @@ std::string upgradeMlir(const std::string& text, std::vector<std::string>& notes
   bool expand = false;
   s = upgradeExpandShape(s, expand);
   if (expand) applied.push_back("tensor.expand_shape names its result sizes in output_shape");
+  bool maps = false;
+  s = upgradeMatmulMaps(s, maps);
   for (const Rename& r : kRenames) {
     if (!mayMatch(s, r)) continue;
     std::regex re(r.pattern);
@@ -157,6 +314,9 @@ std::string upgradeMlir(const std::string& text, std::vector<std::string>& notes
     for (size_t i = 0; i < applied.size(); ++i) n += (i ? "; " : "") + applied[i];
     notes.push_back(n);
   }
+  if (maps)
+    notes.push_back("read newer MLIR's spellings: linalg.matmul, batch_matmul, batch_reduce_matmul and contract with "
+                    "indexing_maps (MLIR 20, 21) as the linalg.generic each means");
   return s;
 }
 

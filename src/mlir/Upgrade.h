@@ -1,6 +1,7 @@
-// Older MLIR as it is found in public repositories and issue threads (2022-2024), read by
-// MLIR 19: the known renamed spellings are rewritten in the text before parsing, each on
-// its own line, so that line numbers in messages stay those of the user's file.
+// Older MLIR as it is found in public repositories and issue threads (2022-2024), and
+// newer (MLIR 20, 21: linalg.matmul with indexing_maps, linalg.contract), read by MLIR 19:
+// the known spellings are rewritten in the text before parsing, each in its own lines,
+// so that line numbers in messages stay those of the user's file.
 #pragma once
 #include <string>
 #include <vector>
