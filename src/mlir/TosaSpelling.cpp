@@ -1,5 +1,7 @@
 #include "mlir/TosaSpelling.h"
 
+#include "mlir/MlirText.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <map>
@@ -11,56 +13,17 @@ namespace polyfuse {
 
 namespace {
 
-std::string trim(const std::string& s) {
-  const size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
-  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-}
-
-// Splits at the commas outside <..>, (..), [..] and {..}.
-std::vector<std::string> topLevel(const std::string& s) {
-  std::vector<std::string> parts;
-  std::string cur;
-  int depth = 0;
-  for (char c : s) {
-    if (c == '<' || c == '(' || c == '[' || c == '{') ++depth;
-    if (c == '>' || c == ')' || c == ']' || c == '}') --depth;
-    if (c == ',' && depth == 0) {
-      parts.push_back(trim(cur));
-      cur.clear();
-      continue;
-    }
-    cur += c;
-  }
-  if (!trim(cur).empty()) parts.push_back(trim(cur));
-  return parts;
-}
-
-std::string joined(const std::vector<std::string>& v, const std::string& sep = ", ") {
-  std::string s;
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + v[i];
-  return s;
-}
+using namespace mlir_text;
 
 // The integers of `dense<[1, 2]>` or `dense<3>` (a splat of `n`).
 std::optional<std::vector<std::string>> denseInts(const std::string& dense, size_t n) {
   static const std::regex d(R"(dense<\s*\[?([-\d,\s]*)\]?\s*>)");
   std::smatch m;
   if (!std::regex_match(dense, m, d)) return std::nullopt;
-  std::vector<std::string> v = topLevel(m[1].str());
+  std::vector<std::string> v = commaList(m[1].str());
   if (v.size() == 1 && n > 1) v.assign(n, v[0]);
   return v;
 }
-
-// The element type of `tensor<1xf32>` or `tensor<f32>`.
-std::string elementType(const std::string& tensor) {
-  const size_t open = tensor.find('<'), close = tensor.rfind('>');
-  if (open == std::string::npos || close == std::string::npos) return "";
-  const std::string inner = tensor.substr(open + 1, close - open - 1);
-  const size_t x = inner.rfind('x');
-  return x == std::string::npos ? inner : inner.substr(x + 1);
-}
-
-bool isFloat(const std::string& type) { return !type.empty() && (type[0] == 'f' || type[0] == 'b'); }
 
 constexpr size_t kMaxRegexLine = 4096;
 
@@ -97,9 +60,9 @@ struct Reader {
   std::string op(const std::smatch& m) {
     const std::string lead = m[1].str(), name = m[2].str();
     std::string op = m[3].str();
-    std::vector<std::string> operands = topLevel(m[4].str());
-    std::vector<std::string> attrs = m[5].matched ? topLevel(m[5].str().substr(1, m[5].length() - 2)) : std::vector<std::string>{};
-    std::vector<std::string> types = topLevel(m[6].str());
+    std::vector<std::string> operands = commaList(m[4].str());
+    std::vector<std::string> attrs = m[5].matched ? commaList(m[5].str().substr(1, m[5].length() - 2)) : std::vector<std::string>{};
+    std::vector<std::string> types = commaList(m[6].str());
     const std::string results = m[7].str();
     if (operands.size() != types.size()) return m[0].str();
     std::string before;  // constants the rewritten op takes, on its line
@@ -113,7 +76,7 @@ struct Reader {
     };
     auto attrValue = [&](const std::string& key) -> std::optional<std::string> {
       for (const std::string& a : attrs)
-        if (a.rfind(key + " ", 0) == 0 || a.rfind(key + "=", 0) == 0) return trim(a.substr(a.find('=') + 1));
+        if (a.rfind(key + " ", 0) == 0 || a.rfind(key + "=", 0) == 0) return trimmed(a.substr(a.find('=') + 1));
       return std::nullopt;
     };
     auto operandsFrom = [&](size_t keep) {
@@ -167,7 +130,7 @@ struct Reader {
       if (operands.size() == 3) {
         auto it = scalars.find(operands[2]);
         if (it == scalars.end()) return m[0].str();
-        const std::string t = "tensor<" + elementType(types[2]) + ">";
+        const std::string t = "tensor<" + elementOf(types[2]) + ">";
         nops.push_back(constant("pad_const", "dense<" + it->second + ">", t));
         ntypes.push_back(t);
       }
@@ -178,15 +141,15 @@ struct Reader {
       static const std::regex arr(R"(array<i32:\s*([-\d,\s]*)>)");
       std::smatch a;
       if (!perms || !std::regex_match(*perms, a, arr)) return m[0].str();
-      const std::vector<std::string> v = topLevel(a[1].str());
+      const std::vector<std::string> v = commaList(a[1].str());
       const std::string t = "tensor<" + std::to_string(v.size()) + "xi32>";
       attrs.erase(std::find_if(attrs.begin(), attrs.end(), [](const std::string& x) { return x.rfind("perms", 0) == 0; }));
       operands.push_back(constant("perms", "dense<[" + joined(v) + "]>", t));
       types.push_back(t);
     } else if (op == "clamp" && attrValue("min_val") && attrValue("max_val")) {
-      auto number = [](const std::string& v) { return trim(v.substr(0, v.find(':'))); };
+      auto number = [](const std::string& v) { return trimmed(v.substr(0, v.find(':'))); };
       const std::string lo = number(*attrValue("min_val")), hi = number(*attrValue("max_val"));
-      const bool fp = isFloat(elementType(types[0]));
+      const bool fp = isFloatType(elementOf(types[0]));
       auto asInt = [](const std::string& v) {
         const double d = std::stod(v);
         return std::to_string(d < -9.2e18 ? INT64_MIN : d > 9.2e18 ? INT64_MAX : int64_t(d));

@@ -1,5 +1,7 @@
 #include "mlir/Upgrade.h"
 
+#include "mlir/MlirText.h"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -8,6 +10,8 @@
 namespace polyfuse {
 
 namespace {
+
+using namespace mlir_text;
 
 // `marker`: a substring every match contains. std::regex walks a large file slowly (a
 // 10 MB file of comments took 10 s); a plain search for the marker skips the rules a
@@ -101,42 +105,6 @@ size_t closing(const std::string& text, size_t open) {
   }
   return std::string::npos;
 }
-
-std::string trimmed(const std::string& s) {
-  const size_t b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
-  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-}
-
-// Splits at the commas outside brackets.
-std::vector<std::string> commaList(const std::string& s) {
-  std::vector<std::string> parts;
-  std::string cur;
-  int depth = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    const char ch = s[i];
-    if (ch == '<' || ch == '(' || ch == '[' || ch == '{') ++depth;
-    if ((ch == '>' && (i == 0 || s[i - 1] != '-')) || ch == ')' || ch == ']' || ch == '}') --depth;  // not an arrow
-    if (ch == ',' && depth == 0) {
-      parts.push_back(trimmed(cur));
-      cur.clear();
-    } else {
-      cur += ch;
-    }
-  }
-  if (!trimmed(cur).empty()) parts.push_back(trimmed(cur));
-  return parts;
-}
-
-// The element type of `tensor<4x8xf32>`.
-std::string elementOf(const std::string& type) {
-  const size_t open = type.find('<'), close = type.rfind('>');
-  if (open == std::string::npos || close == std::string::npos || close < open) return "";
-  const std::string inner = type.substr(open + 1, close - open - 1);
-  const size_t x = inner.rfind('x');
-  return trimmed(x == std::string::npos ? inner : inner.substr(x + 1));
-}
-
-bool isFloatType(const std::string& t) { return !t.empty() && (t[0] == 'f' || t.rfind("bf", 0) == 0); }
 
 // `%v` of element type `from` as `to`, as linalg's default signed cast converts it.
 std::string castTo(const std::string& v, const std::string& from, const std::string& to, bool isUnsigned,
