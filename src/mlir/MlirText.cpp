@@ -1,5 +1,7 @@
 #include "mlir/MlirText.h"
 
+#include <cstdlib>
+
 namespace polyfuse::mlir_text {
 
 std::string trimmed(const std::string& s) {
@@ -41,5 +43,23 @@ std::string elementOf(const std::string& type) {
 }
 
 bool isFloatType(const std::string& t) { return !t.empty() && (t[0] == 'f' || t.rfind("bf", 0) == 0); }
+
+std::optional<int> typeBits(const std::string& t) {
+  if (t == "f16" || t == "bf16") return 16;
+  if (t == "f32") return 32;
+  if (t == "f64") return 64;
+  if (t.size() < 2 || t.size() > 3 || t[0] != 'i' || t.find_first_not_of("0123456789", 1) != std::string::npos) return std::nullopt;
+  const int bits = std::atoi(t.c_str() + 1);
+  return bits >= 1 && bits <= 64 ? std::optional<int>(bits) : std::nullopt;
+}
+
+std::optional<double> literal(const std::string& text) {
+  const std::string t = trimmed(text);
+  if (t.empty() || t.size() > 64) return std::nullopt;
+  char* end = nullptr;
+  const double v = std::strtod(t.c_str(), &end);
+  if (end != t.c_str() + t.size() || t.find_first_of("xXnN") != std::string::npos) return std::nullopt;
+  return v;
+}
 
 }  // namespace polyfuse::mlir_text

@@ -1,6 +1,7 @@
 // Reading pieces of MLIR's text without parsing it, for the rewrites made before MLIR 19
 // parses a file (Upgrade.cpp, TosaSpelling.cpp, IreeBoundary.cpp's kind).
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,5 +14,9 @@ std::string joined(const std::vector<std::string>& v, const std::string& sep = "
 // The element type of `tensor<4x8xf32>` or `tensor<f32>`; empty when it is not one.
 std::string elementOf(const std::string& type);
 bool isFloatType(const std::string& element);
+// The bits of a scalar type MLIR 19 computes with (f16, bf16, f32, f64, iN); none for another.
+std::optional<int> typeBits(const std::string& element);
+// The number a literal spells (`0`, `-1.5`, `0x7F800000` left out); none for anything else.
+std::optional<double> literal(const std::string& text);
 
 }  // namespace polyfuse::mlir_text

@@ -105,7 +105,7 @@ struct Reader {
       const size_t keep = op == "matmul" ? 2 : op == "negate" || op == "avg_pool2d" ? 1 : 3;
       for (size_t i = keep; i < operands.size(); ++i) {
         auto it = scalars.find(operands[i]);
-        if (it == scalars.end() || std::stod(it->second) != 0.0) return m[0].str();  // quantized: left to MLIR
+        if (it == scalars.end() || literal(it->second) != 0.0) return m[0].str();  // quantized: left to MLIR
       }
       operandsFrom(keep);
       if (op != "avg_pool2d") drop("acc_type");
@@ -151,7 +151,7 @@ struct Reader {
       const std::string lo = number(*attrValue("min_val")), hi = number(*attrValue("max_val"));
       const bool fp = isFloatType(elementOf(types[0]));
       auto asInt = [](const std::string& v) {
-        const double d = std::stod(v);
+        const double d = literal(v).value_or(0.0);
         return std::to_string(d < -9.2e18 ? INT64_MIN : d > 9.2e18 ? INT64_MAX : int64_t(d));
       };
       auto asFloat = [](const std::string& v) {
