@@ -14,8 +14,9 @@ static ResultForm combiner(mlir::linalg::GenericOp g, Value y, mlir::BlockArgume
   Operation* d = y.getDefiningOp();
   SourceLoc loc = locOf(d ? d : g.getOperation());
   auto fail = [&]() -> ResultForm {
-    throw SourceError(loc, "cannot read the combiner of this reduction: expected addf, mulf, maximumf, minimumf "
-                           "(or cmpf with select) of the accumulator and one value");
+    throw SourceError(loc, "cannot read the combiner of this reduction: expected addf, mulf, maximumf, minimumf, "
+                           "their integer forms (addi, muli, maxsi, minsi), or cmpf with select, of the accumulator "
+                           "and one value");
   };
   if (!d || d->getBlock() != acc.getOwner()) fail();
   auto other = [&](Value a, Value b) -> Value {
@@ -32,6 +33,9 @@ static ResultForm combiner(mlir::linalg::GenericOp g, Value y, mlir::BlockArgume
     else if (mlir::isa<mlir::arith::MinimumFOp>(d)) f = {ReduceOp::Min, x};
     else if (mlir::isa<mlir::arith::MaxNumFOp>(d)) f = {ReduceOp::FMax, x};
     else if (mlir::isa<mlir::arith::MinNumFOp>(d)) f = {ReduceOp::FMin, x};
+    // Signed integers are their values here (no NaN): an integer max pool's maxsi.
+    else if (mlir::isa<mlir::arith::MaxSIOp>(d)) f = {ReduceOp::Max, x};
+    else if (mlir::isa<mlir::arith::MinSIOp>(d)) f = {ReduceOp::Min, x};
   } else if (auto sel = mlir::dyn_cast<mlir::arith::SelectOp>(d)) {
     auto cmp = sel.getCondition().getDefiningOp<mlir::arith::CmpFOp>();
     Value x = other(sel.getTrueValue(), sel.getFalseValue());

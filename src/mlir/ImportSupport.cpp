@@ -17,7 +17,13 @@ SourceLoc locOf(mlir::Location l) {
   return {};
 }
 
-SourceLoc locOf(Operation* op) { return locOf(op->getLoc()); }
+// An op MLIR's own rewrites made without a location (a body op of a generalized
+// pooling) is reported at the nearest enclosing op that has one.
+SourceLoc locOf(Operation* op) {
+  for (Operation* at = op; at; at = at->getParentOp())
+    if (SourceLoc s = locOf(at->getLoc()); s.line) return s;
+  return {};
+}
 
 std::string opName(Operation* op) { return op->getName().getStringRef().str(); }
 

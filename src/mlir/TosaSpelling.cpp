@@ -55,6 +55,7 @@ struct Reader {
   std::map<std::string, std::vector<std::string>> shapes;  // !tosa.shape values
   std::map<std::string, std::string> scalars;               // one-element constants: value text
   std::set<std::string> applied;
+  int fresh = 0;
 
   // `%r = tosa.op operands {attrs} : (types) -> results`, rewritten to MLIR 19's form.
   std::string op(const std::smatch& m) {
@@ -88,12 +89,15 @@ struct Reader {
       return it == shapes.end() ? nullptr : &it->second;
     };
     auto constant = [&](const std::string& suffix, const std::string& value, const std::string& type) {
-      const std::string n = name + "__" + suffix;
+      // A fresh name: `%1` is a number, and `%1_x` no SSA name at all.
+      const std::string n = "%pf_tosa" + std::to_string(++fresh) + "_" + suffix;
       before += n + " = \"tosa.const\"() {value = " + value + " : " + type + "} : () -> " + type + " ";
       return n;
     };
     drop("nan_mode");
+    const std::string written = op;
     if (op == "intdiv") op = "int_div", applied.insert("tosa.intdiv is tosa.int_div");
+    if (op == "reduce_product") op = "reduce_prod", applied.insert("tosa.reduce_product is tosa.reduce_prod");
     if (op == "mul" && operands.size() == 3) {
       auto it = scalars.find(operands[2]);
       attrs.push_back("shift = " + (it == scalars.end() ? std::string("0") : it->second) + " : i8");
@@ -164,7 +168,7 @@ struct Reader {
       attrs.push_back("max_int = " + (fp ? asInt(hi) : hi) + " : i64");
       attrs.push_back("min_fp = " + (fp ? lo : asFloat(lo)) + " : f32");
       attrs.push_back("max_fp = " + (fp ? hi : asFloat(hi)) + " : f32");
-    } else if (before.empty() && m[0].str().find("nan_mode") == std::string::npos) {
+    } else if (before.empty() && op == written && m[0].str().find("nan_mode") == std::string::npos) {
       return m[0].str();
     }
     applied.insert("tosa." + op);

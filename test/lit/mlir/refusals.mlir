@@ -17,8 +17,8 @@
 // READS_EMPTY: refusals.mlir:75:8: this op reads a tensor.empty, whose elements are undefined
 // RUN: expect-exit 2 polyfuse check %s --entry returns_empty 2>&1 | FileCheck --check-prefix=RETURNS_EMPTY %s
 // RETURNS_EMPTY: refusals.mlir:84:3: the function returns a tensor it never computes
-// RUN: expect-exit 2 polyfuse check %s --entry returns_argument 2>&1 | FileCheck --check-prefix=RETURNS_ARGUMENT %s
-// RETURNS_ARGUMENT: refusals.mlir:87:3: the function returns 'x' unchanged; polyfuse outputs must be computed
+// RUN: polyfuse check %s --entry returns_argument --tc 2>&1 | FileCheck --check-prefix=RETURNS_ARGUMENT %s
+// RETURNS_ARGUMENT: note: the function returns 'x' (line 87) as it is; output 'x_copy' is a copy of it
 // RUN: expect-exit 2 polyfuse check %s --entry reduced_constant 2>&1 | FileCheck --check-prefix=REDUCED_CONSTANT %s
 // REDUCED_CONSTANT: refusals.mlir:94:8: the reduced value does not depend on loop d1; polyfuse cannot express that
 // RUN: expect-exit 2 polyfuse check %s --entry collapse_dynamic 2>&1 | FileCheck --check-prefix=COLLAPSE_DYNAMIC %s

@@ -11,9 +11,12 @@
 // RUN: polyfuse check %s --entry layout --tc > %t/layout.10 2>/dev/null && polyfuse check %S/../semantics/tosa.mlir --entry layout --tc > %t/layout.19 2>/dev/null && diff %t/layout.10 %t/layout.19
 // RUN: polyfuse check %s --entry padded --tc > %t/padded.10 2>/dev/null && polyfuse check %S/../semantics/tosa.mlir --entry padded --tc > %t/padded.19 2>/dev/null && diff %t/padded.10 %t/padded.19
 // RUN: polyfuse check %s --entry conv --tc 2>&1 >/dev/null | FileCheck --check-prefix=NOTE %s
-// NOTE: note: read TOSA 1.0 in MLIR 19's TOSA spelling: acc_type (MLIR 19 has no such attribute), axis(..), nan_mode (MLIR 19 has no such attribute), tosa.clamp, tosa.const's values, tosa.const_shape, tosa.conv2d, tosa.matmul, tosa.max_pool2d, tosa.mul, tosa.mul's shift operand, tosa.negate, tosa.pad, tosa.reshape, tosa.slice, tosa.transpose, zero-point operands of 0
+// NOTE: note: read TOSA 1.0 in MLIR 19's TOSA spelling: acc_type (MLIR 19 has no such attribute), axis(..), nan_mode (MLIR 19 has no such attribute), tosa.clamp, tosa.const's values, tosa.const_shape, tosa.conv2d, tosa.matmul, tosa.max_pool2d, tosa.mul, tosa.mul's shift operand, tosa.negate, tosa.pad, tosa.reduce_prod, tosa.reduce_product is tosa.reduce_prod, tosa.reshape, tosa.slice, tosa.transpose, zero-point operands of 0
 // RUN: polyfuse exec %s --entry layout --backend opencl | FileCheck --check-prefix=EXEC %s
 // EXEC: verified: yes
+// Numbered SSA values take fresh names for the constants a rewrite adds (`%0__perms`
+// would be no SSA name), and tosa.reduce_product is MLIR 19's reduce_prod:
+// RUN: polyfuse exec %s --entry numbered --backend opencl | FileCheck --check-prefix=EXEC %s
 // A zero point other than 0 (quantized data) is left as written, for MLIR 19 to refuse at the op:
 // RUN: not polyfuse check %S/../Inputs/mlir/tosa10_quantized.mlir 2>&1 | FileCheck --check-prefix=QUANT %s
 // QUANT: tosa10_quantized.mlir:3:9: 'tosa.matmul' op expected 2 operands, but found 4
@@ -58,4 +61,10 @@ func.func @padded(%x: tensor<3x4xf32>) -> tensor<6x5xf32> {
   %pv = "tosa.const"() <{values = dense<1.5> : tensor<1xf32>}> : () -> tensor<1xf32>
   %p = tosa.pad %x, %padding, %pv : (tensor<3x4xf32>, !tosa.shape<4>, tensor<1xf32>) -> tensor<6x5xf32>
   return %p : tensor<6x5xf32>
+}
+func.func @numbered(%arg0: tensor<2x3xf32>) -> tensor<1x3xf32> {
+  %0 = tosa.transpose %arg0 {perms = array<i32: 1, 0>}: (tensor<2x3xf32>) -> (tensor<3x2xf32>)
+  %1 = tosa.transpose %0 { perms = array<i32: 1, 0> } : (tensor<3x2xf32>) -> tensor<2x3xf32>
+  %2 = tosa.reduce_product %1 axis(0) : (tensor<2x3xf32>) -> tensor<1x3xf32>
+  return %2 : tensor<1x3xf32>
 }

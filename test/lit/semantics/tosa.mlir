@@ -32,6 +32,14 @@
 // PAD: ref p: 30 elements match MLIR
 // PAD: opencl p: 30 elements match MLIR
 //
+// An integer max pool (MLIR's pooling body combines with maxsi) and a product:
+// RUN: %oracle %s --entry intpool --backend ref --backend opencl | FileCheck --check-prefix=INTPOOL %s
+// INTPOOL: ref p: 40 elements match MLIR
+// INTPOOL: opencl p: 40 elements match MLIR
+// RUN: %oracle %s --entry product --backend ref --backend opencl | FileCheck --check-prefix=PRODUCT %s
+// PRODUCT: ref r_1: 4 elements match MLIR
+// PRODUCT: opencl r_1: 4 elements match MLIR
+//
 // An op MLIR's conversions do not take is MLIR's own error, at the op:
 // RUN: not polyfuse check %S/../Inputs/mlir/tosa_cond.mlir 2>&1 | FileCheck --check-prefix=COND %s
 // COND: tosa_cond.mlir:4:5: failed to legalize operation 'tosa.yield'
@@ -70,4 +78,12 @@ func.func @padded(%x: tensor<3x4xf32>) -> tensor<6x5xf32> {
   %pv = "tosa.const"() {value = dense<1.5> : tensor<f32>} : () -> tensor<f32>
   %p = tosa.pad %x, %padding, %pv : (tensor<3x4xf32>, tensor<2x2xi64>, tensor<f32>) -> tensor<6x5xf32>
   return %p : tensor<6x5xf32>
+}
+func.func @intpool(%x: tensor<1x5x6x2xi32>) -> tensor<1x4x5x2xi32> {
+  %p = tosa.max_pool2d %x {kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x5x6x2xi32>) -> tensor<1x4x5x2xi32>
+  return %p : tensor<1x4x5x2xi32>
+}
+func.func @product(%x: tensor<3x4xf32>) -> tensor<1x4xf32> {
+  %r = tosa.reduce_prod %x {axis = 0 : i32} : (tensor<3x4xf32>) -> tensor<1x4xf32>
+  return %r : tensor<1x4xf32>
 }
