@@ -57,6 +57,7 @@
 #include "mlir/LoopFunction.h"
 #include "mlir/LowerTosa.h"
 #include "mlir/TosaSpelling.h"
+#include "mlir/IreeAttention.h"
 #include "mlir/IreeBoundary.h"
 #include "mlir/Upgrade.h"
 #include "polyir/Parser.h"
@@ -312,7 +313,8 @@ static LinalgImport importHere(const SourceFile& src, const std::string& entry) 
   if (src.text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw SourceError({1, 1}, "file is empty: expected a func.func on tensors");
   LinalgImport out;
-  std::string text = readTosa10(readIreeBoundary(upgradeMlir(src.text, out.notes), out.notes), out.notes);
+  std::string text =
+      readIreeAttention(readTosa10(readIreeBoundary(upgradeMlir(src.text, out.notes), out.notes), out.notes), out.notes);
   checkNesting(text);
 
   parseInChild(text, src.path);

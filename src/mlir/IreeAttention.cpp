@@ -1,0 +1,295 @@
+#include "mlir/IreeAttention.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <regex>
+#include <set>
+
+#include "mlir/MlirText.h"
+
+namespace polyfuse {
+
+namespace {
+
+using namespace mlir_text;
+
+size_t closingOf(const std::string& text, size_t open) {
+  const char o = text[open], c = o == '[' ? ']' : o == '(' ? ')' : o == '{' ? '}' : '>';
+  int depth = 0;
+  for (size_t i = open; i < text.size(); ++i) {
+    if (text[i] == o) ++depth;
+    if (text[i] == c && !(c == '>' && i > 0 && text[i - 1] == '-') && --depth == 0) return i;
+  }
+  return std::string::npos;
+}
+
+struct Map {
+  std::vector<std::string> dims, results;
+};
+
+// `affine_map<(d0, d1) -> (d0)>` whose results are plain loops, or `()`.
+std::optional<Map> readMap(const std::string& text) {
+  static const std::regex m(R"(^\s*affine_map<\s*\(([^()]*)\)\s*->\s*\(([^()]*)\)\s*>\s*$)");
+  std::smatch s;
+  if (!std::regex_match(text, s, m)) return std::nullopt;
+  Map out{commaList(s[1].str()), commaList(s[2].str())};
+  for (const std::string& r : out.results)
+    if (std::find(out.dims.begin(), out.dims.end(), r) == out.dims.end()) return std::nullopt;
+  return out;
+}
+
+// The extents of `tensor<2x3xf32>`; none where one is dynamic.
+std::optional<std::vector<std::string>> extents(const std::string& type) {
+  const size_t open = type.find('<'), close = type.rfind('>');
+  if (open == std::string::npos || close == std::string::npos) return std::nullopt;
+  std::vector<std::string> out;
+  std::string inner = type.substr(open + 1, close - open - 1);
+  for (size_t x; (x = inner.find('x')) != std::string::npos;) {
+    const std::string e = inner.substr(0, x);
+    if (e.empty() || e.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+    out.push_back(e);
+    inner = inner.substr(x + 1);
+  }
+  return out;
+}
+
+bool has(const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+std::string mapOver(const std::vector<std::string>& domain, const std::vector<std::string>& results) {
+  return "affine_map<(" + joined(domain) + ") -> (" + joined(results) + ")>";
+}
+
+// The generics of one attention op, or none where it is not of the form they cover.
+std::optional<std::string> expand(const std::string& result, const std::vector<std::string>& mapTexts,
+                                  const std::vector<std::string>& operands, const std::vector<std::string>& types,
+                                  const std::string& init, const std::string& outType, const std::string& region,
+                                  int id) {
+  const bool masked = mapTexts.size() == 6;
+  if (mapTexts.size() != 5 && !masked) return std::nullopt;
+  if (operands.size() != mapTexts.size() - 1 || types.size() != operands.size()) return std::nullopt;
+  std::vector<Map> maps;
+  for (const std::string& t : mapTexts) {
+    std::optional<Map> m = readMap(t);
+    if (!m) return std::nullopt;
+    maps.push_back(*m);
+  }
+  const Map &q = maps[0], &k = maps[1], &v = maps[2], &o = maps.back();
+  if (!maps[3].results.empty()) return std::nullopt;  // the scale: a scalar
+  const std::string e = elementOf(outType);
+  if (!isFloatType(e) || elementOf(types[0]) != e || elementOf(types[1]) != e || elementOf(types[2]) != e ||
+      trimmed(types[3]) != e)
+    return std::nullopt;
+  // The loops: k1 (Q.K's reduction) in Q and K, not in O; k2 (the keys) in K and V, not in
+  // O; n in V and O, not in Q.
+  std::vector<std::string> k1, k2, n;
+  for (const std::string& d : q.dims) {
+    if (has(q.results, d) && has(k.results, d) && !has(o.results, d)) k1.push_back(d);
+    if (has(k.results, d) && has(v.results, d) && !has(o.results, d) && !has(q.results, d)) k2.push_back(d);
+    if (has(v.results, d) && has(o.results, d) && !has(q.results, d)) n.push_back(d);
+  }
+  if (k1.empty() || k2.empty()) return std::nullopt;
+  // Each loop's extent, from the operands' types.
+  std::map<std::string, std::string> extent;
+  std::vector<size_t> tensors{0, 1, 2};
+  if (masked) tensors.push_back(4);
+  for (size_t at : tensors) {
+    std::optional<std::vector<std::string>> ex = extents(types[at]);
+    const Map& m = maps[at];
+    if (!ex || ex->size() != m.results.size()) return std::nullopt;
+    for (size_t r = 0; r < m.results.size(); ++r) extent[m.results[r]] = (*ex)[r];
+  }
+  // The scores: O's loops but n, then the keys.
+  std::vector<std::string> sd, rows;
+  for (const std::string& d : o.results)
+    if (!has(n, d)) sd.push_back(d), rows.push_back(d);
+  for (const std::string& d : k.results)
+    if (has(k2, d)) sd.push_back(d);
+  std::vector<std::string> qk = sd;
+  for (const std::string& d : k1) qk.push_back(d);
+  auto shape = [&](const std::vector<std::string>& dims) {
+    std::string s = "tensor<";
+    for (const std::string& d : dims) {
+      if (!extent.count(d)) return std::string();
+      s += extent[d] + "x";
+    }
+    return s + e + ">";
+  };
+  const std::string ts = shape(sd), tr = shape(rows);
+  if (ts.empty() || tr.empty()) return std::nullopt;
+  auto iterators = [&](const std::vector<std::string>& dims, const std::vector<std::string>& reduced) {
+    std::vector<std::string> it;
+    for (const std::string& d : dims) it.push_back(has(reduced, d) ? "\"reduction\"" : "\"parallel\"");
+    return "[" + joined(it) + "]";
+  };
+  const std::string p = "%pf_att" + std::to_string(id) + "_";
+  const std::string idS = mapOver(sd, sd), rowOfS = mapOver(sd, rows);
+  std::string s;
+  s += p + "zero = arith.constant 0.000000e+00 : " + e + " ";
+  s += p + "ninf = arith.constant 0xFF800000 : " + e + " ";
+  s += p + "es = tensor.empty() : " + ts + " ";
+  s += p + "er = tensor.empty() : " + tr + " ";
+  s += p + "fs = linalg.fill ins(" + p + "zero : " + e + ") outs(" + p + "es : " + ts + ") -> " + ts + " ";
+  // Q scaled first, by scale x log2(e), as IREE defines the op: its softmax is in base 2.
+  s += p + "eq = tensor.empty() : " + types[0] + " ";
+  s += p + "qs = linalg.generic {indexing_maps = [" + mapOver(q.results, q.results) + ", " + mapOver(q.results, {}) +
+       ", " + mapOver(q.results, q.results) + "], iterator_types = " + iterators(q.results, {}) + "} ins(" +
+       operands[0] + ", " + operands[3] + " : " + types[0] + ", " + e + ") outs(" + p + "eq : " + types[0] +
+       ") { ^bb0(%a: " + e + ", %sc: " + e + ", %o: " + e + "): %l2 = arith.constant 1.44269502 : " + e +
+       " %sl = arith.mulf %sc, %l2 : " + e + " %r = arith.mulf %a, %sl : " + e + " linalg.yield %r : " + e + " } -> " +
+       types[0] + " ";
+  s += p + "qk = linalg.generic {indexing_maps = [" + mapOver(qk, q.results) + ", " + mapOver(qk, k.results) + ", " +
+       mapOver(qk, sd) + "], iterator_types = " + iterators(qk, k1) + "} ins(" + p + "qs, " + operands[1] +
+       " : " + types[0] + ", " + types[1] + ") outs(" + p + "fs : " + ts + ") { ^bb0(%a: " + e + ", %b: " + e +
+       ", %c: " + e + "): %m = arith.mulf %a, %b : " + e + " %r = arith.addf %c, %m : " + e + " linalg.yield %r : " + e +
+       " } -> " + ts + " ";
+  // The op's region on each score, then the mask: an i1 mask adds 0 where true and
+  // -inf elsewhere, a float one its value times log2(e).
+  std::string ins = p + "qk", insTypes = ts, insMaps = idS;
+  std::string body = "^bb0(%pf_s: " + e;
+  if (masked) {
+    ins += ", " + operands[4];
+    insTypes += ", " + types[4];
+    insMaps += ", " + mapOver(sd, maps[4].results);
+    body += ", %pf_mk: " + elementOf(types[4]);
+  }
+  body += ", %pf_o: " + e + "): ";
+  std::string score = "%pf_s";
+  // The region: `^bb0(%arg: T): ops.. iree_linalg_ext.yield %v : T`, its argument the score.
+  static const std::regex head(R"(^\s*\^bb0\(\s*(%[\w.$-]+)\s*:\s*[\w]+\s*\)\s*:)");
+  static const std::regex yield(R"(iree_linalg_ext\.yield\s+(%[\w.$-]+)\s*:\s*\w+\s*$)");
+  std::smatch hm, ym;
+  const std::string reg = trimmed(region);
+  if (!reg.empty()) {
+    if (!std::regex_search(reg, hm, head)) return std::nullopt;
+    std::string ops = reg.substr(size_t(hm.length(0)));
+    if (!std::regex_search(ops, ym, yield)) return std::nullopt;
+    const std::string result = ym[1].str();
+    ops = ops.substr(0, size_t(ym.position(0)));
+    const std::regex arg(std::regex_replace(hm[1].str(), std::regex(R"([.$])"), "\\$&") + R"((?![\w.$-]))");
+    body += std::regex_replace(ops, arg, "%pf_s") + " ";
+    score = result == hm[1].str() ? "%pf_s" : result;
+  }
+  if (masked) {
+    if (elementOf(types[4]) == "i1") {
+      body += "%pf_mv = arith.select %pf_mk, " + p + "zero, " + p + "ninf : " + e + " ";
+    } else if (elementOf(types[4]) == e) {
+      body += "%pf_l2m = arith.constant 1.44269502 : " + e + " %pf_mv = arith.mulf %pf_mk, %pf_l2m : " + e + " ";
+    } else {
+      return std::nullopt;
+    }
+    body += "%pf_ym = arith.addf " + score + ", %pf_mv : " + e + " ";
+    score = "%pf_ym";
+  }
+  body += "linalg.yield " + score + " : " + e;
+  s += p + "t = linalg.generic {indexing_maps = [" + insMaps + ", " + idS + "], iterator_types = " + iterators(sd, {}) +
+       "} ins(" + ins + " : " + insTypes + ") outs(" + p + "es : " + ts + ") { " + body + " } -> " + ts + " ";
+  // The softmax over the keys.
+  s += p + "fm = linalg.fill ins(" + p + "ninf : " + e + ") outs(" + p + "er : " + tr + ") -> " + tr + " ";
+  s += p + "m = linalg.generic {indexing_maps = [" + idS + ", " + rowOfS + "], iterator_types = " + iterators(sd, k2) +
+       "} ins(" + p + "t : " + ts + ") outs(" + p + "fm : " + tr + ") { ^bb0(%x: " + e + ", %a: " + e +
+       "): %r = arith.maximumf %x, %a : " + e + " linalg.yield %r : " + e + " } -> " + tr + " ";
+  s += p + "x = linalg.generic {indexing_maps = [" + idS + ", " + rowOfS + ", " + idS + "], iterator_types = " +
+       iterators(sd, {}) + "} ins(" + p + "t, " + p + "m : " + ts + ", " + tr + ") outs(" + p + "es : " + ts +
+       ") { ^bb0(%x: " + e + ", %mx: " + e + ", %o: " + e + "): %d = arith.subf %x, %mx : " + e +
+       " %r = math.exp2 %d : " + e + " linalg.yield %r : " + e + " } -> " + ts + " ";
+  s += p + "fl = linalg.fill ins(" + p + "zero : " + e + ") outs(" + p + "er : " + tr + ") -> " + tr + " ";
+  s += p + "l = linalg.generic {indexing_maps = [" + idS + ", " + rowOfS + "], iterator_types = " + iterators(sd, k2) +
+       "} ins(" + p + "x : " + ts + ") outs(" + p + "fl : " + tr + ") { ^bb0(%x: " + e + ", %a: " + e +
+       "): %r = arith.addf %x, %a : " + e + " linalg.yield %r : " + e + " } -> " + tr + " ";
+  s += p + "p = linalg.generic {indexing_maps = [" + idS + ", " + rowOfS + ", " + idS + "], iterator_types = " +
+       iterators(sd, {}) + "} ins(" + p + "x, " + p + "l : " + ts + ", " + tr + ") outs(" + p + "es : " + ts +
+       ") { ^bb0(%x: " + e + ", %sm: " + e + ", %o: " + e + "): %r = arith.divf %x, %sm : " + e +
+       " linalg.yield %r : " + e + " } -> " + ts + " ";
+  // The weighted sum of V.
+  std::vector<std::string> pv = o.results;
+  for (const std::string& d : k2) pv.push_back(d);
+  std::vector<std::string> pvP;
+  for (const std::string& d : sd) pvP.push_back(d);
+  s += p + "fo = linalg.fill ins(" + p + "zero : " + e + ") outs(" + init + " : " + outType + ") -> " + outType + " ";
+  s += result + " = linalg.generic {indexing_maps = [" + mapOver(pv, pvP) + ", " + mapOver(pv, v.results) + ", " +
+       mapOver(pv, o.results) + "], iterator_types = " + iterators(pv, k2) + "} ins(" + p + "p, " + operands[2] + " : " +
+       ts + ", " + types[2] + ") outs(" + p + "fo : " + outType + ") { ^bb0(%a: " + e + ", %b: " + e + ", %c: " + e +
+       "): %m = arith.mulf %a, %b : " + e + " %r = arith.addf %c, %m : " + e + " linalg.yield %r : " + e + " } -> " +
+       outType;
+  return s;
+}
+
+}  // namespace
+
+std::string readIreeAttention(const std::string& text, std::vector<std::string>& notes) {
+  if (text.find("iree_linalg_ext.attention") == std::string::npos) return text;
+  static const std::regex op(R"((%[\w.$-]+)\s*=\s*iree_linalg_ext\.attention\b)");
+  static const std::regex alias(R"((?:^|\n)\s*(#[\w.$-]+)\s*=\s*(affine_map<[^\n]*>))");
+  std::map<std::string, std::string> aliases;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), alias); it != std::sregex_iterator(); ++it)
+    aliases[(*it)[1].str()] = (*it)[2].str();
+  std::string out;
+  size_t last = 0;
+  int count = 0;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), op); it != std::sregex_iterator(); ++it) {
+    const size_t at = size_t(it->position(0));
+    if (at < last) continue;
+    size_t pos = at + size_t(it->length(0));
+    auto skip = [&] { pos = text.find_first_not_of(" \t\r\n", pos); };
+    skip();
+    if (pos == std::string::npos || text[pos] != '{') continue;
+    const size_t attrEnd = closingOf(text, pos);
+    if (attrEnd == std::string::npos) continue;
+    const std::string attrs = text.substr(pos, attrEnd - pos + 1);
+    const size_t mapsAt = attrs.find("indexing_maps");
+    const size_t open = mapsAt == std::string::npos ? mapsAt : attrs.find('[', mapsAt);
+    const size_t close = open == std::string::npos ? open : closingOf(attrs, open);
+    if (close == std::string::npos) continue;
+    std::vector<std::string> maps = commaList(attrs.substr(open + 1, close - open - 1));
+    for (std::string& m : maps)
+      if (!m.empty() && m[0] == '#' && aliases.count(m)) m = aliases[m];
+    pos = attrEnd + 1;
+    skip();
+    if (pos == std::string::npos || text.compare(pos, 4, "ins(") != 0) continue;
+    const size_t insEnd = closingOf(text, pos + 3);
+    if (insEnd == std::string::npos) continue;
+    const std::string ins = text.substr(pos + 4, insEnd - pos - 4);
+    pos = insEnd + 1;
+    skip();
+    if (pos == std::string::npos || text.compare(pos, 5, "outs(") != 0) continue;
+    const size_t outsEnd = closingOf(text, pos + 4);
+    if (outsEnd == std::string::npos) continue;
+    const std::string outs = text.substr(pos + 5, outsEnd - pos - 5);
+    pos = outsEnd + 1;
+    skip();
+    std::string region;
+    if (pos != std::string::npos && text[pos] == '{') {
+      const size_t regionEnd = closingOf(text, pos);
+      if (regionEnd == std::string::npos) continue;
+      region = text.substr(pos + 1, regionEnd - pos - 1);
+      pos = regionEnd + 1;
+      skip();
+    }
+    if (pos == std::string::npos || text.compare(pos, 2, "->") != 0) continue;
+    const size_t typeAt = text.find_first_not_of(" \t\r\n", pos + 2);
+    const size_t typeOpen = typeAt == std::string::npos ? typeAt : text.find('<', typeAt);
+    const size_t typeClose = typeOpen == std::string::npos ? typeOpen : closingOf(text, typeOpen);
+    if (typeClose == std::string::npos) continue;
+    const std::string outType = text.substr(typeAt, typeClose + 1 - typeAt);
+    const size_t ic = ins.find(':'), oc = outs.find(':');
+    if (ic == std::string::npos || oc == std::string::npos) continue;
+    const std::optional<std::string> generics =
+        expand((*it)[1].str(), maps, commaList(ins.substr(0, ic)), commaList(ins.substr(ic + 1)),
+               trimmed(outs.substr(0, oc)), outType, region, count);
+    if (!generics) continue;  // left for the parser to refuse at the op
+    std::string line = *generics;
+    std::replace(line.begin(), line.end(), '\n', ' ');  // the region's lines too: one line, then the padding
+    const size_t end = typeClose + 1;
+    const size_t lines = size_t(std::count(text.begin() + long(at), text.begin() + long(end), '\n'));
+    out += text.substr(last, at - last) + line + std::string(lines, '\n');
+    last = end;
+    ++count;
+  }
+  if (!count) return text;
+  notes.push_back("read " + std::to_string(count) + " iree_linalg_ext.attention op(s) as the linalg they mean: the "
+                  "scaled scores, the mask, the op's score region, a softmax over the keys and the weighted sum of V");
+  return out + text.substr(last);
+}
+
+}  // namespace polyfuse
