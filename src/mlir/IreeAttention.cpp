@@ -14,16 +14,6 @@ namespace {
 
 using namespace mlir_text;
 
-size_t closingOf(const std::string& text, size_t open) {
-  const char o = text[open], c = o == '[' ? ']' : o == '(' ? ')' : o == '{' ? '}' : '>';
-  int depth = 0;
-  for (size_t i = open; i < text.size(); ++i) {
-    if (text[i] == o) ++depth;
-    if (text[i] == c && !(c == '>' && i > 0 && text[i - 1] == '-') && --depth == 0) return i;
-  }
-  return std::string::npos;
-}
-
 struct Map {
   std::vector<std::string> dims, results;
 };
@@ -184,23 +174,24 @@ std::optional<std::string> expand(const std::string& result, const std::vector<s
   body += "linalg.yield " + score + " : " + e;
   s += p + "t = linalg.generic {indexing_maps = [" + insMaps + ", " + idS + "], iterator_types = " + iterators(sd, {}) +
        "} ins(" + ins + " : " + insTypes + ") outs(" + p + "es : " + ts + ") { " + body + " } -> " + ts + " ";
-  // The softmax over the keys.
-  s += p + "fm = linalg.fill ins(" + p + "ninf : " + e + ") outs(" + p + "er : " + tr + ") -> " + tr + " ";
-  s += p + "m = linalg.generic {indexing_maps = [" + idS + ", " + rowOfS + "], iterator_types = " + iterators(sd, k2) +
-       "} ins(" + p + "t : " + ts + ") outs(" + p + "fm : " + tr + ") { ^bb0(%x: " + e + ", %a: " + e +
-       "): %r = arith.maximumf %x, %a : " + e + " linalg.yield %r : " + e + " } -> " + tr + " ";
-  s += p + "x = linalg.generic {indexing_maps = [" + idS + ", " + rowOfS + ", " + idS + "], iterator_types = " +
-       iterators(sd, {}) + "} ins(" + p + "t, " + p + "m : " + ts + ", " + tr + ") outs(" + p + "es : " + ts +
-       ") { ^bb0(%x: " + e + ", %mx: " + e + ", %o: " + e + "): %d = arith.subf %x, %mx : " + e +
-       " %r = math.exp2 %d : " + e + " linalg.yield %r : " + e + " } -> " + ts + " ";
-  s += p + "fl = linalg.fill ins(" + p + "zero : " + e + ") outs(" + p + "er : " + tr + ") -> " + tr + " ";
-  s += p + "l = linalg.generic {indexing_maps = [" + idS + ", " + rowOfS + "], iterator_types = " + iterators(sd, k2) +
-       "} ins(" + p + "x : " + ts + ") outs(" + p + "fl : " + tr + ") { ^bb0(%x: " + e + ", %a: " + e +
-       "): %r = arith.addf %x, %a : " + e + " linalg.yield %r : " + e + " } -> " + tr + " ";
-  s += p + "p = linalg.generic {indexing_maps = [" + idS + ", " + rowOfS + ", " + idS + "], iterator_types = " +
-       iterators(sd, {}) + "} ins(" + p + "x, " + p + "l : " + ts + ", " + tr + ") outs(" + p + "es : " + ts +
-       ") { ^bb0(%x: " + e + ", %sm: " + e + ", %o: " + e + "): %r = arith.divf %x, %sm : " + e +
-       " linalg.yield %r : " + e + " } -> " + ts + " ";
+  // The softmax over the keys: a reduction of the scores to their rows, and a score
+  // combined with its row's value.
+  auto rowReduce = [&](const std::string& name, const std::string& init, const std::string& from, const std::string& op) {
+    s += p + "f" + name + " = linalg.fill ins(" + p + init + " : " + e + ") outs(" + p + "er : " + tr + ") -> " + tr + " ";
+    s += p + name + " = linalg.generic {indexing_maps = [" + idS + ", " + rowOfS + "], iterator_types = " +
+         iterators(sd, k2) + "} ins(" + p + from + " : " + ts + ") outs(" + p + "f" + name + " : " + tr +
+         ") { ^bb0(%x: " + e + ", %a: " + e + "): %r = " + op + " %x, %a : " + e + " linalg.yield %r : " + e + " } -> " +
+         tr + " ";
+  };
+  auto withRow = [&](const std::string& name, const std::string& from, const std::string& row, const std::string& ops) {
+    s += p + name + " = linalg.generic {indexing_maps = [" + idS + ", " + rowOfS + ", " + idS + "], iterator_types = " +
+         iterators(sd, {}) + "} ins(" + p + from + ", " + p + row + " : " + ts + ", " + tr + ") outs(" + p + "es : " + ts +
+         ") { ^bb0(%x: " + e + ", %w: " + e + ", %o: " + e + "): " + ops + " linalg.yield %r : " + e + " } -> " + ts + " ";
+  };
+  rowReduce("m", "ninf", "t", "arith.maximumf");
+  withRow("x", "t", "m", "%d = arith.subf %x, %w : " + e + " %r = math.exp2 %d : " + e);
+  rowReduce("l", "zero", "x", "arith.addf");
+  withRow("p", "x", "l", "%r = arith.divf %x, %w : " + e);
   // The weighted sum of V.
   std::vector<std::string> pv = o.results;
   for (const std::string& d : k2) pv.push_back(d);
@@ -220,10 +211,7 @@ std::optional<std::string> expand(const std::string& result, const std::vector<s
 std::string readIreeAttention(const std::string& text, std::vector<std::string>& notes) {
   if (text.find("iree_linalg_ext.attention") == std::string::npos) return text;
   static const std::regex op(R"((%[\w.$-]+)\s*=\s*iree_linalg_ext\.attention\b)");
-  static const std::regex alias(R"((?:^|\n)\s*(#[\w.$-]+)\s*=\s*(affine_map<[^\n]*>))");
-  std::map<std::string, std::string> aliases;
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), alias); it != std::sregex_iterator(); ++it)
-    aliases[(*it)[1].str()] = (*it)[2].str();
+  std::map<std::string, std::string> aliases = affineMapAliases(text);
   std::string out;
   size_t last = 0;
   int count = 0;
@@ -234,33 +222,25 @@ std::string readIreeAttention(const std::string& text, std::vector<std::string>&
     auto skip = [&] { pos = text.find_first_not_of(" \t\r\n", pos); };
     skip();
     if (pos == std::string::npos || text[pos] != '{') continue;
-    const size_t attrEnd = closingOf(text, pos);
+    const size_t attrEnd = closingBracket(text, pos);
     if (attrEnd == std::string::npos) continue;
     const std::string attrs = text.substr(pos, attrEnd - pos + 1);
     const size_t mapsAt = attrs.find("indexing_maps");
     const size_t open = mapsAt == std::string::npos ? mapsAt : attrs.find('[', mapsAt);
-    const size_t close = open == std::string::npos ? open : closingOf(attrs, open);
+    const size_t close = open == std::string::npos ? open : closingBracket(attrs, open);
     if (close == std::string::npos) continue;
     std::vector<std::string> maps = commaList(attrs.substr(open + 1, close - open - 1));
     for (std::string& m : maps)
       if (!m.empty() && m[0] == '#' && aliases.count(m)) m = aliases[m];
     pos = attrEnd + 1;
-    skip();
-    if (pos == std::string::npos || text.compare(pos, 4, "ins(") != 0) continue;
-    const size_t insEnd = closingOf(text, pos + 3);
-    if (insEnd == std::string::npos) continue;
-    const std::string ins = text.substr(pos + 4, insEnd - pos - 4);
-    pos = insEnd + 1;
-    skip();
-    if (pos == std::string::npos || text.compare(pos, 5, "outs(") != 0) continue;
-    const size_t outsEnd = closingOf(text, pos + 4);
-    if (outsEnd == std::string::npos) continue;
-    const std::string outs = text.substr(pos + 5, outsEnd - pos - 5);
-    pos = outsEnd + 1;
+    const std::optional<std::string> insText = parenthesized(text, pos, "ins");
+    const std::optional<std::string> outsText = insText ? parenthesized(text, pos, "outs") : std::nullopt;
+    if (!outsText) continue;
+    const std::string &ins = *insText, &outs = *outsText;
     skip();
     std::string region;
     if (pos != std::string::npos && text[pos] == '{') {
-      const size_t regionEnd = closingOf(text, pos);
+      const size_t regionEnd = closingBracket(text, pos);
       if (regionEnd == std::string::npos) continue;
       region = text.substr(pos + 1, regionEnd - pos - 1);
       pos = regionEnd + 1;
@@ -269,7 +249,7 @@ std::string readIreeAttention(const std::string& text, std::vector<std::string>&
     if (pos == std::string::npos || text.compare(pos, 2, "->") != 0) continue;
     const size_t typeAt = text.find_first_not_of(" \t\r\n", pos + 2);
     const size_t typeOpen = typeAt == std::string::npos ? typeAt : text.find('<', typeAt);
-    const size_t typeClose = typeOpen == std::string::npos ? typeOpen : closingOf(text, typeOpen);
+    const size_t typeClose = typeOpen == std::string::npos ? typeOpen : closingBracket(text, typeOpen);
     if (typeClose == std::string::npos) continue;
     const std::string outType = text.substr(typeAt, typeClose + 1 - typeAt);
     const size_t ic = ins.find(':'), oc = outs.find(':');

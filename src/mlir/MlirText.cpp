@@ -1,6 +1,7 @@
 #include "mlir/MlirText.h"
 
 #include <cstdlib>
+#include <regex>
 
 namespace polyfuse::mlir_text {
 
@@ -60,6 +61,34 @@ std::optional<double> literal(const std::string& text) {
   const double v = std::strtod(t.c_str(), &end);
   if (end != t.c_str() + t.size() || t.find_first_of("xXnN") != std::string::npos) return std::nullopt;
   return v;
+}
+
+size_t closingBracket(const std::string& text, size_t open) {
+  const char o = text[open], c = o == '[' ? ']' : o == '(' ? ')' : o == '{' ? '}' : '>';
+  int depth = 0;
+  for (size_t i = open; i < text.size(); ++i) {
+    if (text[i] == o) ++depth;
+    if (text[i] == c && !(c == '>' && i > 0 && text[i - 1] == '-') && --depth == 0) return i;
+  }
+  return std::string::npos;
+}
+
+std::optional<std::string> parenthesized(const std::string& text, size_t& pos, const std::string& keyword) {
+  const size_t at = text.find_first_not_of(" \t\r\n", pos);
+  if (at == std::string::npos || text.compare(at, keyword.size() + 1, keyword + "(") != 0) return std::nullopt;
+  const size_t close = closingBracket(text, at + keyword.size());
+  if (close == std::string::npos) return std::nullopt;
+  pos = close + 1;
+  return text.substr(at + keyword.size() + 1, close - at - keyword.size() - 1);
+}
+
+std::map<std::string, std::string> affineMapAliases(const std::string& text) {
+  std::map<std::string, std::string> aliases;
+  if (text.find('#') == std::string::npos) return aliases;
+  static const std::regex alias(R"((?:^|\n)\s*(#[\w.$-]+)\s*=\s*(affine_map<[^\n]*>))");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), alias); it != std::sregex_iterator(); ++it)
+    aliases[(*it)[1].str()] = (*it)[2].str();
+  return aliases;
 }
 
 }  // namespace polyfuse::mlir_text

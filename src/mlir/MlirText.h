@@ -1,6 +1,7 @@
 // Reading pieces of MLIR's text without parsing it, for the rewrites made before MLIR 19
 // parses a file (Upgrade.cpp, TosaSpelling.cpp, IreeBoundary.cpp's kind).
 #pragma once
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,14 @@ std::string elementOf(const std::string& type);
 bool isFloatType(const std::string& element);
 // The bits of a scalar type MLIR 19 computes with (f16, bf16, f32, f64, iN); none for another.
 std::optional<int> typeBits(const std::string& element);
+// The index of the bracket that closes the one at `open` ([, (, { or <; the > of an
+// arrow closes nothing); npos when it is not closed.
+size_t closingBracket(const std::string& text, size_t open);
+// At `pos` (whitespace skipped), `keyword(..)`: what the parentheses hold, `pos` moved past
+// them; none (and `pos` as it was) otherwise.
+std::optional<std::string> parenthesized(const std::string& text, size_t& pos, const std::string& keyword);
+// A file's affine map aliases, `#name = affine_map<..>` at the start of a line.
+std::map<std::string, std::string> affineMapAliases(const std::string& text);
 // The number a literal spells (`0`, `-1.5`, `0x7F800000` left out); none for anything else.
 std::optional<double> literal(const std::string& text);
 

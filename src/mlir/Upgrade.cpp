@@ -95,17 +95,6 @@ std::string upgradeExpandShape(const std::string& text, bool& applied) {
   return out + text.substr(last);
 }
 
-// The text from `open` (a bracket) to its closing partner; npos when unbalanced.
-size_t closing(const std::string& text, size_t open) {
-  const char o = text[open], c = o == '[' ? ']' : o == '(' ? ')' : o == '{' ? '}' : '>';
-  int depth = 0;
-  for (size_t i = open; i < text.size(); ++i) {
-    if (text[i] == o) ++depth;
-    if (text[i] == c && --depth == 0) return i;
-  }
-  return std::string::npos;
-}
-
 // `%v` of element type `from` as `to`, as linalg's default signed cast converts it.
 std::string castTo(const std::string& v, const std::string& from, const std::string& to, bool isUnsigned,
                    const std::string& name, std::string& body) {
@@ -131,41 +120,33 @@ std::string castTo(const std::string& v, const std::string& from, const std::str
 std::string upgradeMatmulMaps(const std::string& text, bool& applied) {
   if (text.find("indexing_maps") == std::string::npos) return text;
   static const std::regex head(R"(\blinalg\.(matmul|batch_matmul|batch_reduce_matmul|contract)\s+indexing_maps\s*=\s*\[)");
-  static const std::regex alias(R"((?:^|\n)\s*(#[\w.$-]+)\s*=\s*(affine_map<[^\n]*>))");
-  std::map<std::string, std::string> aliases;
-  if (text.find("#") != std::string::npos)
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), alias); it != std::sregex_iterator(); ++it)
-      aliases[(*it)[1].str()] = (*it)[2].str();
+  const std::map<std::string, std::string> aliases = affineMapAliases(text);
   std::string out;
   size_t last = 0;
   for (auto it = std::sregex_iterator(text.begin(), text.end(), head); it != std::sregex_iterator(); ++it) {
     const size_t at = size_t(it->position(0));
     if (at < last) continue;
-    const size_t mapsOpen = at + size_t(it->length(0)) - 1, mapsClose = closing(text, mapsOpen);
+    const size_t mapsOpen = at + size_t(it->length(0)) - 1, mapsClose = closingBracket(text, mapsOpen);
     if (mapsClose == std::string::npos) continue;
     const std::vector<std::string> maps = commaList(text.substr(mapsOpen + 1, mapsClose - mapsOpen - 1));
     size_t p = text.find_first_not_of(" \t\r\n", mapsClose + 1);
     std::string attrs;
     if (p != std::string::npos && text[p] == '{') {
-      const size_t e = closing(text, p);
+      const size_t e = closingBracket(text, p);
       if (e == std::string::npos) continue;
       attrs = text.substr(p + 1, e - p - 1);
       p = text.find_first_not_of(" \t\r\n", e + 1);
     }
-    if (p == std::string::npos || text.compare(p, 4, "ins(") != 0) continue;
-    const size_t insClose = closing(text, p + 3);
-    if (insClose == std::string::npos) continue;
-    const std::string ins = text.substr(p + 4, insClose - p - 4);
-    p = text.find_first_not_of(" \t\r\n", insClose + 1);
-    if (p == std::string::npos || text.compare(p, 5, "outs(") != 0) continue;
-    const size_t outsClose = closing(text, p + 4);
-    if (outsClose == std::string::npos) continue;
-    const std::string outs = text.substr(p + 5, outsClose - p - 5);
-    size_t end = outsClose + 1;
+    if (p == std::string::npos) continue;
+    const std::optional<std::string> insText = parenthesized(text, p, "ins");
+    const std::optional<std::string> outsText = insText ? parenthesized(text, p, "outs") : std::nullopt;
+    if (!outsText) continue;
+    const std::string &ins = *insText, &outs = *outsText;
+    size_t end = p;
     std::string result;
     if (size_t q = text.find_first_not_of(" \t\r\n", end); q != std::string::npos && text.compare(q, 2, "->") == 0) {
       const size_t t = text.find_first_not_of(" \t\r\n", q + 2), open = text.find('<', t);
-      const size_t close = open == std::string::npos ? open : closing(text, open);
+      const size_t close = open == std::string::npos ? open : closingBracket(text, open);
       if (close == std::string::npos) continue;
       result = text.substr(t, close + 1 - t);
       end = close + 1;
@@ -183,7 +164,7 @@ std::string upgradeMatmulMaps(const std::string& text, bool& applied) {
       if (a == aliases.end()) continue;
       resultMap = a->second;
     }
-    const size_t dimsOpen = resultMap.find('('), dimsClose = dimsOpen == std::string::npos ? dimsOpen : closing(resultMap, dimsOpen);
+    const size_t dimsOpen = resultMap.find('('), dimsClose = dimsOpen == std::string::npos ? dimsOpen : closingBracket(resultMap, dimsOpen);
     const size_t arrow = dimsClose == std::string::npos ? dimsClose : resultMap.find("->", dimsClose);
     if (arrow == std::string::npos) continue;
     const std::vector<std::string> dims = commaList(resultMap.substr(dimsOpen + 1, dimsClose - dimsOpen - 1));
