@@ -68,6 +68,10 @@ void Importer::collapse(Operation* op) {
     }
     for (auto& p : part) exprs.push_back(p);
   }
+  // To rank 0 (no groups): every source dimension is a unit one, read at 0 (MLIR's
+  // unit-extent folding makes these of a tensor<1xf32> read at a constant).
+  if (groups.empty())
+    for (size_t k = 0; k < src.size(); ++k) exprs.push_back(mlir::getAffineConstantExpr(0, op->getContext()));
   view(op, c.getSrc(), shape, exprs);
 }
 

@@ -307,7 +307,14 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
       for (char c : l) d += c == open ? 1 : c == close ? -1 : 0;
       return d;
     };
-    for (size_t j = i + 1; depth(lines[i]) > 0 && j < lines.size(); ++j) {
+    size_t j = i + 1;
+    for (; depth(lines[i]) > 0 && j < lines.size(); ++j) {
+      lines[i] += " " + trimmed(lines[j]);
+      lines[j].clear();
+    }
+    // The check's type may stand on a line of its own: `check.expect_eq_const(%r, ..)`
+    // then `: tensor<..>`.
+    if (check && j < lines.size() && trimmed(lines[i]).back() == ')' && trimmed(lines[j]).rfind(':', 0) == 0) {
       lines[i] += " " + trimmed(lines[j]);
       lines[j].clear();
     }

@@ -57,7 +57,7 @@
 #include "mlir/LoopFunction.h"
 #include "mlir/LowerTosa.h"
 #include "mlir/TosaSpelling.h"
-#include "mlir/IreeAttention.h"
+#include "mlir/IreeLinalgExt.h"
 #include "mlir/IreeBoundary.h"
 #include "mlir/Upgrade.h"
 #include "polyir/Parser.h"
@@ -314,7 +314,7 @@ static LinalgImport importHere(const SourceFile& src, const std::string& entry) 
     throw SourceError({1, 1}, "file is empty: expected a func.func on tensors");
   LinalgImport out;
   std::string text =
-      readIreeAttention(readTosa10(readIreeBoundary(upgradeMlir(src.text, out.notes), out.notes), out.notes), out.notes);
+      readIreeLinalgExt(readTosa10(readIreeBoundary(upgradeMlir(src.text, out.notes), out.notes), out.notes), out.notes);
   checkNesting(text);
 
   parseInChild(text, src.path);

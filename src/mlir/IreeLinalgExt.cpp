@@ -1,4 +1,4 @@
-#include "mlir/IreeAttention.h"
+#include "mlir/IreeLinalgExt.h"
 
 #include <algorithm>
 #include <map>
@@ -206,9 +206,7 @@ std::optional<std::string> expand(const std::string& result, const std::vector<s
   return s;
 }
 
-}  // namespace
-
-std::string readIreeAttention(const std::string& text, std::vector<std::string>& notes) {
+std::string readAttention(const std::string& text, std::vector<std::string>& notes) {
   if (text.find("iree_linalg_ext.attention") == std::string::npos) return text;
   static const std::regex op(R"((%[\w.$-]+)\s*=\s*iree_linalg_ext\.attention\b)");
   std::map<std::string, std::string> aliases = affineMapAliases(text);
@@ -270,6 +268,118 @@ std::string readIreeAttention(const std::string& text, std::vector<std::string>&
   notes.push_back("read " + std::to_string(count) + " iree_linalg_ext.attention op(s) as the linalg they mean: the "
                   "scaled scores, the mask, the op's score region, a softmax over the keys and the weighted sum of V");
   return out + text.substr(last);
+}
+
+// `gather dimension_map = [..] ins(%source, %indices) outs(%init)`: the result's loops are
+// the indices' batch loops, then the source's dimensions the map does not name (the
+// slice), in order; the index depth is the map's length, the indices' last dimension
+// where they have one more than the batch (else 1). One generic reads the index values as
+// operands (the indices once per depth, at a constant last subscript) and extracts the
+// source element they and the slice loops name: polyfuse's gather.
+std::optional<std::string> gatherGeneric(const std::string& result, const std::vector<int>& dimMap,
+                                         const std::vector<std::string>& operands, const std::vector<std::string>& types,
+                                         const std::string& init, const std::string& outType) {
+  // A mask (i1, one a batch element) keeps the output's element where false.
+  const bool masked = operands.size() == 3;
+  if ((operands.size() != 2 && !masked) || types.size() != operands.size()) return std::nullopt;
+  if (masked && elementOf(types[2]) != "i1") return std::nullopt;
+  const std::optional<std::vector<std::string>> src = extents(types[0]), idx = extents(types[1]), res = extents(outType);
+  if (!src || !idx || !res) return std::nullopt;
+  const size_t depth = dimMap.size(), rank = res->size();
+  if (depth == 0 || depth > src->size()) return std::nullopt;
+  const size_t sliceRank = src->size() - depth;
+  if (rank < sliceRank) return std::nullopt;
+  const size_t batch = rank - sliceRank;
+  const bool explicitDepth = idx->size() == batch + 1;
+  if (!explicitDepth && !(idx->size() == batch && depth == 1)) return std::nullopt;
+  const std::string es = elementOf(types[0]), ei = elementOf(types[1]);
+  if (es.empty() || ei.empty() || elementOf(outType) != es) return std::nullopt;
+  std::vector<std::string> dims, batchDims;
+  for (size_t d = 0; d < rank; ++d) dims.push_back("d" + std::to_string(d));
+  batchDims.assign(dims.begin(), dims.begin() + long(batch));
+  std::string maps, ins, insTypes, args;
+  for (size_t k = 0; k < depth; ++k) {
+    std::vector<std::string> r = batchDims;
+    if (explicitDepth) r.push_back(std::to_string(k));
+    maps += mapOver(dims, r) + ", ";
+    ins += std::string(k ? ", " : "") + operands[1];
+    insTypes += std::string(k ? ", " : "") + types[1];
+    args += "%pf_i" + std::to_string(k) + ": " + ei + ", ";
+  }
+  if (masked) {
+    maps += mapOver(dims, batchDims) + ", ";
+    ins += ", " + operands[2];
+    insTypes += ", " + types[2];
+    args += "%pf_m: i1, ";
+  }
+  std::string body = "^bb0(" + args + "%pf_o: " + es + "): ";
+  std::vector<std::string> subs(src->size());
+  for (size_t k = 0; k < depth; ++k) {
+    if (dimMap[k] < 0 || size_t(dimMap[k]) >= src->size() || !subs[size_t(dimMap[k])].empty()) return std::nullopt;
+    const std::string c = "%pf_c" + std::to_string(k);
+    body += c + " = arith.index_cast %pf_i" + std::to_string(k) + " : " + ei + " to index ";
+    subs[size_t(dimMap[k])] = c;
+  }
+  for (size_t j = 0, s = 0; j < src->size(); ++j) {
+    if (!subs[j].empty()) continue;
+    subs[j] = "%pf_l" + std::to_string(s);
+    body += subs[j] + " = linalg.index " + std::to_string(batch + s) + " : index ";
+    ++s;
+  }
+  body += "%pf_v = tensor.extract " + operands[0] + "[" + joined(subs) + "] : " + types[0] + " ";
+  if (masked) body += "%pf_k = arith.select %pf_m, %pf_v, %pf_o : " + es + " linalg.yield %pf_k : " + es;
+  else body += "linalg.yield %pf_v : " + es;
+  std::vector<std::string> iters(rank, "\"parallel\"");
+  return result + " = linalg.generic {indexing_maps = [" + maps + mapOver(dims, dims) + "], iterator_types = [" +
+         joined(iters) + "]} ins(" + ins + " : " + insTypes + ") outs(" + init + " : " + outType + ") { " + body +
+         " } -> " + outType;
+}
+
+std::string readGather(const std::string& text, std::vector<std::string>& notes) {
+  if (text.find("iree_linalg_ext.gather") == std::string::npos) return text;
+  static const std::regex op(R"((%[\w.$-]+)\s*=\s*iree_linalg_ext\.gather\s+dimension_map\s*=\s*\[([\d,\s]*)\])");
+  std::string out;
+  size_t last = 0;
+  int count = 0;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), op); it != std::sregex_iterator(); ++it) {
+    const size_t at = size_t(it->position(0));
+    if (at < last) continue;
+    size_t pos = at + size_t(it->length(0));
+    std::vector<int> dimMap;
+    for (const std::string& d : commaList((*it)[2].str()))
+      if (std::optional<double> v = literal(d); v && *v >= 0 && *v < 64) dimMap.push_back(int(*v));
+      else dimMap.push_back(-1);
+    const std::optional<std::string> insText = parenthesized(text, pos, "ins");
+    const std::optional<std::string> outsText = insText ? parenthesized(text, pos, "outs") : std::nullopt;
+    if (!outsText) continue;
+    pos = text.find_first_not_of(" \t\r\n", pos);
+    if (pos == std::string::npos || text.compare(pos, 2, "->") != 0) continue;
+    const size_t typeAt = text.find_first_not_of(" \t\r\n", pos + 2);
+    const size_t typeOpen = typeAt == std::string::npos ? typeAt : text.find('<', typeAt);
+    const size_t typeClose = typeOpen == std::string::npos ? typeOpen : closingBracket(text, typeOpen);
+    if (typeClose == std::string::npos) continue;
+    const size_t ic = insText->find(':'), oc = outsText->find(':');
+    if (ic == std::string::npos || oc == std::string::npos) continue;
+    const std::optional<std::string> generic =
+        gatherGeneric((*it)[1].str(), dimMap, commaList(insText->substr(0, ic)), commaList(insText->substr(ic + 1)),
+                      trimmed(outsText->substr(0, oc)), text.substr(typeAt, typeClose + 1 - typeAt));
+    if (!generic) continue;
+    const size_t end = typeClose + 1;
+    const size_t lines = size_t(std::count(text.begin() + long(at), text.begin() + long(end), '\n'));
+    out += text.substr(last, at - last) + *generic + std::string(lines, '\n');
+    last = end;
+    ++count;
+  }
+  if (!count) return text;
+  notes.push_back("read " + std::to_string(count) + " iree_linalg_ext.gather op(s) as the generic that extracts each "
+                  "element from the source at the indices' values");
+  return out + text.substr(last);
+}
+
+}  // namespace
+
+std::string readIreeLinalgExt(const std::string& text, std::vector<std::string>& notes) {
+  return readGather(readAttention(text, notes), notes);
 }
 
 }  // namespace polyfuse

@@ -1,4 +1,6 @@
-// IREE's iree_linalg_ext.attention (its e2e tests, and what IREE's input conversion makes
+// IREE's linalg_ext ops read as the linalg they mean. iree_linalg_ext.gather: one generic
+// extracting each element at the indices' values (polyfuse's gather).
+// iree_linalg_ext.attention (its e2e tests, and what IREE's input conversion makes
 // of torch's scaled_dot_product_attention), read as the linalg it means: the scores
 // Q.K scaled, masked (an i1 mask keeps where true, -inf elsewhere; a float mask is added),
 // the op's score region applied, a softmax over the keys, and the weighted sum of V.
@@ -11,6 +13,7 @@
 
 namespace polyfuse {
 
-std::string readIreeAttention(const std::string& text, std::vector<std::string>& notes);
+// Returns the rewritten text; one note for each kind of op read.
+std::string readIreeLinalgExt(const std::string& text, std::vector<std::string>& notes);
 
 }  // namespace polyfuse
