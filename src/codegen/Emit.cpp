@@ -224,7 +224,8 @@ bool isHelper(Intrinsic f) {
   switch (f) {
     case Intrinsic::Maximum: case Intrinsic::Minimum: case Intrinsic::RoundF16: case Intrinsic::RoundBF16:
     case Intrinsic::Wrap: case Intrinsic::Zext: case Intrinsic::IDiv: case Intrinsic::IRem: case Intrinsic::FloorDiv:
-    case Intrinsic::CeilDiv:
+    case Intrinsic::CeilDiv: case Intrinsic::BitAnd: case Intrinsic::BitOr: case Intrinsic::BitXor: case Intrinsic::Shl:
+    case Intrinsic::AShr: case Intrinsic::Clz:
       return true;
     default: return false;
   }
@@ -305,6 +306,19 @@ std::string mathHelpers(const Spelling& sp, const std::set<Intrinsic>& used) {
   def(Intrinsic::CeilDiv, R + " a, " + R + " b",
       ab + "  if (y == -1) return (" + R + ")(-x);\n  " + L + " q = x / y;\n"
       "  if (x % y != 0 && (x < 0) == (y < 0)) q += 1;\n  return (" + R + ")q;\n");
+  // On the 64-bit two's complement, as the interpreter computes them.
+  const std::string xy = "  const " + L + " x = (" + L + ")a, y = (" + L + ")b;\n";
+  def(Intrinsic::BitAnd, R + " a, " + R + " b", xy + "  return (" + R + ")(x & y);\n");
+  def(Intrinsic::BitOr, R + " a, " + R + " b", xy + "  return (" + R + ")(x | y);\n");
+  def(Intrinsic::BitXor, R + " a, " + R + " b", xy + "  return (" + R + ")(x ^ y);\n");
+  def(Intrinsic::Shl, R + " a, " + R + " b",
+      xy + "  return y < 0 || y >= 64 ? (" + R + ")0 : (" + R + ")(" + L + ")((" + U + ")x << y);\n");
+  def(Intrinsic::AShr, R + " a, " + R + " b",
+      xy + "  return y < 0 || y >= 64 ? (" + R + ")(x < 0 ? -1 : 0) : (" + R + ")(x >> y);\n");
+  def(Intrinsic::Clz, R + " a, " + R + " b",
+      xy + "  const int n = y < 1 ? 1 : y > 64 ? 64 : (int)y;\n"
+      "  const " + U + " v = n >= 64 ? (" + U + ")x : (" + U + ")x & (((" + U + ")1 << n) - 1);\n"
+      "  int z = 0;\n  for (int i = n - 1; i >= 0 && !((v >> i) & 1); --i) ++z;\n  return (" + R + ")z;\n");
   return os.str();
 }
 

@@ -53,6 +53,23 @@ ExprPtr Importer::expr(Value v, Body& b) {
   if (mlir::isa<mlir::arith::DivUIOp>(d)) return wrapped(call("idiv", loc, unsignedArgs()));
   if (mlir::isa<mlir::arith::RemUIOp>(d)) return wrapped(call("irem", loc, unsignedArgs()));
   if (mlir::isa<mlir::arith::CeilDivUIOp>(d)) return wrapped(call("ceildiv", loc, unsignedArgs()));
+  // Bitwise: on N-bit signed values, and/or/xor stay N-bit; a left shift wraps at N, and
+  // a logical right shift shifts the N bits' unsigned value (an arithmetic shift of it).
+  if (mlir::isa<mlir::arith::AndIOp>(d)) return call("bitand", loc, args({0, 1}));
+  if (mlir::isa<mlir::arith::OrIOp>(d)) return call("bitor", loc, args({0, 1}));
+  if (mlir::isa<mlir::arith::XOrIOp>(d)) return call("bitxor", loc, args({0, 1}));
+  if (mlir::isa<mlir::arith::ShLIOp>(d)) return wrapped(call("shl", loc, args({0, 1})));
+  if (mlir::isa<mlir::arith::ShRSIOp>(d)) return call("ashr", loc, args({0, 1}));
+  if (mlir::isa<mlir::arith::ShRUIOp>(d)) {
+    std::vector<ExprPtr> a = args({0, 1});
+    if (width && width < 64) a[0] = widthCall("zext", std::move(a[0]), width, loc);
+    return wrapped(call("ashr", loc, std::move(a)));
+  }
+  if (mlir::isa<mlir::math::CountLeadingZerosOp>(d)) {
+    std::vector<ExprPtr> a = args({0});
+    a.push_back(integer(width ? width : 64, loc));
+    return call("clz", loc, std::move(a));
+  }
   if (mlir::isa<mlir::arith::NegFOp>(d)) return node(ExprKind::Neg, loc, args({0}));
   // maximumf/minimumf propagate NaN; maxnumf/minnumf (C's fmax) ignore it.
   if (mlir::isa<mlir::arith::MaximumFOp>(d)) return rounded(call("maximum", loc, args({0, 1})), v, loc);

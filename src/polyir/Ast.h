@@ -65,12 +65,16 @@ enum class ExprKind {
 // (trunci, index_cast), Zext(x, n) the unsigned value of the n-bit integer x (extui,
 // uitofp, unsigned compares); Trunc rounds toward zero (fptosi); Fma(a, b, c) rounds
 // a * b + c once (math.fma). IDiv/IRem truncate like C; FloorDiv/CeilDiv round down, up.
+// BitAnd/BitOr/BitXor and Shl/AShr act on the 64-bit two's complement of integer values
+// (a shift by 64 or more: 0, or the sign for AShr); Clz(x, n) counts the leading zeros of
+// the n-bit integer x (math.ctlz).
 enum class Intrinsic {
   Exp, Log, Sqrt, Rsqrt, Tanh, Erf, Fabs, Fmax, Fmin, Pow, Sigmoid,
   // C's math library, as CUDA (f-suffixed in float) and OpenCL spell it too.
   Sin, Cos, Tan, Atan, Atan2, Floor, Ceil, Round, Rint, Log1p, Log2, Log10, Exp2, Expm1, Copysign, Fmod,
   Asin, Acos, Sinh, Cosh, Asinh, Acosh, Atanh, Cbrt, Erfc,
-  Fma, Trunc, Maximum, Minimum, RoundF32, RoundF16, RoundBF16, Wrap, Zext, IDiv, IRem, FloorDiv, CeilDiv
+  Fma, Trunc, Maximum, Minimum, RoundF32, RoundF16, RoundBF16, Wrap, Zext, IDiv, IRem, FloorDiv, CeilDiv,
+  BitAnd, BitOr, BitXor, Shl, AShr, Clz
 };
 
 struct Expr;

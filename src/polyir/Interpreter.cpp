@@ -92,6 +92,27 @@ static int64_t integerDivision(Intrinsic f, int64_t x, int64_t y) {
   }
 }
 
+// The bitwise intrinsics on 64-bit two's complement; shifts past the width give what C
+// cannot (0, or the sign).
+static int64_t bitwise(Intrinsic f, int64_t x, int64_t y) {
+  const uint64_t ux = uint64_t(x), uy = uint64_t(y);
+  switch (f) {
+    case Intrinsic::BitAnd: return int64_t(ux & uy);
+    case Intrinsic::BitOr: return int64_t(ux | uy);
+    case Intrinsic::BitXor: return int64_t(ux ^ uy);
+    case Intrinsic::Shl: return y < 0 || y >= 64 ? 0 : int64_t(ux << y);
+    case Intrinsic::AShr: return y < 0 || y >= 64 ? (x < 0 ? -1 : 0) : x >> y;
+    case Intrinsic::Clz: {  // x's leading zeros as an unsigned y-bit integer
+      const int n = int(std::min<int64_t>(std::max<int64_t>(y, 1), 64));
+      const uint64_t v = n >= 64 ? ux : ux & ((uint64_t(1) << n) - 1);
+      int z = 0;
+      for (int b = n - 1; b >= 0 && !(v >> b & 1); --b) ++z;
+      return z;
+    }
+    default: return 0;
+  }
+}
+
 namespace {
 
 // An access compiled to a linear offset: offset = base + sum(stride[k] * point[k]),
@@ -217,6 +238,9 @@ class Evaluator {
           case Intrinsic::Zext: return zextInt(toInt64(x), int(e.args[1]->number));
           case Intrinsic::IDiv: case Intrinsic::IRem: case Intrinsic::FloorDiv: case Intrinsic::CeilDiv:
             return double(integerDivision(e.fn, toInt64(x), toInt64(eval(*e.args[1]))));
+          case Intrinsic::BitAnd: case Intrinsic::BitOr: case Intrinsic::BitXor: case Intrinsic::Shl: case Intrinsic::AShr:
+          case Intrinsic::Clz:
+            return double(bitwise(e.fn, toInt64(x), toInt64(eval(*e.args[1]))));
         }
         return 0;
       }

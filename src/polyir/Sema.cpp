@@ -138,7 +138,10 @@ static const std::map<std::string, std::pair<Intrinsic, int>>& intrinsics() {
       {"round_bf16", {Intrinsic::RoundBF16, 1}}, {"wrap", {Intrinsic::Wrap, 2}},
       {"zext", {Intrinsic::Zext, 2}},       {"idiv", {Intrinsic::IDiv, 2}},
       {"irem", {Intrinsic::IRem, 2}},       {"floordiv", {Intrinsic::FloorDiv, 2}},
-      {"ceildiv", {Intrinsic::CeilDiv, 2}}};
+      {"ceildiv", {Intrinsic::CeilDiv, 2}}, {"bitand", {Intrinsic::BitAnd, 2}},
+      {"bitor", {Intrinsic::BitOr, 2}},     {"bitxor", {Intrinsic::BitXor, 2}},
+      {"shl", {Intrinsic::Shl, 2}},         {"ashr", {Intrinsic::AShr, 2}},
+      {"clz", {Intrinsic::Clz, 2}}};
   return table;
 }
 
