@@ -1,6 +1,7 @@
 #include "mlir/IreeLinalgExt.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <optional>
 #include <regex>
@@ -50,21 +51,28 @@ std::string mapOver(const std::vector<std::string>& domain, const std::vector<st
   return "affine_map<(" + joined(domain) + ") -> (" + joined(results) + ")>";
 }
 
+// online_attention's running state: the accumulator, maximum and sum it starts from (its
+// outs), their types, and the names its three results take.
+struct Online {
+  std::vector<std::string> outs, outTypes, results;
+};
+
 // The generics of one attention op, or none where it is not of the form they cover.
 std::optional<std::string> expand(const std::string& result, const std::vector<std::string>& mapTexts,
                                   const std::vector<std::string>& operands, const std::vector<std::string>& types,
                                   const std::string& init, const std::string& outType, const std::string& region,
-                                  int id) {
-  const bool masked = mapTexts.size() == 6;
-  if (mapTexts.size() != 5 && !masked) return std::nullopt;
-  if (operands.size() != mapTexts.size() - 1 || types.size() != operands.size()) return std::nullopt;
+                                  int id, const Online* online = nullptr) {
+  const size_t outs = online ? 3 : 1;
+  const bool masked = mapTexts.size() == 5 + outs;
+  if (mapTexts.size() != 4 + outs && !masked) return std::nullopt;
+  if (operands.size() != mapTexts.size() - outs || types.size() != operands.size()) return std::nullopt;
   std::vector<Map> maps;
   for (const std::string& t : mapTexts) {
     std::optional<Map> m = readMap(t);
     if (!m) return std::nullopt;
     maps.push_back(*m);
   }
-  const Map &q = maps[0], &k = maps[1], &v = maps[2], &o = maps.back();
+  const Map &q = maps[0], &k = maps[1], &v = maps[2], &o = maps[maps.size() - outs];
   if (!maps[3].results.empty()) return std::nullopt;  // the scale: a scalar
   const std::string e = elementOf(outType);
   if (!isFloatType(e) || elementOf(types[0]) != e || elementOf(types[1]) != e || elementOf(types[2]) != e ||
@@ -188,13 +196,60 @@ std::optional<std::string> expand(const std::string& result, const std::vector<s
          iterators(sd, {}) + "} ins(" + p + from + ", " + p + row + " : " + ts + ", " + tr + ") outs(" + p + "es : " + ts +
          ") { ^bb0(%x: " + e + ", %w: " + e + ", %o: " + e + "): " + ops + " linalg.yield %r : " + e + " } -> " + ts + " ";
   };
+  std::vector<std::string> pv = o.results;
+  for (const std::string& d : k2) pv.push_back(d);
+  if (online) {
+    // One step of the streamed form: the new maximum, the factor exp2(old - new) that
+    // rescales what the old one weighted, the tile's weights against the new maximum.
+    for (size_t r = 1; r < 3; ++r)
+      if (maps[maps.size() - 3 + r].results != rows) return std::nullopt;
+    const std::string &acc = online->outs[0], &mx = online->outs[1], &sm = online->outs[2];
+    const std::string idR = mapOver(rows, rows);
+    auto rowwise = [&](const std::string& name, const std::vector<std::string>& ins, const std::string& ops) {
+      std::string a, t, m;
+      for (size_t i = 0; i < ins.size(); ++i) {
+        a += "%r" + std::to_string(i) + ": " + e + ", ";
+        t += std::string(i ? ", " : "") + tr;
+        m += idR + ", ";
+      }
+      s += name + " = linalg.generic {indexing_maps = [" + m + idR + "], iterator_types = " + iterators(rows, {}) +
+           "} ins(" + joined(ins) + " : " + t + ") outs(" + p + "er : " + tr + ") { ^bb0(" + a + "%o: " + e + "): " + ops +
+           " linalg.yield %y : " + e + " } -> " + tr + " ";
+    };
+    rowReduce("mt", "ninf", "t", "arith.maximumf");
+    const std::string newMax = online->results[1], newSum = online->results[2];
+    rowwise(newMax, {mx, p + "mt"}, "%y = arith.maximumf %r0, %r1 : " + e);
+    rowwise(p + "norm", {mx, newMax}, "%d = arith.subf %r0, %r1 : " + e + " %y = math.exp2 %d : " + e);
+    s += p + "x = linalg.generic {indexing_maps = [" + idS + ", " + rowOfS + ", " + idS + "], iterator_types = " +
+         iterators(sd, {}) + "} ins(" + p + "t, " + newMax + " : " + ts + ", " + tr + ") outs(" + p + "es : " + ts +
+         ") { ^bb0(%x: " + e + ", %w: " + e + ", %o: " + e + "): %d = arith.subf %x, %w : " + e +
+         " %r = math.exp2 %d : " + e + " linalg.yield %r : " + e + " } -> " + ts + " ";
+    rowReduce("ls", "zero", "x", "arith.addf");
+    rowwise(newSum, {p + "norm", sm, p + "ls"}, "%m = arith.mulf %r0, %r1 : " + e + " %y = arith.addf %m, %r2 : " + e);
+    std::vector<std::string> pvX;
+    for (const std::string& d : sd) pvX.push_back(d);
+    s += p + "eo = tensor.empty() : " + online->outTypes[0] + " ";
+    s += p + "fo = linalg.fill ins(" + p + "zero : " + e + ") outs(" + p + "eo : " + online->outTypes[0] + ") -> " +
+         online->outTypes[0] + " ";
+    s += p + "pv = linalg.generic {indexing_maps = [" + mapOver(pv, pvX) + ", " + mapOver(pv, v.results) + ", " +
+         mapOver(pv, o.results) + "], iterator_types = " + iterators(pv, k2) + "} ins(" + p + "x, " + operands[2] +
+         " : " + ts + ", " + types[2] + ") outs(" + p + "fo : " + online->outTypes[0] + ") { ^bb0(%a: " + e + ", %b: " +
+         e + ", %c: " + e + "): %m = arith.mulf %a, %b : " + e + " %r = arith.addf %c, %m : " + e +
+         " linalg.yield %r : " + e + " } -> " + online->outTypes[0] + " ";
+    const std::string idO = mapOver(o.results, o.results);
+    s += online->results[0] + " = linalg.generic {indexing_maps = [" + mapOver(o.results, rows) + ", " + idO + ", " +
+         idO + ", " + idO + "], iterator_types = " + iterators(o.results, {}) + "} ins(" + p + "norm, " + acc + ", " + p +
+         "pv : " + tr + ", " + online->outTypes[0] + ", " + online->outTypes[0] + ") outs(" + p + "eo : " +
+         online->outTypes[0] + ") { ^bb0(%n: " + e + ", %a: " + e + ", %b: " + e + ", %o: " + e +
+         "): %m = arith.mulf %n, %a : " + e + " %r = arith.addf %m, %b : " + e + " linalg.yield %r : " + e + " } -> " +
+         online->outTypes[0];
+    return s;
+  }
   rowReduce("m", "ninf", "t", "arith.maximumf");
   withRow("x", "t", "m", "%d = arith.subf %x, %w : " + e + " %r = math.exp2 %d : " + e);
   rowReduce("l", "zero", "x", "arith.addf");
   withRow("p", "x", "l", "%r = arith.divf %x, %w : " + e);
   // The weighted sum of V.
-  std::vector<std::string> pv = o.results;
-  for (const std::string& d : k2) pv.push_back(d);
   std::vector<std::string> pvP;
   for (const std::string& d : sd) pvP.push_back(d);
   s += p + "fo = linalg.fill ins(" + p + "zero : " + e + ") outs(" + init + " : " + outType + ") -> " + outType + " ";
@@ -207,15 +262,32 @@ std::optional<std::string> expand(const std::string& result, const std::vector<s
 }
 
 std::string readAttention(const std::string& text, std::vector<std::string>& notes) {
-  if (text.find("iree_linalg_ext.attention") == std::string::npos) return text;
-  static const std::regex op(R"((%[\w.$-]+)\s*=\s*iree_linalg_ext\.attention\b)");
+  if (text.find("iree_linalg_ext.") == std::string::npos || text.find("attention") == std::string::npos) return text;
+  static const std::regex op(R"((%[\w.$-]+)(?::(\d+))?\s*=\s*iree_linalg_ext\.(attention|online_attention)\b)");
   std::map<std::string, std::string> aliases = affineMapAliases(text);
   std::string out;
   size_t last = 0;
   int count = 0;
+  // An online_attention's uses (`%r#1`) name its results as the generics do, up to the
+  // next function.
+  std::vector<std::pair<std::string, std::string>> renames;
+  size_t renameUntil = 0;
+  auto append = [&](size_t from, size_t to) {
+    std::string piece = text.substr(from, to - from);
+    if (!renames.empty() && from < renameUntil)
+      for (auto& [use, name] : renames)
+        for (size_t at = piece.find(use); at != std::string::npos; at = piece.find(use, at + name.size())) {
+          const size_t after = at + use.size();
+          if (after < piece.size() && std::isdigit(static_cast<unsigned char>(piece[after]))) continue;  // %r#10
+          piece.replace(at, use.size(), name);
+        }
+    out += piece;
+  };
   for (auto it = std::sregex_iterator(text.begin(), text.end(), op); it != std::sregex_iterator(); ++it) {
     const size_t at = size_t(it->position(0));
     if (at < last) continue;
+    const bool online = (*it)[3].str() == "online_attention";
+    if (online != ((*it)[2].matched && (*it)[2].str() == "3")) continue;
     size_t pos = at + size_t(it->length(0));
     auto skip = [&] { pos = text.find_first_not_of(" \t\r\n", pos); };
     skip();
@@ -245,29 +317,59 @@ std::string readAttention(const std::string& text, std::vector<std::string>& not
       skip();
     }
     if (pos == std::string::npos || text.compare(pos, 2, "->") != 0) continue;
-    const size_t typeAt = text.find_first_not_of(" \t\r\n", pos + 2);
-    const size_t typeOpen = typeAt == std::string::npos ? typeAt : text.find('<', typeAt);
-    const size_t typeClose = typeOpen == std::string::npos ? typeOpen : closingBracket(text, typeOpen);
-    if (typeClose == std::string::npos) continue;
-    const std::string outType = text.substr(typeAt, typeClose + 1 - typeAt);
+    // The result types: one, or online_attention's three.
+    std::vector<std::string> resultTypes;
+    size_t end = pos + 2;
+    for (size_t n = 0; n < (online ? 3u : 1u); ++n) {
+      size_t t = text.find_first_not_of(" \t\r\n", end);
+      if (n > 0) {
+        if (t == std::string::npos || text[t] != ',') break;
+        t = text.find_first_not_of(" \t\r\n", t + 1);
+      }
+      const size_t typeOpen = t == std::string::npos ? t : text.find('<', t);
+      const size_t typeClose = typeOpen == std::string::npos ? typeOpen : closingBracket(text, typeOpen);
+      if (typeClose == std::string::npos) break;
+      resultTypes.push_back(text.substr(t, typeClose + 1 - t));
+      end = typeClose + 1;
+    }
+    if (resultTypes.size() != (online ? 3u : 1u)) continue;
     const size_t ic = ins.find(':'), oc = outs.find(':');
     if (ic == std::string::npos || oc == std::string::npos) continue;
-    const std::optional<std::string> generics =
-        expand((*it)[1].str(), maps, commaList(ins.substr(0, ic)), commaList(ins.substr(ic + 1)),
-               trimmed(outs.substr(0, oc)), outType, region, count);
+    const std::vector<std::string> outVals = commaList(outs.substr(0, oc)), outTypes = commaList(outs.substr(oc + 1));
+    std::optional<std::string> generics;
+    const std::string name = (*it)[1].str();
+    std::vector<std::pair<std::string, std::string>> named;
+    if (online) {
+      if (outVals.size() != 3 || outTypes.size() != 3) continue;
+      const std::string p = "%pf_att" + std::to_string(count) + "_";
+      const Online state{outVals, outTypes, {p + "acc", p + "max", p + "sum"}};
+      generics = expand(name, maps, commaList(ins.substr(0, ic)), commaList(ins.substr(ic + 1)), outVals[0],
+                        outTypes[0], region, count, &state);
+      for (size_t r = 0; r < 3; ++r) named.push_back({name + "#" + std::to_string(r), state.results[r]});
+    } else {
+      generics = expand(name, maps, commaList(ins.substr(0, ic)), commaList(ins.substr(ic + 1)), trimmed(outs.substr(0, oc)),
+                        resultTypes[0], region, count);
+    }
     if (!generics) continue;  // left for the parser to refuse at the op
     std::string line = *generics;
     std::replace(line.begin(), line.end(), '\n', ' ');  // the region's lines too: one line, then the padding
-    const size_t end = typeClose + 1;
     const size_t lines = size_t(std::count(text.begin() + long(at), text.begin() + long(end), '\n'));
-    out += text.substr(last, at - last) + line + std::string(lines, '\n');
+    append(last, at);
+    out += line + std::string(lines, '\n');
     last = end;
+    if (!named.empty()) {
+      renames = named;
+      const size_t next = text.find("func.func", end);
+      renameUntil = next == std::string::npos ? text.size() : next;
+    }
     ++count;
   }
   if (!count) return text;
-  notes.push_back("read " + std::to_string(count) + " iree_linalg_ext.attention op(s) as the linalg they mean: the "
-                  "scaled scores, the mask, the op's score region, a softmax over the keys and the weighted sum of V");
-  return out + text.substr(last);
+  notes.push_back("read " + std::to_string(count) + " iree_linalg_ext.attention and online_attention op(s) as the linalg "
+                  "they mean: the scaled scores, the mask, the op's score region, a softmax over the keys (one step of "
+                  "its streamed form for online_attention) and the weighted sum of V");
+  append(last, text.size());
+  return out;
 }
 
 // `gather dimension_map = [..] ins(%source, %indices) outs(%init)`: the result's loops are

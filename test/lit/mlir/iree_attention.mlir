@@ -13,9 +13,13 @@
 // RUN: polyfuse exec %s --entry capped --backend opencl --dump %t/capped | FileCheck --check-prefix=VERIFIED %s
 // RUN: %python -c "import numpy; print(numpy.load('%t/capped/o.npy')[1].round(4).tolist())" | FileCheck --check-prefix=CAPPED %s
 // CAPPED: {{\[}}[0.2181, -0.2588, 0.2356], [0.2754, -0.3094, 0.2032], [0.2357, -0.2743, 0.199]]
+// online_attention, one step of the streamed form from an empty state (maximum -inf, sum
+// and accumulator 0), then the accumulator divided by the sum: the same values.
+// RUN: polyfuse exec %s --entry online --backend opencl --dump %t/online | FileCheck --check-prefix=VERIFIED %s
+// RUN: %python -c "import numpy; print(numpy.load('%t/online/o.npy')[1].round(4).tolist())" | FileCheck --check-prefix=PLAIN %s
 // VERIFIED: verified: yes
 // RUN: polyfuse check %s --entry masked --tc 2>&1 >/dev/null | FileCheck --check-prefix=NOTE %s
-// NOTE: note: read 3 iree_linalg_ext.attention op(s) as the linalg they mean
+// NOTE: note: read 4 iree_linalg_ext.attention and online_attention op(s) as the linalg they mean
 // The generics keep the op's lines: a message after them names the user's line.
 // RUN: not polyfuse check %s --entry after 2>&1 | FileCheck --check-prefix=AFTER %s
 // AFTER: iree_attention.mlir:[[@LINE+69]]:8: tensor.pad with computed padding amounts is not supported
@@ -92,4 +96,38 @@ func.func @after(%x: tensor<4xf32>, %y: tensor<?xf32>) -> tensor<?xf32> {
     tensor.yield %z : f32
   } : tensor<4xf32> to tensor<?xf32>
   return %p : tensor<?xf32>
+}
+func.func @online() {
+  %q = util.unfoldable_constant dense<[[[-0.83, -0.53, 0.6, 0.16], [-0.81, -0.13, -0.04, -0.68], [0.47, -0.77, -0.22, 0.03]], [[-0.14, 0.17, 0.48, 0.91], [-0.43, 0.3, 0.39, -0.41], [-1.0, 0.95, -0.4, -0.37]]]> : tensor<2x3x4xf32>
+  %k = util.unfoldable_constant dense<[[[0.78, 0.17, -0.06, 0.55], [-0.94, 0.41, -0.25, -0.82], [0.32, 0.86, -0.59, 0.26], [-0.4, 0.48, 0.44, -0.56], [0.66, 0.32, 0.37, 0.64]], [[-0.14, 0.52, 0.76, -0.8], [0.7, -0.21, -0.04, -0.71], [0.4, -0.42, 0.74, -0.45], [0.12, -0.2, 0.23, -0.61], [-0.64, 0.49, 0.5, 0.13]]]> : tensor<2x5x4xf32>
+  %v = util.unfoldable_constant dense<[[[0.84, -0.59, 0.7], [-0.66, 0.93, 0.25], [0.21, 0.94, 0.57], [0.58, -0.89, -0.26], [-0.83, -0.61, -0.57]], [[0.72, -0.75, -0.41], [-0.01, 0.7, 0.93], [0.42, -0.57, 0.09], [0.41, -0.9, 0.36], [-0.26, 0.18, 0.34]]]> : tensor<2x5x3xf32>
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %one = arith.constant 1.0 : f32
+  %scale = arith.constant 0.5 : f32
+  %ea = tensor.empty() : tensor<2x3x3xf32>
+  %er = tensor.empty() : tensor<2x3xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%ea : tensor<2x3x3xf32>) -> tensor<2x3x3xf32>
+  %max = linalg.fill ins(%ninf : f32) outs(%er : tensor<2x3xf32>) -> tensor<2x3xf32>
+  %sum = linalg.fill ins(%zero : f32) outs(%er : tensor<2x3xf32>) -> tensor<2x3xf32>
+  %r:3 = iree_linalg_ext.online_attention {indexing_maps = [affine_map<(b, m, k1, k2, n) -> (b, m, k1)>,
+                                                           affine_map<(b, m, k1, k2, n) -> (b, k2, k1)>,
+                                                           affine_map<(b, m, k1, k2, n) -> (b, k2, n)>,
+                                                           affine_map<(b, m, k1, k2, n) -> ()>,
+                                                           affine_map<(b, m, k1, k2, n) -> (b, m, n)>,
+                                                           affine_map<(b, m, k1, k2, n) -> (b, m)>,
+                                                           affine_map<(b, m, k1, k2, n) -> (b, m)>]}
+         ins(%q, %k, %v, %scale : tensor<2x3x4xf32>, tensor<2x5x4xf32>, tensor<2x5x3xf32>, f32)
+         outs(%acc, %max, %sum : tensor<2x3x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>) {
+    ^bb0(%s: f32):
+      iree_linalg_ext.yield %s : f32
+  } -> tensor<2x3x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(b, m, n) -> (b, m, n)>, affine_map<(b, m, n) -> (b, m)>, affine_map<(b, m, n) -> (b, m, n)>], iterator_types = ["parallel", "parallel", "parallel"]}
+         ins(%r#0, %r#2 : tensor<2x3x3xf32>, tensor<2x3xf32>) outs(%ea : tensor<2x3x3xf32>) {
+    ^bb0(%a: f32, %l: f32, %out: f32):
+      %d = arith.divf %a, %l : f32
+      linalg.yield %d : f32
+  } -> tensor<2x3x3xf32>
+  check.expect_almost_eq(%o, %o) : tensor<2x3x3xf32>
+  return
 }
