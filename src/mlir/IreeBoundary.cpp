@@ -312,9 +312,10 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
       lines[i] += " " + trimmed(lines[j]);
       lines[j].clear();
     }
-    // The check's type may stand on a line of its own: `check.expect_eq_const(%r, ..)`
-    // then `: tensor<..>`.
-    if (check && j < lines.size() && trimmed(lines[i]).back() == ')' && trimmed(lines[j]).rfind(':', 0) == 0) {
+    // The type may stand on a line of its own: `check.expect_eq_const(%r, ..)` or
+    // `flow.tensor.dynamic_constant dense<..>`, then `: tensor<..>`.
+    if (j < lines.size() && !trimmed(lines[i]).empty() && trimmed(lines[j]).rfind(':', 0) == 0 &&
+        (check ? trimmed(lines[i]).back() == ')' : trimmed(lines[i]).back() == '>')) {
       lines[i] += " " + trimmed(lines[j]);
       lines[j].clear();
     }

@@ -25,6 +25,11 @@
 // RUN: polyfuse exec %s --entry packed --backend opencl --dump %t/k | FileCheck %s --check-prefix=EXEC
 // RUN: %python -c "import numpy as n; print(n.load('%t/k/pack.npy').ravel().tolist())" | FileCheck %s --check-prefix=PACKED
 // PACKED: [0.0, 1.0, 4.0, 5.0, 2.0, 3.0, 6.0, 7.0, 8.0, 9.0, 12.0, 13.0, 10.0, 11.0, 14.0, 15.0]
+// A check's type, or a dynamic constant's, on a line of its own (IREE's gather and dynamic
+// attention tests write them so): the value doubled, 2, 4, 6.
+// RUN: polyfuse exec %s --entry split_types --backend opencl --dump %t/t | FileCheck %s --check-prefix=EXEC
+// RUN: %python -c "import numpy as n; print(n.load('%t/t/r.npy').ravel().tolist())" | FileCheck %s --check-prefix=SPLIT
+// SPLIT: [2.0, 4.0, 6.0]
 // A computed index is refused at the op.
 // RUN: expect-exit 2 polyfuse check %s --entry computed_index 2>&1 | FileCheck %s --check-prefix=INDEX
 // INDEX: iree_e2e_checks.mlir:{{[0-9]+}}:{{[0-9]+}}: tensor.insert at a computed index is not supported (at constant indices it is)
@@ -146,4 +151,21 @@ func.func @computed_value(%x: tensor<4xf32>, %a: f32) -> tensor<4xf32> {
   %v = arith.mulf %a, %a : f32
   %r = tensor.insert %v into %x[%c0] : tensor<4xf32>
   return %r : tensor<4xf32>
+}
+func.func @split_types() {
+  %x = flow.tensor.dynamic_constant dense<[1.0, 2.0,
+                                           3.0]>
+    : tensor<3xf32> -> tensor<?xf32>
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?xf32>
+  %e = tensor.empty(%n) : tensor<?xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<?xf32>) outs(%e : tensor<?xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %d = arith.addf %a, %a : f32
+    linalg.yield %d : f32
+  } -> tensor<?xf32>
+  %s = tensor.cast %r : tensor<?xf32> to tensor<3xf32>
+  check.expect_almost_eq_const(%s, dense<[2.0, 4.0, 6.0]> : tensor<3xf32>)
+      : tensor<3xf32>
+  return
 }
