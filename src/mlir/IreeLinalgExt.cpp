@@ -30,15 +30,16 @@ std::optional<Map> readMap(const std::string& text) {
   return out;
 }
 
-// The extents of `tensor<2x3xf32>`; none where one is dynamic.
-std::optional<std::vector<std::string>> extents(const std::string& type) {
+// The extents of `tensor<2x3xf32>`; none where one is dynamic, unless `dynamic` (then `?`).
+std::optional<std::vector<std::string>> extents(const std::string& type, bool dynamic = false) {
   const size_t open = type.find('<'), close = type.rfind('>');
   if (open == std::string::npos || close == std::string::npos) return std::nullopt;
   std::vector<std::string> out;
   std::string inner = type.substr(open + 1, close - open - 1);
   for (size_t x; (x = inner.find('x')) != std::string::npos;) {
     const std::string e = inner.substr(0, x);
-    if (e.empty() || e.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+    if (e.empty() || (e.find_first_not_of("0123456789") != std::string::npos && !(dynamic && e == "?")))
+      return std::nullopt;
     out.push_back(e);
     inner = inner.substr(x + 1);
   }
@@ -88,14 +89,20 @@ std::optional<std::string> expand(const std::string& result, const std::vector<s
   }
   if (k1.empty() || k2.empty()) return std::nullopt;
   // Each loop's extent, from the operands' types.
+  // A dynamic one (`?`) is `tensor.dim` of the first operand that names it.
   std::map<std::string, std::string> extent;
+  std::map<std::string, std::pair<size_t, size_t>> dimOf;  // loop -> (operand, position)
   std::vector<size_t> tensors{0, 1, 2};
   if (masked) tensors.push_back(4);
   for (size_t at : tensors) {
-    std::optional<std::vector<std::string>> ex = extents(types[at]);
+    std::optional<std::vector<std::string>> ex = extents(types[at], true);
     const Map& m = maps[at];
     if (!ex || ex->size() != m.results.size()) return std::nullopt;
-    for (size_t r = 0; r < m.results.size(); ++r) extent[m.results[r]] = (*ex)[r];
+    for (size_t r = 0; r < m.results.size(); ++r)
+      if (!extent.count(m.results[r]) || extent[m.results[r]] == "?") {
+        extent[m.results[r]] = (*ex)[r];
+        dimOf[m.results[r]] = {at, r};
+      }
   }
   // The scores: O's loops but n, then the keys.
   std::vector<std::string> sd, rows;
@@ -123,23 +130,35 @@ std::optional<std::string> expand(const std::string& result, const std::vector<s
   const std::string p = "%pf_att" + std::to_string(id) + "_";
   const std::string idS = mapOver(sd, sd), rowOfS = mapOver(sd, rows);
   std::string s;
+  for (auto& [d, x] : extent)
+    if (x == "?") {
+      const auto [at, pos] = dimOf[d];
+      s += p + "c_" + d + " = arith.constant " + std::to_string(pos) + " : index ";
+      s += p + "n_" + d + " = tensor.dim " + operands[at] + ", " + p + "c_" + d + " : " + types[at] + " ";
+    }
+  auto emptyOf = [&](const std::vector<std::string>& dims, const std::string& type) {
+    std::vector<std::string> sizes;
+    for (const std::string& d : dims)
+      if (extent[d] == "?") sizes.push_back(p + "n_" + d);
+    return "tensor.empty(" + joined(sizes) + ") : " + type;
+  };
   s += p + "zero = arith.constant 0.000000e+00 : " + e + " ";
   s += p + "ninf = arith.constant 0xFF800000 : " + e + " ";
-  s += p + "es = tensor.empty() : " + ts + " ";
-  s += p + "er = tensor.empty() : " + tr + " ";
+  s += p + "es = " + emptyOf(sd, ts) + " ";
+  s += p + "er = " + emptyOf(rows, tr) + " ";
   s += p + "fs = linalg.fill ins(" + p + "zero : " + e + ") outs(" + p + "es : " + ts + ") -> " + ts + " ";
   // Q scaled first, by scale x log2(e), as IREE defines the op: its softmax is in base 2.
-  s += p + "eq = tensor.empty() : " + types[0] + " ";
+  s += p + "eq = " + emptyOf(q.results, types[0]) + " ";
   s += p + "qs = linalg.generic {indexing_maps = [" + mapOver(q.results, q.results) + ", " + mapOver(q.results, {}) +
        ", " + mapOver(q.results, q.results) + "], iterator_types = " + iterators(q.results, {}) + "} ins(" +
        operands[0] + ", " + operands[3] + " : " + types[0] + ", " + e + ") outs(" + p + "eq : " + types[0] +
-       ") { ^bb0(%a: " + e + ", %sc: " + e + ", %o: " + e + "): %l2 = arith.constant 1.44269502 : " + e +
-       " %sl = arith.mulf %sc, %l2 : " + e + " %r = arith.mulf %a, %sl : " + e + " linalg.yield %r : " + e + " } -> " +
+       ") { ^bb0(%pf_a: " + e + ", %pf_sc: " + e + ", %pf_o: " + e + "): %pf_l2 = arith.constant 1.44269502 : " + e +
+       " %pf_sl = arith.mulf %pf_sc, %pf_l2 : " + e + " %pf_r = arith.mulf %pf_a, %pf_sl : " + e + " linalg.yield %pf_r : " + e + " } -> " +
        types[0] + " ";
   s += p + "qk = linalg.generic {indexing_maps = [" + mapOver(qk, q.results) + ", " + mapOver(qk, k.results) + ", " +
        mapOver(qk, sd) + "], iterator_types = " + iterators(qk, k1) + "} ins(" + p + "qs, " + operands[1] +
-       " : " + types[0] + ", " + types[1] + ") outs(" + p + "fs : " + ts + ") { ^bb0(%a: " + e + ", %b: " + e +
-       ", %c: " + e + "): %m = arith.mulf %a, %b : " + e + " %r = arith.addf %c, %m : " + e + " linalg.yield %r : " + e +
+       " : " + types[0] + ", " + types[1] + ") outs(" + p + "fs : " + ts + ") { ^bb0(%pf_a: " + e + ", %pf_b: " + e +
+       ", %pf_c: " + e + "): %pf_m = arith.mulf %pf_a, %pf_b : " + e + " %pf_r = arith.addf %pf_c, %pf_m : " + e + " linalg.yield %pf_r : " + e +
        " } -> " + ts + " ";
   // The op's region on each score, then the mask: an i1 mask adds 0 where true and
   // -inf elsewhere, a float one its value times log2(e).
@@ -188,13 +207,13 @@ std::optional<std::string> expand(const std::string& result, const std::vector<s
     s += p + "f" + name + " = linalg.fill ins(" + p + init + " : " + e + ") outs(" + p + "er : " + tr + ") -> " + tr + " ";
     s += p + name + " = linalg.generic {indexing_maps = [" + idS + ", " + rowOfS + "], iterator_types = " +
          iterators(sd, k2) + "} ins(" + p + from + " : " + ts + ") outs(" + p + "f" + name + " : " + tr +
-         ") { ^bb0(%x: " + e + ", %a: " + e + "): %r = " + op + " %x, %a : " + e + " linalg.yield %r : " + e + " } -> " +
+         ") { ^bb0(%pf_x: " + e + ", %pf_a: " + e + "): %pf_r = " + op + " %pf_x, %pf_a : " + e + " linalg.yield %pf_r : " + e + " } -> " +
          tr + " ";
   };
   auto withRow = [&](const std::string& name, const std::string& from, const std::string& row, const std::string& ops) {
     s += p + name + " = linalg.generic {indexing_maps = [" + idS + ", " + rowOfS + ", " + idS + "], iterator_types = " +
          iterators(sd, {}) + "} ins(" + p + from + ", " + p + row + " : " + ts + ", " + tr + ") outs(" + p + "es : " + ts +
-         ") { ^bb0(%x: " + e + ", %w: " + e + ", %o: " + e + "): " + ops + " linalg.yield %r : " + e + " } -> " + ts + " ";
+         ") { ^bb0(%pf_x: " + e + ", %pf_w: " + e + ", %pf_o: " + e + "): " + ops + " linalg.yield %pf_r : " + e + " } -> " + ts + " ";
   };
   std::vector<std::string> pv = o.results;
   for (const std::string& d : k2) pv.push_back(d);
@@ -208,55 +227,55 @@ std::optional<std::string> expand(const std::string& result, const std::vector<s
     auto rowwise = [&](const std::string& name, const std::vector<std::string>& ins, const std::string& ops) {
       std::string a, t, m;
       for (size_t i = 0; i < ins.size(); ++i) {
-        a += "%r" + std::to_string(i) + ": " + e + ", ";
+        a += "%pf_r" + std::to_string(i) + ": " + e + ", ";
         t += std::string(i ? ", " : "") + tr;
         m += idR + ", ";
       }
       s += name + " = linalg.generic {indexing_maps = [" + m + idR + "], iterator_types = " + iterators(rows, {}) +
-           "} ins(" + joined(ins) + " : " + t + ") outs(" + p + "er : " + tr + ") { ^bb0(" + a + "%o: " + e + "): " + ops +
-           " linalg.yield %y : " + e + " } -> " + tr + " ";
+           "} ins(" + joined(ins) + " : " + t + ") outs(" + p + "er : " + tr + ") { ^bb0(" + a + "%pf_o: " + e + "): " + ops +
+           " linalg.yield %pf_y : " + e + " } -> " + tr + " ";
     };
     rowReduce("mt", "ninf", "t", "arith.maximumf");
     const std::string newMax = online->results[1], newSum = online->results[2];
-    rowwise(newMax, {mx, p + "mt"}, "%y = arith.maximumf %r0, %r1 : " + e);
-    rowwise(p + "norm", {mx, newMax}, "%d = arith.subf %r0, %r1 : " + e + " %y = math.exp2 %d : " + e);
+    rowwise(newMax, {mx, p + "mt"}, "%pf_y = arith.maximumf %pf_r0, %pf_r1 : " + e);
+    rowwise(p + "norm", {mx, newMax}, "%pf_d = arith.subf %pf_r0, %pf_r1 : " + e + " %pf_y = math.exp2 %pf_d : " + e);
     s += p + "x = linalg.generic {indexing_maps = [" + idS + ", " + rowOfS + ", " + idS + "], iterator_types = " +
          iterators(sd, {}) + "} ins(" + p + "t, " + newMax + " : " + ts + ", " + tr + ") outs(" + p + "es : " + ts +
-         ") { ^bb0(%x: " + e + ", %w: " + e + ", %o: " + e + "): %d = arith.subf %x, %w : " + e +
-         " %r = math.exp2 %d : " + e + " linalg.yield %r : " + e + " } -> " + ts + " ";
+         ") { ^bb0(%pf_x: " + e + ", %pf_w: " + e + ", %pf_o: " + e + "): %pf_d = arith.subf %pf_x, %pf_w : " + e +
+         " %pf_r = math.exp2 %pf_d : " + e + " linalg.yield %pf_r : " + e + " } -> " + ts + " ";
     rowReduce("ls", "zero", "x", "arith.addf");
-    rowwise(newSum, {p + "norm", sm, p + "ls"}, "%m = arith.mulf %r0, %r1 : " + e + " %y = arith.addf %m, %r2 : " + e);
+    rowwise(newSum, {p + "norm", sm, p + "ls"}, "%pf_m = arith.mulf %pf_r0, %pf_r1 : " + e + " %pf_y = arith.addf %pf_m, %pf_r2 : " + e);
     std::vector<std::string> pvX;
     for (const std::string& d : sd) pvX.push_back(d);
-    s += p + "eo = tensor.empty() : " + online->outTypes[0] + " ";
+    s += p + "eo = " + emptyOf(o.results, online->outTypes[0]) + " ";
     s += p + "fo = linalg.fill ins(" + p + "zero : " + e + ") outs(" + p + "eo : " + online->outTypes[0] + ") -> " +
          online->outTypes[0] + " ";
     s += p + "pv = linalg.generic {indexing_maps = [" + mapOver(pv, pvX) + ", " + mapOver(pv, v.results) + ", " +
          mapOver(pv, o.results) + "], iterator_types = " + iterators(pv, k2) + "} ins(" + p + "x, " + operands[2] +
-         " : " + ts + ", " + types[2] + ") outs(" + p + "fo : " + online->outTypes[0] + ") { ^bb0(%a: " + e + ", %b: " +
-         e + ", %c: " + e + "): %m = arith.mulf %a, %b : " + e + " %r = arith.addf %c, %m : " + e +
-         " linalg.yield %r : " + e + " } -> " + online->outTypes[0] + " ";
+         " : " + ts + ", " + types[2] + ") outs(" + p + "fo : " + online->outTypes[0] + ") { ^bb0(%pf_a: " + e + ", %pf_b: " +
+         e + ", %pf_c: " + e + "): %pf_m = arith.mulf %pf_a, %pf_b : " + e + " %pf_r = arith.addf %pf_c, %pf_m : " + e +
+         " linalg.yield %pf_r : " + e + " } -> " + online->outTypes[0] + " ";
     const std::string idO = mapOver(o.results, o.results);
     s += online->results[0] + " = linalg.generic {indexing_maps = [" + mapOver(o.results, rows) + ", " + idO + ", " +
          idO + ", " + idO + "], iterator_types = " + iterators(o.results, {}) + "} ins(" + p + "norm, " + acc + ", " + p +
          "pv : " + tr + ", " + online->outTypes[0] + ", " + online->outTypes[0] + ") outs(" + p + "eo : " +
-         online->outTypes[0] + ") { ^bb0(%n: " + e + ", %a: " + e + ", %b: " + e + ", %o: " + e +
-         "): %m = arith.mulf %n, %a : " + e + " %r = arith.addf %m, %b : " + e + " linalg.yield %r : " + e + " } -> " +
+         online->outTypes[0] + ") { ^bb0(%pf_n: " + e + ", %pf_a: " + e + ", %pf_b: " + e + ", %pf_o: " + e +
+         "): %pf_m = arith.mulf %pf_n, %pf_a : " + e + " %pf_r = arith.addf %pf_m, %pf_b : " + e + " linalg.yield %pf_r : " + e + " } -> " +
          online->outTypes[0];
     return s;
   }
   rowReduce("m", "ninf", "t", "arith.maximumf");
-  withRow("x", "t", "m", "%d = arith.subf %x, %w : " + e + " %r = math.exp2 %d : " + e);
+  withRow("x", "t", "m", "%pf_d = arith.subf %pf_x, %pf_w : " + e + " %pf_r = math.exp2 %pf_d : " + e);
   rowReduce("l", "zero", "x", "arith.addf");
-  withRow("p", "x", "l", "%r = arith.divf %x, %w : " + e);
+  withRow("p", "x", "l", "%pf_r = arith.divf %pf_x, %pf_w : " + e);
   // The weighted sum of V.
   std::vector<std::string> pvP;
   for (const std::string& d : sd) pvP.push_back(d);
   s += p + "fo = linalg.fill ins(" + p + "zero : " + e + ") outs(" + init + " : " + outType + ") -> " + outType + " ";
   s += result + " = linalg.generic {indexing_maps = [" + mapOver(pv, pvP) + ", " + mapOver(pv, v.results) + ", " +
        mapOver(pv, o.results) + "], iterator_types = " + iterators(pv, k2) + "} ins(" + p + "p, " + operands[2] + " : " +
-       ts + ", " + types[2] + ") outs(" + p + "fo : " + outType + ") { ^bb0(%a: " + e + ", %b: " + e + ", %c: " + e +
-       "): %m = arith.mulf %a, %b : " + e + " %r = arith.addf %c, %m : " + e + " linalg.yield %r : " + e + " } -> " +
+       ts + ", " + types[2] + ") outs(" + p + "fo : " + outType + ") { ^bb0(%pf_a: " + e + ", %pf_b: " + e + ", %pf_c: " + e +
+       "): %pf_m = arith.mulf %pf_a, %pf_b : " + e + " %pf_r = arith.addf %pf_c, %pf_m : " + e + " linalg.yield %pf_r : " + e + " } -> " +
        outType;
   return s;
 }
@@ -268,7 +287,7 @@ std::string readAttention(const std::string& text, std::vector<std::string>& not
   std::string out;
   size_t last = 0;
   int count = 0;
-  // An online_attention's uses (`%r#1`) name its results as the generics do, up to the
+  // An online_attention's uses (`%pf_r#1`) name its results as the generics do, up to the
   // next function.
   std::vector<std::pair<std::string, std::string>> renames;
   size_t renameUntil = 0;
@@ -278,7 +297,7 @@ std::string readAttention(const std::string& text, std::vector<std::string>& not
       for (auto& [use, name] : renames)
         for (size_t at = piece.find(use); at != std::string::npos; at = piece.find(use, at + name.size())) {
           const size_t after = at + use.size();
-          if (after < piece.size() && std::isdigit(static_cast<unsigned char>(piece[after]))) continue;  // %r#10
+          if (after < piece.size() && std::isdigit(static_cast<unsigned char>(piece[after]))) continue;  // %pf_r#10
           piece.replace(at, use.size(), name);
         }
     out += piece;

@@ -17,9 +17,12 @@
 // and accumulator 0), then the accumulator divided by the sum: the same values.
 // RUN: polyfuse exec %s --entry online --backend opencl --dump %t/online | FileCheck --check-prefix=VERIFIED %s
 // RUN: %python -c "import numpy; print(numpy.load('%t/online/o.npy')[1].round(4).tolist())" | FileCheck --check-prefix=PLAIN %s
+// On dynamic shapes (the extents `tensor.dim` of the operands), the same values:
+// RUN: polyfuse exec %s --entry dynamic --backend opencl --dump %t/dynamic | FileCheck --check-prefix=VERIFIED %s
+// RUN: %python -c "import numpy, glob; print(numpy.load(glob.glob('%t/dynamic/*.npy')[0])[1].round(4).tolist())" | FileCheck --check-prefix=PLAIN %s
 // VERIFIED: verified: yes
 // RUN: polyfuse check %s --entry masked --tc 2>&1 >/dev/null | FileCheck --check-prefix=NOTE %s
-// NOTE: note: read 4 iree_linalg_ext.attention and online_attention op(s) as the linalg they mean
+// NOTE: note: read 5 iree_linalg_ext.attention and online_attention op(s) as the linalg they mean
 // The generics keep the op's lines: a message after them names the user's line.
 // RUN: not polyfuse check %s --entry after 2>&1 | FileCheck --check-prefix=AFTER %s
 // AFTER: iree_attention.mlir:[[@LINE+69]]:8: tensor.pad with computed padding amounts is not supported
@@ -129,5 +132,31 @@ func.func @online() {
       linalg.yield %d : f32
   } -> tensor<2x3x3xf32>
   check.expect_almost_eq(%o, %o) : tensor<2x3x3xf32>
+  return
+}
+func.func @dynamic() {
+  %q = flow.tensor.dynamic_constant dense<[[[-0.83, -0.53, 0.6, 0.16], [-0.81, -0.13, -0.04, -0.68], [0.47, -0.77, -0.22, 0.03]], [[-0.14, 0.17, 0.48, 0.91], [-0.43, 0.3, 0.39, -0.41], [-1.0, 0.95, -0.4, -0.37]]]> : tensor<2x3x4xf32> -> tensor<?x?x?xf32>
+  %k = flow.tensor.dynamic_constant dense<[[[0.78, 0.17, -0.06, 0.55], [-0.94, 0.41, -0.25, -0.82], [0.32, 0.86, -0.59, 0.26], [-0.4, 0.48, 0.44, -0.56], [0.66, 0.32, 0.37, 0.64]], [[-0.14, 0.52, 0.76, -0.8], [0.7, -0.21, -0.04, -0.71], [0.4, -0.42, 0.74, -0.45], [0.12, -0.2, 0.23, -0.61], [-0.64, 0.49, 0.5, 0.13]]]> : tensor<2x5x4xf32> -> tensor<?x?x?xf32>
+  %v = flow.tensor.dynamic_constant dense<[[[0.84, -0.59, 0.7], [-0.66, 0.93, 0.25], [0.21, 0.94, 0.57], [0.58, -0.89, -0.26], [-0.83, -0.61, -0.57]], [[0.72, -0.75, -0.41], [-0.01, 0.7, 0.93], [0.42, -0.57, 0.09], [0.41, -0.9, 0.36], [-0.26, 0.18, 0.34]]]> : tensor<2x5x3xf32> -> tensor<?x?x?xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %b = tensor.dim %q, %c0 : tensor<?x?x?xf32>
+  %m = tensor.dim %q, %c1 : tensor<?x?x?xf32>
+  %n = tensor.dim %v, %c2 : tensor<?x?x?xf32>
+  %init = tensor.empty(%b, %m, %n) : tensor<?x?x?xf32>
+  %scale = arith.constant 0.5 : f32
+  %o = iree_linalg_ext.attention {indexing_maps = [affine_map<(b, m, k1, k2, n) -> (b, m, k1)>,
+                                                   affine_map<(b, m, k1, k2, n) -> (b, k2, k1)>,
+                                                   affine_map<(b, m, k1, k2, n) -> (b, k2, n)>,
+                                                   affine_map<(b, m, k1, k2, n) -> ()>,
+                                                   affine_map<(b, m, k1, k2, n) -> (b, m, n)>]}
+         ins(%q, %k, %v, %scale : tensor<?x?x?xf32>, tensor<?x?x?xf32>, tensor<?x?x?xf32>, f32)
+         outs(%init : tensor<?x?x?xf32>) {
+    ^bb0(%s: f32):
+      iree_linalg_ext.yield %s : f32
+  } -> tensor<?x?x?xf32>
+  %r = tensor.cast %o : tensor<?x?x?xf32> to tensor<2x3x3xf32>
+  check.expect_almost_eq(%r, %r) : tensor<2x3x3xf32>
   return
 }
