@@ -915,6 +915,15 @@ Partition search(const CostModel& cm, const SearchOptions& opt) {
   const std::vector<int>& start = space.start;
   const double startCost = space.startCost;
   std::string note = space.note;
+  // The chosen candidates as kernels, with what each recomputes.
+  auto kernelsOf = [&](const std::vector<int>& chosen) {
+    std::pair<std::vector<StmtSet>, std::vector<StmtSet>> k;
+    for (int c : chosen) {
+      k.first.push_back(filtered[c]);
+      if (!space.recomputed.empty()) k.second.push_back(space.recomputed[c]);
+    }
+    return k;
+  };
   // The start, assembled before the ILP: the answer where the ILP finds nothing better
   // in time, and the measure of what assembling the ILP's answer will take (a MiniLM-L12
   // plan: 0.3 s), which the ILP leaves.
@@ -922,11 +931,7 @@ Partition search(const CostModel& cm, const SearchOptions& opt) {
   double assembleSeconds = 0;
   if (!space.start.empty() && !typed && opt.strategy != Strategy::Maxfuse) {
     const auto ta = Clock::now();
-    std::vector<StmtSet> g, k;
-    for (int c : space.start) {
-      g.push_back(filtered[size_t(c)]);
-      if (!space.recomputed.empty()) k.push_back(space.recomputed[size_t(c)]);
-    }
+    const auto [g, k] = kernelsOf(space.start);
     startPlan = cm.assemble(opt.strategy, g, k, typed);
     assembleSeconds = since(ta);
   }
@@ -986,15 +991,6 @@ Partition search(const CostModel& cm, const SearchOptions& opt) {
                                       : "; the solver's incumbent at the time limit was worse than the best baseline, which is returned";
     }
   }
-  // The chosen candidates as kernels, with what each recomputes.
-  auto kernelsOf = [&](const std::vector<int>& chosen) {
-    std::pair<std::vector<StmtSet>, std::vector<StmtSet>> k;
-    for (int c : chosen) {
-      k.first.push_back(filtered[c]);
-      if (!space.recomputed.empty()) k.second.push_back(space.recomputed[c]);
-    }
-    return k;
-  };
   std::vector<StmtSet> kept;
   std::tie(groups, kept) = kernelsOf(r.chosen);
   p = startPlan && r.chosen == start ? *startPlan : cm.assemble(opt.strategy, groups, kept, typed);

@@ -325,7 +325,6 @@ std::string readAttention(const std::string& text, std::vector<std::string>& not
     const std::optional<std::string> insText = parenthesized(text, pos, "ins");
     const std::optional<std::string> outsText = insText ? parenthesized(text, pos, "outs") : std::nullopt;
     if (!outsText) continue;
-    const std::string &ins = *insText, &outs = *outsText;
     skip();
     std::string region;
     if (pos != std::string::npos && text[pos] == '{') {
@@ -333,48 +332,28 @@ std::string readAttention(const std::string& text, std::vector<std::string>& not
       if (regionEnd == std::string::npos) continue;
       region = text.substr(pos + 1, regionEnd - pos - 1);
       pos = regionEnd + 1;
-      skip();
     }
-    if (pos == std::string::npos || text.compare(pos, 2, "->") != 0) continue;
     // The result types: one, or online_attention's three.
-    std::vector<std::string> resultTypes;
-    size_t end = pos + 2;
-    for (size_t n = 0; n < (online ? 3u : 1u); ++n) {
-      size_t t = text.find_first_not_of(" \t\r\n", end);
-      if (n > 0) {
-        if (t == std::string::npos || text[t] != ',') break;
-        t = text.find_first_not_of(" \t\r\n", t + 1);
-      }
-      const size_t typeOpen = t == std::string::npos ? t : text.find('<', t);
-      const size_t typeClose = typeOpen == std::string::npos ? typeOpen : closingBracket(text, typeOpen);
-      if (typeClose == std::string::npos) break;
-      resultTypes.push_back(text.substr(t, typeClose + 1 - t));
-      end = typeClose + 1;
-    }
-    if (resultTypes.size() != (online ? 3u : 1u)) continue;
-    const size_t ic = ins.find(':'), oc = outs.find(':');
-    if (ic == std::string::npos || oc == std::string::npos) continue;
-    const std::vector<std::string> outVals = commaList(outs.substr(0, oc)), outTypes = commaList(outs.substr(oc + 1));
+    size_t end = pos == std::string::npos ? text.size() : pos;
+    const std::optional<std::vector<std::string>> results = resultTypes(text, end, online ? 3 : 1);
+    const std::optional<Operands> in = operands(*insText), outOps = operands(*outsText);
+    if (!results || !in || !outOps) continue;
     std::optional<std::string> generics;
     const std::string name = (*it)[1].str();
     std::vector<std::pair<std::string, std::string>> named;
     if (online) {
-      if (outVals.size() != 3 || outTypes.size() != 3) continue;
+      if (outOps->values.size() != 3) continue;
       const std::string p = "%pf_att" + std::to_string(count) + "_";
-      const Online state{outVals, outTypes, {p + "acc", p + "max", p + "sum"}};
-      generics = expand(name, maps, commaList(ins.substr(0, ic)), commaList(ins.substr(ic + 1)), outVals[0],
-                        outTypes[0], region, count, &state);
+      const Online state{outOps->values, outOps->types, {p + "acc", p + "max", p + "sum"}};
+      generics = expand(name, maps, in->values, in->types, outOps->values[0], outOps->types[0], region, count, &state);
       for (size_t r = 0; r < 3; ++r) named.push_back({name + "#" + std::to_string(r), state.results[r]});
     } else {
-      generics = expand(name, maps, commaList(ins.substr(0, ic)), commaList(ins.substr(ic + 1)), trimmed(outs.substr(0, oc)),
-                        resultTypes[0], region, count);
+      if (outOps->values.size() != 1) continue;
+      generics = expand(name, maps, in->values, in->types, outOps->values[0], (*results)[0], region, count);
     }
     if (!generics) continue;  // left for the parser to refuse at the op
-    std::string line = *generics;
-    std::replace(line.begin(), line.end(), '\n', ' ');  // the region's lines too: one line, then the padding
-    const size_t lines = size_t(std::count(text.begin() + long(at), text.begin() + long(end), '\n'));
     append(last, at);
-    out += line + std::string(lines, '\n');
+    out += keepingLines(text, at, end, *generics);  // the region's lines too: one line, then the padding
     last = end;
     if (!named.empty()) {
       renames = named;
@@ -473,21 +452,14 @@ std::string readGather(const std::string& text, std::vector<std::string>& notes)
     const std::optional<std::string> insText = parenthesized(text, pos, "ins");
     const std::optional<std::string> outsText = insText ? parenthesized(text, pos, "outs") : std::nullopt;
     if (!outsText) continue;
-    pos = text.find_first_not_of(" \t\r\n", pos);
-    if (pos == std::string::npos || text.compare(pos, 2, "->") != 0) continue;
-    const size_t typeAt = text.find_first_not_of(" \t\r\n", pos + 2);
-    const size_t typeOpen = typeAt == std::string::npos ? typeAt : text.find('<', typeAt);
-    const size_t typeClose = typeOpen == std::string::npos ? typeOpen : closingBracket(text, typeOpen);
-    if (typeClose == std::string::npos) continue;
-    const size_t ic = insText->find(':'), oc = outsText->find(':');
-    if (ic == std::string::npos || oc == std::string::npos) continue;
+    size_t end = pos;
+    const std::optional<std::vector<std::string>> results = resultTypes(text, end, 1);
+    const std::optional<Operands> in = operands(*insText), outOps = operands(*outsText);
+    if (!results || !in || !outOps || outOps->values.size() != 1) continue;
     const std::optional<std::string> generic =
-        gatherGeneric((*it)[1].str(), dimMap, commaList(insText->substr(0, ic)), commaList(insText->substr(ic + 1)),
-                      trimmed(outsText->substr(0, oc)), text.substr(typeAt, typeClose + 1 - typeAt));
+        gatherGeneric((*it)[1].str(), dimMap, in->values, in->types, outOps->values[0], (*results)[0]);
     if (!generic) continue;
-    const size_t end = typeClose + 1;
-    const size_t lines = size_t(std::count(text.begin() + long(at), text.begin() + long(end), '\n'));
-    out += text.substr(last, at - last) + *generic + std::string(lines, '\n');
+    out += text.substr(last, at - last) + keepingLines(text, at, end, *generic);
     last = end;
     ++count;
   }

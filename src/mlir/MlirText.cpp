@@ -1,5 +1,6 @@
 #include "mlir/MlirText.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <regex>
 
@@ -80,6 +81,40 @@ std::optional<std::string> parenthesized(const std::string& text, size_t& pos, c
   if (close == std::string::npos) return std::nullopt;
   pos = close + 1;
   return text.substr(at + keyword.size() + 1, close - at - keyword.size() - 1);
+}
+
+std::optional<std::vector<std::string>> resultTypes(const std::string& text, size_t& pos, size_t count) {
+  size_t at = text.find_first_not_of(" \t\r\n", pos);
+  if (at == std::string::npos || text.compare(at, 2, "->") != 0) return std::nullopt;
+  at += 2;
+  std::vector<std::string> types;
+  for (size_t n = 0; n < count; ++n) {
+    size_t t = text.find_first_not_of(" \t\r\n", at);
+    if (n > 0) {
+      if (t == std::string::npos || text[t] != ',') return std::nullopt;
+      t = text.find_first_not_of(" \t\r\n", t + 1);
+    }
+    const size_t open = t == std::string::npos ? t : text.find('<', t);
+    const size_t close = open == std::string::npos ? open : closingBracket(text, open);
+    if (close == std::string::npos) return std::nullopt;
+    types.push_back(text.substr(t, close + 1 - t));
+    at = close + 1;
+  }
+  pos = at;
+  return types;
+}
+
+std::optional<Operands> operands(const std::string& list) {
+  const size_t colon = list.find(':');
+  if (colon == std::string::npos) return std::nullopt;
+  Operands o{commaList(list.substr(0, colon)), commaList(list.substr(colon + 1))};
+  if (o.values.size() != o.types.size()) return std::nullopt;
+  return o;
+}
+
+std::string keepingLines(const std::string& text, size_t at, size_t end, std::string replacement) {
+  std::replace(replacement.begin(), replacement.end(), '\n', ' ');
+  return replacement + std::string(size_t(std::count(text.begin() + long(at), text.begin() + long(end), '\n')), '\n');
 }
 
 std::map<std::string, std::string> affineMapAliases(const std::string& text) {

@@ -23,6 +23,18 @@ size_t closingBracket(const std::string& text, size_t open);
 // At `pos` (whitespace skipped), `keyword(..)`: what the parentheses hold, `pos` moved past
 // them; none (and `pos` as it was) otherwise.
 std::optional<std::string> parenthesized(const std::string& text, size_t& pos, const std::string& keyword);
+// At `pos` (whitespace skipped), `-> T1, T2, ..`: `count` types (each `name<..>`), `pos`
+// moved past them; none (and `pos` as it was) otherwise.
+std::optional<std::vector<std::string>> resultTypes(const std::string& text, size_t& pos, size_t count);
+// `%a, %b : ta, tb` (what an op's ins or outs hold): the values and their types, as many
+// of each; none otherwise.
+struct Operands {
+  std::vector<std::string> values, types;
+};
+std::optional<Operands> operands(const std::string& list);
+// `replacement` standing for text[at, end) on one line, then as many line breaks as that
+// span held: the lines after it keep their numbers in messages.
+std::string keepingLines(const std::string& text, size_t at, size_t end, std::string replacement);
 // A file's affine map aliases, `#name = affine_map<..>` at the start of a line.
 std::map<std::string, std::string> affineMapAliases(const std::string& text);
 // The number a literal spells (`0`, `-1.5`, `0x7F800000` left out); none for anything else.

@@ -141,22 +141,18 @@ std::string upgradeMatmulMaps(const std::string& text, bool& applied) {
     const std::optional<std::string> insText = parenthesized(text, p, "ins");
     const std::optional<std::string> outsText = insText ? parenthesized(text, p, "outs") : std::nullopt;
     if (!outsText) continue;
-    const std::string &ins = *insText, &outs = *outsText;
     size_t end = p;
-    std::string result;
-    if (size_t q = text.find_first_not_of(" \t\r\n", end); q != std::string::npos && text.compare(q, 2, "->") == 0) {
-      const size_t t = text.find_first_not_of(" \t\r\n", q + 2), open = text.find('<', t);
-      const size_t close = open == std::string::npos ? open : closingBracket(text, open);
-      if (close == std::string::npos) continue;
-      result = text.substr(t, close + 1 - t);
-      end = close + 1;
+    std::string result;  // none on memrefs
+    if (const size_t arrow = text.find_first_not_of(" \t\r\n", end); arrow != std::string::npos && text.compare(arrow, 2, "->") == 0) {
+      const std::optional<std::vector<std::string>> t = resultTypes(text, end, 1);
+      if (!t) continue;
+      result = (*t)[0];
     }
     // Operands and types: `%a, %b : ta, tb` and `%c : tc`.
-    const size_t insColon = ins.find(':'), outsColon = outs.find(':');
-    if (insColon == std::string::npos || outsColon == std::string::npos) continue;
-    const std::vector<std::string> inVals = commaList(ins.substr(0, insColon)), inTypes = commaList(ins.substr(insColon + 1));
-    const std::string outVal = trimmed(outs.substr(0, outsColon)), outType = trimmed(outs.substr(outsColon + 1));
-    if (inVals.size() != 2 || inTypes.size() != 2 || maps.size() != 3) continue;
+    const std::optional<Operands> in = operands(*insText), outOps = operands(*outsText);
+    if (!in || !outOps || in->values.size() != 2 || outOps->values.size() != 1 || maps.size() != 3) continue;
+    const std::vector<std::string>& inTypes = in->types;
+    const std::string& outType = outOps->types[0];
     // The loops: from the result's map, a loop it names is parallel.
     std::string resultMap = maps[2];
     if (resultMap[0] == '#') {
@@ -184,10 +180,9 @@ std::string upgradeMatmulMaps(const std::string& text, bool& applied) {
     body += std::string(" %pf_s = ") + (fp ? "arith.addf " : "arith.addi ") + "%pf_c, %pf_m : " + ec;
     body += " linalg.yield %pf_s : " + ec;
     std::string generic = "linalg.generic {indexing_maps = [" + maps[0] + ", " + maps[1] + ", " + maps[2] +
-                          "], iterator_types = [" + iterators + "]} ins(" + ins + ") outs(" + outs + ") { " + body + " }" +
-                          (result.empty() ? "" : " -> " + result);
-    const size_t lines = size_t(std::count(text.begin() + long(at), text.begin() + long(end), '\n'));
-    out += text.substr(last, at - last) + generic + std::string(lines, '\n');
+                          "], iterator_types = [" + iterators + "]} ins(" + *insText + ") outs(" + *outsText + ") { " +
+                          body + " }" + (result.empty() ? "" : " -> " + result);
+    out += text.substr(last, at - last) + keepingLines(text, at, end, generic);
     last = end;
     applied = true;
   }
