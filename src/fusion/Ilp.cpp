@@ -144,7 +144,8 @@ CbcOutcome solveWithin(Cbc_Model* m, int numCols, double seconds) {
   if (count != uint64_t(numCols) && count != 0) return CbcOutcome{};
   if (buf.size() != head + count * sizeof(double)) return CbcOutcome{};
   o.x.resize(count);
-  std::memcpy(o.x.data(), buf.data() + head, count * sizeof(double));
+  if (count > 0)  // an empty vector's data() may be null, which memcpy must not see
+    std::memcpy(o.x.data(), buf.data() + head, count * sizeof(double));
   return o;
 }
 

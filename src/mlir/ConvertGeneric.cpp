@@ -98,11 +98,25 @@ static std::optional<ResultForm> argReduction(mlir::linalg::GenericOp g, unsigne
         m = int(j), accOnLeft = side == 0;
   if (m < 0) return std::nullopt;
   Value x = accOnLeft ? cmp.getRhs() : cmp.getLhs();
-  // The index recorded: a reduction loop's, through casts.
+  // The index recorded: a reduction loop's, through casts, with constants added to it.
+  int64_t offset = 0;
   while (Operation* d = index.getDefiningOp()) {
+    if (auto add = mlir::dyn_cast<mlir::arith::AddIOp>(d)) {
+      auto constant = [](Value v) {
+        auto k = v.getDefiningOp<mlir::arith::ConstantOp>();
+        return k ? mlir::dyn_cast<mlir::IntegerAttr>(k.getValue()) : mlir::IntegerAttr();
+      };
+      mlir::IntegerAttr c = constant(add.getRhs());
+      const int side = c ? 1 : (c = constant(add.getLhs())) ? 0 : -1;
+      if (side < 0 || c.getValue().getSignificantBits() > 32) break;
+      offset += c.getValue().getSExtValue();
+      index = side ? add.getLhs() : add.getRhs();
+      continue;
+    }
     if (!keepsIntegerValue(d) && !mlir::isa<mlir::arith::SIToFPOp, mlir::arith::UIToFPOp>(d)) break;
     index = d->getOperand(0);
   }
+  if (offset < -(int64_t(1) << 24) || offset > (int64_t(1) << 24)) return std::nullopt;
   auto loop = index.getDefiningOp<mlir::linalg::IndexOp>();
   auto iters = g.getIteratorTypesArray();
   if (!loop || loop.getDim() >= iters.size() || iters[loop.getDim()] != mlir::utils::IteratorType::reduction ||
@@ -123,6 +137,7 @@ static std::optional<ResultForm> argReduction(mlir::linalg::GenericOp g, unsigne
   f.value = x;
   f.argOf = m;
   f.index = loop.getDim();
+  f.indexOffset = offset;
   // Strict: the first position of the extreme; non-strict: the last. The sign of the
   // extreme (max or min) is checked against result m's combiner afterwards.
   f.op = p == P::OGT || p == P::OLT ? ReduceOp::Min : ReduceOp::Max;
@@ -425,7 +440,14 @@ void Importer::genericStatements(Operation* op) {
       std::vector<ExprPtr> eq;
       eq.push_back(expr(f.value, b));
       eq.push_back(element(g.getResult(m), g.getMatchingIndexingMap(g.getDpsInitOperand(m)), loc, op));
-      s.rhs = selectNode(node(ExprKind::Eq, loc, std::move(eq)), loopName(f.index, loc),
+      ExprPtr position = loopName(f.index, loc);
+      if (f.indexOffset) {
+        std::vector<ExprPtr> sum;
+        sum.push_back(std::move(position));
+        sum.push_back(number(double(f.indexOffset), 32, loc));
+        position = node(ExprKind::Add, loc, std::move(sum));
+      }
+      s.rhs = selectNode(node(ExprKind::Eq, loc, std::move(eq)), std::move(position),
                          number(reduceKind(f.op).identity, 32, loc), loc);
     } else if (f.keepWhen) {
       auto value = [&] { return expr(f.value, b); };

@@ -145,6 +145,7 @@ struct ResultForm {
   // equals the extreme (a strict compare), Max the last (a non-strict one).
   int argOf = -1;
   unsigned index = 0;
+  int64_t indexOffset = 0;  // a constant added to the position (IREE's arg_compare index_base)
 };
 
 // Whether v is computed from `on` within the body: a walk over the body's DAG that

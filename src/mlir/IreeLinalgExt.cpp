@@ -469,10 +469,123 @@ std::string readGather(const std::string& text, std::vector<std::string>& notes)
   return out + text.substr(last);
 }
 
+// `arg_compare dimension(D) ins(%x) outs(%v, %i) [index_base(%b : index)] {region}`: one
+// generic with two results reducing over loop D, keeping the element the region prefers to
+// the one kept so far (region(x, kept) true) and its position: D's index, plus the base
+// where one is given.
+std::optional<std::string> argCompareGeneric(const std::string& result, int dim, const Operands& in, const Operands& outs,
+                                             const std::optional<std::string>& base, const std::string& region) {
+  // Explicit indices (a second input) are left for the parser to refuse at the op: the
+  // first position where the extreme occurs is no reduction of the indices' values.
+  if (in.values.size() != 1 || outs.values.size() != 2) return std::nullopt;
+  const std::optional<std::vector<std::string>> src = extents(in.types[0]), res = extents(outs.types[0]);
+  if (!src || !res || dim < 0 || size_t(dim) >= src->size() || res->size() + 1 != src->size()) return std::nullopt;
+  const std::string ev = elementOf(in.types[0]), ei = elementOf(outs.types[1]);
+  if (ev.empty() || elementOf(outs.types[0]) != ev || ei.empty() || isFloatType(ei)) return std::nullopt;
+  static const std::regex head(R"(^\s*\^bb0\(\s*(%[\w.$-]+)\s*:\s*\w+\s*,\s*(%[\w.$-]+)\s*:\s*\w+\s*\)\s*:)");
+  static const std::regex yield(R"(iree_linalg_ext\.yield\s+(%[\w.$-]+)\s*:\s*i1\s*$)");
+  std::smatch hm, ym;
+  const std::string reg = trimmed(region);
+  if (!std::regex_search(reg, hm, head)) return std::nullopt;
+  std::string ops = reg.substr(size_t(hm.length(0)));
+  if (!std::regex_search(ops, ym, yield)) return std::nullopt;
+  std::string prefers = ym[1].str();
+  ops = ops.substr(0, size_t(ym.position(0)));
+  auto nameOf = [](const std::string& v) {
+    return std::regex(std::regex_replace(v, std::regex(R"([.$])"), "\\$&") + R"((?![\w.$-]))");
+  };
+  ops = std::regex_replace(std::regex_replace(ops, nameOf(hm[1].str()), "%pf_x"), nameOf(hm[2].str()), "%pf_kept");
+  if (prefers == hm[1].str()) prefers = "%pf_x";
+  else if (prefers == hm[2].str()) prefers = "%pf_kept";
+  std::vector<std::string> dims, kept;
+  for (size_t d = 0; d < src->size(); ++d) {
+    dims.push_back("d" + std::to_string(d));
+    if (int(d) != dim) kept.push_back(dims.back());
+  }
+  std::vector<std::string> iters(src->size(), "\"parallel\"");
+  iters[size_t(dim)] = "\"reduction\"";
+  std::string body = "^bb0(%pf_x: " + ev + ", %pf_kept: " + ev + ", %pf_kepti: " + ei + "): " + ops + " ";
+  body += "%pf_k = linalg.index " + std::to_string(dim) + " : index ";
+  std::string k = "%pf_k";
+  if (base) {
+    body += "%pf_kb = arith.addi %pf_k, " + *base + " : index ";
+    k = "%pf_kb";
+  }
+  body += "%pf_ki = arith.index_cast " + k + " : index to " + ei + " ";
+  body += "%pf_v = arith.select " + prefers + ", %pf_x, %pf_kept : " + ev + " %pf_i = arith.select " + prefers +
+          ", %pf_ki, %pf_kepti : " + ei + " linalg.yield %pf_v, %pf_i : " + ev + ", " + ei;
+  return result + " = linalg.generic {indexing_maps = [" + mapOver(dims, dims) + ", " + mapOver(dims, kept) + ", " +
+         mapOver(dims, kept) + "], iterator_types = [" + joined(iters) + "]} ins(" + joined(in.values) + " : " +
+         joined(in.types) + ") outs(" + joined(outs.values) + " : " + joined(outs.types) + ") { " + body + " } -> (" +
+         outs.types[0] + ", " + outs.types[1] + ")";
+}
+
+std::string readArgCompare(const std::string& text, std::vector<std::string>& notes) {
+  if (text.find("iree_linalg_ext.arg_compare") == std::string::npos) return text;
+  static const std::regex op(R"((%[\w.$-]+):2\s*=\s*iree_linalg_ext\.arg_compare\s+dimension\(\s*(\d+)\s*\))");
+  std::string out;
+  size_t last = 0;
+  int count = 0;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), op); it != std::sregex_iterator(); ++it) {
+    const size_t at = size_t(it->position(0));
+    if (at < last) continue;
+    size_t pos = at + size_t(it->length(0));
+    const std::optional<std::string> insText = parenthesized(text, pos, "ins");
+    const std::optional<std::string> outsText = insText ? parenthesized(text, pos, "outs") : std::nullopt;
+    if (!outsText) continue;
+    std::optional<std::string> base;
+    if (const std::optional<std::string> b = parenthesized(text, pos, "index_base")) {
+      const std::optional<Operands> bo = operands(*b);
+      if (!bo || bo->values.size() != 1 || bo->types[0] != "index") continue;
+      base = bo->values[0];
+    }
+    pos = text.find_first_not_of(" \t\r\n", pos);
+    if (pos == std::string::npos || text[pos] != '{') continue;
+    const size_t regionEnd = closingBracket(text, pos);
+    if (regionEnd == std::string::npos) continue;
+    const std::string region = text.substr(pos + 1, regionEnd - pos - 1);
+    size_t end = regionEnd + 1;
+    const std::optional<std::vector<std::string>> results = resultTypes(text, end, 2);
+    const std::optional<Operands> in = operands(*insText), outOps = operands(*outsText);
+    if (!results || !in || !outOps) continue;
+    const std::optional<double> dim = literal((*it)[2].str());
+    const std::optional<std::string> generic =
+        dim && *dim < 64 ? argCompareGeneric((*it)[1].str() + ":2", int(*dim), *in, *outOps, base, region) : std::nullopt;
+    if (!generic) continue;  // left for the parser to refuse at the op
+    out += text.substr(last, at - last) + keepingLines(text, at, end, *generic);
+    last = end;
+    ++count;
+  }
+  if (!count) return text;
+  notes.push_back("read " + std::to_string(count) + " iree_linalg_ext.arg_compare op(s) as the generic that reduces "
+                  "to the element the op's region prefers and its position");
+  return out + text.substr(last);
+}
+
 }  // namespace
 
+std::string whyLinalgExtUnread(const std::string& op) {
+  static const std::map<std::string, std::string> why = {
+      {"scan", "a running accumulator along a dimension (each point a prefix of the last) is not a statement polyfuse "
+               "writes: its statements assign each point once or reduce over whole loops"},
+      {"sort", "its output order depends on the values: not an affine program"},
+      {"topk", "its output order depends on the values: not an affine program"},
+      {"topk_v2", "its output order depends on the values: not an affine program"},
+      {"scatter", "it writes at positions read from a tensor; polyfuse's writes are affine in the loops"},
+      {"map_store", "it writes at positions its region computes; polyfuse's writes are affine in the loops"},
+      {"map_load", "reads at positions its region computes, with padding out of bounds, are not read yet"},
+      {"arg_compare", "this form is not read: polyfuse reads one input with positions from the reduced dimension "
+                      "(an index_base added), not explicit indices"},
+  };
+  const auto it = why.find(op);
+  const std::string reason = it != why.end() ? it->second
+                             : op.rfind("winograd", 0) == 0 ? "the winograd transforms are not read yet"
+                                                             : "polyfuse does not read this op";
+  return "iree_linalg_ext." + op + ": " + reason + " (read: attention, online_attention, gather, arg_compare)";
+}
+
 std::string readIreeLinalgExt(const std::string& text, std::vector<std::string>& notes) {
-  return readGather(readAttention(text, notes), notes);
+  return readArgCompare(readGather(readAttention(text, notes), notes), notes);
 }
 
 }  // namespace polyfuse

@@ -16,4 +16,8 @@ namespace polyfuse {
 // Returns the rewritten text; one note for each kind of op read.
 std::string readIreeLinalgExt(const std::string& text, std::vector<std::string>& notes);
 
+// Why an iree_linalg_ext op (its name after the dialect's, `scan`) is not read: the
+// message its location gets in place of MLIR's "dialect not found".
+std::string whyLinalgExtUnread(const std::string& op);
+
 }  // namespace polyfuse

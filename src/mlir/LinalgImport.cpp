@@ -26,6 +26,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <regex>
 #include <set>
 #include <tuple>
 
@@ -340,6 +341,9 @@ static LinalgImport importHere(const SourceFile& src, const std::string& entry) 
   mlir::Block parsed;
   if (mlir::failed(mlir::parseAsmSourceFile(sourceMgr, &parsed, config, &asmState))) {
     if (!diag.any) throw InternalError("MLIR's parser failed without a diagnostic");
+    static const std::regex unread(R"(^Dialect `iree_linalg_ext' not found for custom op 'iree_linalg_ext\.([\w.]+)')");
+    std::smatch m;
+    if (std::regex_search(diag.message, m, unread)) throw SourceError(diag.loc, whyLinalgExtUnread(m[1].str()));
     throw SourceError(diag.loc, diag.message);
   }
   const SsaNames names(asmState, sourceMgr);
