@@ -491,10 +491,6 @@ void Importer::genericStatements(Operation* op) {
         throw InternalError("loop d" + std::to_string(l) + " is the extent of no operand, which MLIR's verifier requires");
       where(s, "d" + std::to_string(l), loops[l], loc);
     }
-    for (auto& w : s.where)
-      if (f.op != ReduceOp::Assign && std::find(s.lhsIndices.begin(), s.lhsIndices.end(), w.index) == s.lhsIndices.end() &&
-          !mentions(*s.rhs, w.index))
-        throw SourceError(loc, "the reduced value does not depend on loop " + w.index + "; polyfuse cannot express that");
     tv.kind = Kind::Computed;
     pushPieces(std::move(s), op);
   }

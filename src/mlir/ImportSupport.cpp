@@ -603,13 +603,6 @@ bool Importer::reads(const Expr& e, const std::string& tensor) {
   return false;
 }
 
-bool Importer::mentions(const Expr& e, const std::string& n) {
-  if (e.kind == ExprKind::Name && e.name == n) return true;
-  for (auto& a : e.args)
-    if (mentions(*a, n)) return true;
-  return false;
-}
-
 void requireConstantIndices(mlir::ValueRange indices, SourceLoc loc, const std::string& message) {
   for (Value i : indices)
     if (!i.getDefiningOp<mlir::arith::ConstantIndexOp>()) throw SourceError(loc, message);

@@ -433,7 +433,6 @@ class Importer {
   StmtDecl assignment(const std::string& tensor, size_t rank, Operation* op);
   StmtDecl wholeWrite(const std::string& tensor, const Shape& shape, ExprPtr value, Operation* op);
   static bool reads(const Expr& e, const std::string& tensor);
-  static bool mentions(const Expr& e, const std::string& n);
 };
 
 }  // namespace polyfuse::linalg_import

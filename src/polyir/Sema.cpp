@@ -565,9 +565,14 @@ class Sema {
                                "use a reduction operator such as '+=!' to reduce over it");
       st.dims.push_back(n);
     }
+    // A reduction may run over a loop that only its where clause names: the value is
+    // reduced that many times (a sum over a row of a splat constant), as linalg writes it.
     for (auto& w : d.where)
-      if (!isDeclaredIndex(w.index, st))
-        throw SourceError(w.loc, "where clause names '" + w.index + "', which is not an index of this statement");
+      if (!isDeclaredIndex(w.index, st)) {
+        if (d.op == ReduceOp::Assign || isSize(w.index) || isScalar(w.index) || prog_.findTensor(w.index) >= 0)
+          throw SourceError(w.loc, "where clause names '" + w.index + "', which is not an index of this statement");
+        st.dims.push_back(w.index);
+      }
     std::set<std::string> indices(st.dims.begin(), st.dims.end());
     // Clone the rhs: the declaration stays const and the statement owns its tree.
     st.rhs = cloneExpr(*d.rhs);
