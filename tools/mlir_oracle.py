@@ -37,6 +37,9 @@ import numpy as np
 
 LIB = "/usr/lib/llvm-19/lib"
 PASSES = [
+    # Elementwise ops on whole tensors first, as polyfuse reads them (the bufferizer
+    # takes no arith.select of a tensor condition).
+    "--convert-elementwise-to-linalg",
     "--one-shot-bufferize=bufferize-function-boundaries",
     "--convert-linalg-to-loops", "--convert-scf-to-cf", "--expand-strided-metadata", "--lower-affine",
     "--arith-expand", "--finalize-memref-to-llvm", "--convert-math-to-llvm", "--convert-math-to-libm", "--convert-arith-to-llvm",

@@ -363,6 +363,13 @@ void Importer::returnStatements(Operation* op) {
   auto ret = mlir::cast<mlir::func::ReturnOp>(op);
   std::set<std::string> seen;
   for (Value returnedValue : ret.getOperands()) {
+    if (!mlir::isa<mlir::RankedTensorType>(returnedValue.getType())) {
+      std::string type;
+      llvm::raw_string_ostream os(type);
+      returnedValue.getType().print(os);
+      throw SourceError(loc, "the function returns a value of type " + os.str() +
+                                 ": polyfuse computes tensors (a scalar result is a tensor of rank 0)");
+    }
     const Value v = castSource(returnedValue);
     if (tensorOf(v, op).kind == Kind::View) {
       // A returned view (a result expanded back once its unit loops were dropped):

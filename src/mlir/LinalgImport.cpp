@@ -374,6 +374,8 @@ static LinalgImport importHere(const SourceFile& src, const std::string& entry) 
   inlineCalls(chosen, out.notes);
   if (mlir::failed(lowerTosa(chosen, out.notes)))
     throw SourceError(diag.any ? diag.loc : locOf(chosen), diag.any ? diag.message : "MLIR's TOSA lowering failed");
+  if (mlir::failed(lowerTensorElementwise(chosen, out.notes)))
+    throw SourceError(diag.any ? diag.loc : locOf(chosen), diag.any ? diag.message : "MLIR's elementwise lowering failed");
   // A load of an ml_program global that nothing stores (global_load_const, or a
   // global_load with no global_store of it in the module) is its initial value: the
   // arith.constant it means, read as any constant is (a splat a fill, else an input).

@@ -3,6 +3,7 @@
 #include "mlir/Conversion/TosaToArith/TosaToArith.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
+#include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tosa/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
@@ -38,6 +39,27 @@ mlir::LogicalResult lowerTosa(mlir::func::FuncOp f, std::vector<std::string>& no
   for (auto it = ops.rbegin(); it != ops.rend(); ++it)
     if (mlir::isOpTriviallyDead(*it)) (*it)->erase();
   notes.push_back(std::to_string(count) + " TOSA op(s) lowered to linalg, tensor and arith by MLIR's own conversions (tosa-to-linalg-named, tosa-to-linalg, tosa-to-arith, tosa-to-tensor)");
+  return mlir::success();
+}
+
+mlir::LogicalResult lowerTensorElementwise(mlir::func::FuncOp f, std::vector<std::string>& notes) {
+  int count = 0;
+  f.walk([&](mlir::Operation* op) {
+    // Asked of MLIR's library: a trait's TypeID instantiated in this module is not the
+    // library's (templates across shared objects), so hasTrait<> here would say no.
+    if (!mlir::OpTrait::hasElementwiseMappableTraits(op) || op->getNumResults() == 0) return;
+    for (mlir::Value r : op->getResults())
+      if (mlir::isa<mlir::RankedTensorType>(r.getType())) {
+        ++count;
+        return;
+      }
+  });
+  if (!count) return mlir::success();
+  mlir::PassManager pm(f->getContext(), mlir::func::FuncOp::getOperationName());
+  pm.addPass(mlir::createConvertElementwiseToLinalgPass());
+  if (mlir::failed(pm.run(f))) return mlir::failure();
+  notes.push_back(std::to_string(count) + " elementwise op(s) on whole tensors read as the linalg.generic each means "
+                  "(MLIR's convert-elementwise-to-linalg)");
   return mlir::success();
 }
 
