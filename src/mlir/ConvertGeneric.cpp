@@ -9,14 +9,32 @@ static const char* iteratorWord(mlir::utils::IteratorType t) {
   return t == mlir::utils::IteratorType::reduction ? "reduction" : "parallel";
 }
 
-// The combiner of a reduction result: `acc op x`, or max/min spelled cmpf + select.
+// A compare as an order: a cmpf's predicate, or a signed cmpi's read as the ordered one
+// it means (integers hold their signed values here, and have no NaN).
+struct Compare {
+  Value lhs, rhs;
+  mlir::arith::CmpFPredicate p;
+};
+static std::optional<Compare> compareOf(Value c) {
+  if (auto f = c.getDefiningOp<mlir::arith::CmpFOp>()) return Compare{f.getLhs(), f.getRhs(), f.getPredicate()};
+  if (auto i = c.getDefiningOp<mlir::arith::CmpIOp>()) {
+    using I = mlir::arith::CmpIPredicate;
+    using P = mlir::arith::CmpFPredicate;
+    static const std::map<I, P> ordered = {{I::sgt, P::OGT}, {I::sge, P::OGE}, {I::slt, P::OLT}, {I::sle, P::OLE}};
+    if (auto it = ordered.find(i.getPredicate()); it != ordered.end()) return Compare{i.getLhs(), i.getRhs(), it->second};
+  }
+  return std::nullopt;
+}
+
+// The combiner of a reduction result: `acc op x`, or max/min spelled cmpf (or a signed
+// cmpi) + select.
 static ResultForm combiner(mlir::linalg::GenericOp g, Value y, mlir::BlockArgument acc) {
   Operation* d = y.getDefiningOp();
   SourceLoc loc = locOf(d ? d : g.getOperation());
   auto fail = [&]() -> ResultForm {
     throw SourceError(loc, "cannot read the combiner of this reduction: expected addf, mulf, maximumf, minimumf, "
-                           "their integer forms (addi, muli, maxsi, minsi), or cmpf with select, of the accumulator "
-                           "and one value");
+                           "their integer forms (addi, muli, maxsi, minsi), or cmpf (a signed cmpi) with select, of "
+                           "the accumulator and one value");
   };
   if (!d || d->getBlock() != acc.getOwner()) fail();
   auto other = [&](Value a, Value b) -> Value {
@@ -37,11 +55,11 @@ static ResultForm combiner(mlir::linalg::GenericOp g, Value y, mlir::BlockArgume
     else if (mlir::isa<mlir::arith::MaxSIOp>(d)) f = {ReduceOp::Max, x};
     else if (mlir::isa<mlir::arith::MinSIOp>(d)) f = {ReduceOp::Min, x};
   } else if (auto sel = mlir::dyn_cast<mlir::arith::SelectOp>(d)) {
-    auto cmp = sel.getCondition().getDefiningOp<mlir::arith::CmpFOp>();
+    const std::optional<Compare> cmp = compareOf(sel.getCondition());
     Value x = other(sel.getTrueValue(), sel.getFalseValue());
-    if (cmp && x && other(cmp.getLhs(), cmp.getRhs()) == x) {
+    if (cmp && x && other(cmp->lhs, cmp->rhs) == x) {
       using P = mlir::arith::CmpFPredicate;
-      P p = cmp.getPredicate();
+      P p = cmp->p;
       // An ordered compare never picks a NaN over the accumulator, nor keeps one (the
       // accumulator starts from a number): fmax and fmin. An unordered one picks by
       // position in the row, which no reduction tree reproduces.
@@ -51,7 +69,7 @@ static ResultForm combiner(mlir::linalg::GenericOp g, Value y, mlir::BlockArgume
                                "the order of the elements, which a parallel reduction does not keep; use an ordered "
                                "predicate, maximumf or maxnumf");
       if (gt || lt) {
-        bool xGreater = (cmp.getLhs() == x) == gt;       // the condition reads "x > acc"
+        bool xGreater = (cmp->lhs == x) == gt;       // the condition reads "x > acc"
         bool picksX = sel.getTrueValue() == x;
         f = {xGreater == picksX ? ReduceOp::FMax : ReduceOp::FMin, x};
       }
@@ -83,7 +101,7 @@ static ResultForm combiner(mlir::linalg::GenericOp g, Value y, mlir::BlockArgume
 static std::optional<ResultForm> argReduction(mlir::linalg::GenericOp g, unsigned k, Value y) {
   mlir::Block* body = g.getBody();
   auto sel = y.getDefiningOp<mlir::arith::SelectOp>();
-  auto cmp = sel ? sel.getCondition().getDefiningOp<mlir::arith::CmpFOp>() : nullptr;
+  const std::optional<Compare> cmp = sel ? compareOf(sel.getCondition()) : std::nullopt;
   if (!cmp || sel->getBlock() != body) return std::nullopt;
   const mlir::BlockArgument acc = g.getMatchingBlockArgument(g.getDpsInitOperand(k));
   const bool keepTrue = sel.getTrueValue() == acc;
@@ -94,10 +112,10 @@ static std::optional<ResultForm> argReduction(mlir::linalg::GenericOp g, unsigne
   bool accOnLeft = false;
   for (unsigned j = 0; j < g.getNumResults(); ++j)
     for (int side = 0; side < 2; ++side)
-      if (j != k && (side ? cmp.getRhs() : cmp.getLhs()) == g.getMatchingBlockArgument(g.getDpsInitOperand(j)))
+      if (j != k && (side ? cmp->rhs : cmp->lhs) == g.getMatchingBlockArgument(g.getDpsInitOperand(j)))
         m = int(j), accOnLeft = side == 0;
   if (m < 0) return std::nullopt;
-  Value x = accOnLeft ? cmp.getRhs() : cmp.getLhs();
+  Value x = accOnLeft ? cmp->rhs : cmp->lhs;
   // The index recorded: a reduction loop's, through casts, with constants added to it.
   int64_t offset = 0;
   while (Operation* d = index.getDefiningOp()) {
@@ -127,7 +145,7 @@ static std::optional<ResultForm> argReduction(mlir::linalg::GenericOp g, unsigne
   // The update condition as "x OP acc": the compare read with x on the left, negated when
   // the select keeps the accumulator on true.
   using P = mlir::arith::CmpFPredicate;
-  P p = cmp.getPredicate();
+  P p = cmp->p;
   const std::map<P, P> swapped = {{P::OGT, P::OLT}, {P::OLT, P::OGT}, {P::OGE, P::OLE}, {P::OLE, P::OGE}};
   const std::map<P, P> negated = {{P::OGT, P::OLE}, {P::OLE, P::OGT}, {P::OGE, P::OLT}, {P::OLT, P::OGE}};
   if (!swapped.count(p)) return std::nullopt;  // unordered or equality compares: not an arg-reduction

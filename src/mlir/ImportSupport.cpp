@@ -77,15 +77,15 @@ ExprPtr number(double v, int bits, SourceLoc loc) {
 }
 
 ExprPtr integer(int64_t v, SourceLoc loc) {
-  if (v < 0) {
-    std::vector<ExprPtr> a;
-    a.push_back(integer(-v, loc));
-    return node(ExprKind::Neg, loc, std::move(a));
-  }
+  // The magnitude unsigned: -v of INT64_MIN (an i64 max's identity fill) overflows.
+  const uint64_t magnitude = v < 0 ? uint64_t(0) - uint64_t(v) : uint64_t(v);
   auto e = node(ExprKind::Number, loc);
-  e->number = double(v);
-  e->name = std::to_string(v);
-  return e;
+  e->number = double(magnitude);
+  e->name = std::to_string(magnitude);
+  if (v >= 0) return e;
+  std::vector<ExprPtr> a;
+  a.push_back(std::move(e));
+  return node(ExprKind::Neg, loc, std::move(a));
 }
 
 ExprPtr call(const std::string& fn, SourceLoc loc, std::vector<ExprPtr> args) {
