@@ -235,8 +235,10 @@ std::string dynamicConstant(const std::string& line) {
   const std::string from = trimmed(line.substr(colon + 1, arrow - colon - 1)), to = trimmed(line.substr(arrow + 2));
   if (result.empty() || result[0] != '%' || from.rfind("tensor<", 0) != 0 || to.rfind("tensor<", 0) != 0) return line;
   const std::string lead = line.substr(0, line.find('%'));
-  return lead + result + "__static = arith.constant {polyfuse.unfoldable} " + value + " : " + from + " " + result + " = tensor.cast " + result +
-         "__static : " + from + " to " + to;
+  // Prefixed, not suffixed: `%1` is a number, and `%1_static` no name.
+  const std::string constant = "%pf_static_" + result.substr(1);
+  return lead + constant + " = arith.constant {polyfuse.unfoldable} " + value + " : " + from + " " + result +
+         " = tensor.cast " + constant + " : " + from + " to " + to;
 }
 // The ops that give a value another name: `result = op value .. : type`, read as
 // tensor.cast. `recorded`: the group (1 the result, 2 the value) whose type the header
@@ -301,10 +303,15 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
   for (size_t i = 0; i < lines.size(); ++i) {
     const bool check = trimmed(lines[i]).rfind("check.expect_", 0) == 0;
     if (!check && lines[i].find("flow.tensor.dynamic_constant") == std::string::npos) continue;
-    const char open = check ? '(' : '[', close = check ? ')' : ']';
+    // A check's parentheses; a constant's brackets and angle brackets (`dense<` may end
+    // its line), the `>` of an arrow left out.
     auto depth = [&](const std::string& l) {
       int d = 0;
-      for (char c : l) d += c == open ? 1 : c == close ? -1 : 0;
+      for (size_t k = 0; k < l.size(); ++k) {
+        const char c = l[k];
+        if (check) d += c == '(' ? 1 : c == ')' ? -1 : 0;
+        else d += c == '[' || c == '<' ? 1 : c == ']' || (c == '>' && (k == 0 || l[k - 1] != '-')) ? -1 : 0;
+      }
       return d;
     };
     size_t j = i + 1;
@@ -314,8 +321,10 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
     }
     // The type may stand on a line of its own: `check.expect_eq_const(%r, ..)` or
     // `flow.tensor.dynamic_constant dense<..>`, then `: tensor<..>`.
-    if (j < lines.size() && !trimmed(lines[i]).empty() && trimmed(lines[j]).rfind(':', 0) == 0 &&
-        (check ? trimmed(lines[i]).back() == ')' : trimmed(lines[i]).back() == '>')) {
+    // Or the line ends at the colon, the type on the next.
+    const bool typeBelow = j < lines.size() && !trimmed(lines[i]).empty() && trimmed(lines[i]).back() == ':';
+    if (typeBelow || (j < lines.size() && !trimmed(lines[i]).empty() && trimmed(lines[j]).rfind(':', 0) == 0 &&
+                      (check ? trimmed(lines[i]).back() == ')' : trimmed(lines[i]).back() == '>'))) {
       lines[i] += " " + trimmed(lines[j]);
       lines[j].clear();
     }

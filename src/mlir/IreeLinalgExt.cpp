@@ -383,7 +383,10 @@ std::optional<std::string> gatherGeneric(const std::string& result, const std::v
   const bool masked = operands.size() == 3;
   if ((operands.size() != 2 && !masked) || types.size() != operands.size()) return std::nullopt;
   if (masked && elementOf(types[2]) != "i1") return std::nullopt;
-  const std::optional<std::vector<std::string>> src = extents(types[0]), idx = extents(types[1]), res = extents(outType);
+  // Only ranks matter: the generic's loops take their extents from its operands, dynamic
+  // ones included.
+  const std::optional<std::vector<std::string>> src = extents(types[0], true), idx = extents(types[1], true),
+                                                res = extents(outType, true);
   if (!src || !idx || !res) return std::nullopt;
   const size_t depth = dimMap.size(), rank = res->size();
   if (depth == 0 || depth > src->size()) return std::nullopt;
@@ -577,6 +580,8 @@ std::string whyLinalgExtUnread(const std::string& op) {
       {"arg_compare", "this form is not read: polyfuse reads one input with positions from the reduced dimension "
                       "(an index_base added), not explicit indices"},
   };
+  if (op == "gather" || op == "attention" || op == "online_attention")
+    return "iree_linalg_ext." + op + ": this form of the op is not read (the forms polyfuse reads: docs/linalg.md)";
   const auto it = why.find(op);
   const std::string reason = it != why.end() ? it->second
                              : op.rfind("winograd", 0) == 0 ? "the winograd transforms are not read yet"

@@ -15,7 +15,7 @@
 // dynamic constant is that constant cast to its dynamic type: each row is 1/7 everywhere.
 // RUN: polyfuse check %s --entry softmax_dynamic --tc 2>&1 | FileCheck %s --check-prefix=DYN
 // DYN: flow.tensor.dynamic_constant is a constant, cast to its dynamic type
-// DYN: def softmax_dynamic(float(3, 7) x__static)
+// DYN: def softmax_dynamic(float(3, 7) pf_static_x)
 // RUN: polyfuse exec %s --entry softmax_splat --backend opencl --dump %t/s | FileCheck %s --check-prefix=EXEC
 // RUN: polyfuse exec %s --entry softmax_dynamic --backend opencl --dump %t/d | FileCheck %s --check-prefix=EXEC
 // RUN: %python -c "import numpy as n, glob; print(sorted(set(n.round(n.concatenate([n.load(f).ravel() for f in glob.glob('%t/[sd]/*.npy')]), 6).tolist())))" | FileCheck %s --check-prefix=SEVENTH
