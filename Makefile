@@ -54,6 +54,10 @@ SAN_OPENCL_LIT := $(subst $(space),|,$(sort $(patsubst test/lit/%,%,$(shell cd $
   grep -rlE 'RUN:.*(polyfuse exec|%oracle|opencl)' $(addprefix test/lit/,$(SAN_FAST_DIRS)) \
   | grep -v /Inputs/))))
 SLOW_UNIT := fusion: ilp equals exhaustive on 300 random programs
+# Under the sanitizers (10-20x slower) the random-program sweep runs this many of its 300,
+# and the tests tagged [slow] (sweeps over examples and brute forces, the same code on more
+# inputs) are left to make test: the sanitizer stage stays within CI's time.
+SAN_RANDOM_PROGRAMS ?= 60
 # Left to make test: under the sanitizers these repeat code that other tests there run
 # already (a 2-layer model's exec, where mlir/ imports and plans models; the same sweep
 # six times, where robust.test runs it; validation in an experiment, beside
@@ -68,9 +72,9 @@ check-sanitize: deps
 	cmake -S . -B $(SAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
 	  -DPOLYFUSE_SANITIZE=ON >/dev/null
 	cmake --build $(SAN_BUILD) -j $(JOBS) -- --no-print-directory
-	@echo "== sanitizers: unit tests (the slow one beside the others)"
-	$(SAN_ENV) $(SAN_BUILD)/bin/unit_tests "$(SLOW_UNIT)" > $(SAN_BUILD)/unit-slow.log 2>&1 & slow=$$!; \
-	  $(SAN_ENV) $(SAN_BUILD)/bin/unit_tests "~$(SLOW_UNIT)" "~opencl:*" && \
+	@echo "== sanitizers: unit tests (the random programs beside the others; the [slow] sweeps are make test's)"
+	$(SAN_ENV) POLYFUSE_RANDOM_PROGRAMS=$(SAN_RANDOM_PROGRAMS) $(SAN_BUILD)/bin/unit_tests "$(SLOW_UNIT)" > $(SAN_BUILD)/unit-slow.log 2>&1 & slow=$$!; \
+	  $(SAN_ENV) $(SAN_BUILD)/bin/unit_tests "~$(SLOW_UNIT)" "~opencl:*" "~[slow]" && \
 	  $(SAN_ENV_OPENCL) $(SAN_BUILD)/bin/unit_tests "opencl:*"; rest=$$?; \
 	  wait $$slow; s=$$?; cat $(SAN_BUILD)/unit-slow.log; test $$rest -eq 0 -a $$s -eq 0
 	@echo "== sanitizers: fast lit tests (leaks checked where no OpenCL runs)"
