@@ -1,20 +1,27 @@
 #include "mlir/IreeBoundary.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <map>
 #include <regex>
 #include <set>
 
+#include "mlir/MlirText.h"
+
 namespace polyfuse {
 
 namespace {
+
+using mlir_text::closingBracket;
+using mlir_text::commaList;
 
 // An SSA name and a ranked tensor type, as the patterns below capture them.
 #define PF_SSA R"((%[\w.$#-]+))"
 #define PF_TENSOR R"((tensor<[^>]*>))"
 
 const char* const kMarkers[] = {"util.", "hal.tensor.", "check.expect_", "bufferization.materialize_in_destination",
+                                "bufferization.alloc_tensor", "vector.print",
                                 "flow.tensor.reshape", "flow.tensor.dynamic_constant", "flow.tensor.tie_shape", "hal.fence"};
 
 // A value given the same value under another name: MLIR's spelling of it.
@@ -80,21 +87,59 @@ std::string trimmed(const std::string& s) {
   return b == std::string::npos ? "" : s.substr(b, e - b + 1);
 }
 
-// `check.expect_almost_eq_const(%r, dense<..> : T) : T`: the value tested and its type;
-// empty when the line is not such a check. (Parsed by hand: a regular expression with
-// `.*` recurses once a character in libstdc++, and these lines hold whole constants.)
-std::pair<std::string, std::string> checked(const std::string& line) {
+// `check.expect_almost_eq_const(%r, dense<..> : T) : T` (IREE: the value tested, then
+// what it should be, and the tested value's type), or `check.expect_almost_eq(%a, %b, %tol)
+// : T1, T2, f32` (tpp-mlir: a type for each operand, the tested value either one): the
+// tensors a check reads, with their types; none when the line is not such a check.
+// (Parsed by hand: a regular expression with `.*` recurses once a character in
+// libstdc++, and these lines hold whole constants.)
+std::vector<std::pair<std::string, std::string>> checked(const std::string& line) {
   const std::string l = trimmed(line);
   if (l.rfind("check.expect_", 0) != 0) return {};
-  const size_t open = l.find('('), colon = l.rfind(':');
-  if (open == std::string::npos || colon == std::string::npos || colon < open) return {};
-  size_t e = open + 1;
-  while (e < l.size() && l[e] == ' ') ++e;
-  const size_t b = e;
-  while (e < l.size() && (std::isalnum(static_cast<unsigned char>(l[e])) || std::string("%_.$#-").find(l[e]) != std::string::npos)) ++e;
-  const std::string value = l.substr(b, e - b), type = trimmed(l.substr(colon + 1));
-  if (value.size() < 2 || value[0] != '%' || type.rfind("tensor<", 0) != 0 || type.back() != '>') return {};
-  return {value, type};
+  const size_t open = l.find('(');
+  const size_t close = open == std::string::npos ? open : closingBracket(l, open);
+  const size_t colon = close == std::string::npos ? close : l.find(':', close);
+  if (colon == std::string::npos) return {};
+  const std::vector<std::string> ops = commaList(l.substr(open + 1, close - open - 1));
+  const std::vector<std::string> types = commaList(l.substr(colon + 1));
+  auto tensor = [](const std::string& t) { return t.rfind("tensor<", 0) == 0 && t.back() == '>'; };
+  auto ssa = [](const std::string& v) {
+    return v.size() >= 2 && v[0] == '%' &&
+           std::all_of(v.begin() + 1, v.end(), [](char c) {
+             return std::isalnum(static_cast<unsigned char>(c)) || std::string("_.$#-").find(c) != std::string::npos;
+           });
+  };
+  std::vector<std::pair<std::string, std::string>> out;
+  if (types.size() > 1 && types.size() == ops.size()) {
+    for (size_t k = 0; k < ops.size(); ++k)
+      if (ssa(ops[k]) && tensor(types[k])) out.push_back({ops[k], types[k]});
+  } else if (!ops.empty() && types.size() == 1 && ssa(ops[0]) && tensor(types[0])) {
+    out.push_back({ops[0], types[0]});
+  }
+  return out;
+}
+
+// Whether `value` is defined in lines [from, to) as a constant (what a check compares with).
+bool definedAsConstant(const std::vector<std::string>& lines, size_t from, size_t to, const std::string& value) {
+  for (size_t i = from; i < to; ++i) {
+    const std::string l = trimmed(lines[i]);
+    if (l.rfind(value, 0) != 0) continue;
+    const std::string rest = trimmed(l.substr(value.size()));
+    if (rest.empty() || rest[0] != '=') continue;
+    const std::string op = trimmed(rest.substr(1));
+    return op.rfind("arith.constant", 0) == 0 || op.rfind("util.unfoldable_constant", 0) == 0;
+  }
+  return false;
+}
+
+// `%v = vector.transfer_read %t[..], %pad : tensor<..>, vector<..>` whose vector only a
+// `vector.print` reads (tpp-mlir's tests print a result): the tensor read and its type.
+std::pair<std::string, std::string> printedRead(const std::string& line) {
+  static const std::regex read(PF_SSA R"(\s*=\s*vector\.transfer_read\s+)" PF_SSA R"(\[[^\]]*\][^:]*:\s*)" PF_TENSOR
+                               R"(\s*,\s*vector<[^>]*>)");
+  std::smatch m;
+  if (line.find("vector.transfer_read") == std::string::npos || !std::regex_search(line, m, read)) return {};
+  return {m[1].str() + "|" + m[2].str(), m[3].str()};
 }
 
 // The types after the colon of a `return %a, %b : T1, T2` line; empty for another line.
@@ -159,7 +204,58 @@ struct Function {
   size_t header = 0, end = 0;            // lines [header, end)
   std::map<std::string, std::string> types;  // SSA name -> tensor type, for boundary values
   std::vector<std::pair<std::string, std::string>> checked;  // values a check.expect reads
+  // Set where the checks gave the function results it had not: its name and their types.
+  std::pair<std::string, std::string> results;
 };
+
+// A function whose checks became its results is called as one without results
+// (`call @check_one(..) : (..) -> ()`, IREE's and tpp-mlir's test drivers): each such call
+// takes the results, and a caller that returns nothing returns them in turn (its header
+// given them too), so that a driver's checks reach the entry function's outputs.
+void resultsToCallers(std::vector<std::string>& lines, std::vector<Function>& fns, std::set<std::string>& applied) {
+  static const std::regex noResults(R"(->\s*\(\s*\)\s*$)");
+  static const std::regex emptyReturn(R"(^(\s*)(?:func\.)?return\s*$)");
+  static const std::regex symbol(R"(@([\w.$-]+))");
+  for (size_t round = 0; round < fns.size(); ++round) {
+    std::set<Function*> gained;
+    for (Function& callee : fns) {
+      if (callee.results.first.empty()) continue;
+      const std::string call = "call @" + callee.results.first + "(";
+      const std::vector<std::string> types = commaList(callee.results.second);
+      for (Function& caller : fns)
+        for (size_t i = caller.header + 1; i < caller.end; ++i) {
+          std::string& l = lines[i];
+          const size_t at = l.find(call);
+          std::smatch m;
+          if (at == std::string::npos || l.find('=') < at || !std::regex_search(l, m, noResults)) continue;
+          const std::string name = "%pf_call" + std::to_string(i);
+          l = l.substr(0, at) + name + (types.size() > 1 ? ":" + std::to_string(types.size()) : "") + " = " +
+              l.substr(at, size_t(m.position(0)) - at) + "-> (" + callee.results.second + ")";
+          for (size_t k = 0; k < types.size(); ++k)
+            caller.checked.push_back({types.size() > 1 ? name + "#" + std::to_string(k) : name, types[k]});
+          applied.insert("a test driver's calls take the results its checks gave the callee");
+          if (caller.results.first.empty()) gained.insert(&caller);
+        }
+    }
+    // A caller with no results of its own returns what it now checks.
+    for (Function* caller : gained) {
+      std::string values, all;
+      for (auto& [v, t] : caller->checked) {
+        values += (values.empty() ? "" : ", ") + v;
+        all += (all.empty() ? "" : ", ") + t;
+      }
+      std::string& h = lines[caller->header];
+      const size_t open = h.find('(', h.find('@')), close = open == std::string::npos ? open : closingBracket(h, open);
+      if (close == std::string::npos || h.find("->", close) != std::string::npos) continue;
+      std::smatch m;
+      for (size_t r = caller->header + 1; r < caller->end; ++r)
+        if (std::regex_search(lines[r], m, emptyReturn)) lines[r] = m[1].str() + "return " + values + " : " + all;
+      h = h.substr(0, close + 1) + " -> (" + all + ")" + h.substr(close + 1);
+      if (std::regex_search(h, m, symbol)) caller->results = {m[1].str(), all};
+    }
+    if (gained.empty()) break;
+  }
+}
 
 // IREE's asynchronous ABI (coarse fences): @f$async takes a wait fence and a signal fence
 // beside its buffer views, and a synchronous stub @f creates a fence, calls it and awaits
@@ -300,8 +396,10 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
   // A check or a dynamic constant whose constant spans lines (IREE's e2e tests write
   // matrices row by row) is read as one line; the lines it took stay, blank, so line
   // numbers hold.
+  // So is a function header whose arguments continue on the lines below.
   for (size_t i = 0; i < lines.size(); ++i) {
-    const bool check = trimmed(lines[i]).rfind("check.expect_", 0) == 0;
+    const bool isHeader = lines[i].find("func") != std::string::npos && std::regex_search(lines[i], header);
+    const bool check = isHeader || trimmed(lines[i]).rfind("check.expect_", 0) == 0;
     if (!check && lines[i].find("flow.tensor.dynamic_constant") == std::string::npos) continue;
     // A check's parentheses; a constant's brackets and angle brackets (`dense<` may end
     // its line), the `>` of an arrow left out.
@@ -373,10 +471,36 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
         std::string d = dynamicConstant(l);
         if (d != l) applied.insert("flow.tensor.dynamic_constant is a constant, cast to its dynamic type");
         l = std::move(d);
-      } else if (std::pair<std::string, std::string> c = checked(l); !c.first.empty()) {
-        f.checked.push_back(c);
+      } else if (std::vector<std::pair<std::string, std::string>> c = checked(l); !c.empty()) {
+        // The tensors compared, less the constants they are compared with (the first
+        // where every one is a constant).
+        size_t kept = 0;
+        for (auto& vt : c)
+          if (!definedAsConstant(lines, f.header + 1, i, vt.first)) f.checked.push_back(vt), ++kept;
+        if (!kept) f.checked.push_back(c.front());
         l = std::string(l.size(), ' ');
         applied.insert("the values check.expect_* tests are the function's results");
+      } else if (std::pair<std::string, std::string> r = printedRead(l); !r.first.empty()) {
+        // Kept where the vector has another reader than vector.print.
+        const std::string vec = r.first.substr(0, r.first.find('|')), tensor = r.first.substr(r.first.find('|') + 1);
+        bool onlyPrinted = true;
+        for (size_t j = i + 1; j < f.end && onlyPrinted; ++j) {
+          const size_t at = lines[j].find(vec);
+          const size_t after = at == std::string::npos ? at : at + vec.size();
+          const bool named = at != std::string::npos && (after == lines[j].size() || !(std::isalnum(static_cast<unsigned char>(lines[j][after])) || lines[j][after] == '_'));
+          if (named && trimmed(lines[j]).rfind("vector.print", 0) != 0) onlyPrinted = false;
+        }
+        if (onlyPrinted) {
+          f.checked.push_back({tensor, r.second});
+          l = std::string(l.size(), ' ');
+          applied.insert("a tensor read only to be printed (vector.transfer_read, vector.print) is a result");
+        }
+      } else if (trimmed(l).rfind("vector.print", 0) == 0) {
+        l = std::string(l.size(), ' ');
+      } else if (l.find("bufferization.alloc_tensor") != std::string::npos && l.find("copy(") == std::string::npos) {
+        static const std::regex allocTensor(R"(\bbufferization\.alloc_tensor\b)");
+        l = std::regex_replace(l, allocTensor, "tensor.empty");
+        applied.insert("bufferization.alloc_tensor is tensor.empty");
       } else if (l.find("util.unfoldable_constant") != std::string::npos) {
         static const std::regex unfoldable(R"(\butil\.unfoldable_constant\b)");
         // Marked, so that a splat one stays an input (what "unfoldable" asks): read as one
@@ -448,13 +572,17 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
       rest = rest.substr(0, arrow) + "-> (" + results + ")" + (stop == std::string::npos ? "" : " " + rest.substr(stop));
     } else if (arrow == std::string::npos && !f.checked.empty()) {
       rest = " -> (" + results + ")" + rest;
+      static const std::regex name(R"(@([\w.$-]+))");
+      std::smatch nm;
+      if (std::regex_search(h, nm, name)) f.results = {nm[1].str(), results};
     }
     h = h.substr(0, open) + args + rest;
   }
+  resultsToCallers(lines, fns, applied);
   std::string out;
   for (size_t i = 0; i < lines.size(); ++i) out += lines[i] + (i + 1 < lines.size() ? "\n" : "");
   if (!applied.empty()) {
-    std::string n = "read IREE's boundary ops: ";
+    std::string n = "read the boundary and test-harness ops (IREE's, tpp-mlir's): ";
     bool first = true;
     for (const std::string& a : applied) {
       n += (first ? "" : "; ") + a;

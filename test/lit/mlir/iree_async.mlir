@@ -5,7 +5,7 @@
 // read as @f, a barrier is the values it joins (two here, used as %j.0#0 and %j.0#1).
 // Dynamic extents of imported buffer views (hal.buffer_view.dim) are the tensors' own.
 // RUN: polyfuse check %s --tc 2>&1 | FileCheck %s
-// CHECK: note: read IREE's boundary ops: IREE's asynchronous ABI: fences dropped, the synchronous stub dropped, @f$async read as @f; hal.buffer_view.dim is tensor.dim of the tensor imported; hal.tensor.export is a result; hal.tensor.import is an argument of its tensor type; util.func and util.return are func.func and return
+// CHECK: note: read the boundary and test-harness ops (IREE's, tpp-mlir's): IREE's asynchronous ABI: fences dropped, the synchronous stub dropped, @f$async read as @f; hal.buffer_view.dim is tensor.dim of the tensor imported; hal.tensor.export is a result; hal.tensor.import is an argument of its tensor type; util.func and util.return are func.func and return
 // CHECK: def main(float(4, 8) arg0, float(8) arg1) -> (float(4, 8) v3) {
 // CHECK-NEXT: v3(d0, d1) = maximum(arg0(d0, d1) + arg1(d1), 0.0)
 // RUN: polyfuse check %s --entry main --tc 2>/dev/null | FileCheck --check-prefix=ENTRY %s

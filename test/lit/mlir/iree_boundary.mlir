@@ -4,7 +4,7 @@
 // constant, the values check.expect_* tests the results, materialize_in_destination its
 // source, a static flow.tensor.reshape a collapse and an expansion. One note says which.
 // RUN: polyfuse check %s --entry main --tc 2>&1 | FileCheck --check-prefix=ABI %s
-// ABI: note: read IREE's boundary ops: bufferization.materialize_in_destination is its source (the destination is the output); flow.tensor.reshape of static shapes is a collapse and an expansion; hal.tensor.export is a result; hal.tensor.import is an argument of its tensor type; the values check.expect_* tests are the function's results; util.func and util.return are func.func and return; util.optimization_barrier is its operand; util.unfoldable_constant is a constant the program takes as an input
+// ABI: note: read the boundary and test-harness ops (IREE's, tpp-mlir's): bufferization.materialize_in_destination is its source (the destination is the output); flow.tensor.reshape of static shapes is a collapse and an expansion; hal.tensor.export is a result; hal.tensor.import is an argument of its tensor type; the values check.expect_* tests are the function's results; util.func and util.return are func.func and return; util.optimization_barrier is its operand; util.unfoldable_constant is a constant the program takes as an input
 // ABI: def main(float(4, 8) arg0, float(8) arg1) -> (float(4, 8) v3) {
 // ABI-NEXT: v3(d0, d1) = arg0(d0, d1) + arg1(d1)
 // RUN: polyfuse exec %s --entry main --backend opencl 2>/dev/null | FileCheck --check-prefix=OK %s

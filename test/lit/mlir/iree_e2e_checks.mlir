@@ -3,7 +3,7 @@
 // lines), inputs planted with tensor.insert into a fill, an argmax written as a two-result
 // reduction. polyfuse computes what IREE's own expectations state.
 // RUN: polyfuse check %s --entry argmax --tc 2>&1 | FileCheck %s --check-prefix=TC
-// TC: note: read IREE's boundary ops: {{.*}}the values check.expect_* tests are the function's results
+// TC: note: read the boundary and test-harness ops (IREE's, tpp-mlir's): {{.*}}the values check.expect_* tests are the function's results
 // TC: input(d0) = 2.5 where d0 in 0:1001
 // TC-NEXT: input(d0) = 9.0 where d0 in 700:701
 // RUN: rm -rf %t && polyfuse exec %s --entry argmax --backend opencl --dump %t/a | FileCheck %s --check-prefix=EXEC

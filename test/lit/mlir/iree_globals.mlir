@@ -3,7 +3,7 @@
 // value, other data an input), and util.call is func.call, inlined. iree-import-onnx
 // quotes parameter names and marks them {noinline}; a load names the input.
 // RUN: polyfuse check %s --tc 2>&1 | FileCheck %s
-// CHECK: note: read IREE's boundary ops: util.call is func.call; util.func and util.return are func.func and return; util.global, util.global.load and util.global.store are ml_program's
+// CHECK: note: read the boundary and test-harness ops (IREE's, tpp-mlir's): util.call is func.call; util.func and util.return are func.func and return; util.global, util.global.load and util.global.store are ml_program's
 // CHECK: note: 1 call(s) inlined into '@main'
 // CHECK: def main(float(3) x, float(3) w) -> (float(3) [[OUT:[a-z0-9_]+]]) {
 // CHECK-NEXT: [[TMP:[a-z0-9_]+]](d0) = x(d0) * w(d0)
