@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <map>
 #include <optional>
 #include <regex>
@@ -438,38 +439,54 @@ std::optional<std::string> gatherGeneric(const std::string& result, const std::v
          " } -> " + outType;
 }
 
-std::string readGather(const std::string& text, std::vector<std::string>& notes) {
-  if (text.find("iree_linalg_ext.gather") == std::string::npos) return text;
-  static const std::regex op(R"((%[\w.$-]+)\s*=\s*iree_linalg_ext\.gather\s+dimension_map\s*=\s*\[([\d,\s]*)\])");
+// Each match of `op` in `text` replaced by what `rewrite` makes of it: the generic, and
+// where the op's text ends (its lines kept, so that later messages keep their lines). A
+// match it declines stays, for MLIR's parser to refuse at the op. One note, `read N
+// <what>`, when any was read.
+using OpRewrite = std::function<std::optional<std::pair<std::string, size_t>>(const std::smatch&, size_t end)>;
+std::string rewriteEach(const std::string& text, const std::regex& op, const OpRewrite& rewrite, const std::string& what,
+                        std::vector<std::string>& notes) {
   std::string out;
   size_t last = 0;
   int count = 0;
   for (auto it = std::sregex_iterator(text.begin(), text.end(), op); it != std::sregex_iterator(); ++it) {
     const size_t at = size_t(it->position(0));
     if (at < last) continue;
-    size_t pos = at + size_t(it->length(0));
+    const std::optional<std::pair<std::string, size_t>> r = rewrite(*it, at + size_t(it->length(0)));
+    if (!r) continue;
+    out += text.substr(last, at - last) + keepingLines(text, at, r->second, r->first);
+    last = r->second;
+    ++count;
+  }
+  if (!count) return text;
+  notes.push_back("read " + std::to_string(count) + " " + what);
+  return out + text.substr(last);
+}
+
+std::string readGather(const std::string& text, std::vector<std::string>& notes) {
+  if (text.find("iree_linalg_ext.gather") == std::string::npos) return text;
+  static const std::regex op(R"((%[\w.$-]+)\s*=\s*iree_linalg_ext\.gather\s+dimension_map\s*=\s*\[([\d,\s]*)\])");
+  auto rewrite = [&](const std::smatch& m, size_t pos) -> std::optional<std::pair<std::string, size_t>> {
     std::vector<int> dimMap;
-    for (const std::string& d : commaList((*it)[2].str()))
+    for (const std::string& d : commaList(m[2].str()))
       if (std::optional<double> v = literal(d); v && *v >= 0 && *v < 64) dimMap.push_back(int(*v));
       else dimMap.push_back(-1);
     const std::optional<std::string> insText = parenthesized(text, pos, "ins");
     const std::optional<std::string> outsText = insText ? parenthesized(text, pos, "outs") : std::nullopt;
-    if (!outsText) continue;
+    if (!outsText) return std::nullopt;
     size_t end = pos;
     const std::optional<std::vector<std::string>> results = resultTypes(text, end, 1);
     const std::optional<Operands> in = operands(*insText), outOps = operands(*outsText);
-    if (!results || !in || !outOps || outOps->values.size() != 1) continue;
+    if (!results || !in || !outOps || outOps->values.size() != 1) return std::nullopt;
     const std::optional<std::string> generic =
-        gatherGeneric((*it)[1].str(), dimMap, in->values, in->types, outOps->values[0], (*results)[0]);
-    if (!generic) continue;
-    out += text.substr(last, at - last) + keepingLines(text, at, end, *generic);
-    last = end;
-    ++count;
-  }
-  if (!count) return text;
-  notes.push_back("read " + std::to_string(count) + " iree_linalg_ext.gather op(s) as the generic that extracts each "
-                  "element from the source at the indices' values");
-  return out + text.substr(last);
+        gatherGeneric(m[1].str(), dimMap, in->values, in->types, outOps->values[0], (*results)[0]);
+    if (!generic) return std::nullopt;
+    return std::make_pair(*generic, end);
+  };
+  return rewriteEach(text, op, rewrite,
+                     "iree_linalg_ext.gather op(s) as the generic that extracts each element from the source at the "
+                     "indices' values",
+                     notes);
 }
 
 // `arg_compare dimension(D) ins(%x) outs(%v, %i) [index_base(%b : index)] {region}`: one
@@ -526,43 +543,34 @@ std::optional<std::string> argCompareGeneric(const std::string& result, int dim,
 std::string readArgCompare(const std::string& text, std::vector<std::string>& notes) {
   if (text.find("iree_linalg_ext.arg_compare") == std::string::npos) return text;
   static const std::regex op(R"((%[\w.$-]+):2\s*=\s*iree_linalg_ext\.arg_compare\s+dimension\(\s*(\d+)\s*\))");
-  std::string out;
-  size_t last = 0;
-  int count = 0;
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), op); it != std::sregex_iterator(); ++it) {
-    const size_t at = size_t(it->position(0));
-    if (at < last) continue;
-    size_t pos = at + size_t(it->length(0));
+  auto rewrite = [&](const std::smatch& m, size_t pos) -> std::optional<std::pair<std::string, size_t>> {
     const std::optional<std::string> insText = parenthesized(text, pos, "ins");
     const std::optional<std::string> outsText = insText ? parenthesized(text, pos, "outs") : std::nullopt;
-    if (!outsText) continue;
+    if (!outsText) return std::nullopt;
     std::optional<std::string> base;
     if (const std::optional<std::string> b = parenthesized(text, pos, "index_base")) {
       const std::optional<Operands> bo = operands(*b);
-      if (!bo || bo->values.size() != 1 || bo->types[0] != "index") continue;
+      if (!bo || bo->values.size() != 1 || bo->types[0] != "index") return std::nullopt;
       base = bo->values[0];
     }
     pos = text.find_first_not_of(" \t\r\n", pos);
-    if (pos == std::string::npos || text[pos] != '{') continue;
+    if (pos == std::string::npos || text[pos] != '{') return std::nullopt;
     const size_t regionEnd = closingBracket(text, pos);
-    if (regionEnd == std::string::npos) continue;
+    if (regionEnd == std::string::npos) return std::nullopt;
     const std::string region = text.substr(pos + 1, regionEnd - pos - 1);
     size_t end = regionEnd + 1;
     const std::optional<std::vector<std::string>> results = resultTypes(text, end, 2);
     const std::optional<Operands> in = operands(*insText), outOps = operands(*outsText);
-    if (!results || !in || !outOps) continue;
-    const std::optional<double> dim = literal((*it)[2].str());
-    const std::optional<std::string> generic =
-        dim && *dim < 64 ? argCompareGeneric((*it)[1].str() + ":2", int(*dim), *in, *outOps, base, region) : std::nullopt;
-    if (!generic) continue;  // left for the parser to refuse at the op
-    out += text.substr(last, at - last) + keepingLines(text, at, end, *generic);
-    last = end;
-    ++count;
-  }
-  if (!count) return text;
-  notes.push_back("read " + std::to_string(count) + " iree_linalg_ext.arg_compare op(s) as the generic that reduces "
-                  "to the element the op's region prefers and its position");
-  return out + text.substr(last);
+    const std::optional<double> dim = literal(m[2].str());
+    if (!results || !in || !outOps || !dim || *dim >= 64) return std::nullopt;
+    const std::optional<std::string> generic = argCompareGeneric(m[1].str() + ":2", int(*dim), *in, *outOps, base, region);
+    if (!generic) return std::nullopt;
+    return std::make_pair(*generic, end);
+  };
+  return rewriteEach(text, op, rewrite,
+                     "iree_linalg_ext.arg_compare op(s) as the generic that reduces to the element the op's region "
+                     "prefers and its position",
+                     notes);
 }
 
 }  // namespace
