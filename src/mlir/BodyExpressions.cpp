@@ -81,7 +81,9 @@ ExprPtr Importer::expr(Value v, Body& b) {
     const bool isUnsigned = mlir::isa<mlir::arith::MaxUIOp, mlir::arith::MinUIOp>(d);
     std::vector<ExprPtr> c = isUnsigned ? unsignedArgs() : args({0, 1});
     std::vector<ExprPtr> a;
-    a.push_back(node(isMax ? ExprKind::Gt : ExprKind::Lt, loc, std::move(c)));
+    const ExprKind order = isMax ? ExprKind::Gt : ExprKind::Lt;
+    if (isUnsigned && intWidth(d->getOperand(0).getType()) == 64) a.push_back(unsignedOrder64(order, c[0], c[1], loc));
+    else a.push_back(node(order, loc, std::move(c)));
     a.push_back(expr(d->getOperand(0), b));
     a.push_back(expr(d->getOperand(1), b));
     return node(ExprKind::Select, loc, std::move(a));
@@ -203,6 +205,28 @@ ExprPtr Importer::selectNode(ExprPtr c, ExprPtr x, ExprPtr y, SourceLoc loc) {
   return node(ExprKind::Select, loc, std::move(a));
 }
 
+// `a k b` (k one of < <= > >=) as a comparison of 64-bit unsigned values held as their
+// signed ones: where the signs agree the signed order is the unsigned one; where they
+// differ, the negative one is the larger (2^64 added, which a double cannot hold exactly
+// beside a small value). TC's `?:` takes a comparison, hence `(..) != 0`.
+ExprPtr Importer::unsignedOrder64(ExprKind k, const ExprPtr& a, const ExprPtr& b, SourceLoc loc) {
+  auto pair = [&](ExprKind kind, ExprPtr x, ExprPtr y) {
+    std::vector<ExprPtr> v;
+    v.push_back(std::move(x));
+    v.push_back(std::move(y));
+    return node(kind, loc, std::move(v));
+  };
+  auto negative = [&](const ExprPtr& x) { return pair(ExprKind::Lt, cloneExpr(*x), number(0, 64, loc)); };
+  auto truth = [&](bool t) { return number(t ? 1 : 0, 32, loc); };
+  const bool below = k == ExprKind::Lt || k == ExprKind::Le;
+  ExprPtr same = selectNode(pair(k, cloneExpr(*a), cloneExpr(*b)), truth(true), truth(false), loc);
+  ExprPtr sameToo = selectNode(pair(k, cloneExpr(*a), cloneExpr(*b)), truth(true), truth(false), loc);
+  ExprPtr ifANegative = selectNode(negative(b), std::move(same), truth(!below), loc);
+  ExprPtr ifANonNegative = selectNode(negative(b), truth(below), std::move(sameToo), loc);
+  ExprPtr order = selectNode(negative(a), std::move(ifANegative), std::move(ifANonNegative), loc);
+  return pair(ExprKind::Ne, std::move(order), number(0, 32, loc));
+}
+
 // `c ? x : y` for an i1 value c. TC's comparisons are C's: ordered, except != (true
 // on NaN, as une is); the other unordered predicates are the negated ordered ones
 // (the branches swapped), and one, ueq, ord and uno nest two selects. Conjunctions
@@ -212,6 +236,8 @@ ExprPtr Importer::choose(Value c, const Build& x, const Build& y, Body& b) {
   SourceLoc loc = d ? locOf(d) : locOf(b.g);
   Deeper deeper(depth_, loc);
   auto cmp = [&](ExprKind k, unsigned i, unsigned j, bool zext = false, bool neg = false) {
+    if (zext && intWidth(d->getOperand(i).getType()) == 64)
+      return unsignedOrder64(k, expr(d->getOperand(i), b), expr(d->getOperand(j), b), loc);
     std::vector<ExprPtr> a;
     for (unsigned o : {i, j}) {
       ExprPtr e = expr(d->getOperand(o), b);
@@ -277,6 +303,39 @@ ExprPtr Importer::choose(Value c, const Build& x, const Build& y, Body& b) {
   return selectNode(node(ExprKind::Ne, loc, std::move(a)), x(), y(), loc);
 }
 
+// A subscript the body computes from its operands' values (tosa.table's lookup: the
+// input shifted and masked): stored first, over the op's loops, as an id tensor of the
+// index's integer type, which the gather then reads (Sema takes subscripts from integer
+// tensors only). Loops a collapse splits keep the subscript as it was (refused by Sema).
+ExprPtr Importer::computedSubscript(Value i, ExprPtr value, Body& b, SourceLoc loc) {
+  if (!split_.empty()) return value;
+  if (auto it = computedSubscripts_.find(i.getAsOpaquePointer()); it != computedSubscripts_.end()) {
+    std::vector<ExprPtr> at;
+    for (unsigned d = 0; d < b.g.getNumLoops(); ++d) at.push_back(loopName(d, loc));
+    return call(it->second, loc, std::move(at));
+  }
+  const std::vector<int>& loops = loops_[b.g.getOperation()];
+  const std::string name = identifier("pf_ids");
+  StmtDecl s = assignment(name, b.g.getNumLoops(), b.g.getOperation());
+  for (unsigned d = 0; d < b.g.getNumLoops(); ++d)
+    if (d < loops.size() && loops[d] >= 0) loopWhere(s, d, loops[d], loc);
+  s.rhs = std::move(value);
+  out_.def.stmts.push_back(std::move(s));
+  Value from = i;
+  while (Operation* d = from.getDefiningOp()) {
+    if (!keepsIntegerValue(d)) break;
+    from = d->getOperand(0);
+  }
+  integerIds_[name] = intWidth(from.getType()) <= 32 ? ElemType::I32 : ElemType::I64;
+  computedSubscripts_[i.getAsOpaquePointer()] = name;
+  if (gatherNoted_.insert(b.g.getOperation()).second)
+    out_.notes.push_back("line " + std::to_string(loc.line) + ": a subscript computed from the op's operands is stored "
+                         "first, as the id tensor '" + name + "', which the gather reads");
+  std::vector<ExprPtr> at;
+  for (unsigned d = 0; d < b.g.getNumLoops(); ++d) at.push_back(loopName(d, loc));
+  return call(name, loc, std::move(at));
+}
+
 // tensor.extract in a body: the element of a tensor the op captures, at subscripts the
 // body computes (loop indices, constants, or an integer operand's element: a gather,
 // which Sema turns into a may-read of the dimensions it indexes).
@@ -311,6 +370,12 @@ ExprPtr Importer::extract(mlir::tensor::ExtractOp x, Body& b) {
       continue;
     }
     subs.push_back(expr(i, b));
+    const Expr& sub = *subs.back();
+    const bool readsTensor =
+        sub.kind == ExprKind::Call &&
+        (std::any_of(out_.def.params.begin(), out_.def.params.end(), [&](const TensorDecl& p) { return p.name == sub.name; }) ||
+         std::any_of(out_.def.stmts.begin(), out_.def.stmts.end(), [&](const StmtDecl& st) { return st.lhs == sub.name; }));
+    if (!readsTensor && !sub.args.empty()) subs.back() = computedSubscript(i, std::move(subs.back()), b, loc);
     gathers |= subs.back()->kind == ExprKind::Call;
     if (subs.back()->kind == ExprKind::Call) computedIds(i, subs.back()->name);
     // An index known here to leave the tensor is undefined behaviour in MLIR; TC would

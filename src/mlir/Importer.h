@@ -288,6 +288,9 @@ class Importer {
   std::map<Operation*, size_t> gatherNote_;  // per linalg op, its gather note (pushPieces rewrites it)
   std::set<Operation*> idsNoted_;
   std::map<std::string, ElemType> integerIds_;
+  // Subscripts a body computes from its operands (a lookup table's index), each stored
+  // first as an id tensor over the op's loops: the tensor's name, by the index value.
+  std::map<const void*, std::string> computedSubscripts_;
   std::set<std::string> substituted_;  // ids tensors read only through such subscripts may be dropped
   llvm::DenseMap<Value, std::optional<mlir::AffineExpr>> indexAffine_;  // indexAffine's answers
   std::set<Operation*> fittedNoted_;
@@ -388,9 +391,11 @@ class Importer {
   static ExprPtr rounded(ExprPtr x, Value v, SourceLoc loc, unsigned from = 0);
   static ExprPtr cast(Operation* d, ExprPtr x, SourceLoc loc);
   static ExprPtr selectNode(ExprPtr c, ExprPtr x, ExprPtr y, SourceLoc loc);
+  static ExprPtr unsignedOrder64(ExprKind k, const ExprPtr& a, const ExprPtr& b, SourceLoc loc);
   ExprPtr choose(Value c, const Build& x, const Build& y, Body& b);
   ExprPtr extract(mlir::tensor::ExtractOp x, Body& b);
   std::optional<std::pair<ExprPtr, mlir::AffineExpr>> computedLoopIds(Value i, Body& b, const std::string& table, SourceLoc loc);
+  ExprPtr computedSubscript(Value i, ExprPtr value, Body& b, SourceLoc loc);
   std::optional<std::pair<int64_t, int64_t>> span(mlir::AffineExpr e, const std::vector<int>& loops);
   std::optional<mlir::AffineExpr> indexAffine(Value i, mlir::linalg::GenericOp g);
   std::optional<mlir::AffineExpr> computeIndexAffine(Value i, mlir::linalg::GenericOp g);
