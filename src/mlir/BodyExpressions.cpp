@@ -306,9 +306,10 @@ ExprPtr Importer::choose(Value c, const Build& x, const Build& y, Body& b) {
 // A subscript the body computes from its operands' values (tosa.table's lookup: the
 // input shifted and masked): stored first, over the op's loops, as an id tensor of the
 // index's integer type, which the gather then reads (Sema takes subscripts from integer
-// tensors only). Loops a collapse splits keep the subscript as it was (refused by Sema).
+// tensors only). Loops a collapse splits, or an op without loops, keep the subscript as
+// it was (refused by Sema).
 ExprPtr Importer::computedSubscript(Value i, ExprPtr value, Body& b, SourceLoc loc) {
-  if (!split_.empty()) return value;
+  if (!split_.empty() || b.g.getNumLoops() == 0) return value;
   if (auto it = computedSubscripts_.find(i.getAsOpaquePointer()); it != computedSubscripts_.end()) {
     std::vector<ExprPtr> at;
     for (unsigned d = 0; d < b.g.getNumLoops(); ++d) at.push_back(loopName(d, loc));
