@@ -30,6 +30,7 @@ ExprPtr Importer::expr(Value v, Body& b) {
                                              mlir::arith::XOrIOp, mlir::arith::SelectOp, mlir::arith::ConstantOp>(d))
     return choose(v, [&] { return integer(1, loc); }, [&] { return integer(0, loc); }, b);
   const unsigned width = intWidth(v.getType());
+  if (width > 64) throw SourceError(loc, "integers of " + std::to_string(width) + " bits are not supported (i1 to i64 and index are)");
   // Integer arithmetic wraps at its width (index and i64 are taken not to overflow).
   auto wrapped = [&](ExprPtr e) { return width && width < 64 ? widthCall("wrap", std::move(e), width, loc) : std::move(e); };
   auto unsignedArgs = [&]() {
@@ -129,8 +130,8 @@ bool Importer::isCast(Operation* d) {
 }
 
 ExprPtr Importer::widthCall(const char* fn, ExprPtr x, unsigned width, SourceLoc loc) {
-  if (width != 1 && width != 8 && width != 16 && width != 32 && width != 64)
-    throw SourceError(loc, "integers of " + std::to_string(width) + " bits are not supported (i1, i8, i16, i32, i64 and index are)");
+  if (width < 1 || width > 64)
+    throw SourceError(loc, "integers of " + std::to_string(width) + " bits are not supported (i1 to i64 and index are)");
   std::vector<ExprPtr> a;
   a.push_back(std::move(x));
   a.push_back(integer(width, loc));

@@ -86,10 +86,17 @@ void Importer::packView(Operation* op, Value source, llvm::ArrayRef<int64_t> inn
   SourceLoc loc = locOf(op);
   const std::string what = pack ? "tensor.pack" : "tensor.unpack";
   auto t = tensorType(op->getResult(0), op);
-  if (!t.hasStaticShape()) throw SourceError(loc, what + " of a dynamic shape is not supported (static ones are views)");
+  // A dynamic extent is read from the destination, a dynamic tile from its value: both must
+  // be known numbers (IREE's tests write them as dims of dynamic constants).
+  const Shape dest = tensorOf(op->getOperand(1), op).shape;  // both ops: source, then destination
+  std::vector<int64_t> extents;
+  for (int64_t k = 0; k < t.getRank(); ++k) {
+    const std::optional<int64_t> n = t.isDynamicDim(k) ? ext_.value(dest[size_t(k)]) : t.getDimSize(k);
+    if (!n) throw SourceError(loc, what + " of a dynamic shape is not supported (static shapes, and dynamic ones of known extents, are views)");
+    extents.push_back(*n);
+  }
   for (int64_t n : tiles)
-    if (mlir::ShapedType::isDynamic(n))  // MLIR's verifier gives a dynamic tile a dynamic result
-      throw InternalError(what + " with a dynamic tile has a static shape");
+    if (n <= 0) throw SourceError(loc, what + " with a tile not known to be positive is not supported (constant tiles are)");
   const Shape src = tensorOf(source, op).shape;
   const int64_t rank = int64_t(pack ? src.size() : size_t(t.getRank()));  // the unpacked rank
   mlir::MLIRContext* ctx = op->getContext();
@@ -101,7 +108,7 @@ void Importer::packView(Operation* op, Value source, llvm::ArrayRef<int64_t> inn
   }
   for (int64_t i = 0; i < rank; ++i) outerOf[size_t(outerPerm.empty() ? i : outerPerm[size_t(i)])] = i;
   Shape shape;
-  for (int64_t k = 0; k < t.getRank(); ++k) shape.push_back(ext_.literal(t.getDimSize(k)));
+  for (int64_t n : extents) shape.push_back(ext_.literal(n));
   std::vector<mlir::AffineExpr> exprs;
   if (pack) {
     PaddedPack tail;
@@ -113,7 +120,7 @@ void Importer::packView(Operation* op, Value source, llvm::ArrayRef<int64_t> inn
       exprs.push_back(o * tileOf[size_t(d)] + mlir::getAffineDimExpr(unsigned(rank + innerOf[size_t(d)]), ctx));
       // The tiles cover the dimension past its end where there are more of them than it
       // needs, not only where the tile does not divide it.
-      if (t.getDimSize(outerOf[size_t(d)]) * tileOf[size_t(d)] <= *n) continue;
+      if (extents[size_t(outerOf[size_t(d)])] * tileOf[size_t(d)] <= *n) continue;
       if (!padded)
         // MLIR's verifier refuses partial tiles without a padding value.
         throw InternalError("tensor.pack of dimension " + std::to_string(d) + " into tiles that run past it has no padding value");
@@ -564,13 +571,28 @@ void Importer::castShape(Operation* op) {
 
 void Importer::packShape(Operation* op) {
   auto pk = mlir::cast<mlir::tensor::PackOp>(op);
-  packView(op, pk.getSource(), pk.getInnerDimsPos(), pk.getStaticInnerTiles(), pk.getOuterDimsPerm(), true,
+  packView(op, pk.getSource(), pk.getInnerDimsPos(), knownTiles(op, pk.getMixedTiles()), pk.getOuterDimsPerm(), true,
            bool(pk.getPaddingValue()));
+}
+
+// A pack's tiles as numbers: attributes, or values that are known extents; 0 for another.
+std::vector<int64_t> Importer::knownTiles(Operation* op, llvm::ArrayRef<mlir::OpFoldResult> mixed) {
+  std::vector<int64_t> tiles;
+  for (mlir::OpFoldResult r : mixed) {
+    std::optional<int64_t> n;
+    if (auto a = mlir::dyn_cast<mlir::Attribute>(r)) {
+      if (auto i = mlir::dyn_cast<mlir::IntegerAttr>(a)) n = i.getInt();
+    } else {
+      n = ext_.value(indexSym(mlir::cast<Value>(r), op));
+    }
+    tiles.push_back(n.value_or(0));
+  }
+  return tiles;
 }
 
 void Importer::unpackShape(Operation* op) {
   auto u = mlir::cast<mlir::tensor::UnPackOp>(op);
-  packView(op, u.getSource(), u.getInnerDimsPos(), u.getStaticInnerTiles(), u.getOuterDimsPerm(), false, false);
+  packView(op, u.getSource(), u.getInnerDimsPos(), knownTiles(op, u.getMixedTiles()), u.getOuterDimsPerm(), false, false);
 }
 
 void Importer::insertElementShape(Operation* op) {

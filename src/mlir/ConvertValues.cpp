@@ -2,6 +2,8 @@
 // empties and the extents index values name.
 #include "mlir/Importer.h"
 
+#include <set>
+
 namespace polyfuse::linalg_import {
 
 void Importer::run(mlir::func::FuncOp fn) {
@@ -177,9 +179,41 @@ int Importer::indexSym(Value v, Operation* at) {
   if (w != v) return indexSyms_[v] = indexSym(w, at);
   if (auto a = v.getDefiningOp<mlir::affine::AffineApplyOp>())
     if (std::optional<int> s = appliedExtent(a, at)) return indexSyms_[v] = *s;
+  if (std::optional<int64_t> n = arithOfKnownExtents(v, at)) return indexSyms_[v] = ext_.literal(*n);
   throw SourceError(locOf(at), "an extent here is computed by an op polyfuse does not follow "
                                "(extents must be constants, tensor.dim of a tensor, or affine.apply of those "
                                "that is one extent or a constant)");
+}
+
+// Integer arithmetic on extents whose values are known (a dynamic constant's, a tensor.dim
+// of a tensor cast from a static shape): the number it gives, as MLIR's folder computes it.
+// IREE's tests size a pack's destination as `arith.ceildivui %dim, %tile`.
+std::optional<int64_t> Importer::arithOfKnownExtents(Value v, Operation* at) {
+  Operation* d = v.getDefiningOp();
+  if (!d || d->getNumOperands() != 2 || d->getNumResults() != 1 || !v.getType().isIntOrIndex() ||
+      d->getName().getDialectNamespace() != "arith")
+    return std::nullopt;
+  const std::string name = d->getName().stripDialect().str();
+  static const std::set<std::string> known = {"addi",    "subi",  "muli",  "divsi", "divui", "ceildivsi", "ceildivui",
+                                              "floordivsi", "remsi", "remui", "maxsi", "maxui", "minsi", "minui"};
+  if (!known.count(name)) return std::nullopt;
+  const std::optional<int64_t> a = ext_.value(indexSym(d->getOperand(0), at)), b = ext_.value(indexSym(d->getOperand(1), at));
+  if (!a || !b) return std::nullopt;
+  const bool isUnsigned = name[name.size() - 2] == 'u';
+  const bool divides = name.find("div") != std::string::npos || name.find("rem") != std::string::npos;
+  if ((isUnsigned && (*a < 0 || *b < 0)) || (divides && *b == 0))
+    return std::nullopt;  // what MLIR leaves unfolded (or a division by zero)
+  int64_t r = 0;
+  if (name == "addi" && __builtin_add_overflow(*a, *b, &r)) return std::nullopt;
+  if (name == "subi" && __builtin_sub_overflow(*a, *b, &r)) return std::nullopt;
+  if (name == "muli" && __builtin_mul_overflow(*a, *b, &r)) return std::nullopt;
+  if (name == "divsi" || name == "divui") r = *a / *b;
+  if (name == "remsi" || name == "remui") r = *a % *b;
+  if (name == "ceildivsi" || name == "ceildivui") r = *a / *b + ((*a % *b != 0) && ((*a < 0) == (*b < 0)) ? 1 : 0);
+  if (name == "floordivsi") r = *a / *b - ((*a % *b != 0) && ((*a < 0) != (*b < 0)) ? 1 : 0);
+  if (name == "maxsi" || name == "maxui") r = std::max(*a, *b);
+  if (name == "minsi" || name == "minui") r = std::min(*a, *b);
+  return r;
 }
 
 // affine.apply over extents (dropping unit loops writes 1 * n): a constant, or exactly

@@ -165,6 +165,12 @@ ElemType elemType(mlir::Type t) {
   if (t.isInteger(32)) return ElemType::I32;
   if (t.isInteger(16)) return ElemType::I16;
   if (t.isInteger(8)) return ElemType::I8;
+  // Integers of other widths (IREE's i2, i4) are stored in the next wider type; the body
+  // wraps each result at the type's own width, so a stored value is always one of them.
+  if (t.isSignlessInteger()) {
+    const unsigned w = t.getIntOrFloatBitWidth();
+    return w <= 8 ? ElemType::I8 : w <= 16 ? ElemType::I16 : w <= 32 ? ElemType::I32 : ElemType::I64;
+  }
   return floatBits(t) == 64 ? ElemType::F64 : ElemType::F32;
 }
 
@@ -228,12 +234,11 @@ mlir::RankedTensorType Importer::tensorType(Value v, Operation* at) {
   auto t = mlir::dyn_cast<mlir::RankedTensorType>(v.getType());
   if (!t) throw SourceError(locOf(at), "expected a ranked tensor, found an operand of another type");
   mlir::Type e = t.getElementType();
-  if (!e.isF32() && !e.isF64() && !e.isF16() && !e.isBF16() && !e.isSignlessInteger(1) && !e.isSignlessInteger(8) &&
-      !e.isSignlessInteger(16) && !e.isSignlessInteger(32) && !e.isSignlessInteger(64)) {
+  if (!e.isF32() && !e.isF64() && !e.isF16() && !e.isBF16() && !(e.isSignlessInteger() && e.getIntOrFloatBitWidth() <= 64)) {
     std::string s;
     llvm::raw_string_ostream os(s);
     e.print(os);
-    throw SourceError(locOf(at), "element type " + os.str() + " is not supported (f32, f64, f16, bf16, i1, i8, i16, i32 and i64 are)");
+    throw SourceError(locOf(at), "element type " + os.str() + " is not supported (f32, f64, f16, bf16, and signless integers i1 to i64 are)");
   }
   return t;
 }

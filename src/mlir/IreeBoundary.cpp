@@ -22,7 +22,8 @@ using mlir_text::commaList;
 
 const char* const kMarkers[] = {"util.", "hal.tensor.", "check.expect_", "bufferization.materialize_in_destination",
                                 "bufferization.alloc_tensor", "vector.print",
-                                "flow.tensor.reshape", "flow.tensor.dynamic_constant", "flow.tensor.tie_shape", "hal.fence"};
+                                "flow.tensor.reshape", "flow.tensor.bitcast", "flow.tensor.dynamic_constant", "flow.tensor.tie_shape", "hal.fence",
+                                "#iree_encoding.packed_storage"};
 
 // A value given the same value under another name: MLIR's spelling of it.
 std::string alias(const std::string& result, const std::string& value, const std::string& type) {
@@ -49,11 +50,11 @@ bool staticExtents(const std::string& inner, std::vector<std::string>& extents, 
 // flow.tensor.reshape of static shapes: a collapse to one dimension, then an expansion
 // to the result's (both on the op's line). The importer splits the loops that read
 // through them where the groupings nest, and says at this line where they do not.
-std::string reshape(const std::smatch& m, int& counter) {
-  const std::string result = m[1], value = m[2], from = m[3], to = m[4];
+std::string reshape(const std::string& result, const std::string& value, const std::string& from, const std::string& to,
+                    int& counter) {
   std::vector<std::string> a, b;
   int64_t n = 0, resultElements = 0;
-  if (!staticExtents(from, a, n) || !staticExtents(to, b, resultElements)) return m[0];
+  if (!staticExtents(from, a, n) || !staticExtents(to, b, resultElements)) return "";
   const std::string elem = from.substr(from.rfind('x') + 1);
   auto group = [](size_t k) {
     std::string g = "[[";
@@ -70,6 +71,51 @@ std::string reshape(const std::smatch& m, int& counter) {
   for (auto& e : b) sizes += (sizes.empty() ? "" : ", ") + e;
   return out + " " + result + " = tensor.expand_shape " + tmp + " " + group(b.size()) + " output_shape [" + sizes + "] : " +
          flat + " into tensor<" + to + ">";
+}
+
+// `flow.tensor.bitcast` between integer types of static shapes (IREE's sub-byte tests):
+// the source's elements in row-major order, each wide element the r = W / N narrow ones
+// of its bits, lowest first (a packed i1 mask: bit k of byte j is element 8j + k). Read
+// as a generic that takes each wide element apart (shift, truncate), or one that puts r
+// narrow ones together (a sum of shifted, zero-extended parts: their bits are disjoint);
+// reshapes around it. Empty when the cast is not of this kind.
+std::string bitcast(const std::string& result, const std::string& value, const std::string& from, const std::string& to,
+                    int& counter) {
+  std::vector<std::string> a, b;
+  int64_t n = 0, m = 0;
+  if (!staticExtents(from, a, n) || !staticExtents(to, b, m)) return "";
+  const std::string fromElem = from.substr(from.rfind('x') + 1), toElem = to.substr(to.rfind('x') + 1);
+  const std::optional<int> fw = mlir_text::typeBits(fromElem), tw = mlir_text::typeBits(toElem);
+  if (!fw || !tw || fromElem[0] != 'i' || toElem[0] != 'i') return "";
+  if (*fw == *tw) return n == m ? reshape(result, value, from, to, counter) : "";
+  const bool unpack = *fw > *tw;
+  const int wide = unpack ? *fw : *tw, narrow = unpack ? *tw : *fw, r = wide / narrow;
+  const std::string W = "i" + std::to_string(wide), N = "i" + std::to_string(narrow);
+  const int64_t words = unpack ? n : m;
+  if (wide % narrow || (unpack ? m != n * r : n != m * r)) return "";
+  const std::string p = "%pf_bitcast_" + std::to_string(counter++) + "_";
+  const std::string flat = std::to_string(words) + "x" + W, parts = std::to_string(words) + "x" + std::to_string(r) + "x" + N;
+  const std::string maps = R"(indexing_maps = [affine_map<(d0, d1) -> ()" + std::string(unpack ? "d0" : "d0, d1") +
+                           ")>, affine_map<(d0, d1) -> (" + (unpack ? "d0, d1" : "d0") + ")>]";
+  const std::string shift = p + "q = linalg.index 1 : index " + p + "qi = arith.index_cast " + p + "q : index to " + W + " " +
+                            p + "w = arith.constant " + std::to_string(narrow) + " : " + W + " " + p + "s = arith.muli " +
+                            p + "qi, " + p + "w : " + W + " ";
+  std::string out = reshape(p + "in", value, from, unpack ? flat : parts, counter) + " " + p + "init = tensor.empty() : tensor<" +
+                    (unpack ? parts : flat) + "> ";
+  if (unpack) {
+    out += p + "out = linalg.generic {" + maps + R"(, iterator_types = ["parallel", "parallel"]} ins()" + p + "in : tensor<" +
+           flat + ">) outs(" + p + "init : tensor<" + parts + ">) { ^bb0(" + p + "a: " + W + ", " + p + "b: " + N + "): " + shift +
+           p + "h = arith.shrui " + p + "a, " + p + "s : " + W + " " + p + "t = arith.trunci " + p + "h : " + W + " to " + N +
+           " linalg.yield " + p + "t : " + N + " } -> tensor<" + parts + ">";
+  } else {
+    out += p + "zero = arith.constant 0 : " + W + " " + p + "acc = linalg.fill ins(" + p + "zero : " + W + ") outs(" + p +
+           "init : tensor<" + flat + ">) -> tensor<" + flat + "> " + p + "out = linalg.generic {" + maps +
+           R"(, iterator_types = ["parallel", "reduction"]} ins()" + p + "in : tensor<" + parts + ">) outs(" + p +
+           "acc : tensor<" + flat + ">) { ^bb0(" + p + "a: " + N + ", " + p + "b: " + W + "): " + shift + p + "x = arith.extui " +
+           p + "a : " + N + " to " + W + " " + p + "h = arith.shli " + p + "x, " + p + "s : " + W + " " + p + "t = arith.addi " +
+           p + "b, " + p + "h : " + W + " linalg.yield " + p + "t : " + W + " } -> tensor<" + flat + ">";
+  }
+  return out + " " + reshape(result, p + "out", unpack ? parts : flat, to, counter);
 }
 
 // The end of the parenthesized list that starts at `open`.
@@ -89,7 +135,8 @@ std::string trimmed(const std::string& s) {
 
 // `check.expect_almost_eq_const(%r, dense<..> : T) : T` (IREE: the value tested, then
 // what it should be, and the tested value's type), or `check.expect_almost_eq(%a, %b, %tol)
-// : T1, T2, f32` (tpp-mlir: a type for each operand, the tested value either one): the
+// : T1, T2, f32` (tpp-mlir: a type for each operand, the tested value either one), or
+// `check.expect_eq(%a, %b) : T` (IREE: two values of one type): the
 // tensors a check reads, with their types; none when the line is not such a check.
 // (Parsed by hand: a regular expression with `.*` recurses once a character in
 // libstdc++, and these lines hold whole constants.)
@@ -115,6 +162,8 @@ std::vector<std::pair<std::string, std::string>> checked(const std::string& line
       if (ssa(ops[k]) && tensor(types[k])) out.push_back({ops[k], types[k]});
   } else if (!ops.empty() && types.size() == 1 && ssa(ops[0]) && tensor(types[0])) {
     out.push_back({ops[0], types[0]});
+    // IREE's `check.expect_eq(%a, %b) : T` compares two values of one type: both are results.
+    if (ops.size() >= 2 && ssa(ops[1]) && l.find("_const(") == std::string::npos) out.push_back({ops[1], types[0]});
   }
   return out;
 }
@@ -389,6 +438,8 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
   static const std::regex header(R"(^\s*(util\.func|func\.func)\b)");
   static const std::regex flowReshape(PF_SSA R"(\s*=\s*flow\.tensor\.reshape\s+)" PF_SSA
                                       R"(\s*:\s*tensor<([^>]*)>\s*->\s*tensor<([^>]*)>)");
+  static const std::regex flowBitcast(PF_SSA R"(\s*=\s*flow\.tensor\.bitcast\s+)" PF_SSA
+                                      R"(\s*:\s*tensor<([^>]*)>\s*->\s*tensor<([^>]*)>)");
   static const std::regex utilReturn(R"(\butil\.return\b)");
   static const std::regex emptyReturn(R"(^(\s*)(?:func\.)?return\s*$)");
   static const std::regex fence(R"(,?\s*%[\w.$#-]+\s*:\s*!hal\.fence)");
@@ -428,6 +479,14 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
     }
   }
   std::set<std::string> applied;
+  // How IREE stores an i1 tensor (8 to a byte) is no part of its values: polyfuse stores a
+  // byte each, and the bitcasts that pack and unpack them are read as what they compute.
+  static const std::regex packedStorage(R"(\s*,\s*#iree_encoding\.packed_storage\s*>)");
+  for (std::string& l : lines)
+    if (l.find("#iree_encoding.packed_storage") != std::string::npos) {
+      l = std::regex_replace(l, packedStorage, ">");
+      applied.insert("#iree_encoding.packed_storage is a layout, not a value: dropped");
+    }
   static const std::regex utilCall(R"(\butil\.call\b)");
   std::vector<size_t> calls;  // lines of util.call (a dropped stub may hold them all)
   for (std::string& l : lines) {
@@ -465,8 +524,15 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
         l = m.prefix().str() + alias(m[1], m[2], m[3]) + m.suffix().str();
         applied.insert(rule->note);
       } else if (l.find("flow.tensor.reshape") != std::string::npos && std::regex_search(l, m, flowReshape)) {
-        l = m.prefix().str() + reshape(m, reshapes) + m.suffix().str();
-        applied.insert("flow.tensor.reshape of static shapes is a collapse and an expansion");
+        if (std::string r = reshape(m[1], m[2], m[3], m[4], reshapes); !r.empty()) {
+          l = m.prefix().str() + r + m.suffix().str();
+          applied.insert("flow.tensor.reshape of static shapes is a collapse and an expansion");
+        }
+      } else if (l.find("flow.tensor.bitcast") != std::string::npos && std::regex_search(l, m, flowBitcast)) {
+        if (std::string r = bitcast(m[1], m[2], m[3], m[4], reshapes); !r.empty()) {
+          l = m.prefix().str() + r + m.suffix().str();
+          applied.insert("flow.tensor.bitcast between integer types takes each element's bits apart, or puts them together");
+        }
       } else if (l.find("flow.tensor.dynamic_constant") != std::string::npos) {
         std::string d = dynamicConstant(l);
         if (d != l) applied.insert("flow.tensor.dynamic_constant is a constant, cast to its dynamic type");

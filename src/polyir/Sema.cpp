@@ -441,8 +441,8 @@ class Sema {
         e.fn = it->second.first;
         if (e.fn == Intrinsic::Wrap || e.fn == Intrinsic::Zext) {
           const Expr& w = *e.args[1];
-          if (w.kind != ExprKind::Number || !(w.number == 1 || w.number == 8 || w.number == 16 || w.number == 32 || w.number == 64))
-            throw SourceError(w.loc, "the width of '" + e.name + "' must be the literal 1, 8, 16, 32 or 64");
+          if (w.kind != ExprKind::Number || !(w.number >= 1 && w.number <= 64 && w.number == double(int(w.number))))
+            throw SourceError(w.loc, "the width of '" + e.name + "' must be an integer literal from 1 to 64");
         }
         for (auto& a : e.args) resolve(*a, st, indices);
         return;

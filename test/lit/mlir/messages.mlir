@@ -20,11 +20,11 @@
 // RUN: not polyfuse check %s --entry reduce_from_empty 2>&1 | FileCheck --check-prefix=REDUCE-FROM-EMPTY %s
 // REDUCE-FROM-EMPTY: messages.mlir:161:8: this reduction starts from a tensor.empty, whose elements are undefined
 // RUN: not polyfuse check %s --entry f80_type 2>&1 | FileCheck --check-prefix=F80-TYPE %s
-// F80-TYPE: messages.mlir:168:1: element type f80 is not supported (f32, f64, f16, bf16, i1, i8, i16, i32 and i64 are)
+// F80-TYPE: messages.mlir:168:1: element type f80 is not supported (f32, f64, f16, bf16, and signless integers i1 to i64 are)
 // RUN: not polyfuse check %s --entry body_f80 2>&1 | FileCheck --check-prefix=BODY-F80 %s
 // BODY-F80: messages.mlir:182:10: float type f80 is not supported (f16, bf16, f32 and f64 are)
-// RUN: not polyfuse check %s --entry body_i7 2>&1 | FileCheck --check-prefix=BODY-I7 %s
-// BODY-I7: messages.mlir:192:10: integers of 7 bits are not supported (i1, i8, i16, i32, i64 and index are)
+// RUN: not polyfuse check %s --entry body_i65 2>&1 | FileCheck --check-prefix=BODY-I65 %s
+// BODY-I65: messages.mlir:193:10: integers of 65 bits are not supported (i1 to i64 and index are)
 // RUN: not polyfuse check %s --entry memref_op 2>&1 | FileCheck --check-prefix=MEMREF-OP %s
 // MEMREF-OP: messages.mlir:201:3: 'linalg.fill' works on memrefs; polyfuse imports tensors
 // RUN: not polyfuse check %s --entry value_outside 2>&1 | FileCheck --check-prefix=VALUE-OUTSIDE %s
@@ -38,7 +38,7 @@
 // RUN: not polyfuse check %s --entry collapse_dynamic 2>&1 | FileCheck --check-prefix=COLLAPSE-DYNAMIC %s
 // COLLAPSE-DYNAMIC: messages.mlir:246:8: collapse_shape of a dynamic extent with others: their product is not one size
 // RUN: not polyfuse check %s --entry pack_dynamic 2>&1 | FileCheck --check-prefix=PACK-DYNAMIC %s
-// PACK-DYNAMIC: messages.mlir:257:8: tensor.pack of a dynamic shape is not supported (static ones are views)
+// PACK-DYNAMIC: messages.mlir:257:8: tensor.pack of a dynamic shape is not supported (static shapes, and dynamic ones of known extents, are views)
 // RUN: not polyfuse check %s --entry reshape_from_dynamic 2>&1 | FileCheck --check-prefix=RESHAPE-FROM-DYNAMIC %s
 // RESHAPE-FROM-DYNAMIC: messages.mlir:262:8: tensor.reshape of a dynamic shape is not supported (a static one is read as a view)
 // RUN: not polyfuse check %s --entry reshape_to_dynamic 2>&1 | FileCheck --check-prefix=RESHAPE-TO-DYNAMIC %s
@@ -185,13 +185,13 @@ func.func @body_f80(%x: tensor<4xf32>) -> tensor<4xf32> {
   } -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
-func.func @body_i7(%x: tensor<4xf32>) -> tensor<4xf32> {
+func.func @body_i65(%x: tensor<4xf32>) -> tensor<4xf32> {
   %e = tensor.empty() : tensor<4xf32>
   %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) {
   ^bb0(%a: f32, %o: f32):
-    %w = arith.fptosi %a : f32 to i7
-    %m = arith.muli %w, %w : i7
-    %t = arith.sitofp %m : i7 to f32
+    %w = arith.fptosi %a : f32 to i65
+    %m = arith.muli %w, %w : i65
+    %t = arith.sitofp %m : i65 to f32
     linalg.yield %t : f32
   } -> tensor<4xf32>
   return %r : tensor<4xf32>
