@@ -222,7 +222,7 @@ std::string combine(ReduceOp op, const std::string& a, const std::string& b, con
 // pf_<name> (mathHelpers), the same in CUDA, OpenCL and the C reference.
 bool isHelper(Intrinsic f) {
   switch (f) {
-    case Intrinsic::Maximum: case Intrinsic::Minimum: case Intrinsic::RoundF16: case Intrinsic::RoundBF16:
+    case Intrinsic::Maximum: case Intrinsic::Minimum: case Intrinsic::RoundF16: case Intrinsic::RoundBF16: case Intrinsic::RoundFloat:
     case Intrinsic::Wrap: case Intrinsic::Zext: case Intrinsic::IDiv: case Intrinsic::IRem: case Intrinsic::FloorDiv:
     case Intrinsic::CeilDiv: case Intrinsic::BitAnd: case Intrinsic::BitOr: case Intrinsic::BitXor: case Intrinsic::Shl:
     case Intrinsic::AShr: case Intrinsic::Clz:
@@ -290,6 +290,14 @@ std::string mathHelpers(const Spelling& sp, const std::set<Intrinsic>& used) {
       "  int e;\n  " + f("frexp") + "(x, &e);\n  const int q = e - 8 < -133 ? -133 : e - 8;\n"
       "  const " + R + " r = " + f("ldexp") + "(" + f("rint") + "(" + f("ldexp") + "(x, -q)), q);\n"
       "  return " + f("fabs") + "(r) > (" + R + ")3.3895313892515355e38 ? (r < 0 ? -INFINITY : INFINITY) : r;\n");
+  // The same for any binary format, its parameters given (MLIR's f8 kinds): past the
+  // largest finite value, infinity, or NaN where the format has none.
+  def(Intrinsic::RoundFloat, R + " x, int fraction, int minq, " + R + " maxf, int nan",
+      "  if (x != x) return x;\n"
+      "  if (" + f("fabs") + "(x) == INFINITY) return nan ? NAN : x;\n"
+      "  int e;\n  " + f("frexp") + "(x, &e);\n  const int q = e - 1 - fraction < minq ? minq : e - 1 - fraction;\n"
+      "  const " + R + " r = " + f("ldexp") + "(" + f("rint") + "(" + f("ldexp") + "(x, -q)), q);\n"
+      "  if (" + f("fabs") + "(r) <= maxf) return r;\n  return nan ? NAN : (r < 0 ? -INFINITY : INFINITY);\n");
   def(Intrinsic::Wrap, R + " x, int n",
       "  " + L + " v = (" + L + ")x;\n  if (n < 64) { const " + L + " m = (" + L + ")1 << n; v &= m - 1; if (v >= m / 2) v -= m; }\n"
       "  return (" + R + ")v;\n");
@@ -423,6 +431,14 @@ CExpr callExpr(const Expr& e, const Spelling& sp, const Sub& sub, const Primary&
       return primary("((" + sp.real + ")(float)" + wrap(sub(0), 3) + ")");
     case Intrinsic::Wrap: case Intrinsic::Zext:  // the width is a literal
       return primary(sp.fn(helperName(e.fn)) + "(" + sub(0).text + ", " + std::to_string(int(e.args[1]->number)) + ")");
+    case Intrinsic::RoundFloat: {  // the format's parameters are literals: integers but the largest value
+      auto literal = [&](int k) {
+        const Expr& a = *e.args[size_t(k)];
+        return a.kind == ExprKind::Neg ? -a.args[0]->number : a.number;
+      };
+      return primary(sp.fn(helperName(e.fn)) + "(" + sub(0).text + ", " + std::to_string(int(literal(1))) + ", " +
+                     std::to_string(int(literal(2))) + ", " + sub(3).text + ", " + std::to_string(int(literal(4))) + ")");
+    }
     default:
       if (isHelper(e.fn)) {
         std::string args;

@@ -157,6 +157,17 @@ ExprPtr Importer::rounded(ExprPtr x, Value v, SourceLoc loc, unsigned from) {
   // in practice; only a computed integer is rounded.
   const bool exactInt = a[0]->kind == ExprKind::Name || a[0]->kind == ExprKind::Number;
   if (t.isF32() && from > 24 && !exactInt) return call("round_f32", loc, std::move(a));
+  if (isSmallFloat(t)) {
+    // A format narrower than 16 bits (MLIR's f8 kinds): its parameters, from the type's
+    // own semantics, so that every format MLIR knows rounds as its APFloat does.
+    const llvm::fltSemantics& sem = mlir::cast<mlir::FloatType>(t).getFloatSemantics();
+    const int fraction = int(llvm::APFloat::semanticsPrecision(sem)) - 1;
+    a.push_back(integer(fraction, loc));
+    a.push_back(integer(llvm::APFloat::semanticsMinExponent(sem) - fraction, loc));
+    a.push_back(number(toDouble(llvm::APFloat::getLargest(sem)), 64, loc));
+    a.push_back(integer(llvm::APFloat::getInf(sem).isInfinity() ? 0 : 1, loc));
+    return call("round_float", loc, std::move(a));
+  }
   if (!t.isF32() && !t.isF64() && mlir::isa<mlir::FloatType>(t)) {
     std::string s;
     llvm::raw_string_ostream os(s);

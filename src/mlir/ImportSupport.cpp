@@ -149,6 +149,11 @@ std::optional<std::vector<double>> constantElements(mlir::Attribute a) {
   return out;
 }
 
+bool isSmallFloat(mlir::Type t) {
+  if (auto s = mlir::dyn_cast<mlir::ShapedType>(t)) t = s.getElementType();
+  return mlir::isa<mlir::FloatType>(t) && t.getIntOrFloatBitWidth() < 16;
+}
+
 int floatBits(mlir::Type t) {
   if (auto s = mlir::dyn_cast<mlir::ShapedType>(t)) t = s.getElementType();
   return t.isF64() ? 64 : 32;
@@ -234,11 +239,17 @@ mlir::RankedTensorType Importer::tensorType(Value v, Operation* at) {
   auto t = mlir::dyn_cast<mlir::RankedTensorType>(v.getType());
   if (!t) throw SourceError(locOf(at), "expected a ranked tensor, found an operand of another type");
   mlir::Type e = t.getElementType();
-  if (!e.isF32() && !e.isF64() && !e.isF16() && !e.isBF16() && !(e.isSignlessInteger() && e.getIntOrFloatBitWidth() <= 64)) {
+  if (!e.isF32() && !e.isF64() && !e.isF16() && !e.isBF16() && !isSmallFloat(e) &&
+      !(e.isSignlessInteger() && e.getIntOrFloatBitWidth() <= 64)) {
     std::string s;
     llvm::raw_string_ostream os(s);
     e.print(os);
-    throw SourceError(locOf(at), "element type " + os.str() + " is not supported (f32, f64, f16, bf16, and signless integers i1 to i64 are)");
+    throw SourceError(locOf(at), "element type " + os.str() + " is not supported (f32, f64, f16, bf16, the f8 kinds, and signless integers i1 to i64 are)");
+  }
+  if (isSmallFloat(e) && !smallFloatNoted_) {
+    smallFloatNoted_ = true;
+    out_.notes.push_back("values of the f8 kinds are held as float (exactly: every f8 value is one), each result rounded "
+                         "to its type; their bytes are counted at 4 an element");
   }
   return t;
 }

@@ -125,6 +125,8 @@ double toDouble(llvm::APFloat f);
 std::optional<std::vector<double>> constantElements(mlir::Attribute a);
 
 int floatBits(mlir::Type t);
+// A float format narrower than 16 bits (MLIR's f8 kinds), of a type or a tensor's elements.
+bool isSmallFloat(mlir::Type t);
 
 // The TC element type of a float or of a tensor's elements (checked f32, f64, i32 or
 // i64 before).
@@ -243,6 +245,7 @@ class Importer {
   llvm::DenseMap<Value, std::string> scalars_;
   std::map<Operation*, std::vector<ResultForm>> forms_;
   std::set<std::string> taken_;
+  bool smallFloatNoted_ = false;  // the note on f8 storage is given once
   std::vector<Shape> paramShapes_;  // beside out_.def.params (empty for scalars)
   // Slices of a dynamic size: size + offset <= limit, as extents (named once all are).
   struct PendingBound {

@@ -61,7 +61,8 @@ enum class ExprKind {
 // Fmax/Fmin ignore a NaN operand (C's fmax, MLIR's maxnumf); Maximum/Minimum propagate
 // it and order -0 below +0 (IEEE 754-2019 maximum, MLIR's maximumf).
 // The casts MLIR bodies contain: RoundF32/F16/BF16 round to that type's precision (truncf,
-// then extf back to the computing type); Wrap(x, n) is x reduced to a signed n-bit integer
+// then extf back to the computing type); RoundFloat(x, fraction, minQuantum, maxFinite,
+// nanOnOverflow) to any binary format's (the f8 kinds), its parameters literals; Wrap(x, n) is x reduced to a signed n-bit integer
 // (trunci, index_cast), Zext(x, n) the unsigned value of the n-bit integer x (extui,
 // uitofp, unsigned compares); Trunc rounds toward zero (fptosi); Fma(a, b, c) rounds
 // a * b + c once (math.fma). IDiv/IRem truncate like C; FloorDiv/CeilDiv round down, up.
@@ -73,7 +74,7 @@ enum class Intrinsic {
   // C's math library, as CUDA (f-suffixed in float) and OpenCL spell it too.
   Sin, Cos, Tan, Atan, Atan2, Floor, Ceil, Round, Rint, Log1p, Log2, Log10, Exp2, Expm1, Copysign, Fmod,
   Asin, Acos, Sinh, Cosh, Asinh, Acosh, Atanh, Cbrt, Erfc,
-  Fma, Trunc, Maximum, Minimum, RoundF32, RoundF16, RoundBF16, Wrap, Zext, IDiv, IRem, FloorDiv, CeilDiv,
+  Fma, Trunc, Maximum, Minimum, RoundF32, RoundF16, RoundBF16, RoundFloat, Wrap, Zext, IDiv, IRem, FloorDiv, CeilDiv,
   BitAnd, BitOr, BitXor, Shl, AShr, Clz
 };
 

@@ -6,18 +6,18 @@
 
 namespace polyfuse {
 
-// Round to nearest even with `fraction` bits, in quanta no finer than 2^minQuantum (the
-// subnormals' step), and overflow past `maxFinite`.
-static double roundToFormat(double x, int fraction, int minQuantum, double maxFinite) {
-  if (std::isnan(x) || std::isinf(x)) return x;
+double roundToFloatFormat(double x, int fraction, int minQuantum, double maxFinite, bool nanOnOverflow) {
+  if (std::isnan(x)) return x;
+  if (std::isinf(x)) return nanOnOverflow ? NAN : x;
   int e;
   std::frexp(x, &e);
   const int q = std::max(e - 1 - fraction, minQuantum);
   const double r = std::ldexp(std::nearbyint(std::ldexp(x, -q)), q);
-  return std::fabs(r) > maxFinite ? std::copysign(INFINITY, r) : r;
+  if (std::fabs(r) <= maxFinite) return r;
+  return nanOnOverflow ? NAN : std::copysign(INFINITY, r);
 }
-double roundToHalf(double x) { return roundToFormat(x, 10, -24, 65504.0); }
-double roundToBFloat16(double x) { return roundToFormat(x, 7, -133, 3.3895313892515355e38); }
+double roundToHalf(double x) { return roundToFloatFormat(x, 10, -24, 65504.0, false); }
+double roundToBFloat16(double x) { return roundToFloatFormat(x, 7, -133, 3.3895313892515355e38, false); }
 
 double storedValue(ElemType t, double v) {
   switch (t) {

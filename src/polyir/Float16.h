@@ -12,6 +12,10 @@ namespace polyfuse {
 // finite value, infinity.
 double roundToHalf(double x);
 double roundToBFloat16(double x);
+// x rounded to nearest even with `fraction` bits, in quanta no finer than 2^minQuantum (the
+// subnormals' step); past `maxFinite`, infinity, or NaN for a format without infinities
+// (MLIR's f8E4M3FN and the FNUZ kinds).
+double roundToFloatFormat(double x, int fraction, int minQuantum, double maxFinite, bool nanOnOverflow);
 // `v` as a tensor of type `t` holds it: rounded to float, half or bfloat16.
 double storedValue(ElemType t, double v);
 

@@ -234,6 +234,8 @@ class Evaluator {
           case Intrinsic::RoundF32: return double(float(x));
           case Intrinsic::RoundF16: return roundToHalf(x);
           case Intrinsic::RoundBF16: return roundToBFloat16(x);
+          case Intrinsic::RoundFloat:
+            return roundToFloatFormat(x, int(eval(*e.args[1])), int(eval(*e.args[2])), eval(*e.args[3]), eval(*e.args[4]) != 0);
           case Intrinsic::Wrap: return double(wrapInt(toInt64(x), int(e.args[1]->number)));
           case Intrinsic::Zext: return zextInt(toInt64(x), int(e.args[1]->number));
           case Intrinsic::IDiv: case Intrinsic::IRem: case Intrinsic::FloorDiv: case Intrinsic::CeilDiv:

@@ -135,7 +135,8 @@ static const std::map<std::string, std::pair<Intrinsic, int>>& intrinsics() {
       {"trunc", {Intrinsic::Trunc, 1}},     {"fma", {Intrinsic::Fma, 3}},
       {"maximum", {Intrinsic::Maximum, 2}}, {"minimum", {Intrinsic::Minimum, 2}},
       {"round_f32", {Intrinsic::RoundF32, 1}}, {"round_f16", {Intrinsic::RoundF16, 1}},
-      {"round_bf16", {Intrinsic::RoundBF16, 1}}, {"wrap", {Intrinsic::Wrap, 2}},
+      {"round_bf16", {Intrinsic::RoundBF16, 1}}, {"round_float", {Intrinsic::RoundFloat, 5}},
+      {"wrap", {Intrinsic::Wrap, 2}},
       {"zext", {Intrinsic::Zext, 2}},       {"idiv", {Intrinsic::IDiv, 2}},
       {"irem", {Intrinsic::IRem, 2}},       {"floordiv", {Intrinsic::FloorDiv, 2}},
       {"ceildiv", {Intrinsic::CeilDiv, 2}}, {"bitand", {Intrinsic::BitAnd, 2}},
@@ -444,6 +445,10 @@ class Sema {
           if (w.kind != ExprKind::Number || !(w.number >= 1 && w.number <= 64 && w.number == double(int(w.number))))
             throw SourceError(w.loc, "the width of '" + e.name + "' must be an integer literal from 1 to 64");
         }
+        if (e.fn == Intrinsic::RoundFloat)
+          for (size_t k = 1; k < e.args.size(); ++k)
+            if (e.args[k]->kind != ExprKind::Number && !(e.args[k]->kind == ExprKind::Neg && e.args[k]->args[0]->kind == ExprKind::Number))
+              throw SourceError(e.args[k]->loc, "the format of 'round_float' (fraction bits, smallest quantum's exponent, largest finite value, NaN on overflow) must be literals");
         for (auto& a : e.args) resolve(*a, st, indices);
         return;
       }

@@ -20,7 +20,7 @@
 // RUN: not polyfuse check %s --entry reduce_from_empty 2>&1 | FileCheck --check-prefix=REDUCE-FROM-EMPTY %s
 // REDUCE-FROM-EMPTY: messages.mlir:161:8: this reduction starts from a tensor.empty, whose elements are undefined
 // RUN: not polyfuse check %s --entry f80_type 2>&1 | FileCheck --check-prefix=F80-TYPE %s
-// F80-TYPE: messages.mlir:168:1: element type f80 is not supported (f32, f64, f16, bf16, and signless integers i1 to i64 are)
+// F80-TYPE: messages.mlir:168:1: element type f80 is not supported (f32, f64, f16, bf16, the f8 kinds, and signless integers i1 to i64 are)
 // RUN: not polyfuse check %s --entry body_f80 2>&1 | FileCheck --check-prefix=BODY-F80 %s
 // BODY-F80: messages.mlir:182:10: float type f80 is not supported (f16, bf16, f32 and f64 are)
 // RUN: not polyfuse check %s --entry body_i65 2>&1 | FileCheck --check-prefix=BODY-I65 %s
