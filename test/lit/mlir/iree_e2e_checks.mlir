@@ -25,8 +25,8 @@
 // RUN: polyfuse exec %s --entry packed --backend opencl --dump %t/k | FileCheck %s --check-prefix=EXEC
 // RUN: %python -c "import numpy as n; print(n.load('%t/k/pack.npy').ravel().tolist())" | FileCheck %s --check-prefix=PACKED
 // PACKED: [0.0, 1.0, 4.0, 5.0, 2.0, 3.0, 6.0, 7.0, 8.0, 9.0, 12.0, 13.0, 10.0, 11.0, 14.0, 15.0]
-// A check's type, or a dynamic constant's, on a line of its own (IREE's gather and dynamic
-// attention tests write them so): the value doubled, 2, 4, 6.
+// A check's type, or a dynamic constant's value and type, on lines of their own (IREE's
+// gather, topk and dynamic attention tests write them so): the value doubled, 2, 4, 6.
 // RUN: polyfuse exec %s --entry split_types --backend opencl --dump %t/t | FileCheck %s --check-prefix=EXEC
 // RUN: %python -c "import numpy as n; print(n.load('%t/t/r.npy').ravel().tolist())" | FileCheck %s --check-prefix=SPLIT
 // SPLIT: [2.0, 4.0, 6.0]
@@ -153,9 +153,10 @@ func.func @computed_value(%x: tensor<4xf32>, %a: f32) -> tensor<4xf32> {
   return %r : tensor<4xf32>
 }
 func.func @split_types() {
-  %x = flow.tensor.dynamic_constant dense<[1.0, 2.0,
-                                           3.0]>
-    : tensor<3xf32> -> tensor<?xf32>
+  %x = flow.tensor.dynamic_constant
+      dense<[1.0, 2.0,
+             3.0]>
+      : tensor<3xf32> -> tensor<?xf32>
   %c0 = arith.constant 0 : index
   %n = tensor.dim %x, %c0 : tensor<?xf32>
   %e = tensor.empty(%n) : tensor<?xf32>
