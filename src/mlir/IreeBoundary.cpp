@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
 
@@ -182,13 +183,17 @@ bool definedAsConstant(const std::vector<std::string>& lines, size_t from, size_
 }
 
 // `%v = vector.transfer_read %t[..], %pad : tensor<..>, vector<..>` whose vector only a
-// `vector.print` reads (tpp-mlir's tests print a result): the tensor read and its type.
-std::pair<std::string, std::string> printedRead(const std::string& line) {
+// `vector.print` reads (tpp-mlir's tests print a result): the vector, the tensor read and
+// its type; none for another line.
+struct PrintedRead {
+  std::string vector, tensor, type;
+};
+std::optional<PrintedRead> printedRead(const std::string& line) {
   static const std::regex read(PF_SSA R"(\s*=\s*vector\.transfer_read\s+)" PF_SSA R"(\[[^\]]*\][^:]*:\s*)" PF_TENSOR
                                R"(\s*,\s*vector<[^>]*>)");
   std::smatch m;
-  if (line.find("vector.transfer_read") == std::string::npos || !std::regex_search(line, m, read)) return {};
-  return {m[1].str() + "|" + m[2].str(), m[3].str()};
+  if (line.find("vector.transfer_read") == std::string::npos || !std::regex_search(line, m, read)) return std::nullopt;
+  return PrintedRead{m[1].str(), m[2].str(), m[3].str()};
 }
 
 // The types after the colon of a `return %a, %b : T1, T2` line; empty for another line.
@@ -257,14 +262,32 @@ struct Function {
   std::pair<std::string, std::string> results;
 };
 
+// The rewrites' shared patterns: a `return` with no values, and a symbol's name.
+const std::regex& emptyReturn() {
+  static const std::regex r(R"(^(\s*)(?:func\.)?return\s*$)");
+  return r;
+}
+const std::regex& symbolName() {
+  static const std::regex r(R"(@([\w.$-]+))");
+  return r;
+}
+
+// What a function returns once its checked values are its results: `%a, %b` and `T1, T2`.
+std::pair<std::string, std::string> checkedResults(const Function& f) {
+  std::string values, types;
+  for (auto& [v, t] : f.checked) {
+    values += (values.empty() ? "" : ", ") + v;
+    types += (types.empty() ? "" : ", ") + t;
+  }
+  return {values, types};
+}
+
 // A function whose checks became its results is called as one without results
 // (`call @check_one(..) : (..) -> ()`, IREE's and tpp-mlir's test drivers): each such call
 // takes the results, and a caller that returns nothing returns them in turn (its header
 // given them too), so that a driver's checks reach the entry function's outputs.
 void resultsToCallers(std::vector<std::string>& lines, std::vector<Function>& fns, std::set<std::string>& applied) {
   static const std::regex noResults(R"(->\s*\(\s*\)\s*$)");
-  static const std::regex emptyReturn(R"(^(\s*)(?:func\.)?return\s*$)");
-  static const std::regex symbol(R"(@([\w.$-]+))");
   for (size_t round = 0; round < fns.size(); ++round) {
     std::set<Function*> gained;
     for (Function& callee : fns) {
@@ -288,19 +311,15 @@ void resultsToCallers(std::vector<std::string>& lines, std::vector<Function>& fn
     }
     // A caller with no results of its own returns what it now checks.
     for (Function* caller : gained) {
-      std::string values, all;
-      for (auto& [v, t] : caller->checked) {
-        values += (values.empty() ? "" : ", ") + v;
-        all += (all.empty() ? "" : ", ") + t;
-      }
+      const auto [values, all] = checkedResults(*caller);
       std::string& h = lines[caller->header];
       const size_t open = h.find('(', h.find('@')), close = open == std::string::npos ? open : closingBracket(h, open);
       if (close == std::string::npos || h.find("->", close) != std::string::npos) continue;
       std::smatch m;
       for (size_t r = caller->header + 1; r < caller->end; ++r)
-        if (std::regex_search(lines[r], m, emptyReturn)) lines[r] = m[1].str() + "return " + values + " : " + all;
+        if (std::regex_search(lines[r], m, emptyReturn())) lines[r] = m[1].str() + "return " + values + " : " + all;
       h = h.substr(0, close + 1) + " -> (" + all + ")" + h.substr(close + 1);
-      if (std::regex_search(h, m, symbol)) caller->results = {m[1].str(), all};
+      if (std::regex_search(h, m, symbolName())) caller->results = {m[1].str(), all};
     }
     if (gained.empty()) break;
   }
@@ -441,7 +460,6 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
   static const std::regex flowBitcast(PF_SSA R"(\s*=\s*flow\.tensor\.bitcast\s+)" PF_SSA
                                       R"(\s*:\s*tensor<([^>]*)>\s*->\s*tensor<([^>]*)>)");
   static const std::regex utilReturn(R"(\butil\.return\b)");
-  static const std::regex emptyReturn(R"(^(\s*)(?:func\.)?return\s*$)");
   static const std::regex fence(R"(,?\s*%[\w.$#-]+\s*:\s*!hal\.fence)");
 
   // A check or a dynamic constant whose constant spans lines (IREE's e2e tests write
@@ -553,9 +571,9 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
         if (!kept) f.checked.push_back(c.front());
         l = std::string(l.size(), ' ');
         applied.insert("the values check.expect_* tests are the function's results");
-      } else if (std::pair<std::string, std::string> r = printedRead(l); !r.first.empty()) {
+      } else if (std::optional<PrintedRead> r = printedRead(l)) {
         // Kept where the vector has another reader than vector.print.
-        const std::string vec = r.first.substr(0, r.first.find('|')), tensor = r.first.substr(r.first.find('|') + 1);
+        const std::string& vec = r->vector;
         bool onlyPrinted = true;
         for (size_t j = i + 1; j < f.end && onlyPrinted; ++j) {
           const size_t at = lines[j].find(vec);
@@ -564,7 +582,7 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
           if (named && trimmed(lines[j]).rfind("vector.print", 0) != 0) onlyPrinted = false;
         }
         if (onlyPrinted) {
-          f.checked.push_back({tensor, r.second});
+          f.checked.push_back({r->tensor, r->type});
           l = std::string(l.size(), ' ');
           applied.insert("a tensor read only to be printed (vector.transfer_read, vector.print) is a result");
         }
@@ -591,12 +609,8 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
             types += (types.empty() ? "" : ", ") + (f.types.count((*it)[1]) ? f.types[(*it)[1]] : "!hal.buffer_view");
           l = ops + ": " + types;
         }
-      } else if (!f.checked.empty() && std::regex_search(l, m, emptyReturn)) {
-        std::string values, types;
-        for (auto& [v, t] : f.checked) {
-          values += (values.empty() ? "" : ", ") + v;
-          types += (types.empty() ? "" : ", ") + t;
-        }
+      } else if (!f.checked.empty() && std::regex_search(l, m, emptyReturn())) {
+        const auto [values, types] = checkedResults(f);
         l = m[1].str() + "return " + values + " : " + types;
       }
     }
@@ -645,9 +659,8 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
       rest = rest.substr(0, arrow) + "-> (" + results + ")" + (stop == std::string::npos ? "" : " " + rest.substr(stop));
     } else if (arrow == std::string::npos && !f.checked.empty()) {
       rest = " -> (" + results + ")" + rest;
-      static const std::regex name(R"(@([\w.$-]+))");
       std::smatch nm;
-      if (std::regex_search(h, nm, name)) f.results = {nm[1].str(), results};
+      if (std::regex_search(h, nm, symbolName())) f.results = {nm[1].str(), results};
     }
     h = h.substr(0, open) + args + rest;
   }
