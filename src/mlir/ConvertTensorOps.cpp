@@ -579,12 +579,8 @@ void Importer::packShape(Operation* op) {
 std::vector<int64_t> Importer::knownTiles(Operation* op, llvm::ArrayRef<mlir::OpFoldResult> mixed) {
   std::vector<int64_t> tiles;
   for (mlir::OpFoldResult r : mixed) {
-    std::optional<int64_t> n;
-    if (auto a = mlir::dyn_cast<mlir::Attribute>(r)) {
-      if (auto i = mlir::dyn_cast<mlir::IntegerAttr>(a)) n = i.getInt();
-    } else {
-      n = ext_.value(indexSym(mlir::cast<Value>(r), op));
-    }
+    std::optional<int64_t> n = foldedNumber(r);
+    if (!n && mlir::isa<Value>(r)) n = ext_.value(indexSym(mlir::cast<Value>(r), op));
     tiles.push_back(n.value_or(0));
   }
   return tiles;

@@ -141,16 +141,19 @@ std::optional<int64_t> Importer::foldedInteger(Value v, int& budget) {
   return std::nullopt;
 }
 
-// Offsets, strides or pad amounts given as attributes or as values that fold.
+// An offset, stride, pad amount or tile given as an attribute or as a value that folds.
+std::optional<int64_t> Importer::foldedNumber(mlir::OpFoldResult r) {
+  if (auto a = mlir::dyn_cast<mlir::Attribute>(r)) {
+    if (auto i = mlir::dyn_cast<mlir::IntegerAttr>(a)) return i.getInt();
+    return std::nullopt;
+  }
+  return foldedInteger(mlir::cast<Value>(r));
+}
+
 std::optional<std::vector<int64_t>> Importer::foldedList(llvm::ArrayRef<mlir::OpFoldResult> list) {
   std::vector<int64_t> out;
   for (mlir::OpFoldResult r : list) {
-    std::optional<int64_t> n;
-    if (auto a = mlir::dyn_cast<mlir::Attribute>(r)) {
-      if (auto i = mlir::dyn_cast<mlir::IntegerAttr>(a)) n = i.getInt();
-    } else {
-      n = foldedInteger(mlir::cast<Value>(r));
-    }
+    const std::optional<int64_t> n = foldedNumber(r);
     if (!n) return std::nullopt;
     out.push_back(*n);
   }
