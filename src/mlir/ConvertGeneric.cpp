@@ -422,6 +422,11 @@ void Importer::genericStatements(Operation* op) {
     TensorValue& tv = tensors_[g.getResult(k)];
     tv.name = resultName(op, k);
     splitResult(tv, om, op->getContext());
+    // A sum or product of N-bit integers wraps at N bits. Wrapping is a ring morphism, so
+    // the reduction runs unwrapped into a temporary and its result is wrapped once.
+    const unsigned width = intWidth(mlir::cast<mlir::RankedTensorType>(g.getResult(k).getType()).getElementType());
+    const bool wraps = (f.op == ReduceOp::Add || f.op == ReduceOp::Mul) && width > 0 && width < 64 && f.argOf < 0;
+    const std::string target = wraps ? identifier(tv.name + "_unwrapped") : tv.name;
     // A fill seen through views (a fill whose unit dimensions were dropped) is still one value.
     const TensorValue& base = tensorOf(throughViews(init->get(), om, op).first, op);
     std::optional<double> c = base.kind == Kind::Fill ? constantValue(base.fill) : std::nullopt;
@@ -431,7 +436,7 @@ void Importer::genericStatements(Operation* op) {
       if (base.kind == Kind::Empty) throw SourceError(loc, "this reduction starts from a tensor.empty, whose elements are undefined");
       StmtDecl c;
       c.loc = loc;
-      c.lhs = tv.name;
+      c.lhs = target;
       c.opLoc = loc;
       lhs(c, om, loc);
       c.rhs = element(init->get(), om, loc, op);
@@ -445,7 +450,7 @@ void Importer::genericStatements(Operation* op) {
     }
     StmtDecl s;
     s.loc = loc;
-    s.lhs = tv.name;
+    s.lhs = target;
     s.op = f.op;
     s.init = bang;
     s.opLoc = loc;
@@ -511,6 +516,19 @@ void Importer::genericStatements(Operation* op) {
     }
     tv.kind = Kind::Computed;
     pushPieces(std::move(s), op);
+    if (wraps) {
+      StmtDecl w;
+      w.loc = w.opLoc = loc;
+      w.lhs = tv.name;
+      lhs(w, om, loc);
+      std::vector<ExprPtr> at;
+      for (const ExprPtr& i : w.lhsSubscripts) at.push_back(cloneExpr(*i));
+      w.rhs = widthCall(width == 1 ? "zext" : "wrap", call(target, loc, std::move(at)), width, loc);
+      std::set<unsigned> written;
+      for (unsigned d : writtenLoops(om)) written.insert(d);
+      splitWheres(w, loc, &written);
+      out_.def.stmts.push_back(std::move(w));
+    }
   }
 }
 

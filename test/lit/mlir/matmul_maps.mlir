@@ -16,7 +16,9 @@
 // RUN: polyfuse check %s --entry contract --tc 2>/dev/null | FileCheck --check-prefix=CONTRACT %s
 // CONTRACT: v2(d0, d1) +=! q(d2, d0) * k(d2, d1)
 // RUN: polyfuse check %s --entry unsigned --tc 2>/dev/null | FileCheck --check-prefix=UNSIGNED %s
-// UNSIGNED: v2(d0, d1) +=! wrap(zext(a(d0, d2), 8) * zext(b(d2, d1), 8), 32)
+// An i32 sum wraps at 32 bits: summed, then wrapped once (wrapping commutes with + and *).
+// UNSIGNED: v2_unwrapped(d0, d1) +=! wrap(zext(a(d0, d2), 8) * zext(b(d2, d1), 8), 32)
+// UNSIGNED-NEXT: v2(d0, d1) = wrap(v2_unwrapped(d0, d1), 32)
 // RUN: polyfuse exec %s --entry linear --backend opencl | FileCheck --check-prefix=EXEC %s
 // EXEC: verified: yes
 // The generic keeps the op's lines: a message after it names the user's line.

@@ -44,3 +44,25 @@ func.func @tensor_i4(%x: tensor<3x4xf32>) -> tensor<3x4xf32> {
   } -> tensor<3x4xf32>
   return %r : tensor<3x4xf32>
 }
+// An i8 sum of 128 ones is -128 in MLIR (IREE's large-reduction test): the sum wraps at
+// its width, once, after the reduction.
+// RUN: %oracle %s --entry sum_i8 --backend ref --backend opencl | FileCheck --check-prefix=SUM %s
+// SUM: ref r: 3 elements match MLIR
+// SUM: opencl r: 3 elements match MLIR
+// RUN: polyfuse check %s --entry sum_i8 --tc 2>/dev/null | FileCheck --check-prefix=SUM-TC %s
+// SUM-TC: r_unwrapped(d0) +=! wrap(trunc(x(d0, d1) * 100.0), 8)
+// SUM-TC-NEXT: r(d0) = wrap(r_unwrapped(d0), 8)
+func.func @sum_i8(%x: tensor<3x40xf32>) -> tensor<3xi8> {
+  %c = arith.constant 100.0 : f32
+  %zero = arith.constant 0 : i8
+  %e = tensor.empty() : tensor<3xi8>
+  %f = linalg.fill ins(%zero : i8) outs(%e : tensor<3xi8>) -> tensor<3xi8>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<3x40xf32>) outs(%f : tensor<3xi8>) {
+  ^bb0(%a: f32, %acc: i8):
+    %s = arith.mulf %a, %c : f32
+    %w = arith.fptosi %s : f32 to i8
+    %t = arith.addi %w, %acc : i8
+    linalg.yield %t : i8
+  } -> tensor<3xi8>
+  return %r : tensor<3xi8>
+}
