@@ -484,12 +484,11 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
     size_t j = i + 1;
     // A dynamic constant whose value starts on the next line (`flow.tensor.dynamic_constant`
     // alone, then `dense<..>`, then `: T -> T'`) runs to its arrow.
-    auto open = [&](const std::string& l) {
-      if (depth(l) > 0) return true;
+    auto valueBelow = [&](const std::string& l) {
       const size_t op = l.find("= flow.tensor.dynamic_constant");
       return !check && op != std::string::npos && trimmed(l).rfind("//", 0) != 0 && l.find("->", op) == std::string::npos;
     };
-    for (; open(lines[i]) && j < lines.size() && j < i + 64; ++j) {
+    for (; j < lines.size() && (depth(lines[i]) > 0 || (valueBelow(lines[i]) && j < i + 64)); ++j) {
       lines[i] += " " + trimmed(lines[j]);
       lines[j].clear();
     }

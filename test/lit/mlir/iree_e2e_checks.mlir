@@ -30,6 +30,8 @@
 // RUN: polyfuse exec %s --entry split_types --backend opencl --dump %t/t | FileCheck %s --check-prefix=EXEC
 // RUN: %python -c "import numpy as n; print(n.load('%t/t/r.npy').ravel().tolist())" | FileCheck %s --check-prefix=SPLIT
 // SPLIT: [2.0, 4.0, 6.0]
+// RUN: polyfuse check %s --entry long_check --tc 2>/dev/null | FileCheck %s --check-prefix=LONG
+// LONG: def long_check({{.*}}) -> (float(70, 1) r)
 // A computed index is refused at the op.
 // RUN: expect-exit 2 polyfuse check %s --entry computed_index 2>&1 | FileCheck %s --check-prefix=INDEX
 // INDEX: iree_e2e_checks.mlir:{{[0-9]+}}:{{[0-9]+}}: tensor.insert at a computed index is not supported (at constant indices it is)
@@ -168,5 +170,84 @@ func.func @split_types() {
   %s = tensor.cast %r : tensor<?xf32> to tensor<3xf32>
   check.expect_almost_eq_const(%s, dense<[2.0, 4.0, 6.0]> : tensor<3xf32>)
       : tensor<3xf32>
+  return
+}
+
+// An expected value over 70 lines (IREE's transpose tests write 64x32 matrices row by row).
+func.func @long_check() {
+  %x = util.unfoldable_constant dense<1.0> : tensor<70x1xf32>
+  %e = tensor.empty() : tensor<70x1xf32>
+  %r = linalg.add ins(%x, %x : tensor<70x1xf32>, tensor<70x1xf32>) outs(%e : tensor<70x1xf32>) -> tensor<70x1xf32>
+  check.expect_almost_eq_const(%r, dense<[
+    [0.0],
+    [1.0],
+    [2.0],
+    [3.0],
+    [4.0],
+    [5.0],
+    [6.0],
+    [7.0],
+    [8.0],
+    [9.0],
+    [10.0],
+    [11.0],
+    [12.0],
+    [13.0],
+    [14.0],
+    [15.0],
+    [16.0],
+    [17.0],
+    [18.0],
+    [19.0],
+    [20.0],
+    [21.0],
+    [22.0],
+    [23.0],
+    [24.0],
+    [25.0],
+    [26.0],
+    [27.0],
+    [28.0],
+    [29.0],
+    [30.0],
+    [31.0],
+    [32.0],
+    [33.0],
+    [34.0],
+    [35.0],
+    [36.0],
+    [37.0],
+    [38.0],
+    [39.0],
+    [40.0],
+    [41.0],
+    [42.0],
+    [43.0],
+    [44.0],
+    [45.0],
+    [46.0],
+    [47.0],
+    [48.0],
+    [49.0],
+    [50.0],
+    [51.0],
+    [52.0],
+    [53.0],
+    [54.0],
+    [55.0],
+    [56.0],
+    [57.0],
+    [58.0],
+    [59.0],
+    [60.0],
+    [61.0],
+    [62.0],
+    [63.0],
+    [64.0],
+    [65.0],
+    [66.0],
+    [67.0],
+    [68.0],
+    [69.0]]> : tensor<70x1xf32>) : tensor<70x1xf32>
   return
 }
