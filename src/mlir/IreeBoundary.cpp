@@ -24,7 +24,7 @@ using mlir_text::commaList;
 const char* const kMarkers[] = {"util.", "hal.tensor.", "check.expect_", "bufferization.materialize_in_destination",
                                 "bufferization.alloc_tensor", "vector.print",
                                 "flow.tensor.reshape", "flow.tensor.bitcast", "flow.tensor.dynamic_constant", "flow.tensor.tie_shape", "hal.fence",
-                                "#iree_encoding.packed_storage"};
+                                "iree_encoding."};
 
 // A value given the same value under another name: MLIR's spelling of it.
 std::string alias(const std::string& result, const std::string& value, const std::string& type) {
@@ -282,6 +282,43 @@ std::pair<std::string, std::string> checkedResults(const Function& f) {
   return {values, types};
 }
 
+// IREE's tensor encodings (`#iree_encoding.packed_storage`, `#iree_encoding.encoding<..>`
+// and the aliases that name them) describe a layout, not values: polyfuse stores a tensor
+// its own way. An i1 takes a byte, and the bitcasts that pack and unpack them are read as
+// what they compute; a data-tiling encoding is what set_encoding and unset_encoding add and
+// remove, so both are their operand. Dropped from every tensor type, alias lines blanked.
+void dropEncodings(std::vector<std::string>& lines, std::set<std::string>& applied) {
+  static const std::regex aliasDef(R"(^\s*(#[\w.$-]+)\s*=\s*#iree_encoding\.)");
+  std::set<std::string> aliases;
+  for (std::string& l : lines) {
+    std::smatch m;
+    if (l.find("#iree_encoding.") == std::string::npos || !std::regex_search(l, m, aliasDef)) continue;
+    aliases.insert(m[1].str());
+    l.clear();
+  }
+  auto nameChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$' || c == '-'; };
+  for (std::string& l : lines) {
+    if (l.find('#') == std::string::npos) continue;
+    for (size_t pos = l.find(','); pos != std::string::npos; pos = l.find(',', pos + 1)) {
+      const size_t at = l.find_first_not_of(" \t", pos + 1);
+      if (at == std::string::npos || l[at] != '#') continue;
+      size_t end = at + 1;
+      while (end < l.size() && nameChar(l[end])) ++end;
+      const std::string name = l.substr(at, end - at);
+      if (name.rfind("#iree_encoding.", 0) != 0 && !aliases.count(name)) continue;
+      if (end < l.size() && l[end] == '<') {
+        const size_t close = closingBracket(l, end);
+        if (close == std::string::npos) break;
+        end = close + 1;
+      }
+      const size_t after = l.find_first_not_of(" \t", end);
+      if (after == std::string::npos || l[after] != '>') continue;  // not the end of a tensor type
+      l.erase(pos, after - pos);
+      applied.insert("IREE's tensor encodings are layouts, not values: dropped (set_encoding and unset_encoding are their operand)");
+    }
+  }
+}
+
 // A function whose checks became its results is called as one without results
 // (`call @check_one(..) : (..) -> ()`, IREE's and tpp-mlir's test drivers): each such call
 // takes the results, and a caller that returns nothing returns them in turn (its header
@@ -431,6 +468,9 @@ const std::vector<AliasRule>& aliasRules() {
       {"flow.tensor.tie_shape",
        std::regex(PF_SSA R"(\s*=\s*flow\.tensor\.tie_shape\s+)" PF_SSA R"(\s*:\s*)" PF_TENSOR R"((?:\{[^}]*\})?)"), 0,
        "flow.tensor.tie_shape is its operand (its extents are the tensor's)"},
+      {"iree_encoding.",
+       std::regex(PF_SSA R"(\s*=\s*iree_encoding\.(?:set|unset)_encoding\s+)" PF_SSA R"(\s*:\s*)" PF_TENSOR R"(\s*->\s*\3)"), 0,
+       "iree_encoding.set_encoding and unset_encoding of one shape are their operand"},
       {"bufferization.materialize_in_destination",
        std::regex(PF_SSA R"(\s*=\s*bufferization\.materialize_in_destination\s+)" PF_SSA
                   R"(\s+in\s+(?:restrict\s+)?(?:writable\s+)?%[\w.$#-]+\s*:\s*\()" PF_TENSOR
@@ -503,14 +543,7 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
     }
   }
   std::set<std::string> applied;
-  // How IREE stores an i1 tensor (8 to a byte) is no part of its values: polyfuse stores a
-  // byte each, and the bitcasts that pack and unpack them are read as what they compute.
-  static const std::regex packedStorage(R"(\s*,\s*#iree_encoding\.packed_storage\s*>)");
-  for (std::string& l : lines)
-    if (l.find("#iree_encoding.packed_storage") != std::string::npos) {
-      l = std::regex_replace(l, packedStorage, ">");
-      applied.insert("#iree_encoding.packed_storage is a layout, not a value: dropped");
-    }
+  dropEncodings(lines, applied);
   static const std::regex utilCall(R"(\butil\.call\b)");
   std::vector<size_t> calls;  // lines of util.call (a dropped stub may hold them all)
   for (std::string& l : lines) {

@@ -3,7 +3,7 @@
 // each bitcast is read as what it computes (element 8j + k is bit k of byte j), and the
 // values are those the files' own check.expect_eq_const states.
 // RUN: polyfuse check %s --entry xor_masks --tc 2>&1 | FileCheck %s --check-prefix=NOTE
-// NOTE: #iree_encoding.packed_storage is a layout, not a value: dropped
+// NOTE: IREE's tensor encodings are layouts, not values: dropped
 // NOTE: flow.tensor.bitcast between integer types takes each element's bits apart, or puts them together
 // RUN: rm -rf %t && polyfuse exec %s --entry xor_masks --backend opencl --dump %t/x | FileCheck %s --check-prefix=EXEC
 // RUN: polyfuse exec %s --entry reshaped_mask --backend opencl --dump %t/r | FileCheck %s --check-prefix=EXEC
