@@ -93,7 +93,9 @@ void Importer::arguments() {
 
 // An integer or index value that folds to a constant: arith.constant, the casts between
 // integer widths and index (torch-mlir computes sizes and pads in i64, then casts them),
-// + - * of such, and affine.apply of such; nothing else (a tensor.dim stays an extent).
+// + - * of such, affine.apply of such, a static dimension's tensor.dim, and cmpi, select,
+// maxsi and minsi of such (the clamps of a slice's bounds); nothing else (a dynamic
+// dimension's tensor.dim stays an extent).
 std::optional<int64_t> Importer::foldedInteger(Value v) {
   int budget = kMaxFoldOps;
   return foldedInteger(v, budget);
@@ -127,6 +129,48 @@ std::optional<int64_t> Importer::foldedInteger(Value v, int& budget) {
                           : mlir::isa<mlir::arith::SubIOp>(d) ? __builtin_sub_overflow(*a, *b, &r)
                                                               : __builtin_mul_overflow(*a, *b, &r);
     return overflow ? std::nullopt : fits(r);
+  }
+  // A static dimension's tensor.dim, and the clamps torch-mlir and IREE's tests build from
+  // it with cmpi and select (a slice's bounds): what MLIR's folder makes of them.
+  if (auto dim = mlir::dyn_cast<mlir::tensor::DimOp>(d)) {
+    auto t = mlir::dyn_cast<mlir::RankedTensorType>(dim.getSource().getType());
+    const std::optional<int64_t> k = foldedInteger(dim.getIndex(), budget);
+    if (!t || !k || *k < 0 || *k >= t.getRank() || t.isDynamicDim(*k)) return std::nullopt;
+    return t.getDimSize(*k);
+  }
+  if (auto c = mlir::dyn_cast<mlir::arith::CmpIOp>(d)) {
+    const std::optional<int64_t> a = foldedInteger(c.getLhs(), budget), b = foldedInteger(c.getRhs(), budget);
+    if (!a || !b) return std::nullopt;
+    using P = mlir::arith::CmpIPredicate;
+    const uint64_t ua = uint64_t(*a), ub = uint64_t(*b);
+    switch (c.getPredicate()) {
+      case P::eq: return int64_t(*a == *b);
+      case P::ne: return int64_t(*a != *b);
+      case P::slt: return int64_t(*a < *b);
+      case P::sle: return int64_t(*a <= *b);
+      case P::sgt: return int64_t(*a > *b);
+      case P::sge: return int64_t(*a >= *b);
+      default: break;
+    }
+    if (*a < 0 || *b < 0) return std::nullopt;  // unsigned order of a negative: its width decides
+    switch (c.getPredicate()) {
+      case P::ult: return int64_t(ua < ub);
+      case P::ule: return int64_t(ua <= ub);
+      case P::ugt: return int64_t(ua > ub);
+      case P::uge: return int64_t(ua >= ub);
+      default: return std::nullopt;
+    }
+  }
+  if (auto s = mlir::dyn_cast<mlir::arith::SelectOp>(d)) {
+    if (!s.getCondition().getType().isInteger(1)) return std::nullopt;
+    const std::optional<int64_t> c = foldedInteger(s.getCondition(), budget);
+    if (!c) return std::nullopt;
+    return foldedInteger(*c ? s.getTrueValue() : s.getFalseValue(), budget);
+  }
+  if (mlir::isa<mlir::arith::MaxSIOp, mlir::arith::MinSIOp>(d)) {
+    const std::optional<int64_t> a = foldedInteger(d->getOperand(0), budget), b = foldedInteger(d->getOperand(1), budget);
+    if (!a || !b) return std::nullopt;
+    return mlir::isa<mlir::arith::MaxSIOp>(d) ? std::max(*a, *b) : std::min(*a, *b);
   }
   if (auto a = mlir::dyn_cast<mlir::affine::AffineApplyOp>(d)) {
     std::vector<mlir::AffineExpr> dims, syms;
