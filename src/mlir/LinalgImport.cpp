@@ -184,6 +184,70 @@ void dialects(mlir::DialectRegistry& registry) {
   registerTosa(registry);
 }
 
+// The entry's loads and stores of ml_program globals, in the order the entry runs them.
+void readGlobals(mlir::func::FuncOp entry, mlir::ModuleOp top, std::vector<std::string>& notes) {
+  std::set<std::string> storedElsewhere;
+  top.walk([&](mlir::ml_program::GlobalStoreOp st) {
+    if (st->getParentOfType<mlir::func::FuncOp>() != entry) storedElsewhere.insert(st.getGlobal().getLeafReference().str());
+  });
+  std::vector<Operation*> ops;
+  entry.walk([&](Operation* op) {
+    if (mlir::isa<mlir::ml_program::GlobalLoadConstOp, mlir::ml_program::GlobalLoadOp, mlir::ml_program::GlobalStoreOp>(op))
+      ops.push_back(op);
+  });
+  mlir::IRRewriter rewriter(entry.getContext());
+  std::map<std::string, Value> current;                  // a global's value once the entry stored it
+  std::vector<std::pair<std::string, Operation*>> last;  // per global stored, its last store
+  for (Operation* op : ops) {
+    auto ref = op->getAttrOfType<mlir::SymbolRefAttr>("global");
+    const std::string name = ref ? ref.getLeafReference().str() : "";
+    if (auto st = mlir::dyn_cast<mlir::ml_program::GlobalStoreOp>(op)) {
+      if (op->getParentOp() != entry.getOperation())
+        throw SourceError(locOf(op), "ml_program.global_store of '@" + name + "' inside a region: only the function's own stores are read");
+      current[name] = st.getValue();
+      auto at = std::find_if(last.begin(), last.end(), [&](const auto& p) { return p.first == name; });
+      if (at == last.end()) last.emplace_back(name, op);
+      else at->second = op;
+      continue;
+    }
+    if (auto it = current.find(name); it != current.end()) {
+      rewriter.replaceOp(op, it->second);
+      continue;
+    }
+    if (storedElsewhere.count(name))
+      notes.push_back("'@" + name + "' (line " + std::to_string(locOf(op).line) +
+                      ") is read as its initial value: the value before any call, though other functions store to it");
+    auto global = mlir::SymbolTable::lookupNearestSymbolFrom<mlir::ml_program::GlobalOp>(op, ref);
+    std::optional<mlir::Attribute> value = global ? global.getValue() : std::nullopt;
+    auto elements = value ? mlir::dyn_cast<mlir::ElementsAttr>(*value) : nullptr;
+    if (!elements || elements.getType() != op->getResult(0).getType())
+      throw SourceError(locOf(op), "'" + opName(op) + "' of '@" + name + "', which has no initial value of the loaded type");
+    rewriter.setInsertionPoint(op);
+    auto c = rewriter.create<mlir::arith::ConstantOp>(op->getLoc(), mlir::cast<mlir::TypedAttr>(elements));
+    rewriter.replaceOp(op, c.getResult());
+  }
+  if (last.empty()) return;
+  // What the entry leaves in its globals is what it computes: returned after its own results.
+  Operation* ret = entry.getBody().back().getTerminator();
+  llvm::SmallVector<mlir::Type> results(entry.getFunctionType().getResults());
+  for (const auto& [name, store] : last) {
+    Value v = mlir::cast<mlir::ml_program::GlobalStoreOp>(store).getValue();
+    if (!mlir::isa<mlir::RankedTensorType>(v.getType()))
+      throw SourceError(locOf(store), "ml_program.global_store of '@" + name + "' stores a value that is not a tensor");
+    size_t k = 0;
+    while (k < ret->getNumOperands() && ret->getOperand(unsigned(k)) != v) ++k;
+    if (k == ret->getNumOperands()) {
+      ret->insertOperands(ret->getNumOperands(), v);
+      results.push_back(v.getType());
+    }
+    notes.push_back("the function stores to '@" + name + "' (line " + std::to_string(locOf(store).line) +
+                    "): the value it stores last is result " + std::to_string(k) + " of the program");
+  }
+  for (Operation* op : ops)
+    if (mlir::isa<mlir::ml_program::GlobalStoreOp>(op)) rewriter.eraseOp(op);
+  entry.setType(mlir::FunctionType::get(entry.getContext(), entry.getFunctionType().getInputs(), results));
+}
+
 // Calls from the entry function (a file's helpers, a model's layers written once)
 // inlined, callees' calls in turn, with MLIR's own inliner utility: one function on
 // tensors is what the importer reads. The callees stay in the module, unread.
@@ -399,32 +463,11 @@ static LinalgImport importHere(const SourceFile& src, const std::string& entry) 
     throw SourceError(diag.any ? diag.loc : locOf(chosen), diag.any ? diag.message : "MLIR's TOSA lowering failed");
   if (mlir::failed(lowerTensorElementwise(chosen, out.notes)))
     throw SourceError(diag.any ? diag.loc : locOf(chosen), diag.any ? diag.message : "MLIR's elementwise lowering failed");
-  // A load of an ml_program global that nothing stores (global_load_const, or a
-  // global_load with no global_store of it in the module) is its initial value: the
-  // arith.constant it means, read as any constant is (a splat a fill, else an input).
-  {
-    std::set<std::string> stored;
-    top->walk([&](mlir::ml_program::GlobalStoreOp st) { stored.insert(st.getGlobal().getLeafReference().str()); });
-    std::vector<Operation*> loads;
-    chosen.walk([&](Operation* op) {
-      if (mlir::isa<mlir::ml_program::GlobalLoadConstOp, mlir::ml_program::GlobalLoadOp>(op)) loads.push_back(op);
-    });
-    mlir::IRRewriter rewriter(&ctx);
-    for (Operation* op : loads) {
-      auto ref = op->getAttrOfType<mlir::SymbolRefAttr>("global");
-      const std::string name = ref ? ref.getLeafReference().str() : "";
-      if (mlir::isa<mlir::ml_program::GlobalLoadOp>(op) && stored.count(name))
-        throw SourceError(locOf(op), "ml_program.global_load of '@" + name + "', which the module stores to: a mutable global is not supported");
-      auto global = mlir::SymbolTable::lookupNearestSymbolFrom<mlir::ml_program::GlobalOp>(op, ref);
-      std::optional<mlir::Attribute> value = global ? global.getValue() : std::nullopt;
-      auto elements = value ? mlir::dyn_cast<mlir::ElementsAttr>(*value) : nullptr;
-      if (!elements || elements.getType() != op->getResult(0).getType())
-        throw SourceError(locOf(op), "'" + opName(op) + "' of '@" + name + "', which has no initial value of the loaded type");
-      rewriter.setInsertionPoint(op);
-      auto c = rewriter.create<mlir::arith::ConstantOp>(op->getLoc(), mlir::cast<mlir::TypedAttr>(elements));
-      rewriter.replaceOp(op, c.getResult());
-    }
-  }
+  // ml_program globals, read as one call of the entry sees them: a global holds its
+  // initial value when the call begins (a load before any store reads that constant,
+  // read as any constant is: a splat a fill, else an input); a load after a store in the
+  // entry reads the stored value; the last value the entry stores is one more result.
+  readGlobals(chosen, *top, out.notes);
   // Aggregated ops (linalg.softmax) become the ops MLIR itself decomposes them into.
   {
     std::vector<mlir::linalg::AggregatedOpInterface> aggregated;

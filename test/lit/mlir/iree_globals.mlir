@@ -1,5 +1,5 @@
 // IREE's module state and calls: util.global, util.global.load and util.global.store
-// are ml_program's (a load of a global nothing stores is its initial value: a splat one
+// are ml_program's (a load of a global before the entry stores it is its initial value: a splat one
 // value, other data an input), and util.call is func.call, inlined. iree-import-onnx
 // quotes parameter names and marks them {noinline}; a load names the input.
 // RUN: polyfuse check %s --tc 2>&1 | FileCheck %s
@@ -10,9 +10,12 @@
 // CHECK-NEXT: [[OUT]](d0) = [[TMP]](d0) * 0.5
 // RUN: polyfuse exec %s --backend opencl | FileCheck --check-prefix=EXEC %s
 // EXEC: verified: yes
-// A global the program stores to is refused at its load.
-// RUN: not polyfuse check %s --entry counter 2>&1 | FileCheck --check-prefix=MUT %s
-// MUT: iree_globals.mlir:[[@LINE+27]]:10: ml_program.global_load of '@count', which the module stores to
+// A global the program stores to: its initial value until the entry stores, then the
+// stored value, the last of which is a result.
+// RUN: polyfuse check %s --entry counter --tc 2>&1 | FileCheck --check-prefix=MUT %s
+// MUT: note: the function stores to '@count' (line [[@LINE+36]]): the value it stores last is result 0 of the program
+// MUT: def counter(float(3) x) -> (float(3) [[V:[a-z0-9_]+]]) {
+// MUT-NEXT: [[V]](d0) = x(d0) + 0.0
 module {
   util.global private mutable @count = dense<0.0> : tensor<3xf32>
   util.global private @"_params.w" {noinline} = dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
