@@ -438,12 +438,38 @@ void Importer::fillStatements(Operation* op) {
   tv.kind = Kind::Computed;
 }
 
+// An output of the program: computed integers are values of the computing type.
+TensorDecl Importer::outputDecl(const std::string& name, mlir::Type type, const Shape& shape, SourceLoc loc) {
+  TensorDecl d;
+  d.name = name;
+  d.loc = loc;
+  d.type = elemType(type);
+  if (isInteger(d.type)) {
+    d.type = ElemType::F32;
+    out_.notes.push_back("output '" + d.name + "' (line " + std::to_string(loc.line) +
+                         ") holds integers; it is stored as f32, exact up to 2^24");
+  }
+  d.hasShape = true;
+  dims(d, shape);
+  return d;
+}
+
 // The function's results become the program's outputs.
 void Importer::returnStatements(Operation* op) {
   SourceLoc loc = locOf(op);
   auto ret = mlir::cast<mlir::func::ReturnOp>(op);
   std::set<std::string> seen;
   for (Value returnedValue : ret.getOperands()) {
+    if (returnedValue.getType().isIntOrFloat()) {
+      // A scalar result (IREE's tests return an i32): the tensor of rank 0 holding it.
+      Operation* def = returnedValue.getDefiningOp();
+      const std::string nm = def ? resultName(def, 0) : identifier("result");
+      out_.def.stmts.push_back(wholeWrite(nm, {}, scalar(returnedValue, loc, op), op));
+      out_.notes.push_back("the function returns a scalar (line " + std::to_string(loc.line) + "): output '" + nm +
+                           "' is the tensor of rank 0 that holds it");
+      out_.def.outputs.push_back(outputDecl(nm, returnedValue.getType(), {}, loc));
+      continue;
+    }
     if (!mlir::isa<mlir::RankedTensorType>(returnedValue.getType())) {
       std::string type;
       llvm::raw_string_ostream os(type);
@@ -498,17 +524,7 @@ void Importer::returnStatements(Operation* op) {
       out_.def.stmts.push_back(wholeWrite(outName, shape, std::move(value), op));
       out_.notes.push_back("'" + tv.name + "' is returned more than once; output '" + outName + "' is a copy of it");
     }
-    TensorDecl d;
-    d.name = outName;
-    d.loc = loc;
-    d.type = elemType(v.getType());
-    if (isInteger(d.type)) {  // computed integers are values of the computing type
-      d.type = ElemType::F32;
-      out_.notes.push_back("output '" + d.name + "' (line " + std::to_string(loc.line) +
-                           ") holds integers; it is stored as f32, exact up to 2^24");
-    }
-    d.hasShape = true;
-    dims(d, tv.split ? tv.stored : tv.shape);
+    TensorDecl d = outputDecl(outName, v.getType(), tv.split ? tv.stored : tv.shape, loc);
     if (tv.split)
       out_.notes.push_back("output '" + d.name + "' (line " + std::to_string(loc.line) + ") is stored as " +
                            shapeText(tv.stored) + ", the same elements in the same order as its " + shapeText(tv.shape) +

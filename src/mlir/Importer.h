@@ -349,6 +349,7 @@ class Importer {
   void assertShape(Operation* op);
   void fillStatements(Operation* op);
   void returnStatements(Operation* op);
+  TensorDecl outputDecl(const std::string& name, mlir::Type type, const Shape& shape, SourceLoc loc);
 
   // ---- ConvertTensorOps.cpp: tensor views and writes ----
   void expand(Operation* op);

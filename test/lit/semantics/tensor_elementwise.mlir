@@ -9,8 +9,10 @@
 // CHECK: opencl s: 1 elements match MLIR
 // RUN: polyfuse check %s 2>&1 >/dev/null | FileCheck --check-prefix=NOTE %s
 // NOTE: note: 6 elementwise op(s) on whole tensors read as the linalg.generic each means (MLIR's convert-elementwise-to-linalg)
-// RUN: not polyfuse check %s --entry scalar 2>&1 | FileCheck --check-prefix=SCALAR %s
-// SCALAR: tensor_elementwise.mlir:[[@LINE+13]]:3: the function returns a value of type i32: polyfuse computes tensors (a scalar result is a tensor of rank 0)
+// A scalar result is the tensor of rank 0 that holds it.
+// RUN: polyfuse check %s --entry scalar --tc 2>&1 | FileCheck --check-prefix=SCALAR %s
+// SCALAR: def scalar(int32(2) x) -> (float() e) {
+// SCALAR-NEXT: e = x(0)
 func.func @f(%x: tensor<3x5xf32>, %y: tensor<3x5xf32>, %z: tensor<f32>) -> (tensor<3x5xf32>, tensor<f32>) {
   %a = arith.addf %x, %y : tensor<3x5xf32>
   %t = math.tanh %a : tensor<3x5xf32>
