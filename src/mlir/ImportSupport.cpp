@@ -232,7 +232,24 @@ std::string Importer::resultName(Operation* op, unsigned k) {
   const SourceLoc loc = locOf(op);
   auto it = names_.results.find({loc.line, loc.col});
   if (it != names_.results.end() && k < it->second.size()) return identifier(it->second[k]);
+  // An op the file writes without results (linalg on buffers, Buffers.h): named after
+  // the buffer its result replaces.
+  if (auto dps = mlir::dyn_cast<mlir::DestinationStyleOpInterface>(op); dps && k < unsigned(dps.getNumDpsInits()))
+    if (std::string buffer = ssaName(dps.getDpsInits()[k]); !buffer.empty()) return identifier(buffer);
   return identifier("t" + std::to_string(out_.def.stmts.size()));
+}
+
+std::string Importer::ssaName(Value v) const {
+  if (auto a = mlir::dyn_cast<mlir::BlockArgument>(v)) return argName(locOf(a.getLoc()));
+  Operation* def = v.getDefiningOp();
+  if (!def) return "";
+  const SourceLoc loc = locOf(def);
+  auto it = names_.results.find({loc.line, loc.col});
+  const unsigned k = mlir::cast<mlir::OpResult>(v).getResultNumber();
+  if (it != names_.results.end() && k < it->second.size()) return it->second[k];
+  if (auto dps = mlir::dyn_cast<mlir::DestinationStyleOpInterface>(def); dps && k < unsigned(dps.getNumDpsInits()))
+    return ssaName(dps.getDpsInits()[k]);
+  return "";
 }
 
 mlir::RankedTensorType Importer::tensorType(Value v, Operation* at) {

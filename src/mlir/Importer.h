@@ -413,6 +413,7 @@ class Importer {
   // ---- ImportSupport.cpp: names, subscripts and writes shared by the families ----
   std::string identifier(std::string n, bool boundary = false);
   std::string argName(SourceLoc loc) const;
+  std::string ssaName(Value v) const;  // as the file spells it, without %; "" when it has none
   std::string resultName(Operation* op, unsigned k);
   mlir::RankedTensorType tensorType(Value v, Operation* at);
   TensorValue& tensorOf(Value v, Operation* at);

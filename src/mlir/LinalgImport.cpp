@@ -41,6 +41,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Dialect/MLProgram/IR/MLProgram.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinDialect.h"
@@ -53,6 +54,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/InliningUtils.h"
+#include "mlir/Buffers.h"
 #include "mlir/Importer.h"
 #include "mlir/IndexRanges.h"
 #include "mlir/LoopFunction.h"
@@ -179,7 +181,7 @@ void generalizeMap(mlir::IRRewriter& rewriter, mlir::linalg::MapOp m) {
 void dialects(mlir::DialectRegistry& registry) {
   registry.insert<mlir::func::FuncDialect, mlir::linalg::LinalgDialect, mlir::tensor::TensorDialect,
                   mlir::arith::ArithDialect, mlir::math::MathDialect, mlir::ml_program::MLProgramDialect,
-                  mlir::cf::ControlFlowDialect>();
+                  mlir::cf::ControlFlowDialect, mlir::memref::MemRefDialect>();
   mlir::func::registerInlinerExtension(registry);  // func.call and func.return, for inlineCalls
   registerTosa(registry);
 }
@@ -459,6 +461,7 @@ static LinalgImport importHere(const SourceFile& src, const std::string& entry) 
   }
 
   inlineCalls(chosen, out.notes);
+  readBuffers(chosen, out.notes);
   if (mlir::failed(lowerTosa(chosen, out.notes)))
     throw SourceError(diag.any ? diag.loc : locOf(chosen), diag.any ? diag.message : "MLIR's TOSA lowering failed");
   if (mlir::failed(lowerTensorElementwise(chosen, out.notes)))
