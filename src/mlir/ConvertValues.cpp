@@ -2,6 +2,8 @@
 // empties and the extents index values name.
 #include "mlir/Importer.h"
 
+#include <limits>
+
 #include <set>
 
 namespace polyfuse::linalg_import {
@@ -91,11 +93,53 @@ void Importer::arguments() {
   }
 }
 
+namespace {
+
+// n as a value of `type`: an integer narrower than 64 bits holds it only where it fits
+// (MLIR wraps what does not, and leaves such an op unfolded here); an index is 64 bits.
+std::optional<int64_t> fitsWidth(int64_t n, mlir::Type type) {
+  const unsigned width = type.isIntOrIndex() && !type.isIndex() ? type.getIntOrFloatBitWidth() : 64;
+  if (width >= 64 || width <= 1) return n;
+  const int64_t lim = int64_t(1) << (width - 1);
+  return n >= -lim && n < lim ? std::optional<int64_t>(n) : std::nullopt;
+}
+
+// What MLIR's folder makes of an integer arith op (addi .. minui) of two known operands;
+// nothing where it leaves the op: an unknown op, an unsigned op of a negative, a division
+// by zero, or a result that overflows 64 bits or wraps in the result's narrower type.
+std::optional<int64_t> foldedArith(Operation* d, int64_t a, int64_t b) {
+  if (d->getNumOperands() != 2 || d->getNumResults() != 1 || d->getName().getDialectNamespace() != "arith")
+    return std::nullopt;
+  const mlir::Type type = d->getResult(0).getType();
+  if (!type.isIntOrIndex()) return std::nullopt;
+  const std::string name = d->getName().stripDialect().str();
+  static const std::set<std::string> known = {"addi",       "subi",  "muli",  "divsi", "divui", "ceildivsi", "ceildivui",
+                                              "floordivsi", "remsi", "remui", "maxsi", "maxui", "minsi",     "minui"};
+  if (!known.count(name)) return std::nullopt;
+  const bool isUnsigned = name[name.size() - 2] == 'u';
+  const bool divides = name.find("div") != std::string::npos || name.find("rem") != std::string::npos;
+  if ((isUnsigned && (a < 0 || b < 0)) || (divides && b == 0)) return std::nullopt;
+  int64_t r = 0;
+  if (name == "addi" && __builtin_add_overflow(a, b, &r)) return std::nullopt;
+  if (name == "subi" && __builtin_sub_overflow(a, b, &r)) return std::nullopt;
+  if (name == "muli" && __builtin_mul_overflow(a, b, &r)) return std::nullopt;
+  if (divides && a == std::numeric_limits<int64_t>::min() && b == -1) return std::nullopt;
+  if (name == "divsi" || name == "divui") r = a / b;
+  if (name == "remsi" || name == "remui") r = a % b;
+  if (name == "ceildivsi" || name == "ceildivui") r = a / b + ((a % b != 0) && ((a < 0) == (b < 0)) ? 1 : 0);
+  if (name == "floordivsi") r = a / b - ((a % b != 0) && ((a < 0) != (b < 0)) ? 1 : 0);
+  if (name == "maxsi" || name == "maxui") r = std::max(a, b);
+  if (name == "minsi" || name == "minui") r = std::min(a, b);
+  return fitsWidth(r, type);
+}
+
+}  // namespace
+
 // An integer or index value that folds to a constant: arith.constant, the casts between
 // integer widths and index (torch-mlir computes sizes and pads in i64, then casts them),
-// + - * of such, affine.apply of such, a static dimension's tensor.dim, and cmpi, select,
-// maxsi and minsi of such (the clamps of a slice's bounds); nothing else (a dynamic
-// dimension's tensor.dim stays an extent).
+// the integer arith ops of such (+ - * / rem max min: foldedArith), affine.apply of such, a
+// static dimension's tensor.dim, and cmpi and select of such (the clamps of a slice's
+// bounds); nothing else (a dynamic dimension's tensor.dim stays an extent).
 std::optional<int64_t> Importer::foldedInteger(Value v) {
   int budget = kMaxFoldOps;
   return foldedInteger(v, budget);
@@ -105,12 +149,7 @@ std::optional<int64_t> Importer::foldedInteger(Value v, int& budget) {
   if (!d || --budget < 0) return std::nullopt;
   // A value of an integer type narrower than 64 bits folds only where it fits it: MLIR
   // wraps what does not (an index is 64 bits here).
-  const unsigned width = v.getType().isIntOrIndex() && !v.getType().isIndex() ? v.getType().getIntOrFloatBitWidth() : 64;
-  auto fits = [&](std::optional<int64_t> n) -> std::optional<int64_t> {
-    if (!n || width >= 64 || width <= 1) return n;
-    const int64_t lim = int64_t(1) << (width - 1);
-    return *n >= -lim && *n < lim ? n : std::nullopt;
-  };
+  auto fits = [&](std::optional<int64_t> n) { return n ? fitsWidth(*n, v.getType()) : n; };
   if (auto c = mlir::dyn_cast<mlir::arith::ConstantOp>(d)) {
     auto i = mlir::dyn_cast<mlir::IntegerAttr>(c.getValue());
     if (!i) return std::nullopt;
@@ -121,14 +160,9 @@ std::optional<int64_t> Importer::foldedInteger(Value v, int& budget) {
     const std::optional<int64_t> n = foldedInteger(d->getOperand(0), budget);
     return n && *n >= 0 ? fits(n) : std::nullopt;
   }
-  if (mlir::isa<mlir::arith::AddIOp, mlir::arith::SubIOp, mlir::arith::MulIOp>(d)) {
+  if (d->getNumOperands() == 2 && mlir::isa<mlir::arith::ArithDialect>(d->getDialect()) && !mlir::isa<mlir::arith::CmpIOp>(d)) {
     const std::optional<int64_t> a = foldedInteger(d->getOperand(0), budget), b = foldedInteger(d->getOperand(1), budget);
-    int64_t r = 0;
-    if (!a || !b) return std::nullopt;
-    const bool overflow = mlir::isa<mlir::arith::AddIOp>(d)   ? __builtin_add_overflow(*a, *b, &r)
-                          : mlir::isa<mlir::arith::SubIOp>(d) ? __builtin_sub_overflow(*a, *b, &r)
-                                                              : __builtin_mul_overflow(*a, *b, &r);
-    return overflow ? std::nullopt : fits(r);
+    return a && b ? foldedArith(d, *a, *b) : std::nullopt;
   }
   // A static dimension's tensor.dim, and the clamps torch-mlir and IREE's tests build from
   // it with cmpi and select (a slice's bounds): what MLIR's folder makes of them.
@@ -166,11 +200,6 @@ std::optional<int64_t> Importer::foldedInteger(Value v, int& budget) {
     const std::optional<int64_t> c = foldedInteger(s.getCondition(), budget);
     if (!c) return std::nullopt;
     return foldedInteger(*c ? s.getTrueValue() : s.getFalseValue(), budget);
-  }
-  if (mlir::isa<mlir::arith::MaxSIOp, mlir::arith::MinSIOp>(d)) {
-    const std::optional<int64_t> a = foldedInteger(d->getOperand(0), budget), b = foldedInteger(d->getOperand(1), budget);
-    if (!a || !b) return std::nullopt;
-    return mlir::isa<mlir::arith::MaxSIOp>(d) ? std::max(*a, *b) : std::min(*a, *b);
   }
   if (auto a = mlir::dyn_cast<mlir::affine::AffineApplyOp>(d)) {
     std::vector<mlir::AffineExpr> dims, syms;
@@ -237,30 +266,10 @@ int Importer::indexSym(Value v, Operation* at) {
 // IREE's tests size a pack's destination as `arith.ceildivui %dim, %tile`.
 std::optional<int64_t> Importer::arithOfKnownExtents(Value v, Operation* at) {
   Operation* d = v.getDefiningOp();
-  if (!d || d->getNumOperands() != 2 || d->getNumResults() != 1 || !v.getType().isIntOrIndex() ||
-      d->getName().getDialectNamespace() != "arith")
+  if (!d || d->getNumOperands() != 2 || !mlir::isa<mlir::arith::ArithDialect>(d->getDialect()) || mlir::isa<mlir::arith::CmpIOp>(d))
     return std::nullopt;
-  const std::string name = d->getName().stripDialect().str();
-  static const std::set<std::string> known = {"addi",    "subi",  "muli",  "divsi", "divui", "ceildivsi", "ceildivui",
-                                              "floordivsi", "remsi", "remui", "maxsi", "maxui", "minsi", "minui"};
-  if (!known.count(name)) return std::nullopt;
   const std::optional<int64_t> a = ext_.value(indexSym(d->getOperand(0), at)), b = ext_.value(indexSym(d->getOperand(1), at));
-  if (!a || !b) return std::nullopt;
-  const bool isUnsigned = name[name.size() - 2] == 'u';
-  const bool divides = name.find("div") != std::string::npos || name.find("rem") != std::string::npos;
-  if ((isUnsigned && (*a < 0 || *b < 0)) || (divides && *b == 0))
-    return std::nullopt;  // what MLIR leaves unfolded (or a division by zero)
-  int64_t r = 0;
-  if (name == "addi" && __builtin_add_overflow(*a, *b, &r)) return std::nullopt;
-  if (name == "subi" && __builtin_sub_overflow(*a, *b, &r)) return std::nullopt;
-  if (name == "muli" && __builtin_mul_overflow(*a, *b, &r)) return std::nullopt;
-  if (name == "divsi" || name == "divui") r = *a / *b;
-  if (name == "remsi" || name == "remui") r = *a % *b;
-  if (name == "ceildivsi" || name == "ceildivui") r = *a / *b + ((*a % *b != 0) && ((*a < 0) == (*b < 0)) ? 1 : 0);
-  if (name == "floordivsi") r = *a / *b - ((*a % *b != 0) && ((*a < 0) != (*b < 0)) ? 1 : 0);
-  if (name == "maxsi" || name == "maxui") r = std::max(*a, *b);
-  if (name == "minsi" || name == "minui") r = std::min(*a, *b);
-  return r;
+  return a && b ? foldedArith(d, *a, *b) : std::nullopt;
 }
 
 // affine.apply over extents (dropping unit loops writes 1 * n): a constant, or exactly
