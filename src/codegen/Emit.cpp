@@ -242,18 +242,26 @@ bool scalarOnly(const Expr& e) {
 }
 std::string helperName(Intrinsic f) { return std::string("pf_") + intrinsicName(f); }
 
+bool isNarrowRounding(Intrinsic f) { return f == Intrinsic::RoundF16 || f == Intrinsic::RoundBF16; }
+
+// `v` rounded to 16-bit float type `t`: the binary format's rounding with its parameters.
+std::string narrowRounded(ElemType t, const std::string& v, const Spelling& sp) {
+  const bool half = t == ElemType::Half;
+  return sp.fn(helperName(Intrinsic::RoundFloat)) + "(" + v + (half ? ", 10, -24, " : ", 7, -133, ") +
+         sp.literal(half ? "65504.0" : "3.3895313892515355e38") + ", 0)";
+}
+
 // The helpers a program's statements call: its intrinsics, and the NaN-propagating
 // max/min that its max= and min= statements combine with.
 void usedHelpers(const Expr& e, std::set<Intrinsic>& out) {
-  if (e.kind == ExprKind::Call && isHelper(e.fn)) out.insert(e.fn);
+  if (e.kind == ExprKind::Call && isHelper(e.fn)) out.insert(isNarrowRounding(e.fn) ? Intrinsic::RoundFloat : e.fn);
   for (auto& a : e.args) usedHelpers(*a, out);
 }
 std::set<Intrinsic> usedHelpers(const Program& prog) {
   std::set<Intrinsic> out;
   // A 16-bit float tensor kept on chip holds its rounded value, as memory would.
   for (auto& t : prog.tensors) {
-    if (t.type == ElemType::Half) out.insert(Intrinsic::RoundF16);
-    if (t.type == ElemType::BF16) out.insert(Intrinsic::RoundBF16);
+    if (isNarrowFloat(t.type)) out.insert(Intrinsic::RoundFloat);
   }
   for (auto& st : prog.statements) {
     usedHelpers(*st.rhs, out);
@@ -278,20 +286,9 @@ std::string mathHelpers(const Spelling& sp, const std::set<Intrinsic>& used) {
       "  if (a != a || b != b) return a + b;\n  if (a == b) return signbit(a) ? b : a;\n  return a > b ? a : b;\n");
   def(Intrinsic::Minimum, R + " a, " + R + " b",
       "  if (a != a || b != b) return a + b;\n  if (a == b) return signbit(a) ? a : b;\n  return a < b ? a : b;\n");
-  // Round to nearest even at the narrow type's precision: a quantum of 2^(e - 11) for
-  // half's 10 fraction bits (2^(e - 8) for bfloat16's 7), subnormals at a fixed one;
-  // every step is exact but rint. Beyond the largest value, infinity.
-  def(Intrinsic::RoundF16, R + " x",
-      "  if (!(" + f("fabs") + "(x) < (" + R + ")65520)) return x != x ? x : x < 0 ? -INFINITY : INFINITY;\n"
-      "  int e;\n  " + f("frexp") + "(x, &e);\n  const int q = e - 11 < -24 ? -24 : e - 11;\n"
-      "  return " + f("ldexp") + "(" + f("rint") + "(" + f("ldexp") + "(x, -q)), q);\n");
-  def(Intrinsic::RoundBF16, R + " x",
-      "  if (x != x || " + f("fabs") + "(x) == INFINITY) return x;\n"
-      "  int e;\n  " + f("frexp") + "(x, &e);\n  const int q = e - 8 < -133 ? -133 : e - 8;\n"
-      "  const " + R + " r = " + f("ldexp") + "(" + f("rint") + "(" + f("ldexp") + "(x, -q)), q);\n"
-      "  return " + f("fabs") + "(r) > (" + R + ")3.3895313892515355e38 ? (r < 0 ? -INFINITY : INFINITY) : r;\n");
-  // The same for any binary format, its parameters given (MLIR's f8 kinds): past the
-  // largest finite value, infinity, or NaN where the format has none.
+  // Round to nearest even in a binary format of `fraction` bits (half's 10, bfloat16's 7,
+  // MLIR's f8 kinds'), subnormals at a fixed quantum of 2^minq: every step is exact but
+  // rint. Past the largest finite value, infinity, or NaN where the format has none.
   def(Intrinsic::RoundFloat, R + " x, int fraction, int minq, " + R + " maxf, int nan",
       "  if (x != x) return x;\n"
       "  if (" + f("fabs") + "(x) == INFINITY) return nan ? NAN : x;\n"
@@ -431,6 +428,8 @@ CExpr callExpr(const Expr& e, const Spelling& sp, const Sub& sub, const Primary&
       return primary("((" + sp.real + ")(float)" + wrap(sub(0), 3) + ")");
     case Intrinsic::Wrap: case Intrinsic::Zext:  // the width is a literal
       return primary(sp.fn(helperName(e.fn)) + "(" + sub(0).text + ", " + std::to_string(int(e.args[1]->number)) + ")");
+    case Intrinsic::RoundF16: case Intrinsic::RoundBF16:
+      return primary(narrowRounded(e.fn == Intrinsic::RoundF16 ? ElemType::Half : ElemType::BF16, sub(0).text, sp));
     case Intrinsic::RoundFloat: {  // the format's parameters are literals: integers but the largest value
       auto literal = [&](int k) {
         const Expr& a = *e.args[size_t(k)];
@@ -669,7 +668,7 @@ class KernelPrinter {
   // the unfused program stores.
   std::string roundedTo(int tensor, const std::string& v) const {
     const ElemType t = prog_.tensors[size_t(tensor)].type;
-    if (isNarrowFloat(t)) return sp_.fn(helperName(t == ElemType::Half ? Intrinsic::RoundF16 : Intrinsic::RoundBF16)) + "(" + v + ")";
+    if (isNarrowFloat(t)) return narrowRounded(t, v, sp_);
     if (t == ElemType::F32 && !sp_.f32) return "(" + sp_.real + ")(float)(" + v + ")";
     return v;
   }
@@ -2310,7 +2309,7 @@ std::string narrowAccessors(const Spelling& sp, const Program& prog) {
     } else {
       // bfloat16 is a float's upper half: rounded first, then cut (exactly).
       load = "as_float((uint)p[i] << 16)";
-      store = "p[i] = (ushort)(as_uint((float)" + sp.fn(helperName(Intrinsic::RoundBF16)) + "(v)) >> 16);";
+      store = "p[i] = (ushort)(as_uint((float)" + narrowRounded(ElemType::BF16, "v", sp) + ") >> 16);";
     }
     os << head << R << " pf_load_" << name << "(" << global << "const " << ty << "* p, " << index << " i) { return " << load
        << "; }\n";
@@ -2479,9 +2478,9 @@ std::string helpers(const Spelling& sp, const Program& prog, const std::set<Redu
 
 }  // namespace
 
-std::string referenceRounding(ElemType t) {
+std::string referenceRounding(ElemType t, const std::string& v) {
   const Spelling c{Dialect::C, true, "float", "int", {}, true, {}};
-  return c.fn(helperName(t == ElemType::Half ? Intrinsic::RoundF16 : Intrinsic::RoundBF16));
+  return narrowRounded(t, v, c);
 }
 
 static std::string indexType(const SizedProgram& at, Dialect d) {
@@ -2617,8 +2616,7 @@ std::string emitReference(const SizedProgram& at) {
     const Tensor& W = prog.tensors[st.write.tensor];
     if (isNarrowFloat(W.type))
       os << "  for (long pf_i = 0; pf_i < " << W.elements(at.sizes()) << "; ++pf_i) " << cName(W.name) << "[pf_i] = "
-         << sp.fn(helperName(W.type == ElemType::Half ? Intrinsic::RoundF16 : Intrinsic::RoundBF16)) << "(" << cName(W.name)
-         << "[pf_i]);\n";
+         << narrowRounded(W.type, cName(W.name) + "[pf_i]", sp) << ";\n";
   }
   os << "}\n";
   return os.str();

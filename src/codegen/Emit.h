@@ -37,9 +37,9 @@ std::string referenceName(const Program& prog);
 std::string realType(const Program& prog);
 // A tensor element's C type in a dialect (int64 is OpenCL's long, CUDA's long long).
 std::string cTypeName(ElemType t, Dialect d);
-// The C reference's function that rounds a value as a tensor of 16-bit float type `t`
-// holds it (reference.h defines it for every such type the program has).
-std::string referenceRounding(ElemType t);
+// The C reference's expression for `v` rounded as a tensor of 16-bit float type `t` holds
+// it (reference.h defines the rounding where the program has such a type).
+std::string referenceRounding(ElemType t, const std::string& v);
 
 // The largest normwise relative error against the reference that still verifies: every
 // backend (OpenCL runner, CUDA harness, exec) checks against this one number. It follows

@@ -61,16 +61,19 @@ void emitHostInputs(std::ostream& os, const Program& prog, const Sizes& sizes) {
         os << (i ? ", " : "") << (std::isnan(x) ? "NAN" : std::isinf(x) ? (x < 0 ? "-INFINITY" : "INFINITY") : fmt::format("{}", x));
       }
       os << "}; for (long i = 0; i < " << n << "; ++i) " << host(t.name) << "[i] = "
-         << (isInteger(t.type) ? "" : isNarrowFloat(t.type) ? referenceRounding(t.type) : "(" + cTypeName(t.type, Dialect::C) + ")")
-         << "(v[i]); }\n";
+         << (isNarrowFloat(t.type) ? referenceRounding(t.type, "v[i]")
+                                   : (isInteger(t.type) ? "" : "(" + cTypeName(t.type, Dialect::C) + ")") + "(v[i])")
+         << "; }\n";
     } else if (t.role == TensorRole::Input && isInteger(t.type)) {  // drawn as the interpreter draws them
       const Program::IntegerDraw r = prog.integerDraw(int(&t - prog.tensors.data()), sizes);
       os << "  { uint64_t st = seed ^ fnv(\"" << t.name << "\"); for (long i = 0; i < " << n << "; ++i) " << host(t.name)
          << "[i] = " << r.low << ".0 + floor(next_uniform(&st) * " << r.high - r.low << ".0); }\n";
     } else if (t.role == TensorRole::Input) {
       os << "  { uint64_t st = seed ^ fnv(\"" << t.name << "\"); for (long i = 0; i < " << n << "; ++i) " << host(t.name)
-         << "[i] = " << (isNarrowFloat(t.type) ? referenceRounding(t.type) : "(" + cTypeName(t.type, Dialect::C) + ")")
-         << "(2.0 * next_uniform(&st) - 1.0); }\n";
+         << "[i] = "
+         << (isNarrowFloat(t.type) ? referenceRounding(t.type, "2.0 * next_uniform(&st) - 1.0")
+                                   : "(" + cTypeName(t.type, Dialect::C) + ")(2.0 * next_uniform(&st) - 1.0)")
+         << "; }\n";
     }
   }
   for (auto& s : prog.scalars)
