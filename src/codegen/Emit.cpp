@@ -431,10 +431,7 @@ CExpr callExpr(const Expr& e, const Spelling& sp, const Sub& sub, const Primary&
     case Intrinsic::RoundF16: case Intrinsic::RoundBF16:
       return primary(narrowRounded(e.fn == Intrinsic::RoundF16 ? ElemType::Half : ElemType::BF16, sub(0).text, sp));
     case Intrinsic::RoundFloat: {  // the format's parameters are literals: integers but the largest value
-      auto literal = [&](int k) {
-        const Expr& a = *e.args[size_t(k)];
-        return a.kind == ExprKind::Neg ? -a.args[0]->number : a.number;
-      };
+      auto literal = [&](int k) { return literalValue(*e.args[size_t(k)]).value_or(0); };
       return primary(sp.fn(helperName(e.fn)) + "(" + sub(0).text + ", " + std::to_string(int(literal(1))) + ", " +
                      std::to_string(int(literal(2))) + ", " + sub(3).text + ", " + std::to_string(int(literal(4))) + ")");
     }

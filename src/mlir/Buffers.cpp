@@ -37,7 +37,7 @@ mlir::RankedTensorType heldType(mlir::Type t, Operation* at) {
   auto m = mlir::dyn_cast<mlir::MemRefType>(t);
   if (!m) throw SourceError(locOf(at), "a buffer of unranked type is not read (ranked memrefs are)");
   if (!m.getLayout().isIdentity())
-    throw SourceError(locOf(at), "a buffer with a layout (a strided view of another buffer) is not read: views of buffers alias");
+    throw SourceError(locOf(at), "an argument buffer with a layout (a strided view of a buffer the caller holds) is not read");
   return mlir::RankedTensorType::get(m.getShape(), m.getElementType());
 }
 
@@ -66,20 +66,57 @@ class BufferReader {
   }
 
  private:
+  // The tensor a buffer holds now: a root's value, or a view's reading of its parent's.
   Value held(Value buffer, Operation* at) {
-    auto it = holds_.find(buffer);
-    if (it == holds_.end()) throw SourceError(locOf(at), "'" + opName(at) + "' uses a buffer that is not read here");
-    return it->second;
+    if (auto it = holds_.find(buffer); it != holds_.end()) return it->second;
+    auto v = views_.find(buffer);
+    if (v == views_.end()) throw SourceError(locOf(at), "'" + opName(at) + "' uses a buffer that is not read here");
+    Operation* view = v->second;
+    const Value parent = held(view->getOperand(0), at);
+    const auto type = mlir::RankedTensorType::get(mlir::cast<mlir::MemRefType>(buffer.getType()).getShape(),
+                                                  mlir::cast<mlir::MemRefType>(buffer.getType()).getElementType());
+    const mlir::Location loc = view->getLoc();
+    if (auto e = mlir::dyn_cast<mlir::memref::ExpandShapeOp>(view))
+      return b_.create<mlir::tensor::ExpandShapeOp>(loc, type, parent, e.getReassociationIndices());
+    if (auto c = mlir::dyn_cast<mlir::memref::CollapseShapeOp>(view))
+      return b_.create<mlir::tensor::CollapseShapeOp>(loc, type, parent, c.getReassociationIndices());
+    if (auto sv = mlir::dyn_cast<mlir::memref::SubViewOp>(view))
+      return b_.create<mlir::tensor::ExtractSliceOp>(loc, type, parent, sv.getMixedOffsets(), sv.getMixedSizes(),
+                                                     sv.getMixedStrides());
+    return b_.create<mlir::tensor::CastOp>(loc, type, parent);  // memref.cast
   }
 
-  void write(Value buffer, Value value) {
-    holds_[buffer] = value;
+  // The buffer holds `value` from here on; through a view, its parent holds the value
+  // with the view's elements replaced (the whole of it for a reshape).
+  void write(Value buffer, Value value, Operation* at) {
     written_.insert(buffer.getAsOpaquePointer());
+    auto v = views_.find(buffer);
+    if (v == views_.end()) {
+      holds_[buffer] = value;
+      return;
+    }
+    Operation* view = v->second;
+    const Value parentBuffer = view->getOperand(0);
+    const Value parent = held(parentBuffer, at);
+    const mlir::Location loc = view->getLoc();
+    Value whole;
+    if (auto e = mlir::dyn_cast<mlir::memref::ExpandShapeOp>(view))
+      whole = b_.create<mlir::tensor::CollapseShapeOp>(loc, parent.getType(), value, e.getReassociationIndices());
+    else if (auto c = mlir::dyn_cast<mlir::memref::CollapseShapeOp>(view))
+      whole = b_.create<mlir::tensor::ExpandShapeOp>(loc, parent.getType(), value, c.getReassociationIndices());
+    else if (auto sv = mlir::dyn_cast<mlir::memref::SubViewOp>(view))
+      whole = b_.create<mlir::tensor::InsertSliceOp>(loc, value, parent, sv.getMixedOffsets(), sv.getMixedSizes(),
+                                                     sv.getMixedStrides());
+    else
+      whole = b_.create<mlir::tensor::CastOp>(loc, parent.getType(), value);
+    write(parentBuffer, whole, at);
   }
+
+  bool known(Value v) const { return holds_.count(v) || views_.count(v); }
 
   bool usesBuffers(Operation* op) const {
     for (Value v : op->getOperands())
-      if (isBuffer(v.getType()) || holds_.count(v)) return true;
+      if (isBuffer(v.getType()) || known(v)) return true;
     for (mlir::Type t : op->getResultTypes())
       if (isBuffer(t)) return true;
     return false;
@@ -93,12 +130,12 @@ class BufferReader {
     if (auto l = mlir::dyn_cast<mlir::linalg::LinalgOp>(op)) {
       // The op on the tensors its buffers hold; each init's buffer then holds a result.
       llvm::SmallVector<Value> operands;
-      for (Value v : op->getOperands()) operands.push_back(holds_.count(v) || isBuffer(v.getType()) ? held(v, op) : v);
+      for (Value v : op->getOperands()) operands.push_back(known(v) || isBuffer(v.getType()) ? held(v, op) : v);
       llvm::SmallVector<mlir::Type> results;
       for (mlir::OpOperand& init : l.getDpsInitsMutable()) results.push_back(held(init.get(), op).getType());
       Operation* t = mlir::clone(b_, op, results, operands);
       unsigned k = 0;
-      for (mlir::OpOperand& init : l.getDpsInitsMutable()) write(init.get(), t->getResult(k++));
+      for (mlir::OpOperand& init : l.getDpsInitsMutable()) write(init.get(), t->getResult(k++), op);
       erased_.push_back(op);
       return;
     }
@@ -120,14 +157,19 @@ class BufferReader {
     }
     if (auto c = mlir::dyn_cast<mlir::memref::CopyOp>(op)) {
       Value from = held(c.getSource(), op);
-      if (from.getType() != held(c.getTarget(), op).getType()) from = b_.create<mlir::tensor::CastOp>(loc, held(c.getTarget(), op).getType(), from);
-      write(c.getTarget(), from);
+      const mlir::Type to = held(c.getTarget(), op).getType();
+      if (from.getType() != to) from = b_.create<mlir::tensor::CastOp>(loc, to, from);
+      write(c.getTarget(), from, op);
       erased_.push_back(op);
       return;
     }
-    if (auto c = mlir::dyn_cast<mlir::memref::CastOp>(op)) {
-      auto type = heldType(c.getType(), op);
-      holds_[c.getResult()] = b_.create<mlir::tensor::CastOp>(loc, type, held(c.getSource(), op)).getResult();
+    // Views: a reshape, a slice or a cast of a buffer reads and writes its parent's elements.
+    if (mlir::isa<mlir::memref::ExpandShapeOp, mlir::memref::CollapseShapeOp, mlir::memref::SubViewOp, mlir::memref::CastOp>(op)) {
+      if (!known(op->getOperand(0))) held(op->getOperand(0), op);  // says which buffer is not read
+      if (mlir::isa<mlir::memref::ExpandShapeOp, mlir::memref::CollapseShapeOp>(op) &&
+          !mlir::cast<mlir::MemRefType>(op->getResult(0).getType()).hasStaticShape())
+        throw SourceError(locOf(op), "'" + opName(op) + "' of a buffer of dynamic shape is not read (of a static one it is)");
+      views_[op->getResult(0)] = op;
       erased_.push_back(op);
       return;
     }
@@ -143,7 +185,7 @@ class BufferReader {
     }
     if (auto st = mlir::dyn_cast<mlir::memref::StoreOp>(op)) {
       auto x = b_.create<mlir::tensor::InsertOp>(loc, st.getValue(), held(st.getMemRef(), op), st.getIndices());
-      write(st.getMemRef(), x.getResult());
+      write(st.getMemRef(), x.getResult(), op);
       erased_.push_back(op);
       return;
     }
@@ -159,12 +201,11 @@ class BufferReader {
       erased_.push_back(op);
       return;
     }
-    if (mlir::isa<mlir::memref::SubViewOp, mlir::memref::ReinterpretCastOp, mlir::memref::ExpandShapeOp,
-                  mlir::memref::CollapseShapeOp, mlir::memref::ViewOp, mlir::memref::TransposeOp>(op))
-      throw SourceError(locOf(op), "'" + name + "' makes a view that aliases its buffer: views of buffers are not read "
-                                   "(linalg on tensors, or on whole buffers, is)");
-    throw SourceError(locOf(op), "'" + name + "' on a buffer is not read (linalg ops, copies, loads, stores, allocations "
-                                 "and constant globals of whole buffers are)");
+    if (mlir::isa<mlir::memref::ReinterpretCastOp, mlir::memref::ViewOp, mlir::memref::TransposeOp>(op))
+      throw SourceError(locOf(op), "'" + name + "' reinterprets a buffer's memory: such views are not read "
+                                   "(reshapes, subviews and casts of buffers are)");
+    throw SourceError(locOf(op), "'" + name + "' on a buffer is not read (linalg ops, copies, loads, stores, allocations, "
+                                 "constant globals, reshapes, subviews and casts of buffers are)");
   }
 
   // The buffers returned are the tensors they hold; the argument buffers the function
@@ -172,13 +213,13 @@ class BufferReader {
   void readReturn(mlir::func::ReturnOp ret) {
     std::set<const void*> returned;
     for (mlir::OpOperand& o : ret->getOpOperands())
-      if (holds_.count(o.get()) || isBuffer(o.get().getType())) {
+      if (known(o.get()) || isBuffer(o.get().getType())) {
         returned.insert(o.get().getAsOpaquePointer());
         o.set(held(o.get(), ret));
       }
     for (mlir::BlockArgument a : argBuffers_) {
       if (!written_.count(a.getAsOpaquePointer()) || returned.count(a.getAsOpaquePointer())) continue;
-      ret->insertOperands(ret->getNumOperands(), holds_[a]);
+      ret->insertOperands(ret->getNumOperands(), held(a, ret));
       notes_.push_back("argument " + std::to_string(a.getArgNumber()) + " of '@" + f_.getSymName().str() +
                        "' is a buffer the function writes: what it holds at the return is result " +
                        std::to_string(ret->getNumOperands() - 1) + " of the program");
@@ -188,7 +229,8 @@ class BufferReader {
   mlir::func::FuncOp f_;
   std::vector<std::string>& notes_;
   mlir::OpBuilder b_;
-  llvm::DenseMap<Value, Value> holds_;  // a buffer -> the tensor it holds now
+  llvm::DenseMap<Value, Value> holds_;         // a buffer -> the tensor it holds now
+  llvm::DenseMap<Value, Operation*> views_;    // a view -> the op that made it of its parent
   std::vector<mlir::BlockArgument> argBuffers_;
   std::set<const void*> written_;
   std::vector<Operation*> erased_;

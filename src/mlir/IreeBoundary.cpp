@@ -20,6 +20,7 @@ using mlir_text::commaList;
 // An SSA name and a ranked tensor type, as the patterns below capture them.
 #define PF_SSA R"((%[\w.$#-]+))"
 #define PF_TENSOR R"((tensor<[^>]*>))"
+#define PF_BUFFER_OR_TENSOR R"(((?:tensor|memref)<[^>]*>))"
 
 const char* const kMarkers[] = {"util.", "hal.tensor.", "check.expect_", "bufferization.materialize_in_destination",
                                 "bufferization.alloc_tensor", "vector.print",
@@ -150,7 +151,8 @@ std::vector<std::pair<std::string, std::string>> checked(const std::string& line
   if (colon == std::string::npos) return {};
   const std::vector<std::string> ops = commaList(l.substr(open + 1, close - open - 1));
   const std::vector<std::string> types = commaList(l.substr(colon + 1));
-  auto tensor = [](const std::string& t) { return t.rfind("tensor<", 0) == 0 && t.back() == '>'; };
+  // A buffer too (tpp-mlir checks memrefs; Buffers.h reads the function on them).
+  auto tensor = [](const std::string& t) { return (t.rfind("tensor<", 0) == 0 || t.rfind("memref<", 0) == 0) && t.back() == '>'; };
   auto ssa = [](const std::string& v) {
     return v.size() >= 2 && v[0] == '%' &&
            std::all_of(v.begin() + 1, v.end(), [](char c) {
@@ -182,18 +184,22 @@ bool definedAsConstant(const std::vector<std::string>& lines, size_t from, size_
   return false;
 }
 
-// `%v = vector.transfer_read %t[..], %pad : tensor<..>, vector<..>` whose vector only a
-// `vector.print` reads (tpp-mlir's tests print a result): the vector, the tensor read and
-// its type; none for another line.
+// `%v = vector.transfer_read %t[..], %pad : tensor<..>, vector<..>` (or a memref, the
+// types possibly on the next line) whose vector only a `vector.print` reads (tpp-mlir's
+// tests print a result): the vector, the tensor read and its type; none for another line.
 struct PrintedRead {
   std::string vector, tensor, type;
+  bool twoLines = false;
 };
-std::optional<PrintedRead> printedRead(const std::string& line) {
-  static const std::regex read(PF_SSA R"(\s*=\s*vector\.transfer_read\s+)" PF_SSA R"(\[[^\]]*\][^:]*:\s*)" PF_TENSOR
+std::optional<PrintedRead> printedRead(const std::string& line, const std::string& next) {
+  static const std::regex read(PF_SSA R"(\s*=\s*vector\.transfer_read\s+)" PF_SSA R"(\[[^\]]*\][^:]*:\s*)" PF_BUFFER_OR_TENSOR
                                R"(\s*,\s*vector<[^>]*>)");
+  if (line.find("vector.transfer_read") == std::string::npos) return std::nullopt;
   std::smatch m;
-  if (line.find("vector.transfer_read") == std::string::npos || !std::regex_search(line, m, read)) return std::nullopt;
-  return PrintedRead{m[1].str(), m[2].str(), m[3].str()};
+  if (std::regex_search(line, m, read)) return PrintedRead{m[1].str(), m[2].str(), m[3].str()};
+  const std::string joined = line + " " + trimmed(next);
+  if (line.find(':') != std::string::npos || !std::regex_search(joined, m, read)) return std::nullopt;
+  return PrintedRead{m[1].str(), m[2].str(), m[3].str(), true};
 }
 
 // The types after the colon of a `return %a, %b : T1, T2` line; empty for another line.
@@ -603,7 +609,7 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
         if (!kept) f.checked.push_back(c.front());
         l = std::string(l.size(), ' ');
         applied.insert("the values check.expect_* tests are the function's results");
-      } else if (std::optional<PrintedRead> r = printedRead(l)) {
+      } else if (std::optional<PrintedRead> r = printedRead(l, i + 1 < f.end ? lines[i + 1] : std::string())) {
         // Kept where the vector has another reader than vector.print.
         const std::string& vec = r->vector;
         bool onlyPrinted = true;
@@ -616,6 +622,7 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
         if (onlyPrinted) {
           f.checked.push_back({r->tensor, r->type});
           l = std::string(l.size(), ' ');
+          if (r->twoLines) lines[i + 1] = std::string(lines[i + 1].size(), ' ');
           applied.insert("a tensor read only to be printed (vector.transfer_read, vector.print) is a result");
         }
       } else if (trimmed(l).rfind("vector.print", 0) == 0) {
@@ -713,5 +720,6 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
 
 #undef PF_SSA
 #undef PF_TENSOR
+#undef PF_BUFFER_OR_TENSOR
 
 }  // namespace polyfuse

@@ -28,6 +28,7 @@
 #include <optional>
 #include <regex>
 #include <set>
+#include <string_view>
 #include <tuple>
 
 #include "llvm/Support/SourceMgr.h"
@@ -184,6 +185,20 @@ void dialects(mlir::DialectRegistry& registry) {
                   mlir::cf::ControlFlowDialect, mlir::memref::MemRefDialect>();
   mlir::func::registerInlinerExtension(registry);  // func.call and func.return, for inlineCalls
   registerTosa(registry);
+}
+
+// Whether line `n` (from 1) reads the same in both texts: a line the entry slice kept.
+bool sameLine(const std::string& a, const std::string& b, int n) {
+  auto line = [n](const std::string& t) -> std::string_view {
+    size_t at = 0;
+    for (int k = 1; k < n; ++k) {
+      at = t.find('\n', at);
+      if (at == std::string::npos) return {};
+      ++at;
+    }
+    return std::string_view(t).substr(at, t.find('\n', at) - at);
+  };
+  return n > 0 && !line(a).empty() && line(a) == line(b);
 }
 
 // The entry's loads and stores of ml_program globals, in the order the entry runs them.
@@ -427,7 +442,7 @@ static LinalgImport importHere(const SourceFile& src, const std::string& entry) 
   } catch (const SourceError& whole) {
     std::vector<std::string> notes;
     const std::string sliced = readEntryOnly(src.text, entry, notes);
-    if (sliced == src.text) throw;
+    if (sliced == src.text || sameLine(sliced, src.text, whole.loc().line)) throw;  // the failure is the entry's own
     read(sliced, notes);
     std::string first = whole.what();
     first = first.substr(0, first.find('\n'));

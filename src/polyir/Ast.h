@@ -1,6 +1,7 @@
 // The syntax tree of a TC definition, as written; names are resolved by Sema.
 #pragma once
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -93,6 +94,14 @@ struct Expr {
 
   Expr(ExprKind k, SourceLoc l) : kind(k), loc(l) {}
 };
+
+// A literal's value: a number, or the negation of one (as the parser reads -3); none for
+// any other expression.
+inline std::optional<double> literalValue(const Expr& e) {
+  if (e.kind == ExprKind::Number) return e.number;
+  if (e.kind == ExprKind::Neg && e.args.size() == 1 && e.args[0]->kind == ExprKind::Number) return -e.args[0]->number;
+  return std::nullopt;
+}
 
 struct TensorDecl {
   std::string name;

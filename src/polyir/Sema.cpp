@@ -447,7 +447,7 @@ class Sema {
         }
         if (e.fn == Intrinsic::RoundFloat)
           for (size_t k = 1; k < e.args.size(); ++k)
-            if (e.args[k]->kind != ExprKind::Number && !(e.args[k]->kind == ExprKind::Neg && e.args[k]->args[0]->kind == ExprKind::Number))
+            if (!literalValue(*e.args[k]))
               throw SourceError(e.args[k]->loc, "the format of 'round_float' (fraction bits, smallest quantum's exponent, largest finite value, NaN on overflow) must be literals");
         for (auto& a : e.args) resolve(*a, st, indices);
         return;

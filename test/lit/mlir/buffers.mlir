@@ -19,9 +19,20 @@
 // RUN: polyfuse exec %s --entry gemm --backend opencl | FileCheck --check-prefix=EXEC %s
 // RUN: polyfuse exec %s --entry pipeline --backend opencl | FileCheck --check-prefix=EXEC %s
 // EXEC: verified: yes
-// A view of a buffer aliases it: refused at the view.
-// RUN: not polyfuse check %s --entry view 2>&1 | FileCheck --check-prefix=VIEW %s
-// VIEW: buffers.mlir:[[@LINE+33]]:8: 'memref.subview' makes a view that aliases its buffer: views of buffers are not read
+// A view (a subview, a reshape, a cast) reads its parent's elements, and a write through
+// it replaces them in the parent: x's window is zeroed after y took its doubled values.
+// RUN: polyfuse check %s --entry views --tc 2>&1 | FileCheck --check-prefix=VIEWS %s
+// VIEWS: note: argument 0 of '@views' is a buffer the function writes: what it holds at the return is result 0 of the program
+// VIEWS: note: argument 1 of '@views' is a buffer the function writes: what it holds at the return is result 1 of the program
+// VIEWS: def views(float(4, 6) x, float(2, 3) y) -> (float(4, 6) s, float(2, 3) e) {
+// VIEWS-NEXT: t0(d0, d1) = x(d0 + 1, d1 + 2) + x(d0 + 1, d1 + 2) where d0 in 0:2, d1 in 0:3
+// VIEWS-NEXT: s(d0, d1) = x(d0, d1) where d0 in 0:4, d1 in 0:6
+// VIEWS-NEXT: s(d0, d1) = 0.0 where d0 in 1:3, d1 in 2:5
+// VIEWS-NEXT: e(d0, d1) = t0(d0, d1) where d0 in 0:2, d1 in 0:3
+// RUN: polyfuse exec %s --entry views --backend opencl | FileCheck --check-prefix=EXEC %s
+// A view that reinterprets memory is refused at the op.
+// RUN: not polyfuse check %s --entry reinterpret 2>&1 | FileCheck --check-prefix=REINT %s
+// REINT: buffers.mlir:[[@LINE+47]]:8: 'memref.reinterpret_cast' reinterprets a buffer's memory: such views are not read
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
 memref.global "private" constant @weights : memref<3x5xf32> = dense<[[1.0, 2.0, 3.0, 4.0, 5.0], [6.0, 7.0, 8.0, 9.0, 10.0], [11.0, 12.0, 13.0, 14.0, 15.0]]>
@@ -53,8 +64,22 @@ func.func @pipeline(%x: memref<3x5xf32>, %sums: memref<3xf32>) -> memref<3x5xf32
   memref.dealloc %t : memref<3x5xf32>
   return %r : memref<3x5xf32>
 }
-func.func @view(%x: memref<4x6xf32>, %y: memref<2x6xf32>) {
-  %s = memref.subview %x[0, 0] [2, 6] [1, 1] : memref<4x6xf32> to memref<2x6xf32, strided<[6, 1]>>
-  memref.copy %s, %y : memref<2x6xf32, strided<[6, 1]>> to memref<2x6xf32>
+func.func @views(%x: memref<4x6xf32>, %y: memref<2x3xf32>) {
+  %s = memref.subview %x[1, 2] [2, 3] [1, 1] : memref<4x6xf32> to memref<2x3xf32, strided<[6, 1], offset: 8>>
+  %e = memref.expand_shape %y [[0], [1, 2]] output_shape [2, 3, 1] : memref<2x3xf32> into memref<2x3x1xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>],
+                  iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s : memref<2x3xf32, strided<[6, 1], offset: 8>>) outs(%e : memref<2x3x1xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %d = arith.addf %a, %a : f32
+    linalg.yield %d : f32
+  }
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%s : memref<2x3xf32, strided<[6, 1], offset: 8>>)
+  return
+}
+func.func @reinterpret(%x: memref<4x6xf32>, %y: memref<24xf32>) {
+  %r = memref.reinterpret_cast %x to offset: [0], sizes: [24], strides: [1] : memref<4x6xf32> to memref<24xf32>
+  memref.copy %r, %y : memref<24xf32> to memref<24xf32>
   return
 }

@@ -26,7 +26,7 @@
 // RUN: not polyfuse check %s --entry body_i65 2>&1 | FileCheck --check-prefix=BODY-I65 %s
 // BODY-I65: messages.mlir:193:10: integers of 65 bits are not supported (i1 to i64 and index are)
 // RUN: not polyfuse check %s --entry memref_op 2>&1 | FileCheck --check-prefix=MEMREF-OP %s
-// MEMREF-OP: messages.mlir:201:3: 'memref.assume_alignment' on a buffer is not read (linalg ops, copies, loads, stores, allocations and constant globals of whole buffers are)
+// MEMREF-OP: messages.mlir:201:3: 'memref.assume_alignment' on a buffer is not read (linalg ops, copies, loads, stores, allocations, constant globals, reshapes, subviews and casts of buffers are)
 // RUN: not polyfuse check %s --entry value_outside 2>&1 | FileCheck --check-prefix=VALUE-OUTSIDE %s
 // VALUE-OUTSIDE: messages.mlir:208:8: this op uses a value computed outside it by 'arith.mulf'; polyfuse takes constants, arguments and extents there
 // RUN: not polyfuse check %s --entry casts_disagree 2>&1 | FileCheck --check-prefix=CASTS-DISAGREE %s

@@ -13,6 +13,10 @@
 // RUN: polyfuse exec %s --entry driver --backend opencl --dump %t/d | FileCheck --check-prefix=VERIFIED %s
 // RUN: %python -c "import numpy; print(numpy.load('%t/d/d.npy').tolist(), numpy.load('%t/d/d_1.npy').tolist())" | FileCheck --check-prefix=DRIVER %s
 // DRIVER: {{\[}}[5.0, 7.0], [9.0, 11.0]] {{\[}}[2.0, 4.0], [6.0, 8.0]]
+// RUN: polyfuse check %s --entry buffer_check --tc 2>&1 | FileCheck --check-prefix=BUFFERS %s
+// BUFFERS: def buffer_check() -> (bfloat16(2, 3) a, bfloat16(2, 3) expected, bfloat16(2, 3) a_copy) {
+// BUFFERS-NEXT: a(d0, d1) = round_bf16(1.0 + 1.0) where d0 in 0:2, d1 in 0:3
+// RUN: polyfuse exec %s --entry buffer_check --backend opencl | FileCheck --check-prefix=VERIFIED %s
 // VERIFIED: verified: yes
 // RUN: polyfuse check %s --entry driver 2>&1 >/dev/null | FileCheck --check-prefix=NOTE %s
 // NOTE: a test driver's calls take the results its checks gave the callee
@@ -52,5 +56,28 @@ func.func @driver() {
   %b = arith.constant dense<[[4.0, 5.0], [6.0, 7.0]]> : tensor<2x2xf32>
   call @check(%a, %b) : (tensor<2x2xf32>, tensor<2x2xf32>) -> ()
   call @check(%a, %a) : (tensor<2x2xf32>, tensor<2x2xf32>) -> ()
+  return
+}
+// On buffers (tpp-mlir's bf16 tests): a check of memrefs, with a bf16 tolerance, and a
+// buffer printed through a read whose types are on the next line.
+func.func @buffer_check() {
+  %one = arith.constant 1.0 : bf16
+  %a = memref.alloc() : memref<2x3xbf16>
+  linalg.fill ins(%one : bf16) outs(%a : memref<2x3xbf16>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]} ins(%a : memref<2x3xbf16>) outs(%a : memref<2x3xbf16>) {
+  ^bb0(%x: bf16, %o: bf16):
+    %s = arith.addf %x, %x : bf16
+    linalg.yield %s : bf16
+  }
+  %expected = memref.alloc() : memref<2x3xbf16>
+  %two = arith.constant 2.0 : bf16
+  linalg.fill ins(%two : bf16) outs(%expected : memref<2x3xbf16>)
+  %tol = arith.constant 0.1 : bf16
+  check.expect_almost_eq(%a, %expected, %tol) : memref<2x3xbf16>, memref<2x3xbf16>, bf16
+  %c0 = arith.constant 0 : index
+  %v = vector.transfer_read %a[%c0, %c0], %one
+      : memref<2x3xbf16>, vector<2x3xbf16>
+  vector.print %v : vector<2x3xbf16>
   return
 }
