@@ -647,7 +647,7 @@ class KernelPrinter {
   // `st`: the statement whose reads a gather's subscripts name (and, for an input cached
   // on chip, whether it reads global memory: its first reader does).
   std::string accessC(const Access& a, const Statement* st = nullptr) const {
-    if (const OnChipArray* la = local(a.tensor, st)) return localC(a, *la);
+    if (const OnChipArray* la = local(a.tensor, st)) return localC(a, *la, st);
     return globalC(a, st);
   }
   // The element in global memory; a 16-bit float's through its accessor, which
@@ -689,15 +689,17 @@ class KernelPrinter {
     for (size_t r = 0; r < st.reads.size(); ++r) {
       const OnChipArray* c = cachedInput(st.reads[r].tensor);
       if (!c || local(st.reads[r].tensor, &st) || (r < skip.size() && skip[r])) continue;
-      const std::string copy = localC(st.reads[r], *c) + " = " + accessC(st.reads[r], &st) + ";";
+      const std::string copy = localC(st.reads[r], *c, &st) + " = " + accessC(st.reads[r], &st) + ";";
       if (seen.insert(copy).second) out += (out.empty() ? "" : " ") + copy;
     }
     return out;
   }
 
-  // The element of on-chip array la that access a names, relative to the block's slice.
-  std::string localC(const Access& a, const OnChipArray& la) const {
+  // The element of on-chip array la that access a names, relative to the block's slice
+  // (a gather's subscript is the element of its index read, in statement `st`).
+  std::string localC(const Access& a, const OnChipArray& la, const Statement* st) const {
     if (la.inRegisters()) {
+      if (a.gathers()) throw InternalError("a gather read from registers");
       if (la.rowDim() < 0) return registerName(prog_.tensors[a.tensor]) + "[0]";
       if (slot_.empty()) throw InternalError("a row in registers read outside its unrolled steps");
       return registerName(prog_.tensors[a.tensor]) + "[" + slot_ + "]";
@@ -709,7 +711,10 @@ class KernelPrinter {
                          : la.gridCoord[p] == OnChipArray::kChunkCoord
                              ? "(" + std::to_string(la.lo[p]) + " + pf_c * " + std::to_string(k_.plan.splitChunk) + ")"
                              : std::to_string(la.lo[p]);
-      std::string term = "(" + affineC(a.subscripts[p]) + " - " + base + ")";
+      if (a.indirectAt(size_t(p)) >= 0 && !st) throw InternalError("a gather printed without its statement");
+      const std::string sub = a.indirectAt(size_t(p)) >= 0 ? "(" + sp_.index + ")" + accessC(st->reads[size_t(a.indirect[p])], st)
+                                                           : affineC(a.subscripts[p]);
+      std::string term = "(" + sub + " - " + base + ")";
       if (stride != 1) term += " * " + std::to_string(stride);
       idx = idx.empty() ? term : term + " + " + idx;
       stride *= la.extent[p];
@@ -1506,7 +1511,7 @@ class KernelPrinter {
       if (const OnChipArray* c = cachedInput(st.reads[r].tensor); vectorRead[r] && c)
         for (int k = 0; k < width; ++k) {
           atLane(k);
-          printLane(os, ind, in, k, localC(st.reads[r], *c) + " = pf_v" + std::to_string(r) + kLane[k] + ";");
+          printLane(os, ind, in, k, localC(st.reads[r], *c, &st) + " = pf_v" + std::to_string(r) + kLane[k] + ";");
         }
     for (int k = 0; k < width; ++k) {
       atLane(k);

@@ -420,8 +420,6 @@ class Sema {
             }
             if (asSubscript)
               throw SourceError(s->loc, "a subscript of a data-dependent subscript must be affine (one level of gather)");
-            if (T.role != TensorRole::Input)
-              throw SourceError(e.loc, "a gather reads an input; '" + e.name + "' is computed by the program");
             resolve(*s, st, indices, true);
             a.indirect.resize(e.args.size(), -1);
             a.indirect[a.subscripts.size()] = s->ref;
