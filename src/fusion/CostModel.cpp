@@ -1130,9 +1130,12 @@ bool CostModel::registerRows(const std::vector<int>& members, const BlockShape& 
         const size_t k = touchers[i];
         const Statement& st = prog.statements[members[k]];
         if (rowDim >= 0) ok = rowMember(k, a, rowDim);
-        // A value per row: written once, by a reduction every thread of the row takes part in.
+        // A value per row: written once, by a reduction every thread of the row takes part in,
+        // and read at the row (a gather's row is another one's).
         else if (st.write.tensor == a.tensor)
           ok = kp.modes[k] == StmtMode::BlockReduce && st.init && !kp.cachesInput(a.tensor);
+        else
+          ok = std::none_of(st.reads.begin(), st.reads.end(), [&](const Access& r) { return r.tensor == a.tensor && r.gathers(); });
       }
       if (!ok) continue;
       if (rowDim < 0) {
