@@ -25,6 +25,7 @@ using mlir_text::commaList;
 const char* const kMarkers[] = {"util.", "hal.tensor.", "check.expect_", "bufferization.materialize_in_destination",
                                 "bufferization.alloc_tensor", "vector.print",
                                 "flow.tensor.reshape", "flow.tensor.bitcast", "flow.tensor.dynamic_constant", "flow.tensor.tie_shape", "hal.fence",
+                                "flow.dispatch.region",
                                 "iree_encoding."};
 
 // A value given the same value under another name: MLIR's spelling of it.
@@ -286,6 +287,92 @@ std::pair<std::string, std::string> checkedResults(const Function& f) {
     types += (types.empty() ? "" : ", ") + t;
   }
   return {values, types};
+}
+
+// IREE's dispatch regions (`flow.dispatch.region`, what its dispatch formation leaves):
+// the region's ops are the computation, where they stand; its results are what its
+// `flow.return` yields. The header and the closing brace are blanked, and each result is
+// the value yielded: one by an alias, several by their uses renamed (`%d#1` is `%b`).
+void inlineDispatchRegions(std::vector<std::string>& lines, std::set<std::string>& applied) {
+  static const std::regex region(R"(^\s*(%[\w.$#-]+)(?::(\d+))?\s*=\s*flow\.dispatch\.region\b[^{]*?(?:->\s*\((.*)\))?\s*\{\s*$)");
+  static const std::regex ret(R"(^\s*flow\.return\b\s*([^:]*?)\s*(?::\s*(.*))?$)");
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::smatch m;
+    if (lines[i].find("flow.dispatch.region") == std::string::npos || !std::regex_search(lines[i], m, region)) continue;
+    const std::string result = m[1].str();
+    const size_t count = m[2].matched ? std::stoul(m[2].str()) : 1;
+    // The closing brace: braces counted from the header's, which opens depth 1.
+    int depth = 0;
+    size_t close = lines.size(), yield = lines.size();
+    for (size_t j = i; j < lines.size() && close == lines.size(); ++j) {
+      for (char c : lines[j]) {
+        depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+        if (depth == 0 && j > i) {
+          close = j;
+          break;
+        }
+      }
+      if (depth == 1 && j > i && trimmed(lines[j]).rfind("flow.return", 0) == 0) yield = j;
+    }
+    std::smatch r;
+    if (close == lines.size() || yield == lines.size() || trimmed(lines[close]) != "}" ||
+        !std::regex_search(lines[yield], r, ret))
+      continue;  // not this form: MLIR reports the op
+    const std::vector<std::string> values = commaList(r[1].str());
+    std::vector<std::string> types = commaList(r[2].str());
+    if (values.size() != count || types.size() != count) continue;
+    for (std::string& t : types) t = trimmed(t.substr(0, t.find('{')));  // dynamic extents: the tensor's own
+    // The region's own values become the function's: renamed apart from the names the
+    // function's other regions may reuse.
+    static const std::regex def(R"(^\s*(%[\w.$-]+)(?::\d+)?\s*=)");
+    std::vector<std::string> defs;
+    depth = 0;
+    for (size_t j = i; j < close; ++j) {
+      std::smatch d;
+      if (j > i && depth == 1 && std::regex_search(lines[j], d, def)) defs.push_back(d[1].str());
+      for (char c : lines[j]) depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+    }
+    auto nameChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$' || c == '-'; };
+    auto rename = [&](std::string& l, const std::string& from, const std::string& to) {
+      for (size_t at = l.find(from); at != std::string::npos; at = l.find(from, at)) {
+        const size_t after = at + from.size();
+        if (after < l.size() && nameChar(l[after])) {
+          at = after;
+          continue;
+        }
+        l.replace(at, from.size(), to);
+        at += to.size();
+      }
+    };
+    std::vector<std::string> renamed = values;
+    for (const std::string& d : defs) {
+      const std::string to = "%dispatch" + std::to_string(i + 1) + "_" + d.substr(1);
+      for (size_t j = i + 1; j < close; ++j) rename(lines[j], d, to);
+      for (std::string& v : renamed) rename(v, d, to);
+    }
+    const std::string lead = lines[yield].substr(0, lines[yield].find_first_not_of(" \t"));
+    lines[i] = std::string(lines[i].size(), ' ');
+    lines[close] = std::string(lines[close].size(), ' ');
+    if (count == 1) {
+      lines[yield] = lead + alias(result, renamed[0], types[0]);
+    } else {
+      lines[yield] = std::string(lines[yield].size(), ' ');
+      for (size_t j = close + 1; j < lines.size(); ++j)
+        for (size_t k = 0; k < count; ++k) {
+          const std::string use = result + "#" + std::to_string(k);
+          for (size_t at = lines[j].find(use); at != std::string::npos; at = lines[j].find(use, at)) {
+            const size_t after = at + use.size();
+            if (after < lines[j].size() && std::isdigit(static_cast<unsigned char>(lines[j][after]))) {
+              at = after;
+              continue;
+            }
+            lines[j].replace(at, use.size(), renamed[k]);
+            at += renamed[k].size();
+          }
+        }
+    }
+    applied.insert("flow.dispatch.region's ops are the computation, its results the values it returns");
+  }
 }
 
 // IREE's tensor encodings (`#iree_encoding.packed_storage`, `#iree_encoding.encoding<..>`
@@ -550,6 +637,7 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
   }
   std::set<std::string> applied;
   dropEncodings(lines, applied);
+  inlineDispatchRegions(lines, applied);
   static const std::regex utilCall(R"(\butil\.call\b)");
   std::vector<size_t> calls;  // lines of util.call (a dropped stub may hold them all)
   for (std::string& l : lines) {
