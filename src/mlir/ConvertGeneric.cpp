@@ -280,6 +280,71 @@ bool Importer::isIdentity(ReduceOp op, double c) {
   }
 }
 
+namespace {
+
+// `s` with another right-hand side and ranges: one piece of it.
+StmtDecl piece(const StmtDecl& s, ExprPtr rhs, std::vector<WhereRange> where) {
+  StmtDecl p;
+  p.loc = s.loc, p.lhs = s.lhs, p.lhsIndices = s.lhsIndices, p.lhsIndexLocs = s.lhsIndexLocs;
+  for (auto& x : s.lhsSubscripts) p.lhsSubscripts.push_back(cloneExpr(*x));
+  p.op = s.op, p.init = s.init, p.opLoc = s.opLoc;
+  p.rhs = std::move(rhs);
+  p.where = std::move(where);
+  return p;
+}
+
+}  // namespace
+
+// A statement over loops whose divisions do not nest in their extents (pieced_): one
+// statement a piece, the last first, where each division of such a loop is a constant, or
+// a shift of it (d mod n over [lo, lo + size) is d - lo + lo mod n). Over a loop that
+// indexes the result, each piece writes its own part of it; over a reduction loop, each
+// adds its part, the first emitted starting the reduction (`+=!`) where the statement did.
+std::vector<StmtDecl> Importer::pieceLoops(StmtDecl s) {
+  std::vector<StmtDecl> out;
+  if (pieced_.empty()) {
+    out.push_back(std::move(s));
+    return out;
+  }
+  std::vector<std::pair<std::string, Pieces>> loops;
+  size_t total = 1;
+  for (const auto& [d, p] : pieced_) {
+    loops.emplace_back("d" + std::to_string(d), p);
+    total *= size_t((p.extent + p.size - 1) / p.size);
+  }
+  if (total > kMaxPieces) throw SourceError(s.loc, piecedError_);
+  for (size_t c = total; c-- > 0;) {
+    std::map<std::string, int64_t> lo;
+    size_t rest = c;
+    for (auto it = loops.rbegin(); it != loops.rend(); ++it) {
+      const size_t count = size_t((it->second.extent + it->second.size - 1) / it->second.size);
+      lo[it->first] = int64_t(rest % count) * it->second.size;
+      rest /= count;
+    }
+    std::function<ExprPtr(const Expr&)> substitute = [&](const Expr& e) -> ExprPtr {
+      if (e.kind == ExprKind::Call && e.name == kPiecePart) {
+        const std::string& loop = e.args[0]->name;
+        const int64_t at = lo.at(loop), inner = int64_t(e.args[1]->number), n = int64_t(e.args[2]->number);
+        if (inner > 1 || n == 0) return integer(n ? (at / inner) % n : at / inner, e.loc);
+        const int64_t shift = at - at % n;  // d mod n, the piece inside one period
+        ExprPtr d = name(loop, e.loc);
+        return shift ? binary(ExprKind::Sub, std::move(d), integer(shift, e.loc), e.loc) : std::move(d);
+      }
+      ExprPtr x = cloneExpr(e);
+      for (size_t i = 0; i < e.args.size(); ++i) x->args[i] = substitute(*e.args[i]);
+      return x;
+    };
+    std::vector<WhereRange> where;
+    for (const WhereRange& w : s.where)
+      if (!lo.count(w.index)) where.push_back(WhereRange{w.index, w.loc, cloneExpr(*w.lo), cloneExpr(*w.hi)});
+    for (const auto& [loop, p] : loops)
+      where.push_back(WhereRange{loop, s.loc, integer(lo[loop], s.loc), integer(std::min(lo[loop] + p.size, p.extent), s.loc)});
+    out.push_back(piece(s, substitute(*s.rhs), std::move(where)));
+    out.back().init = s.init && out.size() == 1;
+  }
+  return out;
+}
+
 // The statement as it is, or in such pieces when it reads constant integer tables at a
 // parallel loop, some of them as subscripts.
 void Importer::pushPieces(StmtDecl s, Operation* op) {
@@ -366,15 +431,11 @@ void Importer::pushPieces(StmtDecl s, Operation* op) {
       for (size_t i = 0; i < e.args.size(); ++i) c->args[i] = substitute(*e.args[i]);
       return c;
     };
-    StmtDecl piece;
-    piece.loc = s.loc, piece.lhs = s.lhs, piece.lhsIndices = s.lhsIndices, piece.lhsIndexLocs = s.lhsIndexLocs;
-    for (auto& x : s.lhsSubscripts) piece.lhsSubscripts.push_back(cloneExpr(*x));
-    piece.op = s.op, piece.init = s.init, piece.opLoc = s.opLoc;
-    piece.rhs = substitute(*s.rhs);
+    std::vector<WhereRange> where;
     for (const WhereRange& w : s.where)
-      if (w.index != loop) piece.where.push_back(WhereRange{w.index, w.loc, cloneExpr(*w.lo), cloneExpr(*w.hi)});
-    piece.where.push_back(WhereRange{loop, s.loc, integer(a, s.loc), integer(b, s.loc)});
-    out_.def.stmts.push_back(std::move(piece));
+      if (w.index != loop) where.push_back(WhereRange{w.index, w.loc, cloneExpr(*w.lo), cloneExpr(*w.hi)});
+    where.push_back(WhereRange{loop, s.loc, integer(a, s.loc), integer(b, s.loc)});
+    out_.def.stmts.push_back(piece(s, substitute(*s.rhs), std::move(where)));
   }
 }
 
@@ -446,7 +507,7 @@ void Importer::genericStatements(Operation* op) {
         for (unsigned d : written) loopWhere(c, d, loops[d], loc);
       else
         splitWheres(c, loc, &written);  // the init's read of a split loop is a sum: no range from it
-      out_.def.stmts.push_back(std::move(c));
+      for (StmtDecl& piece : pieceLoops(std::move(c))) out_.def.stmts.push_back(std::move(piece));
     }
     StmtDecl s;
     s.loc = loc;
@@ -515,7 +576,7 @@ void Importer::genericStatements(Operation* op) {
       where(s, "d" + std::to_string(l), loops[l], loc);
     }
     tv.kind = Kind::Computed;
-    pushPieces(std::move(s), op);
+    for (StmtDecl& piece : pieceLoops(std::move(s))) pushPieces(std::move(piece), op);
     if (wraps) {
       StmtDecl w;
       w.loc = w.opLoc = loc;
@@ -527,7 +588,7 @@ void Importer::genericStatements(Operation* op) {
       std::set<unsigned> written;
       for (unsigned d : writtenLoops(om)) written.insert(d);
       splitWheres(w, loc, &written);
-      out_.def.stmts.push_back(std::move(w));
+      for (StmtDecl& piece : pieceLoops(std::move(w))) out_.def.stmts.push_back(std::move(piece));
     }
   }
 }

@@ -446,6 +446,7 @@ std::set<unsigned> Importer::windowSplits(const std::vector<Window>& windows, Te
   for (mlir::AffineMap& m : maps)
     for (unsigned d : pieced) m = m.replace(mlir::getAffineDimExpr(d, ctx), mlir::getAffineConstantExpr(0, ctx), m.getNumDims(), 0);
   splitLoops(maps, std::vector<int>(result.shape.begin(), result.shape.end()), locOf(op));
+  if (!pieced_.empty()) throw SourceError(locOf(op), piecedError_);
   for (const Window& w : windows)
     for (auto& [d, bounds] : split_)
       if (w.offsets[d] != 0 || !sameExtent(w.extents[d], result.shape[d]))

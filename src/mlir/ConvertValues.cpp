@@ -22,6 +22,7 @@ void Importer::run(mlir::func::FuncOp fn) {
   sizeBounds();
   for (Operation& op : body) {
     split_.clear();  // a generic sets the loops a collapse splits; other ops read loops as they are
+    pieced_.clear();
     if (auto statements = converter(&op).statements) (this->*statements)(&op);
   }
   dropSubstitutedIds();
@@ -500,11 +501,12 @@ void Importer::returnStatements(Operation* op) {
       StmtDecl s = assignment(nm, shape.size(), op);
       for (size_t k = 0; k < shape.size(); ++k) loopWhere(s, unsigned(k), shape[k], loc);
       s.rhs = std::move(value);
-      out_.def.stmts.push_back(std::move(s));
+      for (StmtDecl& piece : pieceLoops(std::move(s))) out_.def.stmts.push_back(std::move(piece));
       TensorValue copy(Kind::Computed, shape);
       copy.name = nm;
       splitResult(copy, id, op->getContext());
       split_.clear();
+      pieced_.clear();
       tensors_[v] = copy;
     }
     if (TensorValue& in = tensorOf(v, op); in.kind == Kind::Input) {

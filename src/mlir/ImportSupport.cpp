@@ -377,21 +377,36 @@ void Importer::splitLoops(const std::vector<mlir::AffineMap>& maps, const std::v
           if (n) bounds[d].insert(inner * n);
         }
       });
+  pieced_.clear();
+  piecedError_.clear();
   for (auto& [d, b] : bounds) {
     std::optional<int64_t> extent = d < loops.size() && loops[d] >= 0 ? ext_.value(loops[d]) : std::nullopt;
     const std::string what = "loop d" + std::to_string(d) + " is taken apart by floordiv or mod (of a collapse_shape or the op's own subscripts)";
     if (!extent) throw SourceError(loc, what + " but has no static extent");
+    // Every division of d is a constant or a shift over aligned pieces of their gcd.
+    int64_t piece = 0;
+    for (int64_t x : b)
+      if (x > 1) piece = std::gcd(piece, x);
     b.insert(*extent);
     b.insert(1);
     const std::vector<int64_t> bounds(b.rbegin(), b.rend());
     if (bounds.front() != *extent)  // a part over the whole range is constant, and folded before
       throw InternalError(what + " into parts larger than its extent " + std::to_string(*extent));
-    for (size_t k = 0; k + 1 < bounds.size(); ++k)
+    std::string nests;
+    for (size_t k = 0; k + 1 < bounds.size() && nests.empty(); ++k)
       if (bounds[k] % bounds[k + 1])
-        throw SourceError(loc, what + " at " + std::to_string(bounds[k + 1]) + ", which does not divide " +
-                                   std::to_string(bounds[k]) + (k == 0 ? ", its extent" : "") +
-                                   ": polyfuse splits a loop only into parts that nest");
-    split_[d] = bounds;
+        nests = what + " at " + std::to_string(bounds[k + 1]) + ", which does not divide " + std::to_string(bounds[k]) +
+                (k == 0 ? ", its extent" : "");
+    if (nests.empty()) {
+      split_[d] = bounds;
+      continue;
+    }
+    const int64_t pieces = piece > 1 ? (*extent + piece - 1) / piece : *extent;
+    if (piece <= 1 || size_t(pieces) > kMaxPieces)
+      throw SourceError(loc, nests + ": polyfuse splits a loop into parts that nest, or runs a parallel loop in at most " +
+                                 std::to_string(kMaxPieces) + " aligned pieces (here " + std::to_string(pieces) + ")");
+    pieced_[d] = Pieces{piece, *extent};
+    piecedError_ = nests + ": polyfuse runs such a loop in pieces only in a linalg op's statements";
   }
 }
 
@@ -440,6 +455,15 @@ ExprPtr Importer::subscript(mlir::AffineExpr e, SourceLoc loc) {
   if (auto c = mlir::dyn_cast<mlir::AffineConstantExpr>(e)) return integer(c.getValue(), loc);
   if (auto part = collapsedPart(e); part && split_.count(std::get<0>(*part)))
     return splitPart(std::get<0>(*part), std::get<1>(*part), std::get<2>(*part), loc);
+  if (auto part = collapsedPart(e); part && pieced_.count(std::get<0>(*part))) {
+    // A placeholder, made a constant or a shift by pieceLoops.
+    const auto [d, inner, n] = *part;
+    std::vector<ExprPtr> a;
+    a.push_back(name("d" + std::to_string(d), loc));
+    a.push_back(integer(inner, loc));
+    a.push_back(integer(n, loc));
+    return call(kPiecePart, loc, std::move(a));
+  }
   if (auto b = mlir::dyn_cast<mlir::AffineBinaryOpExpr>(e)) {
     std::vector<ExprPtr> a;
     a.push_back(subscript(b.getLHS(), loc));

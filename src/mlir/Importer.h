@@ -13,6 +13,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <set>
 #include <tuple>
@@ -272,6 +273,14 @@ class Importer {
   // Per split loop of the statement being built, its bounds, decreasing from the extent
   // to 1: sub-loop k spans bounds[k] / bounds[k + 1].
   std::map<unsigned, std::vector<int64_t>> split_;
+  // Per parallel loop whose divisions do not nest in its extent (an unpack of 100 rows from
+  // tiles of 32): the size of the aligned pieces it runs in instead, over each of which
+  // every division of it is a constant or a shift (pieceLoops).
+  struct Pieces {
+    int64_t size, extent;
+  };
+  std::map<unsigned, Pieces> pieced_;
+  std::string piecedError_;  // the error a pieced loop gives where pieces are not made
   // Body recursion follows the use-def chain: bounded so that a long chain of ops is an
   // error, not a stack overflow.
   int depth_ = 0;
@@ -298,7 +307,8 @@ class Importer {
   llvm::DenseMap<Value, std::optional<mlir::AffineExpr>> indexAffine_;  // indexAffine's answers
   std::set<Operation*> fittedNoted_;
   using ArgAffine = std::function<std::optional<mlir::AffineExpr>(mlir::BlockArgument)>;
-  static constexpr size_t kMaxPieces = 64;  // pieces a statement over constant id tables runs in, at most
+  static constexpr size_t kMaxPieces = 64;
+  static constexpr const char* kPiecePart = "pf_piece_part";  // floor(d / inner) [mod n] of a pieced loop  // pieces a statement over constant id tables runs in, at most
   // A source a tensor op writes over its result R: at `offsets`, over `extents` (both in
   // R's rank); `dropped` marks R's dimensions a rank-reducing insert_slice's source lacks
   // (each of extent 1).
@@ -386,6 +396,7 @@ class Importer {
   void computedIds(Value i, const std::string& tensor);
   static bool isIdentity(ReduceOp op, double c);
   void pushPieces(StmtDecl s, Operation* op);
+  std::vector<StmtDecl> pieceLoops(StmtDecl s);
   void genericShape(Operation* op);
   void genericStatements(Operation* op);
 
