@@ -14,9 +14,13 @@
 // TC: v1(d0, d1_0, d1_1, d2_0, d2_1) = x(d0, d1_0, d2_0) + z(d0, 2*d1_0 + d1_1, 3*d2_0 + d2_1)
 // TC: v17(d0, d1) = y(0, 2*d1)
 // A scale that does not divide the extent (2 rows to 5: floor(h * 0.4) is h floordiv 3 on
-// 0:5, and 3 does not divide 5) has no split: a located error.
-// RUN: expect-exit 2 polyfuse check %s --entry uneven 2>&1 | FileCheck %s --check-prefix=UNEVEN
-// UNEVEN: float_subscripts.mlir:{{[0-9]+}}:{{[0-9]+}}: loop d0 is taken apart by floordiv or mod {{.*}} at 3, which does not divide 5, its extent
+// 0:5, and 3 does not divide 5): the loop runs in pieces, 0:3 and 3:5.
+// RUN: %oracle %s --entry uneven --backend ref --backend opencl | FileCheck %s --check-prefix=UNEVEN
+// UNEVEN: ref v1: 5 elements match MLIR
+// UNEVEN: opencl v1: 5 elements match MLIR
+// RUN: polyfuse check %s --entry uneven --tc 2>/dev/null | FileCheck %s --check-prefix=UNEVEN-TC
+// UNEVEN-TC: v1(d0) = x(1) where d0 in 3:5
+// UNEVEN-TC-NEXT: v1(d0) = x(0) where d0 in 0:3
 // Each step rounds to its own type: in bf16, 259 is 260, so floor(h * 0.5) is no longer
 // h floordiv 2 over 0:520 and the subscript stays computed: stored first as ids, through
 // which the read gathers; at h = 519 it reads x(260), past the end (undefined in MLIR),
