@@ -299,7 +299,8 @@ StmtDecl piece(const StmtDecl& s, ExprPtr rhs, std::vector<WhereRange> where) {
 // statement a piece, the last first, where each division of such a loop is a constant, or
 // a shift of it (d mod n over [lo, lo + size) is d - lo + lo mod n). Over a loop that
 // indexes the result, each piece writes its own part of it; over a reduction loop, each
-// adds its part, the first emitted starting the reduction (`+=!`) where the statement did.
+// adds its part, the first emitted in each part of the result starting the reduction
+// (`+=!`) where the statement did.
 std::vector<StmtDecl> Importer::pieceLoops(StmtDecl s) {
   std::vector<StmtDecl> out;
   if (pieced_.empty()) {
@@ -313,6 +314,7 @@ std::vector<StmtDecl> Importer::pieceLoops(StmtDecl s) {
     total *= size_t((p.extent + p.size - 1) / p.size);
   }
   if (total > kMaxPieces) throw SourceError(s.loc, piecedError_);
+  std::set<std::vector<int64_t>> started;
   for (size_t c = total; c-- > 0;) {
     std::map<std::string, int64_t> lo;
     size_t rest = c;
@@ -340,7 +342,11 @@ std::vector<StmtDecl> Importer::pieceLoops(StmtDecl s) {
     for (const auto& [loop, p] : loops)
       where.push_back(WhereRange{loop, s.loc, integer(lo[loop], s.loc), integer(std::min(lo[loop] + p.size, p.extent), s.loc)});
     out.push_back(piece(s, substitute(*s.rhs), std::move(where)));
-    out.back().init = s.init && out.size() == 1;
+    // The reduction starts once in each part of the result: in the part's first piece.
+    std::vector<int64_t> part;
+    for (const auto& [loop, p] : loops)
+      if (std::find(s.lhsIndices.begin(), s.lhsIndices.end(), loop) != s.lhsIndices.end()) part.push_back(lo[loop]);
+    out.back().init = s.init && started.insert(part).second;
   }
   return out;
 }

@@ -25,6 +25,16 @@
 // RED-TC: y(d0) +=! x(d0, d1) * w(2) where d1 in 4:5
 // RED-TC-NEXT: y(d0) += x(d0, d1) * w(1) where d1 in 2:4
 // RED-TC-NEXT: y(d0) += x(d0, d1) * w(0) where d1 in 0:2
+// Pieces over both a parallel and a reduction loop: the maximum starts once in each part
+// of the result (the first of its pieces), the others take the maximum with it.
+// RUN: %oracle %s --entry row_max --backend ref --backend opencl | FileCheck --check-prefix=MAX %s
+// MAX: ref {{.*}}: 13 elements match MLIR
+// MAX: opencl {{.*}}: 13 elements match MLIR
+// RUN: polyfuse check %s --entry row_max --tc 2>&1 | FileCheck --check-prefix=MAX-TC %s
+// MAX-TC: r(d0) max=! x(1, 2, d0 - 8, d1 - 8) where d0 in 8:13, d1 in 8:10
+// MAX-TC-NEXT: r(d0) max= x(1, 1, d0 - 8, d1 - 4) where d0 in 8:13, d1 in 4:8
+// MAX-TC-NEXT: r(d0) max= x(1, 0, d0 - 8, d1) where d0 in 8:13, d1 in 0:4
+// MAX-TC-NEXT: r(d0) max=! x(0, 2, d0, d1 - 8) where d0 in 0:8, d1 in 8:10
 func.func @unpacked(%x: tensor<2x3x8x4xf32>) -> tensor<13x10xf32> {
   %e = tensor.empty() : tensor<13x10xf32>
   %u = tensor.unpack %x inner_dims_pos = [0, 1] inner_tiles = [8, 4] into %e : tensor<2x3x8x4xf32> -> tensor<13x10xf32>
@@ -57,4 +67,17 @@ func.func @reduced(%x: tensor<4x5xf32>, %w: tensor<3xf32>) -> tensor<4xf32> {
     linalg.yield %s : f32
   } -> tensor<4xf32>
   return %y : tensor<4xf32>
+}
+func.func @row_max(%x: tensor<2x3x8x4xf32>) -> tensor<13xf32> {
+  %low = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<13x10xf32>
+  %u = tensor.unpack %x inner_dims_pos = [0, 1] inner_tiles = [8, 4] into %e : tensor<2x3x8x4xf32> -> tensor<13x10xf32>
+  %o = tensor.empty() : tensor<13xf32>
+  %f = linalg.fill ins(%low : f32) outs(%o : tensor<13xf32>) -> tensor<13xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%u : tensor<13x10xf32>) outs(%f : tensor<13xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %m = arith.maximumf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<13xf32>
+  return %r : tensor<13xf32>
 }
