@@ -215,6 +215,7 @@ void readGlobals(mlir::func::FuncOp entry, mlir::ModuleOp top, std::vector<std::
   mlir::IRRewriter rewriter(entry.getContext());
   std::map<std::string, Value> current;                  // a global's value once the entry stored it
   std::vector<std::pair<std::string, Operation*>> last;  // per global stored, its last store
+  std::vector<Operation*> stores;                        // erased last (the loads go as they are read)
   for (Operation* op : ops) {
     auto ref = op->getAttrOfType<mlir::SymbolRefAttr>("global");
     const std::string name = ref ? ref.getLeafReference().str() : "";
@@ -222,6 +223,7 @@ void readGlobals(mlir::func::FuncOp entry, mlir::ModuleOp top, std::vector<std::
       if (op->getParentOp() != entry.getOperation())
         throw SourceError(locOf(op), "ml_program.global_store of '@" + name + "' inside a region: only the function's own stores are read");
       current[name] = st.getValue();
+      stores.push_back(op);
       auto at = std::find_if(last.begin(), last.end(), [&](const auto& p) { return p.first == name; });
       if (at == last.end()) last.emplace_back(name, op);
       else at->second = op;
@@ -260,8 +262,7 @@ void readGlobals(mlir::func::FuncOp entry, mlir::ModuleOp top, std::vector<std::
     notes.push_back("the function stores to '@" + name + "' (line " + std::to_string(locOf(store).line) +
                     "): the value it stores last is result " + std::to_string(k) + " of the program");
   }
-  for (Operation* op : ops)
-    if (mlir::isa<mlir::ml_program::GlobalStoreOp>(op)) rewriter.eraseOp(op);
+  for (Operation* op : stores) rewriter.eraseOp(op);
   entry.setType(mlir::FunctionType::get(entry.getContext(), entry.getFunctionType().getInputs(), results));
 }
 
