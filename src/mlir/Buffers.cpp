@@ -73,8 +73,7 @@ class BufferReader {
     if (v == views_.end()) throw SourceError(locOf(at), "'" + opName(at) + "' uses a buffer that is not read here");
     Operation* view = v->second;
     const Value parent = held(view->getOperand(0), at);
-    const auto type = mlir::RankedTensorType::get(mlir::cast<mlir::MemRefType>(buffer.getType()).getShape(),
-                                                  mlir::cast<mlir::MemRefType>(buffer.getType()).getElementType());
+    const mlir::RankedTensorType type = typeHeld(buffer);
     const mlir::Location loc = view->getLoc();
     if (auto e = mlir::dyn_cast<mlir::memref::ExpandShapeOp>(view))
       return b_.create<mlir::tensor::ExpandShapeOp>(loc, type, parent, e.getReassociationIndices());
@@ -114,6 +113,13 @@ class BufferReader {
 
   bool known(Value v) const { return holds_.count(v) || views_.count(v); }
 
+  // The type of the tensor a buffer holds, without reading it (a view's read is an op).
+  static mlir::RankedTensorType typeHeld(Value buffer) {
+    auto m = mlir::dyn_cast<mlir::MemRefType>(buffer.getType());
+    return m ? mlir::RankedTensorType::get(m.getShape(), m.getElementType())
+             : mlir::cast<mlir::RankedTensorType>(buffer.getType());  // an argument, already read as its tensor
+  }
+
   bool usesBuffers(Operation* op) const {
     for (Value v : op->getOperands())
       if (isBuffer(v.getType()) || known(v)) return true;
@@ -132,7 +138,7 @@ class BufferReader {
       llvm::SmallVector<Value> operands;
       for (Value v : op->getOperands()) operands.push_back(known(v) || isBuffer(v.getType()) ? held(v, op) : v);
       llvm::SmallVector<mlir::Type> results;
-      for (mlir::OpOperand& init : l.getDpsInitsMutable()) results.push_back(held(init.get(), op).getType());
+      for (mlir::OpOperand& init : l.getDpsInitsMutable()) results.push_back(operands[init.getOperandNumber()].getType());
       Operation* t = mlir::clone(b_, op, results, operands);
       unsigned k = 0;
       for (mlir::OpOperand& init : l.getDpsInitsMutable()) write(init.get(), t->getResult(k++), op);
@@ -157,7 +163,8 @@ class BufferReader {
     }
     if (auto c = mlir::dyn_cast<mlir::memref::CopyOp>(op)) {
       Value from = held(c.getSource(), op);
-      const mlir::Type to = held(c.getTarget(), op).getType();
+      if (!known(c.getTarget())) held(c.getTarget(), op);  // says which buffer is not read
+      const mlir::Type to = typeHeld(c.getTarget());
       if (from.getType() != to) from = b_.create<mlir::tensor::CastOp>(loc, to, from);
       write(c.getTarget(), from, op);
       erased_.push_back(op);
