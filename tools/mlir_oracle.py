@@ -192,9 +192,15 @@ def scalar_type(t):
     return t if t in ("f32", "f64") else None
 
 
+def integer_scalar(t):
+    """An integer argument (torch-mlir's `dim`, `alpha` of an integer op): polyfuse reads it as a rank-0 input."""
+    t = t.replace(" ", "")
+    return t if re.fullmatch(r"i[0-9]+", t) else None
+
+
 def tensor_type(t):
-    if scalar_type(t):
-        return [], scalar_type(t)
+    if scalar_type(t) or integer_scalar(t):
+        return [], (scalar_type(t) or integer_scalar(t))
     m = re.match(r"tensor<((?:[0-9?]+x)*)(\w+)>$", t.replace(" ", ""))
     if not m:
         fail("type %s is not a ranked tensor" % t)
@@ -231,8 +237,9 @@ def run_mlir(text, name, args, results, inputs, work):
     for k, (an, at) in enumerate(args):
         dims, elem = tensor_type(at)
         arr = inputs[an]
-        if scalar_type(at):
-            lines.append("  %%in%d = arith.constant %s : %s" % (k, literal(arr.item(), elem), elem))
+        if scalar_type(at) or integer_scalar(at):
+            value = literal(arr.item(), elem)
+            lines.append("  %%in%d = arith.constant %s" % (k, value if elem == "i1" else value + " : " + elem))
             operands.append("%%in%d" % k)
             continue
         static = "tensor<" + "".join("%dx" % n for n in arr.shape) + elem + ">"
@@ -520,7 +527,9 @@ def main():
         tc_in, tc_out = tc_signature(a.polyfuse, program, source, a.entry)
         sizes, files = {}, []
         scalars, given = [], {}
-        for (an, at), (pn, pdims) in zip(args, tc_in):
+        # polyfuse declares tensors (an integer argument is a rank-0 one) before float scalars.
+        in_order = [x for x in args if not scalar_type(x[1])] + [x for x in args if scalar_type(x[1])]
+        for (an, at), (pn, pdims) in zip(in_order, tc_in):
             if scalar_type(at):
                 value = float(np.float32(inputs[an].item())) if at.strip() == "f32" else float(inputs[an].item())
                 scalars.append("--scalar=%s=%r" % (pn, value))

@@ -7,18 +7,22 @@ namespace polyfuse::linalg_import {
 ExprPtr Importer::expr(Value v, Body& b) {
   if (++bodyNodes_ > kMaxBodyNodes)
     throw SourceError(locOf(b.g), "this op's body unfolds into more than 100,000 operations");
-  mlir::Block* body = b.g.getBody();
-  SourceLoc gloc = locOf(b.g);
+  mlir::Block* body = b.g ? b.g.getBody() : nullptr;
+  SourceLoc gloc = b.g ? locOf(b.g) : locOf(v.getLoc());
+  Operation* at = b.g ? b.g.getOperation() : b.at;
   Deeper deeper(depth_, gloc);
   if (auto a = mlir::dyn_cast<mlir::BlockArgument>(v)) {
-    if (a.getOwner() != body) return scalar(v, gloc, b.g);
+    if (a.getOwner() != body) return scalar(v, gloc, at);
     mlir::OpOperand* o = b.g.getMatchingOpOperand(a);
     b.used[o->getOperandNumber()] = true;
     if (!mlir::isa<mlir::RankedTensorType>(o->get().getType())) return scalar(o->get(), gloc, b.g);
     return element(o->get(), b.g.getMatchingIndexingMap(o), gloc, b.g);
   }
   Operation* d = v.getDefiningOp();
-  if (d->getBlock() != body) return scalar(v, gloc, b.g);
+  // Scalar arithmetic outside the body (torch-mlir advances its random seed with an
+  // `arith.muli` and `addi` before the op that uses it) is the same expression inlined:
+  // the ops are pure, so computing it at each point gives the value computed once.
+  if (d->getBlock() != body && !scalarArith(d)) return scalar(v, gloc, at);
   SourceLoc loc = locOf(d);
   auto args = [&](std::initializer_list<unsigned> idx) {
     std::vector<ExprPtr> a;
@@ -40,6 +44,17 @@ ExprPtr Importer::expr(Value v, Body& b) {
       for (auto& x : a) x = widthCall("zext", std::move(x), w, loc);
     return a;
   };
+  // Integers travel as values of the computing type, exact only below 2^53 in f64: an
+  // operand beyond that (a random number generator's 64-bit multiplier) would give other
+  // values than MLIR's wrapping arithmetic, so it is refused, not approximated.
+  if (width && d->getNumOperands() == 2)
+    for (Value o : d->getOperands())
+      if (auto c = o.getDefiningOp<mlir::arith::ConstantOp>())
+        if (auto i = mlir::dyn_cast<mlir::IntegerAttr>(c.getValue());
+            i && !mlir::isa<mlir::arith::CmpIOp, mlir::arith::SelectOp>(d) && std::abs(double(integerValue(i))) > 0x1p53)
+          throw SourceError(loc, "integer arithmetic on " + std::to_string(integerValue(i)) +
+                                     ", beyond 2^53: polyfuse computes integers exactly only below it, and MLIR's would "
+                                     "wrap at 64 bits (a random number generator?)");
   if (mlir::isa<mlir::arith::AddFOp>(d)) return rounded(node(ExprKind::Add, loc, args({0, 1})), v, loc);
   if (mlir::isa<mlir::arith::SubFOp>(d)) return rounded(node(ExprKind::Sub, loc, args({0, 1})), v, loc);
   if (mlir::isa<mlir::arith::MulFOp>(d)) return rounded(node(ExprKind::Mul, loc, args({0, 1})), v, loc);
@@ -114,6 +129,16 @@ ExprPtr Importer::expr(Value v, Body& b) {
   if (auto s = mlir::dyn_cast<mlir::arith::SelectOp>(d))
     return choose(s.getCondition(), [&] { return expr(s.getTrueValue(), b); }, [&] { return expr(s.getFalseValue(), b); }, b);
   throw SourceError(loc, "unsupported operation '" + opName(d) + "' in the body of a linalg op");
+}
+
+// Whether d is arithmetic on scalars (arith or math, not a constant), which expr()
+// converts wherever it stands.
+bool Importer::scalarArith(Operation* d) {
+  const llvm::StringRef dialect = d->getName().getDialectNamespace();
+  if ((dialect != "arith" && dialect != "math") || mlir::isa<mlir::arith::ConstantOp>(d) || d->getNumResults() != 1) return false;
+  auto number = [](mlir::Type t) { return t.isIntOrIndexOrFloat(); };
+  return number(d->getResult(0).getType()) &&
+         std::all_of(d->operand_type_begin(), d->operand_type_end(), number);
 }
 
 // The width of an integer or index type (index: 64); 0 for a float.
@@ -245,7 +270,7 @@ ExprPtr Importer::unsignedOrder64(ExprKind k, const ExprPtr& a, const ExprPtr& b
 // and disjunctions of conditions nest too.
 ExprPtr Importer::choose(Value c, const Build& x, const Build& y, Body& b) {
   Operation* d = c.getDefiningOp();
-  SourceLoc loc = d ? locOf(d) : locOf(b.g);
+  SourceLoc loc = d ? locOf(d) : b.g ? locOf(b.g) : locOf(c.getLoc());
   Deeper deeper(depth_, loc);
   auto cmp = [&](ExprKind k, unsigned i, unsigned j, bool zext = false, bool neg = false) {
     if (zext && intWidth(d->getOperand(i).getType()) == 64)

@@ -599,8 +599,8 @@ void Importer::insertElementShape(Operation* op) {
   // its value one a body can name.
   requireConstantIndices(x.getIndices(), loc, "tensor.insert at a computed index is not supported (at constant indices it is)");
   if (!outsideScalar(x.getScalar()))
-    throw SourceError(loc, "tensor.insert of a computed value is not supported (constants, arguments, their casts and "
-                           "single tensor elements are)");
+    throw SourceError(loc, "tensor.insert of a computed value is not supported (constants, arguments, single "
+                           "tensor elements, and arithmetic on them are)");
   tensorType(x.getResult(), op);
   tensors_[x.getResult()] = TensorValue(Kind::Computed, tensorOf(x.getDest(), op).shape);
 }

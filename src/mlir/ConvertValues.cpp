@@ -2,8 +2,8 @@
 // empties and the extents index values name.
 #include "mlir/Importer.h"
 
+#include <functional>
 #include <limits>
-
 #include <set>
 
 namespace polyfuse::linalg_import {
@@ -80,8 +80,23 @@ void Importer::arguments() {
       param(d, {});
       continue;
     }
+    // An integer argument (torch-mlir passes an op's number operands, `dim`, `keepdim`, as
+    // i64 arguments, most of them already folded into the ops) is a rank-0 integer input,
+    // read where used as its one element. An index stays refused: it would be a size or an
+    // offset, which the program takes from the tensors' types.
+    if (mlir::isa<mlir::IntegerType>(a.getType())) {
+      d.type = elemType(a.getType());
+      d.hasShape = true;
+      TensorValue tv(Kind::Input);
+      tv.name = nm;
+      tensors_[a] = tv;
+      param(d, {});
+      continue;
+    }
     if (!mlir::isa<mlir::RankedTensorType>(a.getType()))
-      throw SourceError(loc, "argument '" + nm + "' is neither a ranked tensor nor a float");
+      throw SourceError(loc, "argument '" + nm + "' is " +
+                                 (a.getType().isIndex() ? std::string("an index: polyfuse reads sizes from the tensors' types")
+                                                        : "neither a ranked tensor nor a number") );
     auto t = tensorType(a, fn_);
     TensorValue tv(Kind::Input);
     tv.name = nm;
@@ -314,14 +329,19 @@ void Importer::fillShape(Value result, Value v, Shape shape, Operation* op) {
 // Whether scalar() can name v: a constant, an argument, an extent, a cast of one, or an
 // element of a tensor at constant indices.
 bool Importer::outsideScalar(Value v) const {
-  if (scalars_.count(v) || constantValue(v) || indexSyms_.count(v)) return true;
-  if (v.getDefiningOp<mlir::arith::ConstantOp>()) return mlir::isa<mlir::IntegerAttr>(v.getDefiningOp<mlir::arith::ConstantOp>().getValue());
-  Operation* d = v.getDefiningOp();
-  if (d && isCast(d)) return outsideScalar(d->getOperand(0));
-  if (auto x = mlir::dyn_cast_or_null<mlir::tensor::ExtractOp>(d))
-    return std::all_of(x.getIndices().begin(), x.getIndices().end(),
-                       [](Value i) { return bool(i.getDefiningOp<mlir::arith::ConstantIndexOp>()); });
-  return false;
+  std::set<Operation*> seen;  // arithmetic shares operands: each op is looked at once
+  std::function<bool(Value)> named = [&](Value u) {
+    if (scalars_.count(u) || constantValue(u) || indexSyms_.count(u) || integerArgument(u)) return true;
+    Operation* d = u.getDefiningOp();
+    if (auto c = mlir::dyn_cast_or_null<mlir::arith::ConstantOp>(d)) return mlir::isa<mlir::IntegerAttr>(c.getValue());
+    if (d && (isCast(d) || scalarArith(d)))
+      return !seen.insert(d).second || std::all_of(d->operand_begin(), d->operand_end(), named);
+    if (auto x = mlir::dyn_cast_or_null<mlir::tensor::ExtractOp>(d))
+      return std::all_of(x.getIndices().begin(), x.getIndices().end(),
+                         [](Value i) { return bool(i.getDefiningOp<mlir::arith::ConstantIndexOp>()); });
+    return false;
+  };
+  return named(v);
 }
 
 // An ids tensor that every reader read through its loop indices is computed for nothing.

@@ -521,9 +521,16 @@ ExprPtr Importer::dataElement(Value v, mlir::AffineMap map, SourceLoc loc, Opera
   return call(tv.name, loc, std::move(subs));
 }
 
-// A scalar defined outside any body: a constant or a float argument.
+// Whether v is an integer argument of the entry, held as a rank-0 input.
+bool Importer::integerArgument(Value v) const {
+  auto a = mlir::dyn_cast<mlir::BlockArgument>(v);
+  return a && mlir::isa<mlir::IntegerType>(a.getType()) && tensors_.count(v);
+}
+
+// A scalar defined outside any body: a constant or a number argument.
 ExprPtr Importer::scalar(Value v, SourceLoc loc, Operation* at) {
   if (auto it = scalars_.find(v); it != scalars_.end()) return name(it->second, loc);
+  if (integerArgument(v)) return call(tensors_.at(v).name, loc, {});
   if (auto c = v.getDefiningOp<mlir::arith::ConstantOp>())
     if (auto i = mlir::dyn_cast<mlir::IntegerAttr>(c.getValue())) return integer(integerValue(i), loc);
   if (auto f = constantValue(v)) return number(*f, floatBits(v.getType()), loc);
@@ -546,6 +553,10 @@ ExprPtr Importer::scalar(Value v, SourceLoc loc, Operation* at) {
     a.push_back(scalar(d->getOperand(1), loc, at));
     const ExprKind k = mlir::isa<mlir::arith::AddIOp>(d) ? ExprKind::Add : mlir::isa<mlir::arith::SubIOp>(d) ? ExprKind::Sub : ExprKind::Mul;
     return node(k, loc, std::move(a));
+  }
+  if (d && scalarArith(d)) {
+    Body outside{nullptr, {}, at};
+    return expr(v, outside);
   }
   throw SourceError(d ? locOf(d) : loc, "this op uses a value computed outside it" +
                                             (d ? " by '" + opName(d) + "'" : std::string()) +

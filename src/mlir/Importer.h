@@ -267,8 +267,9 @@ class Importer {
   std::map<Operation*, PaddedPack> paddedPacks_;
   std::map<Operation*, std::vector<int>> loops_;  // per generic, the extent each loop ranges over
   struct Body {
-    mlir::linalg::GenericOp g;
-    std::vector<bool> used;  // which operands the expression reads
+    mlir::linalg::GenericOp g;  // null for scalar arithmetic outside any body
+    std::vector<bool> used;     // which operands the expression reads
+    Operation* at = nullptr;    // outside a body: the op whose reading needs the value
   };
   // Per split loop of the statement being built, its bounds, decreasing from the extent
   // to 1: sub-loop k spans bounds[k] / bounds[k + 1].
@@ -348,6 +349,8 @@ class Importer {
   std::optional<int> appliedExtent(mlir::affine::AffineApplyOp a, Operation* at);
   void fillShape(Value result, Value v, Shape shape, Operation* op);
   bool outsideScalar(Value v) const;
+  bool integerArgument(Value v) const;
+  static bool scalarArith(Operation* d);
   void dropSubstitutedIds();
   void constantShape(Operation* op);
   void dimShape(Operation* op);

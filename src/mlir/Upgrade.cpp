@@ -72,7 +72,7 @@ std::string upgradeInitTensor(const std::string& text, bool& applied) {
 std::string upgradeExpandShape(const std::string& text, bool& applied) {
   if (text.find("tensor.expand_shape") == std::string::npos || text.find(" into ") == std::string::npos) return text;
   static const std::regex expand(
-      R"((tensor\.expand_shape\s+%[\w.$-]+\s*\[(?:\s*\[[\d,\s]*\]\s*,?)*\s*\])(\s*:\s*tensor<[^>]*>\s*into\s*tensor<([^>]*)>))");
+      R"((tensor\.expand_shape\s+%[\w.$#-]+\s*\[(?:\s*\[[\d,\s]*\]\s*,?)*\s*\])(\s*:\s*tensor<[^>]*>\s*into\s*tensor<([^>]*)>))");
   std::string out;
   size_t last = 0;
   for (auto it = std::sregex_iterator(text.begin(), text.end(), expand); it != std::sregex_iterator(); ++it) {

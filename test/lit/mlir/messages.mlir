@@ -28,7 +28,7 @@
 // RUN: not polyfuse check %s --entry memref_op 2>&1 | FileCheck --check-prefix=MEMREF-OP %s
 // MEMREF-OP: messages.mlir:201:3: 'memref.assume_alignment' on a buffer is not read (linalg ops, copies, loads, stores, allocations, constant globals, reshapes, subviews and casts of buffers are)
 // RUN: not polyfuse check %s --entry value_outside 2>&1 | FileCheck --check-prefix=VALUE-OUTSIDE %s
-// VALUE-OUTSIDE: messages.mlir:208:8: this op uses a value computed outside it by 'arith.mulf'; polyfuse takes constants, arguments and extents there
+// VALUE-OUTSIDE: messages.mlir:208:8: tensor.extract outside a linalg op takes constant indices here
 // RUN: not polyfuse check %s --entry casts_disagree 2>&1 | FileCheck --check-prefix=CASTS-DISAGREE %s
 // CASTS-DISAGREE: messages.mlir:218:8: extents 5 and 4 meet in one loop of this op
 // RUN: not polyfuse check %s --entry slice_past 2>&1 | FileCheck --check-prefix=SLICE-PAST %s
@@ -201,14 +201,14 @@ func.func @memref_op(%x: memref<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
   memref.assume_alignment %x, 16 : memref<4xf32>
   return %y : tensor<4xf32>
 }
-func.func @value_outside(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
-  %e = tensor.empty() : tensor<4xf32>
+func.func @value_outside(%x: tensor<4xf32>, %y: tensor<4xf32>, %ids: tensor<1xi64>) -> tensor<4xf32> {
   %c0 = arith.constant 0 : index
-  %v = tensor.extract %y[%c0] : tensor<4xf32>
-  %w = arith.mulf %v, %v : f32
-  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  %k = tensor.extract %ids[%c0] : tensor<1xi64>
+  %i = arith.index_cast %k : i64 to index
+  %v = tensor.extract %y[%i] : tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%x : tensor<4xf32>) outs(%x : tensor<4xf32>) {
   ^bb0(%a: f32, %o: f32):
-    %s = arith.addf %a, %w : f32
+    %s = arith.addf %a, %v : f32
     linalg.yield %s : f32
   } -> tensor<4xf32>
   return %r : tensor<4xf32>

@@ -1,14 +1,17 @@
 // tensor.expand_shape as written before 2024, its result sizes in the type alone, loads
 // with one note: the static sizes become its output_shape. A dynamic result in the old
 // form has no SSA value to name its size, and MLIR's parser refuses it at the op.
-// RUN: polyfuse check %s --tc 2> %t.err | FileCheck %s
+// RUN: polyfuse check %s --entry heads --tc 2> %t.err | FileCheck %s
 // RUN: FileCheck --check-prefix=NOTE %s < %t.err
 // CHECK: def heads(float(8, 768) X) -> (float(8, 12, 64) Z) {
 // CHECK-NEXT:   Z(d0, d1, d2) = tanh(X(d0, 64*d1 + d2)) where d1 in 0:12, d2 in 0:64
+// An operand that is one result of several (torch-mlir's max beside its position, %m#0):
+// RUN: polyfuse check %s --entry keep_max --tc | FileCheck --check-prefix=RESULT %s
+// RESULT: def keep_max(float(8, 5) X) -> (float(8, 1) Y) {
 // NOTE: note: upgraded older MLIR spellings: tensor.expand_shape names its result sizes in output_shape
 // RUN: sed 's/<8x/<?x/g' %s > %t.dyn.mlir
-// RUN: expect-exit 2 polyfuse check %t.dyn.mlir 2>&1 | FileCheck --check-prefix=DYN %s
-// DYN: polyfuse: error: {{.*}}.dyn.mlir:14:45: custom op 'tensor.expand_shape' expected 'output_shape'
+// RUN: expect-exit 2 polyfuse check %t.dyn.mlir --entry heads 2>&1 | FileCheck --check-prefix=DYN %s
+// DYN: polyfuse: error: {{.*}}.dyn.mlir:17:45: custom op 'tensor.expand_shape' expected 'output_shape'
 #m3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 func.func @heads(%X: tensor<8x768xf32>) -> tensor<8x12x64xf32> {
   %e = tensor.expand_shape %X [[0], [1, 2]] : tensor<8x768xf32> into tensor<8x12x64xf32>
@@ -20,4 +23,24 @@ func.func @heads(%X: tensor<8x768xf32>) -> tensor<8x12x64xf32> {
     linalg.yield %t : f32
   } -> tensor<8x12x64xf32>
   return %Z : tensor<8x12x64xf32>
+}
+func.func @keep_max(%X: tensor<8x5xf32>) -> tensor<8x1xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %c0 = arith.constant 0 : i64
+  %e = tensor.empty() : tensor<8xf32>
+  %ei = tensor.empty() : tensor<8xi64>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %i0 = linalg.fill ins(%c0 : i64) outs(%ei : tensor<8xi64>) -> tensor<8xi64>
+  %m:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%X : tensor<8x5xf32>) outs(%m0, %i0 : tensor<8xf32>, tensor<8xi64>) {
+  ^bb0(%x: f32, %acc: f32, %at: i64):
+    %k = linalg.index 1 : index
+    %ki = arith.index_cast %k : index to i64
+    %gt = arith.cmpf ogt, %x, %acc : f32
+    %mx = arith.maximumf %x, %acc : f32
+    %pos = arith.select %gt, %ki, %at : i64
+    linalg.yield %mx, %pos : f32, i64
+  } -> (tensor<8xf32>, tensor<8xi64>)
+  %Y = tensor.expand_shape %m#0 [[0, 1]] : tensor<8xf32> into tensor<8x1xf32>
+  return %Y : tensor<8x1xf32>
 }
