@@ -573,15 +573,260 @@ std::string readArgCompare(const std::string& text, std::vector<std::string>& no
                      notes);
 }
 
+// A comparator region `^bb0(%a0: T0, %b0: T0, %a1: T1, %b1: T1, ..): ops.. yield %c : i1`
+// (true: the element holding the a's goes before the one holding the b's), inlined with its
+// arguments replaced by `args` and its own names prefixed, so that it can be written twice
+// in one body; `ops` gets its ops, the result is the name of its i1.
+std::optional<std::string> inlineComparator(const std::string& region, const std::string& yieldOp,
+                                            const std::vector<std::string>& args, const std::string& prefix,
+                                            std::string& ops) {
+  const std::string reg = trimmed(region);
+  if (reg.rfind("^bb0(", 0) != 0) return std::nullopt;
+  const size_t close = closingBracket(reg, 4);
+  if (close == std::string::npos) return std::nullopt;
+  std::vector<std::string> params;  // `%a0: T0, %b0: T0, ..`: the names
+  for (const std::string& a : commaList(reg.substr(5, close - 5))) params.push_back(trimmed(a.substr(0, a.find(':'))));
+  if (params.size() != args.size()) return std::nullopt;
+  const size_t colon = reg.find(':', close);
+  if (colon == std::string::npos) return std::nullopt;
+  std::string body = reg.substr(colon + 1);
+  const std::regex yield(std::regex_replace(yieldOp, std::regex(R"(\.)"), "\\.") + R"(\s+(%[\w.$-]+)\s*:\s*i1\s*$)");
+  std::smatch ym;
+  if (!std::regex_search(body, ym, yield)) return std::nullopt;
+  std::string result = ym[1].str();
+  body = body.substr(0, size_t(ym.position(0)));
+  auto rename = [&](const std::string& from, const std::string& to) {
+    const std::regex name(std::regex_replace(from, std::regex(R"([.$])"), "\\$&") + R"((?![\w.$-]))");
+    body = std::regex_replace(body, name, to);
+    result = std::regex_replace(result, name, to);
+  };
+  static const std::regex defined(R"((%[\w.$-]+)(?::\d+)?\s*=)");
+  std::set<std::string> names;
+  for (auto it = std::sregex_iterator(body.begin(), body.end(), defined); it != std::sregex_iterator(); ++it)
+    names.insert((*it)[1].str());
+  for (const std::string& n : names) rename(n, "%" + prefix + "_" + n.substr(1));  // `%1` may only be digits
+  for (size_t k = 0; k < args.size(); ++k) rename(params[k], args[k]);
+  ops += body + " ";
+  return result;
+}
+
+// A sort or top-k by ranks, as affine generics: each element's rank along dimension D is
+// the number of elements the comparator puts before it (ties broken by position, so the
+// order is stable), counted over a second loop j; an output position r then takes the one
+// element whose rank is r, a sum over the positions with one nonzero term. Quadratic in
+// D's extent, but every access is affine, and the values are exact. `keys` are the
+// operands the comparator reads (a sort's outs, a top-k's values); `carried` what moves
+// with them to `outs`; `positions` adds a last output of the positions themselves
+// (top-k without input indices).
+std::optional<std::string> rankGenerics(const std::string& result, size_t nResults, int dim, const Operands& keys,
+                                        const Operands& carried, const Operands& outs, bool positions,
+                                        const std::string& region, const std::string& yieldOp) {
+  const std::optional<std::vector<std::string>> src = extents(keys.types[0], true), dst = extents(outs.types[0], true);
+  if (!src || !dst || dim < 0 || size_t(dim) >= src->size() || dst->size() != src->size()) return std::nullopt;
+  for (size_t d = 0; d < src->size(); ++d)
+    if (int(d) != dim && (*src)[d] != (*dst)[d]) return std::nullopt;
+  if (outs.values.size() != carried.values.size() + (positions ? 1 : 0) || outs.values.size() != nResults) return std::nullopt;
+  for (const std::string& t : carried.types)
+    if (extents(t, true) != src) return std::nullopt;
+  const std::string p = "%pf_rank_" + result.substr(1);  // the op's own name: unique in its function
+  // A new tensor shaped as `like` (a value of type `type`): its dynamic extents are like's.
+  std::string text;
+  auto empty = [&](const std::string& name, const std::string& like, const std::string& likeType, const std::string& type) {
+    const std::vector<std::string> ext = *extents(type, true);
+    std::vector<std::string> sizes;
+    for (size_t d = 0; d < ext.size(); ++d)
+      if (ext[d] == "?") {
+        const std::string at = name + "_at" + std::to_string(d), size = name + "_n" + std::to_string(d);
+        text += at + " = arith.constant " + std::to_string(d) + " : index " + size + " = tensor.dim " + like + ", " + at +
+                " : " + likeType + " ";
+        sizes.push_back(size);
+      }
+    text += name + " = tensor.empty(" + joined(sizes) + ") : " + type + " ";
+  };
+  const size_t rank = src->size();
+  std::vector<std::string> dims, swapped;
+  for (size_t d = 0; d < rank; ++d) dims.push_back("d" + std::to_string(d));
+  const std::vector<std::string> all = [&] {
+    std::vector<std::string> a = dims;
+    a.push_back("d" + std::to_string(rank));
+    return a;
+  }();
+  swapped = dims;
+  swapped[size_t(dim)] = all.back();
+  auto shapeOf = [](const std::vector<std::string>& ext, const std::string& elem) {
+    return "tensor<" + joined(ext, "x") + "x" + elem + ">";
+  };
+  // Ranks: loop D is the element's position i, the last loop the other's position j.
+  const std::string rankType = shapeOf(*src, "i64");
+  text += p + "_c0 = arith.constant 0 : i64 ";
+  empty(p + "_e", keys.values[0], keys.types[0], rankType);
+  text += p + "_z = linalg.fill ins(" + p + "_c0 : i64) outs(" + p + "_e : " + rankType + ") -> " + rankType + " ";
+  std::vector<std::string> ins, types, maps, args, argTypes;
+  for (size_t k = 0; k < keys.values.size(); ++k) {
+    const std::string e = elementOf(keys.types[k]);
+    if (e.empty() || extents(keys.types[k], true) != src) return std::nullopt;
+    for (bool other : {false, true}) {
+      ins.push_back(keys.values[k]);
+      types.push_back(keys.types[k]);
+      maps.push_back(mapOver(all, other ? swapped : dims));
+      args.push_back("%pf_" + std::string(other ? "j" : "i") + std::to_string(k));
+      argTypes.push_back(args.back() + ": " + e);
+    }
+  }
+  std::vector<std::string> jBeforeI, iBeforeJ;
+  for (size_t k = 0; k < keys.values.size(); ++k) {
+    jBeforeI.push_back("%pf_j" + std::to_string(k));
+    jBeforeI.push_back("%pf_i" + std::to_string(k));
+    iBeforeJ.push_back("%pf_i" + std::to_string(k));
+    iBeforeJ.push_back("%pf_j" + std::to_string(k));
+  }
+  std::string ops;
+  const std::optional<std::string> ji = inlineComparator(region, yieldOp, jBeforeI, "pf_ji", ops);
+  const std::optional<std::string> ij = ji ? inlineComparator(region, yieldOp, iBeforeJ, "pf_ij", ops) : std::nullopt;
+  if (!ij) return std::nullopt;
+  // j counts before i where the comparator puts it first and not i first; where it puts
+  // neither or both first (a tie), where j is the earlier position.
+  ops += "%pf_pi = linalg.index " + std::to_string(dim) + " : index %pf_pj = linalg.index " + std::to_string(rank) +
+         " : index %pf_earlier = arith.cmpi slt, %pf_pj, %pf_pi : index %pf_one = arith.constant 1 : i64 "
+         "%pf_none = arith.constant 0 : i64 %pf_tie = arith.select %pf_earlier, %pf_one, %pf_none : i64 "
+         "%pf_jfirst = arith.select " + *ij + ", %pf_tie, %pf_one : i64 %pf_ifirst = arith.select " + *ij +
+         ", %pf_none, %pf_tie : i64 %pf_count = arith.select " + *ji + ", %pf_jfirst, %pf_ifirst : i64 "
+         "%pf_sum = arith.addi %pf_acc, %pf_count : i64 linalg.yield %pf_sum : i64";
+  std::vector<std::string> iters(rank + 1, "\"parallel\"");
+  iters.back() = "\"reduction\"";
+  maps.push_back(mapOver(all, dims));
+  text += p + " = linalg.generic {indexing_maps = [" + joined(maps) + "], iterator_types = [" + joined(iters) + "]} ins(" +
+          joined(ins) + " : " + joined(types) + ") outs(" + p + "_z : " + rankType + ") { ^bb0(" + joined(argTypes) +
+          ", %pf_acc: i64): " + ops + " } -> " + rankType + " ";
+  // Placement: loop D is the output position r, the last loop the source position i.
+  std::vector<std::string> pIns = {p}, pTypes = {rankType}, pMaps = {mapOver(all, swapped)}, pArgs = {"%pf_r: i64"};
+  for (size_t k = 0; k < carried.values.size(); ++k) {
+    pIns.push_back(carried.values[k]);
+    pTypes.push_back(carried.types[k]);
+    pMaps.push_back(mapOver(all, swapped));
+    pArgs.push_back("%pf_v" + std::to_string(k) + ": " + elementOf(carried.types[k]));
+  }
+  std::string body = "%pf_at = linalg.index " + std::to_string(dim) + " : index %pf_ri = arith.index_cast %pf_r : i64 to index "
+                     "%pf_here = arith.cmpi eq, %pf_ri, %pf_at : index ";
+  std::vector<std::string> zeros, outArgs, yields, yieldTypes;
+  for (size_t k = 0; k < outs.values.size(); ++k) {
+    const std::string e = elementOf(outs.types[k]), z = p + "_o" + std::to_string(k);
+    if (e.empty() || e == "i1" || extents(outs.types[k], true) != dst) return std::nullopt;
+    const bool fl = isFloatType(e);
+    text += z + "c = arith.constant " + std::string(fl ? "0.0" : "0") + " : " + e + " ";
+    empty(z + "e", outs.values[k], outs.types[k], outs.types[k]);
+    text += z + " = linalg.fill ins(" + z + "c : " + e + ") outs(" + z + "e : " + outs.types[k] + ") -> " + outs.types[k] + " ";
+    zeros.push_back(z);
+    pMaps.push_back(mapOver(all, dims));
+    const std::string o = "%pf_o" + std::to_string(k), n = std::to_string(k);
+    outArgs.push_back(o + ": " + e);
+    std::string v = "%pf_v" + n;
+    if (k >= carried.values.size()) {  // the positions: the source loop's index
+      if (fl) return std::nullopt;
+      body += "%pf_src = linalg.index " + std::to_string(rank) + " : index %pf_srci = arith.index_cast %pf_src : index to " +
+              e + " ";
+      v = "%pf_srci";
+    } else if (elementOf(carried.types[k]) != e) {
+      return std::nullopt;
+    }
+    const std::string zero = "%pf_zero" + n, pick = "%pf_pick" + n, sum = "%pf_put" + n;
+    body += zero + " = arith.constant " + (fl ? "0.0" : "0") + " : " + e + " " + pick + " = arith.select %pf_here, " + v +
+            ", " + zero + " : " + e + " " + sum + " = " + (fl ? "arith.addf " : "arith.addi ") + o + ", " + pick + " : " +
+            e + " ";
+    yields.push_back(sum);
+    yieldTypes.push_back(e);
+  }
+  pTypes.insert(pTypes.end(), outs.types.begin(), outs.types.end());
+  text += (nResults > 1 ? result + ":" + std::to_string(nResults) : result) + " = linalg.generic {indexing_maps = [" +
+          joined(pMaps) + "], iterator_types = [" + joined(iters) + "]} ins(" + joined(pIns) + " : " +
+          joined(std::vector<std::string>(pTypes.begin(), pTypes.begin() + long(pIns.size()))) + ") outs(" +
+          joined(zeros) + " : " + joined(outs.types) + ") { ^bb0(" + joined(pArgs) + ", " + joined(outArgs) + "): " + body +
+          "linalg.yield " + joined(yields) + " : " + joined(yieldTypes) + " } -> " +
+          (nResults > 1 ? "(" + joined(outs.types) + ")" : outs.types[0]);
+  return text;
+}
+
+// `sort dimension(D) outs(%a, %b.. : ..) {comparator} -> ..` (IREE's iree_linalg_ext and
+// torch-mlir's tm_tensor spell it alike): the outs sorted together by the comparator on
+// their elements, pairwise.
+std::string readSort(const std::string& text, const std::string& dialect, std::vector<std::string>& notes) {
+  if (text.find(dialect + ".sort") == std::string::npos) return text;
+  const std::regex op(R"((%[\w.$-]+)(?::(\d+))?\s*=\s*)" + dialect + R"(\.sort\s+dimension\(\s*(\d+)\s*\))");
+  auto rewrite = [&](const std::smatch& m, size_t pos) -> std::optional<std::pair<std::string, size_t>> {
+    const std::optional<std::string> outsText = parenthesized(text, pos, "outs");
+    if (!outsText) return std::nullopt;
+    pos = text.find_first_not_of(" \t\r\n", pos);
+    if (pos == std::string::npos || text[pos] != '{') return std::nullopt;
+    const size_t regionEnd = closingBracket(text, pos);
+    if (regionEnd == std::string::npos) return std::nullopt;
+    const std::string region = text.substr(pos + 1, regionEnd - pos - 1);
+    const size_t n = m[2].matched ? size_t(std::stoul(m[2].str())) : 1;
+    size_t end = regionEnd + 1;
+    const std::optional<std::vector<std::string>> results = resultTypes(text, end, n);
+    const std::optional<Operands> outs = operands(*outsText);
+    const std::optional<double> dim = literal(m[3].str());
+    if (!results || !outs || !dim || *dim >= 64 || outs->values.empty()) return std::nullopt;
+    const std::optional<std::string> generics =
+        rankGenerics(m[1].str(), n, int(*dim), *outs, *outs, *outs, false, region, dialect + ".yield");
+    if (!generics) return std::nullopt;
+    return std::make_pair(*generics, end);
+  };
+  return rewriteEach(text, op, rewrite,
+                     dialect + ".sort op(s) by ranks: each element's rank counted over the others by the comparator "
+                               "(ties by position), then placed at its rank",
+                     notes);
+}
+
+// `topk[_v2] dimension(D) [is_sorted] ins(%values[, %indices]) outs(%v, %i) {comparator}`:
+// the first k (the outputs' extent along D) of the values sorted by the comparator, and
+// their indices (the input indices, or their positions).
+std::string readTopk(const std::string& text, std::vector<std::string>& notes) {
+  if (text.find("iree_linalg_ext.topk") == std::string::npos) return text;
+  static const std::regex op(
+      R"((%[\w.$-]+)(:2)?\s*=\s*iree_linalg_ext\.topk(?:_v2)?\s+dimension\(\s*(\d+)\s*\)(?:\s*is_sorted)?)");
+  auto rewrite = [&](const std::smatch& m, size_t pos) -> std::optional<std::pair<std::string, size_t>> {
+    const std::optional<std::string> insText = parenthesized(text, pos, "ins");
+    const std::optional<std::string> outsText = insText ? parenthesized(text, pos, "outs") : std::nullopt;
+    if (!outsText) return std::nullopt;
+    pos = text.find_first_not_of(" \t\r\n", pos);
+    if (pos == std::string::npos || text[pos] != '{') return std::nullopt;
+    const size_t regionEnd = closingBracket(text, pos);
+    if (regionEnd == std::string::npos) return std::nullopt;
+    const std::string region = text.substr(pos + 1, regionEnd - pos - 1);
+    size_t end = regionEnd + 1;
+    const size_t n = m[2].matched ? 2 : 1;  // values only, or values and indices
+    const std::optional<std::vector<std::string>> results = resultTypes(text, end, n);
+    const std::optional<Operands> in = operands(*insText), outs = operands(*outsText);
+    const std::optional<double> dim = literal(m[3].str());
+    if (!results || !in || !outs || !dim || *dim >= 64 || in->values.empty() || in->values.size() > 2) return std::nullopt;
+    Operands keys;
+    keys.values = {in->values[0]};
+    keys.types = {in->types[0]};
+    const std::optional<std::string> generics =
+        rankGenerics(m[1].str(), n, int(*dim), keys, n == 2 ? *in : keys, *outs, n == 2 && in->values.size() == 1, region,
+                     "iree_linalg_ext.yield");
+    if (!generics) return std::nullopt;
+    return std::make_pair(*generics, end);
+  };
+  return rewriteEach(text, op, rewrite,
+                     "iree_linalg_ext.topk op(s) by ranks: each value's rank counted over the others by the comparator "
+                     "(ties by position), the first k placed at their ranks",
+                     notes);
+}
+
 }  // namespace
 
 std::string whyLinalgExtUnread(const std::string& op) {
+  static const std::string topk =
+      "this form is not read: polyfuse reads values (and indices) of one shape, the outputs k of them along the "
+      "dimension, its comparator an i1 of two values";
   static const std::map<std::string, std::string> why = {
       {"scan", "a running accumulator along a dimension (each point a prefix of the last) is not a statement polyfuse "
                "writes: its statements assign each point once or reduce over whole loops"},
-      {"sort", "its output order depends on the values: not an affine program"},
-      {"topk", "its output order depends on the values: not an affine program"},
-      {"topk_v2", "its output order depends on the values: not an affine program"},
+      {"sort", "this form is not read: polyfuse reads a sort along one dimension of operands of one shape, "
+               "its comparator an i1 of their elements"},
+      {"topk", topk},
+      {"topk_v2", topk},
       {"scatter", "it writes at positions read from a tensor; polyfuse's writes are affine in the loops"},
       {"map_store", "it writes at positions its region computes; polyfuse's writes are affine in the loops"},
       {"map_load", "reads at positions its region computes, with padding out of bounds, are not read yet"},
@@ -594,11 +839,12 @@ std::string whyLinalgExtUnread(const std::string& op) {
   const std::string reason = it != why.end() ? it->second
                              : op.rfind("winograd", 0) == 0 ? "the winograd transforms are not read yet"
                                                              : "polyfuse does not read this op";
-  return "iree_linalg_ext." + op + ": " + reason + " (read: attention, online_attention, gather, arg_compare)";
+  return "iree_linalg_ext." + op + ": " + reason + " (read: attention, online_attention, gather, arg_compare, sort, topk)";
 }
 
 std::string readIreeLinalgExt(const std::string& text, std::vector<std::string>& notes) {
-  return readArgCompare(readGather(readAttention(text, notes), notes), notes);
+  std::string t = readArgCompare(readGather(readAttention(text, notes), notes), notes);
+  return readTopk(readSort(readSort(t, "iree_linalg_ext", notes), "tm_tensor", notes), notes);
 }
 
 }  // namespace polyfuse
