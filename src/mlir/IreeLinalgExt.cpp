@@ -439,34 +439,71 @@ std::optional<std::string> gatherGeneric(const std::string& result, const std::v
          " } -> " + outType;
 }
 
-// Each match of `op` in `text` replaced by what `rewrite` makes of it: the generic, and
+// Each match of `op` in `text` replaced by what `rewrite` makes of it: the generics, and
 // where the op's text ends (its lines kept, so that later messages keep their lines). A
-// match it declines stays, for MLIR's parser to refuse at the op. One note, `read N
+// match it declines stays, for MLIR's parser to refuse at the op. Where the generics name
+// the op's results apart (a scan's output and accumulator have different loops), the
+// uses that follow (`%0#1`), up to the next function, take their names. One note, `read N
 // <what>`, when any was read.
-using OpRewrite = std::function<std::optional<std::pair<std::string, size_t>>(const std::smatch&, size_t end)>;
+struct Rewrite {
+  std::string generics;
+  size_t end;
+  std::vector<std::pair<std::string, std::string>> renames;  // use -> name, e.g. %0#1 -> %pf_scan_0_acc
+};
+using OpRewrite = std::function<std::optional<Rewrite>(const std::smatch&, size_t end)>;
 std::string rewriteEach(const std::string& text, const std::regex& op, const OpRewrite& rewrite, const std::string& what,
                         std::vector<std::string>& notes) {
   std::string out;
   size_t last = 0;
   int count = 0;
+  struct Renamed {
+    std::string use, name;
+    size_t until;  // the next function
+  };
+  std::vector<Renamed> renames;
+  auto renamed = [&](std::string piece, size_t end) {
+    for (const Renamed& r : renames) {
+      if (r.until < end) continue;
+      for (size_t at = piece.find(r.use); at != std::string::npos; at = piece.find(r.use, at + 1)) {
+        const size_t after = at + r.use.size();
+        if (after < piece.size() && std::isdigit(static_cast<unsigned char>(piece[after]))) continue;  // %0#10
+        piece.replace(at, r.use.size(), r.name);
+      }
+    }
+    return piece;
+  };
+  // text[from, to) into out, in pieces that end where a function starts, each with its renames.
+  auto append = [&](size_t from, size_t to) {
+    while (from < to) {
+      size_t cut = to;
+      for (const Renamed& r : renames)
+        if (r.until > from && r.until < cut) cut = r.until;
+      out += renamed(text.substr(from, cut - from), cut);
+      from = cut;
+    }
+  };
   for (auto it = std::sregex_iterator(text.begin(), text.end(), op); it != std::sregex_iterator(); ++it) {
     const size_t at = size_t(it->position(0));
     if (at < last) continue;
-    const std::optional<std::pair<std::string, size_t>> r = rewrite(*it, at + size_t(it->length(0)));
+    const std::optional<Rewrite> r = rewrite(*it, at + size_t(it->length(0)));
     if (!r) continue;
-    out += text.substr(last, at - last) + keepingLines(text, at, r->second, r->first);
-    last = r->second;
+    append(last, at);
+    out += keepingLines(text, at, r->end, r->generics);
+    last = r->end;
+    const size_t next = text.find("func.func", last);
+    for (const auto& [use, name] : r->renames) renames.push_back({use, name, next == std::string::npos ? text.size() : next});
     ++count;
   }
   if (!count) return text;
   notes.push_back("read " + std::to_string(count) + " " + what);
-  return out + text.substr(last);
+  append(last, text.size());
+  return out;
 }
 
 std::string readGather(const std::string& text, std::vector<std::string>& notes) {
   if (text.find("iree_linalg_ext.gather") == std::string::npos) return text;
   static const std::regex op(R"((%[\w.$-]+)\s*=\s*iree_linalg_ext\.gather\s+dimension_map\s*=\s*\[([\d,\s]*)\])");
-  auto rewrite = [&](const std::smatch& m, size_t pos) -> std::optional<std::pair<std::string, size_t>> {
+  auto rewrite = [&](const std::smatch& m, size_t pos) -> std::optional<Rewrite> {
     std::vector<int> dimMap;
     for (const std::string& d : commaList(m[2].str()))
       if (std::optional<double> v = literal(d); v && *v >= 0 && *v < 64) dimMap.push_back(int(*v));
@@ -481,7 +518,7 @@ std::string readGather(const std::string& text, std::vector<std::string>& notes)
     const std::optional<std::string> generic =
         gatherGeneric(m[1].str(), dimMap, in->values, in->types, outOps->values[0], (*results)[0]);
     if (!generic) return std::nullopt;
-    return std::make_pair(*generic, end);
+    return Rewrite{*generic, end, {}};
   };
   return rewriteEach(text, op, rewrite,
                      "iree_linalg_ext.gather op(s) as the generic that extracts each element from the source at the "
@@ -543,7 +580,7 @@ std::optional<std::string> argCompareGeneric(const std::string& result, int dim,
 std::string readArgCompare(const std::string& text, std::vector<std::string>& notes) {
   if (text.find("iree_linalg_ext.arg_compare") == std::string::npos) return text;
   static const std::regex op(R"((%[\w.$-]+):2\s*=\s*iree_linalg_ext\.arg_compare\s+dimension\(\s*(\d+)\s*\))");
-  auto rewrite = [&](const std::smatch& m, size_t pos) -> std::optional<std::pair<std::string, size_t>> {
+  auto rewrite = [&](const std::smatch& m, size_t pos) -> std::optional<Rewrite> {
     const std::optional<std::string> insText = parenthesized(text, pos, "ins");
     const std::optional<std::string> outsText = insText ? parenthesized(text, pos, "outs") : std::nullopt;
     if (!outsText) return std::nullopt;
@@ -565,7 +602,7 @@ std::string readArgCompare(const std::string& text, std::vector<std::string>& no
     if (!results || !in || !outOps || !dim || *dim >= 64) return std::nullopt;
     const std::optional<std::string> generic = argCompareGeneric(m[1].str() + ":2", int(*dim), *in, *outOps, base, region);
     if (!generic) return std::nullopt;
-    return std::make_pair(*generic, end);
+    return Rewrite{*generic, end, {}};
   };
   return rewriteEach(text, op, rewrite,
                      "iree_linalg_ext.arg_compare op(s) as the generic that reduces to the element the op's region "
@@ -573,11 +610,11 @@ std::string readArgCompare(const std::string& text, std::vector<std::string>& no
                      notes);
 }
 
-// A comparator region `^bb0(%a0: T0, %b0: T0, %a1: T1, %b1: T1, ..): ops.. yield %c : i1`
-// (true: the element holding the a's goes before the one holding the b's), inlined with its
-// arguments replaced by `args` and its own names prefixed, so that it can be written twice
-// in one body; `ops` gets its ops, the result is the name of its i1.
-std::optional<std::string> inlineComparator(const std::string& region, const std::string& yieldOp,
+// A region `^bb0(%a0: T0, %b0: T0, ..): ops.. yield %v : T` (a comparator's i1, true
+// where the element holding the a's goes before the one holding the b's; a scan's
+// combination), inlined with its arguments replaced by `args` and its own names prefixed,
+// so that it can be written twice in one body; `ops` gets its ops, the result is %v's name.
+std::optional<std::string> inlineRegion(const std::string& region, const std::string& yieldOp,
                                             const std::vector<std::string>& args, const std::string& prefix,
                                             std::string& ops) {
   const std::string reg = trimmed(region);
@@ -590,7 +627,7 @@ std::optional<std::string> inlineComparator(const std::string& region, const std
   const size_t colon = reg.find(':', close);
   if (colon == std::string::npos) return std::nullopt;
   std::string body = reg.substr(colon + 1);
-  const std::regex yield(std::regex_replace(yieldOp, std::regex(R"(\.)"), "\\.") + R"(\s+(%[\w.$-]+)\s*:\s*i1\s*$)");
+  const std::regex yield(std::regex_replace(yieldOp, std::regex(R"(\.)"), "\\.") + R"(\s+(%[\w.$-]+)\s*:\s*\w+\s*$)");
   std::smatch ym;
   if (!std::regex_search(body, ym, yield)) return std::nullopt;
   std::string result = ym[1].str();
@@ -681,8 +718,8 @@ std::optional<std::string> rankGenerics(const std::string& result, size_t nResul
     iBeforeJ.push_back("%pf_j" + std::to_string(k));
   }
   std::string ops;
-  const std::optional<std::string> ji = inlineComparator(region, yieldOp, jBeforeI, "pf_ji", ops);
-  const std::optional<std::string> ij = ji ? inlineComparator(region, yieldOp, iBeforeJ, "pf_ij", ops) : std::nullopt;
+  const std::optional<std::string> ji = inlineRegion(region, yieldOp, jBeforeI, "pf_ji", ops);
+  const std::optional<std::string> ij = ji ? inlineRegion(region, yieldOp, iBeforeJ, "pf_ij", ops) : std::nullopt;
   if (!ij) return std::nullopt;
   // j counts before i where the comparator puts it first and not i first; where it puts
   // neither or both first (a tie), where j is the earlier position.
@@ -746,13 +783,105 @@ std::optional<std::string> rankGenerics(const std::string& result, size_t nResul
   return text;
 }
 
+// `scan dimension(D) inclusive(B) ins(%in) outs(%out, %acc) {^bb0(%acc, %x): ..}`: each
+// output a fold of the input along D up to it, in three generics. The start: the first
+// input element (inclusive) or the accumulator (exclusive) along D; the fold: a reduction
+// over a second loop k of the region where k is in the prefix (1 <= k <= i inclusive,
+// k < i exclusive), else the value kept; the accumulator result: the last output along D.
+// Its results have different loops, so uses of `%r#1` are renamed.
+std::optional<Rewrite> scanGenerics(const std::string& result, int dim, bool inclusive, const Operands& in,
+                                    const Operands& outs, const std::string& region, size_t end) {
+  if (in.values.size() != 1 || outs.values.size() != 2) return std::nullopt;
+  const std::optional<std::vector<std::string>> src = extents(in.types[0], true), acc = extents(outs.types[1], true);
+  if (!src || !acc || dim < 0 || size_t(dim) >= src->size() || acc->size() + 1 != src->size() ||
+      extents(outs.types[0], true) != src || (*src)[size_t(dim)] == "?")
+    return std::nullopt;
+  const std::string e = elementOf(in.types[0]);
+  if (e.empty() || elementOf(outs.types[0]) != e || elementOf(outs.types[1]) != e) return std::nullopt;
+  const std::string p = "%pf_scan_" + result.substr(1), D = std::to_string(dim);
+  const size_t rank = src->size();
+  std::vector<std::string> dims, kept, first, swapped, last;
+  for (size_t d = 0; d < rank; ++d) dims.push_back("d" + std::to_string(d));
+  std::vector<std::string> all = dims;
+  all.push_back("d" + std::to_string(rank));
+  swapped = first = dims;
+  swapped[size_t(dim)] = all.back();
+  first[size_t(dim)] = "0";
+  for (size_t d = 0; d < rank; ++d)
+    if (int(d) != dim) kept.push_back(dims[d]);
+  last = kept;
+  last.insert(last.begin() + dim, std::to_string(std::stoll((*src)[size_t(dim)]) - 1));
+  auto iters = [](size_t parallel, bool reduction) {
+    std::vector<std::string> it(parallel, "\"parallel\"");
+    if (reduction) it.push_back("\"reduction\"");
+    return "iterator_types = [" + joined(it) + "]";
+  };
+  auto copy = [&](const std::string& name, const std::string& from, const std::string& fromType, const std::string& fromMap,
+                  const std::string& to, const std::string& toType, const std::string& toMap, size_t loops) {
+    return name + " = linalg.generic {indexing_maps = [" + fromMap + ", " + toMap + "], " + iters(loops, false) + "} ins(" +
+           from + " : " + fromType + ") outs(" + to + " : " + toType + ") { ^bb0(%pf_x: " + e + ", %pf_o: " + e +
+           "): linalg.yield %pf_x : " + e + " } -> " + toType + " ";
+  };
+  std::string text = inclusive ? copy(p + "_start", in.values[0], in.types[0], mapOver(dims, first), outs.values[0],
+                                      outs.types[0], mapOver(dims, dims), rank)
+                               : copy(p + "_start", outs.values[1], outs.types[1], mapOver(dims, kept), outs.values[0],
+                                      outs.types[0], mapOver(dims, dims), rank);
+  std::string ops;
+  const std::optional<std::string> v = inlineRegion(region, "iree_linalg_ext.yield", {"%pf_acc", "%pf_x"}, "pf_f", ops);
+  if (!v) return std::nullopt;
+  ops += "%pf_i = linalg.index " + D + " : index %pf_k = linalg.index " + std::to_string(rank) + " : index ";
+  ops += inclusive ? "%pf_one = arith.constant 1 : index %pf_after = arith.cmpi sge, %pf_k, %pf_one : index "
+                     "%pf_upto = arith.cmpi sle, %pf_k, %pf_i : index %pf_in = arith.andi %pf_after, %pf_upto : i1 "
+                   : "%pf_in = arith.cmpi slt, %pf_k, %pf_i : index ";
+  ops += "%pf_v = arith.select %pf_in, " + *v + ", %pf_acc : " + e + " linalg.yield %pf_v : " + e;
+  text += p + " = linalg.generic {indexing_maps = [" + mapOver(all, swapped) + ", " + mapOver(all, dims) + "], " +
+          iters(rank, true) + "} ins(" + in.values[0] + " : " + in.types[0] + ") outs(" + p + "_start : " + outs.types[0] +
+          ") { ^bb0(%pf_x: " + e + ", %pf_acc: " + e + "): " + ops + " } -> " + outs.types[0] + " ";
+  text += copy(p + "_acc", p, outs.types[0], mapOver(kept, last), outs.values[1], outs.types[1], mapOver(kept, kept),
+               kept.size());
+  return Rewrite{text, end, {{result + "#0", p}, {result + "#1", p + "_acc"}}};
+}
+
+std::string readScan(const std::string& text, std::vector<std::string>& notes) {
+  if (text.find("iree_linalg_ext.scan") == std::string::npos) return text;
+  static const std::regex op(R"((%[\w.$-]+):2\s*=\s*iree_linalg_ext\.scan\b)");
+  auto rewrite = [&](const std::smatch& m, size_t pos) -> std::optional<Rewrite> {
+    pos = text.find_first_not_of(" \t\r\n", pos);
+    if (pos != std::string::npos && text[pos] == '{') {  // {compilation_info = ..}: a schedule, not a meaning
+      const size_t attrEnd = closingBracket(text, pos);
+      if (attrEnd == std::string::npos) return std::nullopt;
+      pos = attrEnd + 1;
+    }
+    const std::optional<std::string> dimText = parenthesized(text, pos, "dimension");
+    const std::optional<std::string> incl = dimText ? parenthesized(text, pos, "inclusive") : std::nullopt;
+    const std::optional<std::string> insText = incl ? parenthesized(text, pos, "ins") : std::nullopt;
+    const std::optional<std::string> outsText = insText ? parenthesized(text, pos, "outs") : std::nullopt;
+    if (!outsText || (trimmed(*incl) != "true" && trimmed(*incl) != "false")) return std::nullopt;
+    pos = text.find_first_not_of(" \t\r\n", pos);
+    if (pos == std::string::npos || text[pos] != '{') return std::nullopt;
+    const size_t regionEnd = closingBracket(text, pos);
+    if (regionEnd == std::string::npos) return std::nullopt;
+    const std::string region = text.substr(pos + 1, regionEnd - pos - 1);
+    size_t end = regionEnd + 1;
+    const std::optional<std::vector<std::string>> results = resultTypes(text, end, 2);
+    const std::optional<Operands> in = operands(*insText), outs = operands(*outsText);
+    const std::optional<double> dim = literal(trimmed(*dimText));
+    if (!results || !in || !outs || !dim || *dim >= 64) return std::nullopt;
+    return scanGenerics(m[1].str(), int(*dim), trimmed(*incl) == "true", *in, *outs, region, end);
+  };
+  return rewriteEach(text, op, rewrite,
+                     "iree_linalg_ext.scan op(s) as a reduction over each output's prefix, then the last output as "
+                     "the accumulator",
+                     notes);
+}
+
 // `sort dimension(D) outs(%a, %b.. : ..) {comparator} -> ..` (IREE's iree_linalg_ext and
 // torch-mlir's tm_tensor spell it alike): the outs sorted together by the comparator on
 // their elements, pairwise.
 std::string readSort(const std::string& text, const std::string& dialect, std::vector<std::string>& notes) {
   if (text.find(dialect + ".sort") == std::string::npos) return text;
   const std::regex op(R"((%[\w.$-]+)(?::(\d+))?\s*=\s*)" + dialect + R"(\.sort\s+dimension\(\s*(\d+)\s*\))");
-  auto rewrite = [&](const std::smatch& m, size_t pos) -> std::optional<std::pair<std::string, size_t>> {
+  auto rewrite = [&](const std::smatch& m, size_t pos) -> std::optional<Rewrite> {
     const std::optional<std::string> outsText = parenthesized(text, pos, "outs");
     if (!outsText) return std::nullopt;
     pos = text.find_first_not_of(" \t\r\n", pos);
@@ -769,7 +898,7 @@ std::string readSort(const std::string& text, const std::string& dialect, std::v
     const std::optional<std::string> generics =
         rankGenerics(m[1].str(), n, int(*dim), *outs, *outs, *outs, false, region, dialect + ".yield");
     if (!generics) return std::nullopt;
-    return std::make_pair(*generics, end);
+    return Rewrite{*generics, end, {}};
   };
   return rewriteEach(text, op, rewrite,
                      dialect + ".sort op(s) by ranks: each element's rank counted over the others by the comparator "
@@ -784,7 +913,7 @@ std::string readTopk(const std::string& text, std::vector<std::string>& notes) {
   if (text.find("iree_linalg_ext.topk") == std::string::npos) return text;
   static const std::regex op(
       R"((%[\w.$-]+)(:2)?\s*=\s*iree_linalg_ext\.topk(?:_v2)?\s+dimension\(\s*(\d+)\s*\)(?:\s*is_sorted)?)");
-  auto rewrite = [&](const std::smatch& m, size_t pos) -> std::optional<std::pair<std::string, size_t>> {
+  auto rewrite = [&](const std::smatch& m, size_t pos) -> std::optional<Rewrite> {
     const std::optional<std::string> insText = parenthesized(text, pos, "ins");
     const std::optional<std::string> outsText = insText ? parenthesized(text, pos, "outs") : std::nullopt;
     if (!outsText) return std::nullopt;
@@ -806,7 +935,7 @@ std::string readTopk(const std::string& text, std::vector<std::string>& notes) {
         rankGenerics(m[1].str(), n, int(*dim), keys, n == 2 ? *in : keys, *outs, n == 2 && in->values.size() == 1, region,
                      "iree_linalg_ext.yield");
     if (!generics) return std::nullopt;
-    return std::make_pair(*generics, end);
+    return Rewrite{*generics, end, {}};
   };
   return rewriteEach(text, op, rewrite,
                      "iree_linalg_ext.topk op(s) by ranks: each value's rank counted over the others by the comparator "
@@ -821,8 +950,8 @@ std::string whyLinalgExtUnread(const std::string& op) {
       "this form is not read: polyfuse reads values (and indices) of one shape, the outputs k of them along the "
       "dimension, its comparator an i1 of two values";
   static const std::map<std::string, std::string> why = {
-      {"scan", "a running accumulator along a dimension (each point a prefix of the last) is not a statement polyfuse "
-               "writes: its statements assign each point once or reduce over whole loops"},
+      {"scan", "this form is not read: polyfuse reads one input scanned along a dimension of static extent, "
+               "into an output and an accumulator of its element type"},
       {"sort", "this form is not read: polyfuse reads a sort along one dimension of operands of one shape, "
                "its comparator an i1 of their elements"},
       {"topk", topk},
@@ -839,12 +968,12 @@ std::string whyLinalgExtUnread(const std::string& op) {
   const std::string reason = it != why.end() ? it->second
                              : op.rfind("winograd", 0) == 0 ? "the winograd transforms are not read yet"
                                                              : "polyfuse does not read this op";
-  return "iree_linalg_ext." + op + ": " + reason + " (read: attention, online_attention, gather, arg_compare, sort, topk)";
+  return "iree_linalg_ext." + op + ": " + reason + " (read: attention, online_attention, gather, arg_compare, sort, topk, scan)";
 }
 
 std::string readIreeLinalgExt(const std::string& text, std::vector<std::string>& notes) {
   std::string t = readArgCompare(readGather(readAttention(text, notes), notes), notes);
-  return readTopk(readSort(readSort(t, "iree_linalg_ext", notes), "tm_tensor", notes), notes);
+  return readScan(readTopk(readSort(readSort(t, "iree_linalg_ext", notes), "tm_tensor", notes), notes), notes);
 }
 
 }  // namespace polyfuse

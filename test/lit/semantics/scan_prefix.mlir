@@ -1,0 +1,53 @@
+// IREE's iree_linalg_ext.scan read as affine generics: the start (the first element along
+// the dimension, or the accumulator for an exclusive scan), a reduction over each output's
+// prefix (the region where k is in it, else the value kept), and the last output as the
+// accumulator result. The op's two results have different loops, so later uses of %r#1
+// name the accumulator's generic. The values are the running products and sums.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: polyfuse check %s --entry products --tc 2>&1 | FileCheck %s --check-prefix=TC
+// TC: note: read 2 iree_linalg_ext.scan op(s)
+// TC: pf_scan_0_start(d0, d1) = x(d0, 0)
+// TC-NEXT: pf_scan_0(d0, d1) = pf_scan_0_start(d0, d1)
+// TC-NEXT: pf_scan_0(d0, d1) *= d2 >= 1 ? (d2 <= d1 ? x(d0, d2) : 1.0) : 1.0 where d1 in 0:4
+// TC-NEXT: pf_scan_0_acc(d0) = pf_scan_0(d0, 3)
+// TC-NEXT: twice(d0) = pf_scan_0_acc(d0) + pf_scan_0_acc(d0)
+// RUN: polyfuse exec %s --entry products --backend opencl --dump %t/p | FileCheck %s --check-prefix=EXEC
+// EXEC: verified: yes
+// RUN: %python -c "import numpy as n; print(n.load('%t/p/pf_scan_0.npy').tolist(), n.load('%t/p/twice.npy').tolist())" | FileCheck %s --check-prefix=PRODUCTS
+// PRODUCTS: {{\[}}[1.0, 2.0, 6.0, 24.0], [2.0, 1.0, 0.5, 1.5]] [48.0, 3.0]
+// RUN: polyfuse exec %s --entry sums_before --backend opencl --dump %t/s | FileCheck %s --check-prefix=EXEC
+// RUN: %python -c "import numpy as n; print(n.load('%t/s/pf_scan_0.npy').tolist(), n.load('%t/s/pf_scan_0_acc.npy').tolist())" | FileCheck %s --check-prefix=SUMS
+// SUMS: [10.0, 11.0, 13.0, 16.0, 20.0] 20.0
+#map = affine_map<(d0) -> (d0)>
+func.func @products() -> (tensor<2x4xf32>, tensor<2xf32>) {
+  %x = arith.constant dense<[[1.0, 2.0, 3.0, 4.0], [2.0, 0.5, 0.5, 3.0]]> : tensor<2x4xf32>
+  %init = tensor.empty() : tensor<2x4xf32>
+  %t0 = arith.constant dense<1.0> : tensor<2xf32>
+  %0:2 = iree_linalg_ext.scan dimension(1) inclusive(true)
+         ins(%x : tensor<2x4xf32>)
+         outs(%init, %t0 : tensor<2x4xf32>, tensor<2xf32>) {
+           ^bb0(%acc : f32, %v : f32):
+             %p = arith.mulf %acc, %v : f32
+             iree_linalg_ext.yield %p : f32
+         } -> tensor<2x4xf32>, tensor<2xf32>
+  %e = tensor.empty() : tensor<2xf32>
+  %twice = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%0#1 : tensor<2xf32>) outs(%e : tensor<2xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %d = arith.addf %a, %a : f32
+    linalg.yield %d : f32
+  } -> tensor<2xf32>
+  return %0#0, %twice : tensor<2x4xf32>, tensor<2xf32>
+}
+func.func @sums_before() -> (tensor<5xf32>, tensor<f32>) {
+  %x = arith.constant dense<[1.0, 2.0, 3.0, 4.0, 5.0]> : tensor<5xf32>
+  %init = tensor.empty() : tensor<5xf32>
+  %t0 = arith.constant dense<10.0> : tensor<f32>
+  %0:2 = iree_linalg_ext.scan dimension(0) inclusive(false)
+         ins(%x : tensor<5xf32>)
+         outs(%init, %t0 : tensor<5xf32>, tensor<f32>) {
+           ^bb0(%acc : f32, %v : f32):
+             %s = arith.addf %acc, %v : f32
+             iree_linalg_ext.yield %s : f32
+         } -> tensor<5xf32>, tensor<f32>
+  return %0#0, %0#1 : tensor<5xf32>, tensor<f32>
+}
