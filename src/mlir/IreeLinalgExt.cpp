@@ -875,6 +875,156 @@ std::string readScan(const std::string& text, std::vector<std::string>& notes) {
                      notes);
 }
 
+// `scatter dimension_map = [..] unique_indices(U) ins(%updates, %indices[, %mask])
+// outs(%original) {region}` (IREE's iree_linalg_ext and torch-mlir's tm_tensor): each batch
+// element's update slice written where its indices point. As affine generics, an element
+// of the result looks over the batch for the updates that hit it: with a region that adds
+// (scatter_add), one reduction with the original as its start; with one that replaces, a
+// count of the hits and the value they bring (their sum where indices are unique, else the
+// largest: torch leaves repeated indices undefined), then the original where nothing hit.
+// The dimension map must name the leading dimensions, the slice filling the rest.
+std::optional<std::string> scatterGenerics(const std::string& result, const std::vector<int>& dimMap, bool unique,
+                                           const Operands& in, const Operands& outs, const std::string& region,
+                                           const std::string& yieldOp) {
+  if (in.values.size() < 2 || in.values.size() > 3 || outs.values.size() != 1) return std::nullopt;
+  const std::optional<std::vector<std::string>> orig = extents(outs.types[0]), upd = extents(in.types[0]),
+                                                ids = extents(in.types[1]);
+  const size_t depth = dimMap.size();
+  if (!orig || !upd || !ids || depth == 0 || depth > orig->size()) return std::nullopt;
+  std::vector<int> sorted = dimMap;
+  std::sort(sorted.begin(), sorted.end());
+  for (size_t k = 0; k < depth; ++k)
+    if (sorted[k] != int(k)) return std::nullopt;
+  const size_t slice = orig->size() - depth;
+  if (upd->size() < slice) return std::nullopt;
+  const size_t batch = upd->size() - slice;
+  if (ids->size() != batch + 1 || (*ids)[batch] != std::to_string(depth)) return std::nullopt;
+  for (size_t d = 0; d < slice; ++d)
+    if ((*upd)[batch + d] != (*orig)[depth + d]) return std::nullopt;
+  for (size_t d = 0; d < batch; ++d)
+    if ((*ids)[d] != (*upd)[d]) return std::nullopt;
+  const std::string e = elementOf(outs.types[0]), ie = elementOf(in.types[1]);
+  if (e.empty() || elementOf(in.types[0]) != e || ie.empty() || isFloatType(ie)) return std::nullopt;
+  if (in.values.size() == 3 && elementOf(in.types[2]) != "i1") return std::nullopt;
+  const bool fl = isFloatType(e);
+  // The region: the update replaces (yields its first argument) or adds to the original.
+  std::string ops;
+  const std::optional<std::string> v = inlineRegion(region, yieldOp, {"%pf_u", "%pf_acc"}, "pf_f", ops);
+  if (!v) return std::nullopt;
+  const bool replaces = *v == "%pf_u";
+  static const std::regex adds(R"(^\s*(%[\w.$-]+)\s*=\s*arith\.add[fi]\s+(%pf_u\s*,\s*%pf_acc|%pf_acc\s*,\s*%pf_u)\s*:\s*\w+\s*$)");
+  std::smatch am;
+  if (!replaces && !(std::regex_match(ops, am, adds) && am[1].str() == *v)) return std::nullopt;
+  std::vector<std::string> dims, all, batchDims, updMap;
+  for (size_t d = 0; d < orig->size(); ++d) dims.push_back("d" + std::to_string(d));
+  all = dims;
+  for (size_t d = 0; d < batch; ++d) {
+    all.push_back("d" + std::to_string(orig->size() + d));
+    batchDims.push_back(all.back());
+  }
+  updMap = batchDims;
+  for (size_t d = 0; d < slice; ++d) updMap.push_back(dims[depth + d]);
+  std::vector<std::string> iters(orig->size(), "\"parallel\"");
+  iters.insert(iters.end(), batch, "\"reduction\"");
+  // The match: every index equal to its dimension's loop, and the mask where one is given.
+  std::vector<std::string> ins = {in.values[0]}, types = {in.types[0]}, maps = {mapOver(all, updMap)},
+                           args = {"%pf_u: " + e};
+  std::string match, hit;
+  for (size_t k = 0; k < depth; ++k) {
+    std::vector<std::string> at = batchDims;
+    at.push_back(std::to_string(k));
+    ins.push_back(in.values[1]);
+    types.push_back(in.types[1]);
+    maps.push_back(mapOver(all, at));
+    const std::string n = std::to_string(k);
+    args.push_back("%pf_id" + n + ": " + ie);
+    match += "%pf_ix" + n + " = arith.index_cast %pf_id" + n + " : " + ie + " to index %pf_at" + n + " = linalg.index " +
+             std::to_string(dimMap[k]) + " : index %pf_eq" + n + " = arith.cmpi eq, %pf_ix" + n + ", %pf_at" + n +
+             " : index ";
+    if (k) match += "%pf_and" + n + " = arith.andi " + hit + ", %pf_eq" + n + " : i1 ";
+    hit = (k ? "%pf_and" : "%pf_eq") + n;
+  }
+  if (in.values.size() == 3) {
+    ins.push_back(in.values[2]);
+    types.push_back(in.types[2]);
+    maps.push_back(mapOver(all, batchDims));
+    args.push_back("%pf_mask: i1");
+    match += "%pf_hit = arith.andi " + hit + ", %pf_mask : i1 ";
+    hit = "%pf_hit";
+  }
+  const std::string p = "%pf_scatter_" + result.substr(1);
+  auto generic = [&](const std::string& name, const std::string& init, const std::string& type, const std::string& elem,
+                     const std::string& body) {
+    std::vector<std::string> m = maps;
+    m.push_back(mapOver(all, dims));
+    return name + " = linalg.generic {indexing_maps = [" + joined(m) + "], iterator_types = [" + joined(iters) + "]} ins(" +
+           joined(ins) + " : " + joined(types) + ") outs(" + init + " : " + type + ") { ^bb0(" + joined(args) +
+           ", %pf_acc: " + elem + "): " + match + body + " } -> " + type + " ";
+  };
+  if (!replaces)
+    return generic(result, outs.values[0], outs.types[0], e,
+                   ops + "%pf_v = arith.select " + hit + ", " + *v + ", %pf_acc : " + e + " linalg.yield %pf_v : " + e);
+  std::string countType = outs.types[0];
+  countType.replace(countType.rfind(e), e.size(), "i64");
+  std::string text = p + "_zero = arith.constant 0 : i64 " + p + "_none = arith.constant " +
+                     (unique ? (fl ? "0.0" : "0") : (fl ? "0xFF800000" : "-2147483648")) + " : " + e + " " + p +
+                     "_e = tensor.empty() : " + countType + " " + p + "_ev = tensor.empty() : " + outs.types[0] + " " + p +
+                     "_hz = linalg.fill ins(" + p + "_zero : i64) outs(" + p + "_e : " + countType + ") -> " + countType +
+                     " " + p + "_vz = linalg.fill ins(" + p + "_none : " + e + ") outs(" + p + "_ev : " + outs.types[0] +
+                     ") -> " + outs.types[0] + " ";
+  if (!unique && (!fl ? e != "i32" : e != "f32")) return std::nullopt;  // the lowest value written above
+  text += generic(p + "_hits", p + "_hz", countType, "i64",
+                  "%pf_one = arith.constant 1 : i64 %pf_no = arith.constant 0 : i64 %pf_c = arith.select " + hit +
+                      ", %pf_one, %pf_no : i64 %pf_n = arith.addi %pf_acc, %pf_c : i64 linalg.yield %pf_n : i64");
+  const std::string neutral = unique ? (fl ? "0.0" : "0") : (fl ? "0xFF800000" : "-2147483648");
+  const std::string combine = unique ? (fl ? "arith.addf" : "arith.addi") : (fl ? "arith.maximumf" : "arith.maxsi");
+  text += generic(p + "_value", p + "_vz", outs.types[0], e,
+                  "%pf_none = arith.constant " + neutral + " : " + e + " %pf_c = arith.select " + hit +
+                      ", %pf_u, %pf_none : " + e + " %pf_n = " + combine + " %pf_acc, %pf_c : " + e +
+                      " linalg.yield %pf_n : " + e);
+  text += result + " = linalg.generic {indexing_maps = [" + mapOver(dims, dims) + ", " + mapOver(dims, dims) + ", " +
+          mapOver(dims, dims) + "], iterator_types = [" +
+          joined(std::vector<std::string>(dims.size(), "\"parallel\"")) + "]} ins(" + p + "_hits, " + p + "_value : " +
+          countType + ", " + outs.types[0] + ") outs(" + outs.values[0] + " : " + outs.types[0] +
+          ") { ^bb0(%pf_h: i64, %pf_v: " + e + ", %pf_o: " + e +
+          "): %pf_zero = arith.constant 0 : i64 %pf_any = arith.cmpi sgt, %pf_h, %pf_zero : i64 %pf_r = arith.select "
+          "%pf_any, %pf_v, %pf_o : " + e + " linalg.yield %pf_r : " + e + " } -> " + outs.types[0];
+  return text;
+}
+
+std::string readScatter(const std::string& text, const std::string& dialect, std::vector<std::string>& notes) {
+  if (text.find(dialect + ".scatter") == std::string::npos) return text;
+  // IREE: `dimension_map = [0, 1]`; torch-mlir: `{dimension_map = array<i64: 0, 1>}`.
+  const std::regex op(R"((%[\w.$-]+)\s*=\s*)" + dialect +
+                      R"(\.scatter\s*(?:\{\s*)?dimension_map\s*=\s*(?:\[([\d,\s]*)\]|array<i64:([\d,\s]*)>)\s*\}?\s*unique_indices\(\s*(true|false)\s*\))");
+  auto rewrite = [&](const std::smatch& m, size_t pos) -> std::optional<Rewrite> {
+    std::vector<int> dimMap;
+    for (const std::string& d : commaList(m[2].matched ? m[2].str() : m[3].str()))
+      if (std::optional<double> v = literal(trimmed(d)); v && *v >= 0 && *v < 64) dimMap.push_back(int(*v));
+      else return std::nullopt;
+    const std::optional<std::string> insText = parenthesized(text, pos, "ins");
+    const std::optional<std::string> outsText = insText ? parenthesized(text, pos, "outs") : std::nullopt;
+    if (!outsText) return std::nullopt;
+    pos = text.find_first_not_of(" \t\r\n", pos);
+    if (pos == std::string::npos || text[pos] != '{') return std::nullopt;
+    const size_t regionEnd = closingBracket(text, pos);
+    if (regionEnd == std::string::npos) return std::nullopt;
+    const std::string region = text.substr(pos + 1, regionEnd - pos - 1);
+    size_t end = regionEnd + 1;
+    const std::optional<std::vector<std::string>> results = resultTypes(text, end, 1);
+    const std::optional<Operands> in = operands(*insText), outs = operands(*outsText);
+    if (!results || !in || !outs) return std::nullopt;
+    const std::optional<std::string> generics =
+        scatterGenerics(m[1].str(), dimMap, m[4].str() == "true", *in, *outs, region, dialect + ".yield");
+    if (!generics) return std::nullopt;
+    return Rewrite{*generics, end, {}};
+  };
+  return rewriteEach(text, op, rewrite,
+                     dialect + ".scatter op(s) as generics over the batch: each element of the result takes the updates "
+                               "whose indices hit it",
+                     notes);
+}
+
 // `sort dimension(D) outs(%a, %b.. : ..) {comparator} -> ..` (IREE's iree_linalg_ext and
 // torch-mlir's tm_tensor spell it alike): the outs sorted together by the comparator on
 // their elements, pairwise.
@@ -956,7 +1106,8 @@ std::string whyLinalgExtUnread(const std::string& op) {
                "its comparator an i1 of their elements"},
       {"topk", topk},
       {"topk_v2", topk},
-      {"scatter", "it writes at positions read from a tensor; polyfuse's writes are affine in the loops"},
+      {"scatter", "this form is not read: polyfuse reads updates, indices (and a mask) whose dimension map names the "
+                  "leading dimensions, the slice filling the rest, and a region that replaces or adds"},
       {"map_store", "it writes at positions its region computes; polyfuse's writes are affine in the loops"},
       {"map_load", "reads at positions its region computes, with padding out of bounds, are not read yet"},
       {"arg_compare", "this form is not read: polyfuse reads one input with positions from the reduced dimension "
@@ -968,12 +1119,14 @@ std::string whyLinalgExtUnread(const std::string& op) {
   const std::string reason = it != why.end() ? it->second
                              : op.rfind("winograd", 0) == 0 ? "the winograd transforms are not read yet"
                                                              : "polyfuse does not read this op";
-  return "iree_linalg_ext." + op + ": " + reason + " (read: attention, online_attention, gather, arg_compare, sort, topk, scan)";
+  return "iree_linalg_ext." + op + ": " + reason + " (read: attention, online_attention, gather, arg_compare, sort, topk, scan, scatter)";
 }
 
 std::string readIreeLinalgExt(const std::string& text, std::vector<std::string>& notes) {
   std::string t = readArgCompare(readGather(readAttention(text, notes), notes), notes);
-  return readScan(readTopk(readSort(readSort(t, "iree_linalg_ext", notes), "tm_tensor", notes), notes), notes);
+  t = readSort(readSort(t, "iree_linalg_ext", notes), "tm_tensor", notes);
+  t = readScatter(readScatter(t, "iree_linalg_ext", notes), "tm_tensor", notes);
+  return readScan(readTopk(t, notes), notes);
 }
 
 }  // namespace polyfuse
