@@ -430,6 +430,19 @@ def resolve_aliases(text):
     return text
 
 
+def upgrade_expand_shape(text):
+    """`tensor.expand_shape %x [[0, 1]] : tensor<8xf32> into tensor<8x1xf32>`, as written
+    before 2024 (torch-mlir still does), with the `output_shape` MLIR 19 needs: the result
+    type's sizes, where they are static (polyfuse's importer reads it the same way)."""
+    def add(m):
+        sizes = m.group(3).split("x")[:-1]
+        if "?" in sizes:
+            return m.group(0)
+        return "%s output_shape [%s]%s" % (m.group(1), ", ".join(sizes), m.group(2))
+    return re.sub(r"(tensor\.expand_shape\s+%[\w.$#-]+\s*\[(?:\s*\[[\d,\s]*\]\s*,?)*\s*\])"
+                  r"(\s*:\s*tensor<[^>]*>\s*into\s*tensor<([^>]*)>)", add, text)
+
+
 def materialize_elided(text, rng, int_high):
     """Exporters elide large weights (`dense_resource<__elided__>`), which MLIR cannot run.
     Each becomes a `dense<..>` of drawn values, floats in [-1, 1] rounded to the type and
@@ -468,7 +481,7 @@ def main():
                          "output's largest finite magnitude (MLIR rounds every op of a 16-bit body to the type; "
                          "polyfuse computes in f32 and rounds where the program stores or truncates)")
     a = ap.parse_args()
-    text = resolve_aliases(open(a.file).read())
+    text = upgrade_expand_shape(resolve_aliases(open(a.file).read()))
     name, args, results = signature(text, a.entry)
     given = {}
     for v in a.value:
