@@ -65,30 +65,92 @@ std::string upgradeInitTensor(const std::string& text, bool& applied) {
   return out + text.substr(last);
 }
 
+// The extents of `2x?x4xf32` (`?` kept), the element type left.
+std::vector<std::string> typeExtents(const std::string& type) {
+  std::vector<std::string> sizes;
+  for (size_t b = 0;;) {
+    const size_t x = type.find('x', b);
+    if (x == std::string::npos) return sizes;
+    sizes.push_back(type.substr(b, x - b));
+    b = x + 1;
+  }
+}
+
 // Before 2024, `tensor.expand_shape %x [[0, 1], [2]] : tensor<8x32xf32> into
 // tensor<2x4x32xf32>` took its result sizes from the type; now they are spelled out in
-// `output_shape`. A static result type gives them; a dynamic one is left for MLIR's
-// parser to refuse at the op (its sizes would be SSA values the old form never named).
+// `output_shape`. A static result type gives them. A dynamic one (torch-mlir's grouped
+// convolution casts its input to `?` sizes, then splits the channels into groups) gets
+// them where its operand is a `tensor.cast` of a static tensor: each `?` is its group's
+// source extent over the group's other sizes, named by a constant put before the op.
+// Otherwise it is left for MLIR's parser to refuse at the op.
 std::string upgradeExpandShape(const std::string& text, bool& applied) {
   if (text.find("tensor.expand_shape") == std::string::npos || text.find(" into ") == std::string::npos) return text;
   static const std::regex expand(
-      R"((tensor\.expand_shape\s+%[\w.$#-]+\s*\[(?:\s*\[[\d,\s]*\]\s*,?)*\s*\])(\s*:\s*tensor<[^>]*>\s*into\s*tensor<([^>]*)>))");
+      R"((tensor\.expand_shape\s+(%[\w.$#-]+)\s*\[((?:\s*\[[\d,\s]*\]\s*,?)*)\s*\])(\s*:\s*tensor<[^>]*>\s*into\s*tensor<([^>]*)>))");
+  static const std::regex group(R"(\[([\d,\s]*)\])");
   std::string out;
   size_t last = 0;
+  int serial = 0;
   for (auto it = std::sregex_iterator(text.begin(), text.end(), expand); it != std::sregex_iterator(); ++it) {
     const std::smatch& m = *it;
-    std::string type = m[3].str(), sizes;
-    bool dynamic = false;
-    for (size_t b = 0;;) {
-      size_t x = type.find('x', b);
-      if (x == std::string::npos) break;  // the element type is left
-      std::string d = type.substr(b, x - b);
-      dynamic |= d == "?";
-      sizes += (sizes.empty() ? "" : ", ") + d;
-      b = x + 1;
+    std::vector<std::string> sizes = typeExtents(m[5].str());
+    std::string defs;
+    if (std::find(sizes.begin(), sizes.end(), "?") != sizes.end()) {
+      // The operand's static extents, from `%x = tensor.cast %y : tensor<S> to`.
+      const std::regex cast(std::regex_replace(m[2].str(), std::regex(R"([.$])"), "\\$&") +
+                            R"(\s*=\s*tensor\.cast\s+%[\w.$#-]+\s*:\s*tensor<([^>]*)>\s*to)");
+      const size_t fn = text.rfind("func.func", size_t(m.position(0)));  // names are the function's own
+      const size_t from = fn == std::string::npos ? 0 : fn;
+      const std::string before = text.substr(from, size_t(m.position(0)) - from);
+      std::string castType;
+      for (auto c = std::sregex_iterator(before.begin(), before.end(), cast); c != std::sregex_iterator(); ++c)
+        castType = (*c)[1].str();  // the last: the definition this use sees
+      if (castType.empty()) continue;
+      const std::vector<std::string> src = typeExtents(castType);
+      std::vector<std::vector<size_t>> groups;
+      const std::string reassoc = m[3].str();
+      for (auto g = std::sregex_iterator(reassoc.begin(), reassoc.end(), group); g != std::sregex_iterator(); ++g) {
+        groups.emplace_back();
+        const std::string list = (*g)[1].str();
+        for (size_t b = 0; b < list.size();) {
+          const size_t e = std::min(list.find(',', b), list.size());
+          const std::string n = list.substr(b, e - b);
+          if (n.find_first_of("0123456789") != std::string::npos) groups.back().push_back(size_t(std::stoul(n)));
+          b = e + 1;
+        }
+      }
+      bool known = groups.size() == src.size();
+      for (size_t g = 0; g < groups.size() && known; ++g) {
+        known = src[g] != "?";
+        int64_t rest = 1;
+        size_t unknown = sizes.size();
+        for (size_t d : groups[g]) {
+          if (d >= sizes.size()) known = false;
+          else if (sizes[d] == "?") known = known && unknown == sizes.size() && ((unknown = d), true);
+          else rest *= std::stoll(sizes[d]);
+        }
+        if (!known || unknown == sizes.size()) continue;
+        const int64_t whole = std::stoll(src[g]);
+        known = rest > 0 && whole % rest == 0;
+        if (!known) break;
+        const std::string name = "%pf_expand" + std::to_string(serial) + "_" + std::to_string(unknown);
+        defs += name + " = arith.constant " + std::to_string(whole / rest) + " : index ";
+        sizes[unknown] = name;
+      }
+      if (!known || std::find(sizes.begin(), sizes.end(), "?") != sizes.end()) continue;
+      ++serial;
     }
-    if (dynamic) continue;
-    out += text.substr(last, size_t(m.position(0)) - last) + m[1].str() + " output_shape [" + sizes + "]" + m[2].str();
+    // The constants go before the op's result name, on its line.
+    size_t at = size_t(m.position(0));
+    if (!defs.empty()) {
+      const size_t lineStart = text.rfind('\n', at) == std::string::npos ? 0 : text.rfind('\n', at) + 1;
+      at = text.find_first_not_of(" \t", lineStart);
+      if (at < last) continue;
+    }
+    std::string joinedSizes;
+    for (const std::string& z : sizes) joinedSizes += (joinedSizes.empty() ? "" : ", ") + z;
+    out += text.substr(last, at - last) + defs + text.substr(at, size_t(m.position(0)) - at) + m[1].str() +
+           " output_shape [" + joinedSizes + "]" + m[4].str();
     last = size_t(m.position(0) + m.length(0));
     applied = true;
   }

@@ -1,6 +1,7 @@
 // tensor.expand_shape as written before 2024, its result sizes in the type alone, loads
-// with one note: the static sizes become its output_shape. A dynamic result in the old
-// form has no SSA value to name its size, and MLIR's parser refuses it at the op.
+// with one note: the static sizes become its output_shape. A dynamic result whose operand
+// is not a cast of a static tensor has no value to name its size, and MLIR's parser
+// refuses it at the op.
 // RUN: polyfuse check %s --entry heads --tc 2> %t.err | FileCheck %s
 // RUN: FileCheck --check-prefix=NOTE %s < %t.err
 // CHECK: def heads(float(8, 768) X) -> (float(8, 12, 64) Z) {
@@ -8,10 +9,17 @@
 // An operand that is one result of several (torch-mlir's max beside its position, %m#0):
 // RUN: polyfuse check %s --entry keep_max --tc | FileCheck --check-prefix=RESULT %s
 // RESULT: def keep_max(float(8, 5) X) -> (float(8, 1) Y) {
+// torch-mlir's grouped convolution: its operand cast to dynamic sizes, then split into
+// groups with `?` results; the sizes come from the cast's static type.
+// RUN: polyfuse check %s --entry grouped_conv --tc 2>/dev/null | FileCheck --check-prefix=GROUPED %s
+// GROUPED: def grouped_conv(float(1, 4, 5, 5) x, float(4, 2, 3, 3) w) -> (float(1, 2, 2, 3, 3) flat) {
+// GROUPED-NEXT: c(d0, d1, d2, d3, d4) +=! x(0, 2*d1 + d5, d3 + d6, d4 + d7) * w(2*d1 + d2, d5, d6, d7)
+// RUN: polyfuse exec %s --entry grouped_conv --backend opencl | FileCheck --check-prefix=VERIFIED %s
+// VERIFIED: verified: yes
 // NOTE: note: upgraded older MLIR spellings: tensor.expand_shape names its result sizes in output_shape
 // RUN: sed 's/<8x/<?x/g' %s > %t.dyn.mlir
 // RUN: expect-exit 2 polyfuse check %t.dyn.mlir --entry heads 2>&1 | FileCheck --check-prefix=DYN %s
-// DYN: polyfuse: error: {{.*}}.dyn.mlir:17:45: custom op 'tensor.expand_shape' expected 'output_shape'
+// DYN: polyfuse: error: {{.*}}.dyn.mlir:25:45: custom op 'tensor.expand_shape' expected 'output_shape'
 #m3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 func.func @heads(%X: tensor<8x768xf32>) -> tensor<8x12x64xf32> {
   %e = tensor.expand_shape %X [[0], [1, 2]] : tensor<8x768xf32> into tensor<8x12x64xf32>
@@ -43,4 +51,18 @@ func.func @keep_max(%X: tensor<8x5xf32>) -> tensor<8x1xf32> {
   } -> (tensor<8xf32>, tensor<8xi64>)
   %Y = tensor.expand_shape %m#0 [[0, 1]] : tensor<8xf32> into tensor<8x1xf32>
   return %Y : tensor<8x1xf32>
+}
+func.func @grouped_conv(%x: tensor<1x4x5x5xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<1x4x3x3xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x3x3xf32>
+  %o = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x3x3xf32>) -> tensor<1x4x3x3xf32>
+  %cast = tensor.cast %x : tensor<1x4x5x5xf32> to tensor<?x?x?x?xf32>
+  %cast_o = tensor.cast %o : tensor<1x4x3x3xf32> to tensor<1x4x?x?xf32>
+  %gx = tensor.expand_shape %cast [[0], [1, 2], [3], [4]] : tensor<?x?x?x?xf32> into tensor<?x2x?x?x?xf32>
+  %gw = tensor.expand_shape %w [[0, 1], [2], [3], [4]] : tensor<4x2x3x3xf32> into tensor<2x2x2x3x3xf32>
+  %go = tensor.expand_shape %cast_o [[0], [1, 2], [3], [4]] : tensor<1x4x?x?xf32> into tensor<1x2x2x?x?xf32>
+  %c = linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%gx, %gw : tensor<?x2x?x?x?xf32>, tensor<2x2x2x3x3xf32>) outs(%go : tensor<1x2x2x?x?xf32>) -> tensor<1x2x2x?x?xf32>
+  %flat = tensor.collapse_shape %c [[0], [1, 2], [3], [4]] : tensor<1x2x2x?x?xf32> into tensor<1x4x?x?xf32>
+  %r = tensor.cast %flat : tensor<1x4x?x?xf32> to tensor<1x4x3x3xf32>
+  return %r : tensor<1x4x3x3xf32>
 }
