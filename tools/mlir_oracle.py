@@ -482,6 +482,10 @@ def main():
                          "polyfuse computes in f32 and rounds where the program stores or truncates)")
     a = ap.parse_args()
     text = upgrade_expand_shape(resolve_aliases(open(a.file).read()))
+    # cf.assert checks and computes nothing (polyfuse drops it, with a note); random inputs
+    # may fail its check (torch's batch norm asserts a nonzero scale: NaN where a variance
+    # drawn negative is square-rooted), which would abort MLIR's run, not compare values.
+    text = re.sub(r"^\s*cf\.assert\b[^\n]*$", "", text, flags=re.M)
     name, args, results = signature(text, a.entry)
     given = {}
     for v in a.value:

@@ -439,6 +439,16 @@ std::optional<std::string> gatherGeneric(const std::string& result, const std::v
          " } -> " + outType;
 }
 
+// At `pos` (whitespace skipped), a region `{ .. }`: what it holds, `pos` moved past it.
+std::optional<std::string> regionAt(const std::string& text, size_t& pos) {
+  const size_t open = text.find_first_not_of(" \t\r\n", pos);
+  if (open == std::string::npos || text[open] != '{') return std::nullopt;
+  const size_t close = closingBracket(text, open);
+  if (close == std::string::npos) return std::nullopt;
+  pos = close + 1;
+  return text.substr(open + 1, close - open - 1);
+}
+
 // Each match of `op` in `text` replaced by what `rewrite` makes of it: the generics, and
 // where the op's text ends (its lines kept, so that later messages keep their lines). A
 // match it declines stays, for MLIR's parser to refuse at the op. Where the generics name
@@ -451,6 +461,12 @@ struct Rewrite {
   std::vector<std::pair<std::string, std::string>> renames;  // use -> name, e.g. %0#1 -> %pf_scan_0_acc
 };
 using OpRewrite = std::function<std::optional<Rewrite>(const std::smatch&, size_t end)>;
+
+// The rewrite of an op whose text ends at `end` into `generics`, where there are any.
+std::optional<Rewrite> rewritten(const std::optional<std::string>& generics, size_t end) {
+  if (!generics) return std::nullopt;
+  return Rewrite{*generics, end, {}};
+}
 std::string rewriteEach(const std::string& text, const std::regex& op, const OpRewrite& rewrite, const std::string& what,
                         std::vector<std::string>& notes) {
   std::string out;
@@ -515,10 +531,7 @@ std::string readGather(const std::string& text, std::vector<std::string>& notes)
     const std::optional<std::vector<std::string>> results = resultTypes(text, end, 1);
     const std::optional<Operands> in = operands(*insText), outOps = operands(*outsText);
     if (!results || !in || !outOps || outOps->values.size() != 1) return std::nullopt;
-    const std::optional<std::string> generic =
-        gatherGeneric(m[1].str(), dimMap, in->values, in->types, outOps->values[0], (*results)[0]);
-    if (!generic) return std::nullopt;
-    return Rewrite{*generic, end, {}};
+    return rewritten(gatherGeneric(m[1].str(), dimMap, in->values, in->types, outOps->values[0], (*results)[0]), end);
   };
   return rewriteEach(text, op, rewrite,
                      "iree_linalg_ext.gather op(s) as the generic that extracts each element from the source at the "
@@ -590,19 +603,14 @@ std::string readArgCompare(const std::string& text, std::vector<std::string>& no
       if (!bo || bo->values.size() != 1 || bo->types[0] != "index") return std::nullopt;
       base = bo->values[0];
     }
-    pos = text.find_first_not_of(" \t\r\n", pos);
-    if (pos == std::string::npos || text[pos] != '{') return std::nullopt;
-    const size_t regionEnd = closingBracket(text, pos);
-    if (regionEnd == std::string::npos) return std::nullopt;
-    const std::string region = text.substr(pos + 1, regionEnd - pos - 1);
-    size_t end = regionEnd + 1;
+    size_t end = pos;
+    const std::optional<std::string> region = regionAt(text, end);
+    if (!region) return std::nullopt;
     const std::optional<std::vector<std::string>> results = resultTypes(text, end, 2);
     const std::optional<Operands> in = operands(*insText), outOps = operands(*outsText);
     const std::optional<double> dim = literal(m[2].str());
     if (!results || !in || !outOps || !dim || *dim >= 64) return std::nullopt;
-    const std::optional<std::string> generic = argCompareGeneric(m[1].str() + ":2", int(*dim), *in, *outOps, base, region);
-    if (!generic) return std::nullopt;
-    return Rewrite{*generic, end, {}};
+    return rewritten(argCompareGeneric(m[1].str() + ":2", int(*dim), *in, *outOps, base, *region), end);
   };
   return rewriteEach(text, op, rewrite,
                      "iree_linalg_ext.arg_compare op(s) as the generic that reduces to the element the op's region "
@@ -857,17 +865,14 @@ std::string readScan(const std::string& text, std::vector<std::string>& notes) {
     const std::optional<std::string> insText = incl ? parenthesized(text, pos, "ins") : std::nullopt;
     const std::optional<std::string> outsText = insText ? parenthesized(text, pos, "outs") : std::nullopt;
     if (!outsText || (trimmed(*incl) != "true" && trimmed(*incl) != "false")) return std::nullopt;
-    pos = text.find_first_not_of(" \t\r\n", pos);
-    if (pos == std::string::npos || text[pos] != '{') return std::nullopt;
-    const size_t regionEnd = closingBracket(text, pos);
-    if (regionEnd == std::string::npos) return std::nullopt;
-    const std::string region = text.substr(pos + 1, regionEnd - pos - 1);
-    size_t end = regionEnd + 1;
+    size_t end = pos;
+    const std::optional<std::string> region = regionAt(text, end);
+    if (!region) return std::nullopt;
     const std::optional<std::vector<std::string>> results = resultTypes(text, end, 2);
     const std::optional<Operands> in = operands(*insText), outs = operands(*outsText);
     const std::optional<double> dim = literal(trimmed(*dimText));
     if (!results || !in || !outs || !dim || *dim >= 64) return std::nullopt;
-    return scanGenerics(m[1].str(), int(*dim), trimmed(*incl) == "true", *in, *outs, region, end);
+    return scanGenerics(m[1].str(), int(*dim), trimmed(*incl) == "true", *in, *outs, *region, end);
   };
   return rewriteEach(text, op, rewrite,
                      "iree_linalg_ext.scan op(s) as a reduction over each output's prefix, then the last output as "
@@ -1005,19 +1010,13 @@ std::string readScatter(const std::string& text, const std::string& dialect, std
     const std::optional<std::string> insText = parenthesized(text, pos, "ins");
     const std::optional<std::string> outsText = insText ? parenthesized(text, pos, "outs") : std::nullopt;
     if (!outsText) return std::nullopt;
-    pos = text.find_first_not_of(" \t\r\n", pos);
-    if (pos == std::string::npos || text[pos] != '{') return std::nullopt;
-    const size_t regionEnd = closingBracket(text, pos);
-    if (regionEnd == std::string::npos) return std::nullopt;
-    const std::string region = text.substr(pos + 1, regionEnd - pos - 1);
-    size_t end = regionEnd + 1;
+    size_t end = pos;
+    const std::optional<std::string> region = regionAt(text, end);
+    if (!region) return std::nullopt;
     const std::optional<std::vector<std::string>> results = resultTypes(text, end, 1);
     const std::optional<Operands> in = operands(*insText), outs = operands(*outsText);
     if (!results || !in || !outs) return std::nullopt;
-    const std::optional<std::string> generics =
-        scatterGenerics(m[1].str(), dimMap, m[4].str() == "true", *in, *outs, region, dialect + ".yield");
-    if (!generics) return std::nullopt;
-    return Rewrite{*generics, end, {}};
+    return rewritten(scatterGenerics(m[1].str(), dimMap, m[4].str() == "true", *in, *outs, *region, dialect + ".yield"), end);
   };
   return rewriteEach(text, op, rewrite,
                      dialect + ".scatter op(s) as generics over the batch: each element of the result takes the updates "
@@ -1034,21 +1033,17 @@ std::string readSort(const std::string& text, const std::string& dialect, std::v
   auto rewrite = [&](const std::smatch& m, size_t pos) -> std::optional<Rewrite> {
     const std::optional<std::string> outsText = parenthesized(text, pos, "outs");
     if (!outsText) return std::nullopt;
-    pos = text.find_first_not_of(" \t\r\n", pos);
-    if (pos == std::string::npos || text[pos] != '{') return std::nullopt;
-    const size_t regionEnd = closingBracket(text, pos);
-    if (regionEnd == std::string::npos) return std::nullopt;
-    const std::string region = text.substr(pos + 1, regionEnd - pos - 1);
-    const size_t n = m[2].matched ? size_t(std::stoul(m[2].str())) : 1;
-    size_t end = regionEnd + 1;
+    size_t end = pos;
+    const std::optional<std::string> region = regionAt(text, end);
+    if (!region) return std::nullopt;
+    const std::optional<double> count = m[2].matched ? literal(m[2].str()) : std::optional<double>(1);
+    if (!count || *count < 1 || *count > 16) return std::nullopt;  // results: the outs sorted together
+    const size_t n = size_t(*count);
     const std::optional<std::vector<std::string>> results = resultTypes(text, end, n);
     const std::optional<Operands> outs = operands(*outsText);
     const std::optional<double> dim = literal(m[3].str());
     if (!results || !outs || !dim || *dim >= 64 || outs->values.empty()) return std::nullopt;
-    const std::optional<std::string> generics =
-        rankGenerics(m[1].str(), n, int(*dim), *outs, *outs, *outs, false, region, dialect + ".yield");
-    if (!generics) return std::nullopt;
-    return Rewrite{*generics, end, {}};
+    return rewritten(rankGenerics(m[1].str(), n, int(*dim), *outs, *outs, *outs, false, *region, dialect + ".yield"), end);
   };
   return rewriteEach(text, op, rewrite,
                      dialect + ".sort op(s) by ranks: each element's rank counted over the others by the comparator "
@@ -1067,12 +1062,9 @@ std::string readTopk(const std::string& text, std::vector<std::string>& notes) {
     const std::optional<std::string> insText = parenthesized(text, pos, "ins");
     const std::optional<std::string> outsText = insText ? parenthesized(text, pos, "outs") : std::nullopt;
     if (!outsText) return std::nullopt;
-    pos = text.find_first_not_of(" \t\r\n", pos);
-    if (pos == std::string::npos || text[pos] != '{') return std::nullopt;
-    const size_t regionEnd = closingBracket(text, pos);
-    if (regionEnd == std::string::npos) return std::nullopt;
-    const std::string region = text.substr(pos + 1, regionEnd - pos - 1);
-    size_t end = regionEnd + 1;
+    size_t end = pos;
+    const std::optional<std::string> region = regionAt(text, end);
+    if (!region) return std::nullopt;
     const size_t n = m[2].matched ? 2 : 1;  // values only, or values and indices
     const std::optional<std::vector<std::string>> results = resultTypes(text, end, n);
     const std::optional<Operands> in = operands(*insText), outs = operands(*outsText);
@@ -1081,11 +1073,8 @@ std::string readTopk(const std::string& text, std::vector<std::string>& notes) {
     Operands keys;
     keys.values = {in->values[0]};
     keys.types = {in->types[0]};
-    const std::optional<std::string> generics =
-        rankGenerics(m[1].str(), n, int(*dim), keys, n == 2 ? *in : keys, *outs, n == 2 && in->values.size() == 1, region,
-                     "iree_linalg_ext.yield");
-    if (!generics) return std::nullopt;
-    return Rewrite{*generics, end, {}};
+    return rewritten(rankGenerics(m[1].str(), n, int(*dim), keys, n == 2 ? *in : keys, *outs, n == 2 && in->values.size() == 1, *region,
+                     "iree_linalg_ext.yield"), end);
   };
   return rewriteEach(text, op, rewrite,
                      "iree_linalg_ext.topk op(s) by ranks: each value's rank counted over the others by the comparator "
