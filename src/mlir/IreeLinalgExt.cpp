@@ -802,8 +802,10 @@ std::optional<Rewrite> scanGenerics(const std::string& result, int dim, bool inc
   if (in.values.size() != 1 || outs.values.size() != 2) return std::nullopt;
   const std::optional<std::vector<std::string>> src = extents(in.types[0], true), acc = extents(outs.types[1], true);
   if (!src || !acc || dim < 0 || size_t(dim) >= src->size() || acc->size() + 1 != src->size() ||
-      extents(outs.types[0], true) != src || (*src)[size_t(dim)] == "?")
+      extents(outs.types[0], true) != src)
     return std::nullopt;
+  const std::optional<double> along = literal((*src)[size_t(dim)]);
+  if (!along || *along < 1) return std::nullopt;  // the accumulator is the last element: a static extent
   const std::string e = elementOf(in.types[0]);
   if (e.empty() || elementOf(outs.types[0]) != e || elementOf(outs.types[1]) != e) return std::nullopt;
   const std::string p = "%pf_scan_" + result.substr(1), D = std::to_string(dim);
@@ -818,7 +820,7 @@ std::optional<Rewrite> scanGenerics(const std::string& result, int dim, bool inc
   for (size_t d = 0; d < rank; ++d)
     if (int(d) != dim) kept.push_back(dims[d]);
   last = kept;
-  last.insert(last.begin() + dim, std::to_string(std::stoll((*src)[size_t(dim)]) - 1));
+  last.insert(last.begin() + dim, std::to_string(int64_t(*along) - 1));
   auto iters = [](size_t parallel, bool reduction) {
     std::vector<std::string> it(parallel, "\"parallel\"");
     if (reduction) it.push_back("\"reduction\"");

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <optional>
 #include <regex>
 
 namespace polyfuse {
@@ -65,6 +66,18 @@ std::string upgradeInitTensor(const std::string& text, bool& applied) {
   return out + text.substr(last);
 }
 
+// `s` as an extent: digits only, at most 12 of them (a larger one is no tensor's size).
+std::optional<int64_t> extentValue(const std::string& s) {
+  const size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
+  if (b == std::string::npos || e - b + 1 > 12) return std::nullopt;
+  int64_t v = 0;
+  for (size_t k = b; k <= e; ++k) {
+    if (!std::isdigit(static_cast<unsigned char>(s[k]))) return std::nullopt;
+    v = v * 10 + (s[k] - '0');
+  }
+  return v;
+}
+
 // The extents of `2x?x4xf32` (`?` kept), the element type left.
 std::vector<std::string> typeExtents(const std::string& type) {
   std::vector<std::string> sizes;
@@ -114,27 +127,26 @@ std::string upgradeExpandShape(const std::string& text, bool& applied) {
         const std::string list = (*g)[1].str();
         for (size_t b = 0; b < list.size();) {
           const size_t e = std::min(list.find(',', b), list.size());
-          const std::string n = list.substr(b, e - b);
-          if (n.find_first_of("0123456789") != std::string::npos) groups.back().push_back(size_t(std::stoul(n)));
+          if (const std::optional<int64_t> d = extentValue(list.substr(b, e - b))) groups.back().push_back(size_t(*d));
           b = e + 1;
         }
       }
       bool known = groups.size() == src.size();
       for (size_t g = 0; g < groups.size() && known; ++g) {
-        known = src[g] != "?";
         int64_t rest = 1;
         size_t unknown = sizes.size();
         for (size_t d : groups[g]) {
-          if (d >= sizes.size()) known = false;
-          else if (sizes[d] == "?") known = known && unknown == sizes.size() && ((unknown = d), true);
-          else rest *= std::stoll(sizes[d]);
+          const std::optional<int64_t> size = d < sizes.size() ? extentValue(sizes[d]) : std::nullopt;
+          if (d < sizes.size() && sizes[d] == "?" && unknown == sizes.size()) unknown = d;
+          else if (!size || *size == 0 || rest > (int64_t(1) << 40) / *size) known = false;
+          else rest *= *size;
         }
         if (!known || unknown == sizes.size()) continue;
-        const int64_t whole = std::stoll(src[g]);
-        known = rest > 0 && whole % rest == 0;
+        const std::optional<int64_t> whole = extentValue(src[g]);
+        known = whole && *whole % rest == 0;
         if (!known) break;
         const std::string name = "%pf_expand" + std::to_string(serial) + "_" + std::to_string(unknown);
-        defs += name + " = arith.constant " + std::to_string(whole / rest) + " : index ";
+        defs += name + " = arith.constant " + std::to_string(*whole / rest) + " : index ";
         sizes[unknown] = name;
       }
       if (!known || std::find(sizes.begin(), sizes.end(), "?") != sizes.end()) continue;
