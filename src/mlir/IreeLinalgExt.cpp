@@ -797,8 +797,9 @@ std::optional<std::string> rankGenerics(const std::string& result, size_t nResul
 // over a second loop k of the region where k is in the prefix (1 <= k <= i inclusive,
 // k < i exclusive), else the value kept; the accumulator result: the last output along D.
 // Its results have different loops, so uses of `%r#1` are renamed.
-std::optional<Rewrite> scanGenerics(const std::string& result, int dim, bool inclusive, const Operands& in,
-                                    const Operands& outs, const std::string& region, size_t end) {
+std::optional<Rewrite> scanGenerics(const std::string& result, const std::string& accResult, int dim, bool inclusive,
+                                    const Operands& in, const Operands& outs, const std::string& region,
+                                    const std::string& yieldOp, size_t end) {
   if (in.values.size() != 1 || outs.values.size() != 2) return std::nullopt;
   const std::optional<std::vector<std::string>> src = extents(in.types[0], true), acc = extents(outs.types[1], true);
   if (!src || !acc || dim < 0 || size_t(dim) >= src->size() || acc->size() + 1 != src->size() ||
@@ -808,7 +809,10 @@ std::optional<Rewrite> scanGenerics(const std::string& result, int dim, bool inc
   if (!along || *along < 1) return std::nullopt;  // the accumulator is the last element: a static extent
   const std::string e = elementOf(in.types[0]);
   if (e.empty() || elementOf(outs.types[0]) != e || elementOf(outs.types[1]) != e) return std::nullopt;
+  // `%r:2 = ..`: the generics are named apart and the uses `%r#0`, `%r#1` renamed; `%out,
+  // %acc = ..`: the generics take those names.
   const std::string p = "%pf_scan_" + result.substr(1), D = std::to_string(dim);
+  const std::string outName = accResult.empty() ? p : result, accName = accResult.empty() ? p + "_acc" : accResult;
   const size_t rank = src->size();
   std::vector<std::string> dims, kept, first, swapped, last;
   for (size_t d = 0; d < rank; ++d) dims.push_back("d" + std::to_string(d));
@@ -837,24 +841,25 @@ std::optional<Rewrite> scanGenerics(const std::string& result, int dim, bool inc
                                : copy(p + "_start", outs.values[1], outs.types[1], mapOver(dims, kept), outs.values[0],
                                       outs.types[0], mapOver(dims, dims), rank);
   std::string ops;
-  const std::optional<std::string> v = inlineRegion(region, "iree_linalg_ext.yield", {"%pf_acc", "%pf_x"}, "pf_f", ops);
+  const std::optional<std::string> v = inlineRegion(region, yieldOp, {"%pf_acc", "%pf_x"}, "pf_f", ops);
   if (!v) return std::nullopt;
   ops += "%pf_i = linalg.index " + D + " : index %pf_k = linalg.index " + std::to_string(rank) + " : index ";
   ops += inclusive ? "%pf_one = arith.constant 1 : index %pf_after = arith.cmpi sge, %pf_k, %pf_one : index "
                      "%pf_upto = arith.cmpi sle, %pf_k, %pf_i : index %pf_in = arith.andi %pf_after, %pf_upto : i1 "
                    : "%pf_in = arith.cmpi slt, %pf_k, %pf_i : index ";
   ops += "%pf_v = arith.select %pf_in, " + *v + ", %pf_acc : " + e + " linalg.yield %pf_v : " + e;
-  text += p + " = linalg.generic {indexing_maps = [" + mapOver(all, swapped) + ", " + mapOver(all, dims) + "], " +
+  text += outName + " = linalg.generic {indexing_maps = [" + mapOver(all, swapped) + ", " + mapOver(all, dims) + "], " +
           iters(rank, true) + "} ins(" + in.values[0] + " : " + in.types[0] + ") outs(" + p + "_start : " + outs.types[0] +
           ") { ^bb0(%pf_x: " + e + ", %pf_acc: " + e + "): " + ops + " } -> " + outs.types[0] + " ";
-  text += copy(p + "_acc", p, outs.types[0], mapOver(kept, last), outs.values[1], outs.types[1], mapOver(kept, kept),
+  text += copy(accName, outName, outs.types[0], mapOver(kept, last), outs.values[1], outs.types[1], mapOver(kept, kept),
                kept.size());
-  return Rewrite{text, end, {{result + "#0", p}, {result + "#1", p + "_acc"}}};
+  if (!accResult.empty()) return Rewrite{text, end, {}};
+  return Rewrite{text, end, {{result + "#0", outName}, {result + "#1", accName}}};
 }
 
-std::string readScan(const std::string& text, std::vector<std::string>& notes) {
-  if (text.find("iree_linalg_ext.scan") == std::string::npos) return text;
-  static const std::regex op(R"((%[\w.$-]+):2\s*=\s*iree_linalg_ext\.scan\b)");
+std::string readScan(const std::string& text, const std::string& dialect, std::vector<std::string>& notes) {
+  if (text.find(dialect + ".scan") == std::string::npos) return text;
+  const std::regex op(R"((%[\w.$-]+)(?::2|\s*,\s*(%[\w.$-]+))\s*=\s*)" + dialect + R"(\.scan\b)");
   auto rewrite = [&](const std::smatch& m, size_t pos) -> std::optional<Rewrite> {
     pos = text.find_first_not_of(" \t\r\n", pos);
     if (pos != std::string::npos && text[pos] == '{') {  // {compilation_info = ..}: a schedule, not a meaning
@@ -874,11 +879,12 @@ std::string readScan(const std::string& text, std::vector<std::string>& notes) {
     const std::optional<Operands> in = operands(*insText), outs = operands(*outsText);
     const std::optional<double> dim = literal(trimmed(*dimText));
     if (!results || !in || !outs || !dim || *dim >= 64) return std::nullopt;
-    return scanGenerics(m[1].str(), int(*dim), trimmed(*incl) == "true", *in, *outs, *region, end);
+    return scanGenerics(m[1].str(), m[2].str(), int(*dim), trimmed(*incl) == "true", *in, *outs, *region,
+                        dialect + ".yield", end);
   };
   return rewriteEach(text, op, rewrite,
-                     "iree_linalg_ext.scan op(s) as a reduction over each output's prefix, then the last output as "
-                     "the accumulator",
+                     dialect + ".scan op(s) as a reduction over each output's prefix, then the last output as the "
+                               "accumulator",
                      notes);
 }
 
@@ -1117,7 +1123,7 @@ std::string readIreeLinalgExt(const std::string& text, std::vector<std::string>&
   std::string t = readArgCompare(readGather(readAttention(text, notes), notes), notes);
   t = readSort(readSort(t, "iree_linalg_ext", notes), "tm_tensor", notes);
   t = readScatter(readScatter(t, "iree_linalg_ext", notes), "tm_tensor", notes);
-  return readScan(readTopk(t, notes), notes);
+  return readScan(readScan(readTopk(t, notes), "iree_linalg_ext", notes), "tm_tensor", notes);
 }
 
 }  // namespace polyfuse

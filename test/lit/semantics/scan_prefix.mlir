@@ -18,6 +18,11 @@
 // RUN: polyfuse exec %s --entry sums_before --backend opencl --dump %t/s | FileCheck %s --check-prefix=EXEC
 // RUN: %python -c "import numpy as n; print(n.load('%t/s/pf_scan_0.npy').tolist(), n.load('%t/s/pf_scan_0_acc.npy').tolist())" | FileCheck %s --check-prefix=SUMS
 // SUMS: [10.0, 11.0, 13.0, 16.0, 20.0] 20.0
+// torch-mlir's tm_tensor.scan (torch.cumsum, here of a mask into position ids), its two
+// results named apart (`%ret_out, %ret_acc = ..`): the generics take those names.
+// RUN: polyfuse exec %s --entry cumsum_ids --backend opencl --dump %t/c | FileCheck %s --check-prefix=EXEC
+// RUN: %python -c "import numpy as n; print(n.load('%t/c/ret_out.npy').tolist(), n.load('%t/c/ret_acc.npy').tolist())" | FileCheck %s --check-prefix=CUMSUM
+// CUMSUM: {{\[}}[1.0, 2.0, 2.0, 3.0, 4.0], [0.0, 1.0, 2.0, 3.0, 3.0]] [4.0, 3.0]
 #map = affine_map<(d0) -> (d0)>
 func.func @products() -> (tensor<2x4xf32>, tensor<2xf32>) {
   %x = arith.constant dense<[[1.0, 2.0, 3.0, 4.0], [2.0, 0.5, 0.5, 3.0]]> : tensor<2x4xf32>
@@ -50,4 +55,19 @@ func.func @sums_before() -> (tensor<5xf32>, tensor<f32>) {
              iree_linalg_ext.yield %s : f32
          } -> tensor<5xf32>, tensor<f32>
   return %0#0, %0#1 : tensor<5xf32>, tensor<f32>
+}
+func.func @cumsum_ids() -> (tensor<2x5xi64>, tensor<2xi64>) {
+  %mask = arith.constant dense<[[1, 1, 0, 1, 1], [0, 1, 1, 1, 0]]> : tensor<2x5xi64>
+  %z = arith.constant 0 : i64
+  %e = tensor.empty() : tensor<2x5xi64>
+  %out = linalg.fill ins(%z : i64) outs(%e : tensor<2x5xi64>) -> tensor<2x5xi64>
+  %ea = tensor.empty() : tensor<2xi64>
+  %acc = linalg.fill ins(%z : i64) outs(%ea : tensor<2xi64>) -> tensor<2xi64>
+  %ret_out, %ret_acc = tm_tensor.scan dimension(1) inclusive(true)
+    ins(%mask : tensor<2x5xi64>) outs(%out, %acc : tensor<2x5xi64>, tensor<2xi64>) {
+    ^bb0(%prev : i64, %x : i64):
+      %sum = arith.addi %prev, %x : i64
+      tm_tensor.yield %sum : i64
+  } -> tensor<2x5xi64>, tensor<2xi64>
+  return %ret_out, %ret_acc : tensor<2x5xi64>, tensor<2xi64>
 }
