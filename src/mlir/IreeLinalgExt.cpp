@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <functional>
 #include <map>
 #include <optional>
 #include <regex>
 #include <set>
+#include <sstream>
 
 #include "mlir/MlirText.h"
 
@@ -514,6 +516,76 @@ std::string rewriteEach(const std::string& text, const std::regex& op, const OpR
   notes.push_back("read " + std::to_string(count) + " " + what);
   append(last, text.size());
   return out;
+}
+
+// torch-mlir's `tm_tensor.attention [{scale = s : f64}] ins(%q, %k, %v[, %mask]) outs(%o)`
+// (torch's scaled_dot_product_attention): Q is B..xMxK1, K B..xK2xK1, V B..xK2xN, the mask
+// B..xMxK2; softmax(Q.K^T x scale + mask).V, the scale 1/sqrt(K1) where none is given, an
+// i1 mask adding 0 where true and -inf elsewhere. The same op as IREE's attention with
+// these maps, so it is written as that one and read with it.
+std::string readTmAttention(const std::string& text, std::vector<std::string>& notes) {
+  if (text.find("tm_tensor.attention") == std::string::npos) return text;
+  static const std::regex op(R"((%[\w.$-]+)\s*=\s*tm_tensor\.attention\b)");
+  int serial = 0;
+  auto rewrite = [&](const std::smatch& m, size_t pos) -> std::optional<Rewrite> {
+    std::optional<double> scale;
+    const size_t attrAt = text.find_first_not_of(" \t\r\n", pos);
+    if (attrAt != std::string::npos && text[attrAt] == '{') {
+      size_t after = attrAt;
+      const std::optional<std::string> attrs = regionAt(text, after);
+      static const std::regex scaleAttr(R"(^\s*scale\s*=\s*([-+0-9.eE]+)\s*:\s*f64\s*$)");
+      std::smatch sm;
+      if (!attrs || !std::regex_match(*attrs, sm, scaleAttr) || !(scale = literal(sm[1].str()))) return std::nullopt;
+      pos = after;
+    }
+    const std::optional<std::string> insText = parenthesized(text, pos, "ins");
+    const std::optional<std::string> outsText = insText ? parenthesized(text, pos, "outs") : std::nullopt;
+    if (!outsText) return std::nullopt;
+    size_t end = pos;
+    const std::optional<std::vector<std::string>> results = resultTypes(text, end, 1);
+    const std::optional<Operands> in = operands(*insText), outs = operands(*outsText);
+    if (!results || !in || !outs || in->values.size() < 3 || in->values.size() > 4 || outs->values.size() != 1)
+      return std::nullopt;
+    const std::optional<std::vector<std::string>> q = extents(in->types[0], true);
+    const std::string e = elementOf(in->types[0]);
+    if (!q || q->size() < 2 || !isFloatType(e)) return std::nullopt;
+    if (!scale) {
+      const std::optional<double> k1 = literal(q->back());
+      if (!k1 || *k1 < 1) return std::nullopt;  // the default scale needs the head dimension
+      scale = 1.0 / std::sqrt(*k1);
+    }
+    // Loops: the batch, then m, k1, k2, n.
+    const size_t batch = q->size() - 2;
+    std::vector<std::string> all, b;
+    for (size_t d = 0; d < batch + 4; ++d) all.push_back("d" + std::to_string(d));
+    b.assign(all.begin(), all.begin() + long(batch));
+    auto over = [&](std::vector<std::string> tail) {
+      std::vector<std::string> r = b;
+      r.insert(r.end(), tail.begin(), tail.end());
+      return mapOver(all, r);
+    };
+    const std::string M = all[batch], K1 = all[batch + 1], K2 = all[batch + 2], N = all[batch + 3];
+    std::vector<std::string> maps = {over({M, K1}), over({K2, K1}), over({K2, N}), mapOver(all, {})};
+    if (in->values.size() == 4) maps.push_back(over({M, K2}));
+    maps.push_back(over({M, N}));
+    std::ostringstream value;
+    value.precision(17);
+    value << *scale;
+    std::string literalScale = value.str();
+    if (literalScale.find_first_of(".eE") == std::string::npos) literalScale += ".0";
+    const std::string sc = "%pf_sdpa_scale" + std::to_string(serial++);
+    std::vector<std::string> ins = in->values, types = in->types;
+    ins.insert(ins.begin() + 3, sc);
+    types.insert(types.begin() + 3, e);
+    const std::string generic = sc + " = arith.constant " + literalScale + " : " + e + " " + m[1].str() +
+                                " = iree_linalg_ext.attention {indexing_maps = [" + joined(maps) + "]} ins(" + joined(ins) +
+                                " : " + joined(types) + ") outs(" + joined(outs->values) + " : " + joined(outs->types) +
+                                ") -> " + (*results)[0];
+    return Rewrite{generic, end, {}};
+  };
+  return rewriteEach(text, op, rewrite,
+                     "tm_tensor.attention op(s) (torch's scaled_dot_product_attention) as IREE's attention, read below",
+                     notes);
 }
 
 std::string readGather(const std::string& text, std::vector<std::string>& notes) {
@@ -1120,7 +1192,7 @@ std::string whyLinalgExtUnread(const std::string& op) {
 }
 
 std::string readIreeLinalgExt(const std::string& text, std::vector<std::string>& notes) {
-  std::string t = readArgCompare(readGather(readAttention(text, notes), notes), notes);
+  std::string t = readArgCompare(readGather(readAttention(readTmAttention(text, notes), notes), notes), notes);
   t = readSort(readSort(t, "iree_linalg_ext", notes), "tm_tensor", notes);
   t = readScatter(readScatter(t, "iree_linalg_ext", notes), "tm_tensor", notes);
   return readScan(readScan(readTopk(t, notes), "iree_linalg_ext", notes), "tm_tensor", notes);
