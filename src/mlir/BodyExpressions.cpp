@@ -45,13 +45,19 @@ ExprPtr Importer::expr(Value v, Body& b) {
     return a;
   };
   // Integers travel as values of the computing type, exact only below 2^53 in f64: an
-  // operand beyond that (a random number generator's 64-bit multiplier) would give other
-  // values than MLIR's wrapping arithmetic, so it is refused, not approximated.
-  if (width && d->getNumOperands() == 2)
+  // operand beyond that in arithmetic (a random number generator's 64-bit multiplier) would
+  // give other values than MLIR's wrapping arithmetic, so it is refused, not approximated.
+  // (A compare, min, max or select with such a bound, INT64_MAX as a clamp, orders the
+  // values below 2^53 as MLIR does.)
+  const bool arithmetic = mlir::isa<mlir::arith::AddIOp, mlir::arith::SubIOp, mlir::arith::MulIOp, mlir::arith::DivSIOp,
+                                    mlir::arith::DivUIOp, mlir::arith::RemSIOp, mlir::arith::RemUIOp,
+                                    mlir::arith::FloorDivSIOp, mlir::arith::CeilDivSIOp, mlir::arith::CeilDivUIOp,
+                                    mlir::arith::AndIOp, mlir::arith::OrIOp, mlir::arith::XOrIOp, mlir::arith::ShLIOp,
+                                    mlir::arith::ShRSIOp, mlir::arith::ShRUIOp>(d);
+  if (arithmetic)
     for (Value o : d->getOperands())
       if (auto c = o.getDefiningOp<mlir::arith::ConstantOp>())
-        if (auto i = mlir::dyn_cast<mlir::IntegerAttr>(c.getValue());
-            i && !mlir::isa<mlir::arith::CmpIOp, mlir::arith::SelectOp>(d) && std::abs(double(integerValue(i))) > 0x1p53)
+        if (auto i = mlir::dyn_cast<mlir::IntegerAttr>(c.getValue()); i && std::abs(double(integerValue(i))) > 0x1p53)
           throw SourceError(loc, "integer arithmetic on " + std::to_string(integerValue(i)) +
                                      ", beyond 2^53: polyfuse computes integers exactly only below it, and MLIR's would "
                                      "wrap at 64 bits (a random number generator?)");
