@@ -435,11 +435,15 @@ def upgrade_expand_shape(text):
     before 2024 (torch-mlir still does), with the `output_shape` MLIR 19 needs: the result
     type's sizes, where they are static (polyfuse's importer reads it the same way)."""
     def add(m):
-        sizes = m.group(3).split("x")[:-1]
+        sizes = []
+        for d in m.group(3).split("x")[:-1]:
+            if not re.fullmatch(r"[0-9]+|\?", d):  # the element type (`index`) begins
+                break
+            sizes.append(d)
         if "?" in sizes:
             return m.group(0)
         return "%s output_shape [%s]%s" % (m.group(1), ", ".join(sizes), m.group(2))
-    return re.sub(r"(tensor\.expand_shape\s+%[\w.$#-]+\s*\[(?:\s*\[[\d,\s]*\]\s*,?)*\s*\])"
+    return re.sub(r"(tensor\.expand_shape\s+%[\w.$#-]+\s*\[(?:\s*\[[\d,\s]*\],?)*\s*\])"
                   r"(\s*:\s*tensor<[^>]*>\s*into\s*tensor<([^>]*)>)", add, text)
 
 

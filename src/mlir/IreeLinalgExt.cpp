@@ -359,8 +359,9 @@ std::string readAttention(const std::string& text, std::vector<std::string>& not
     out += keepingLines(text, at, end, *generics);  // the region's lines too: one line, then the padding
     last = end;
     if (!named.empty()) {
-      renames = named;
       const size_t next = text.find("func.func", end);
+      if (at >= renameUntil) renames.clear();  // another function's: its names may repeat
+      renames.insert(renames.end(), named.begin(), named.end());
       renameUntil = next == std::string::npos ? text.size() : next;
     }
     ++count;
@@ -441,6 +442,20 @@ std::optional<std::string> gatherGeneric(const std::string& result, const std::v
          " } -> " + outType;
 }
 
+// `text` with every use of the SSA value `from` (not of a longer name it begins) as `to`.
+std::string renamedValue(const std::string& text, const std::string& from, const std::string& to) {
+  auto nameChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$' || c == '-'; };
+  std::string out;
+  size_t last = 0;
+  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + from.size())) {
+    const size_t after = at + from.size();
+    if (after < text.size() && nameChar(text[after])) continue;
+    out += text.substr(last, at - last) + to;
+    last = after;
+  }
+  return out + text.substr(last);
+}
+
 // At `pos` (whitespace skipped), a region `{ .. }`: what it holds, `pos` moved past it.
 std::optional<std::string> regionAt(const std::string& text, size_t& pos) {
   const size_t open = text.find_first_not_of(" \t\r\n", pos);
@@ -480,14 +495,8 @@ std::string rewriteEach(const std::string& text, const std::regex& op, const OpR
   };
   std::vector<Renamed> renames;
   auto renamed = [&](std::string piece, size_t end) {
-    for (const Renamed& r : renames) {
-      if (r.until < end) continue;
-      for (size_t at = piece.find(r.use); at != std::string::npos; at = piece.find(r.use, at + 1)) {
-        const size_t after = at + r.use.size();
-        if (after < piece.size() && std::isdigit(static_cast<unsigned char>(piece[after]))) continue;  // %0#10
-        piece.replace(at, r.use.size(), r.name);
-      }
-    }
+    for (const Renamed& r : renames)
+      if (r.until >= end) piece = renamedValue(piece, r.use, r.name);  // not %0#10 for %0#1
     return piece;
   };
   // text[from, to) into out, in pieces that end where a function starts, each with its renames.
@@ -506,7 +515,7 @@ std::string rewriteEach(const std::string& text, const std::regex& op, const OpR
     const std::optional<Rewrite> r = rewrite(*it, at + size_t(it->length(0)));
     if (!r) continue;
     append(last, at);
-    out += keepingLines(text, at, r->end, r->generics);
+    out += keepingLines(text, at, r->end, renamed(r->generics, at));  // an earlier op's results it reads
     last = r->end;
     const size_t next = text.find("func.func", last);
     for (const auto& [use, name] : r->renames) renames.push_back({use, name, next == std::string::npos ? text.size() : next});
@@ -702,7 +711,11 @@ std::optional<std::string> inlineRegion(const std::string& region, const std::st
   const size_t close = closingBracket(reg, 4);
   if (close == std::string::npos) return std::nullopt;
   std::vector<std::string> params;  // `%a0: T0, %b0: T0, ..`: the names
-  for (const std::string& a : commaList(reg.substr(5, close - 5))) params.push_back(trimmed(a.substr(0, a.find(':'))));
+  static const std::regex valueName(R"(%[\w.$-]+)");
+  for (const std::string& a : commaList(reg.substr(5, close - 5))) {
+    params.push_back(trimmed(a.substr(0, a.find(':'))));
+    if (!std::regex_match(params.back(), valueName)) return std::nullopt;
+  }
   if (params.size() != args.size()) return std::nullopt;
   const size_t colon = reg.find(':', close);
   if (colon == std::string::npos) return std::nullopt;
@@ -713,9 +726,8 @@ std::optional<std::string> inlineRegion(const std::string& region, const std::st
   std::string result = ym[1].str();
   body = body.substr(0, size_t(ym.position(0)));
   auto rename = [&](const std::string& from, const std::string& to) {
-    const std::regex name(std::regex_replace(from, std::regex(R"([.$])"), "\\$&") + R"((?![\w.$-]))");
-    body = std::regex_replace(body, name, to);
-    result = std::regex_replace(result, name, to);
+    body = renamedValue(body, from, to);
+    result = renamedValue(result, from, to);
   };
   static const std::regex defined(R"((%[\w.$-]+)(?::\d+)?\s*=)");
   std::set<std::string> names;
@@ -738,6 +750,7 @@ std::optional<std::string> inlineRegion(const std::string& region, const std::st
 std::optional<std::string> rankGenerics(const std::string& result, size_t nResults, int dim, const Operands& keys,
                                         const Operands& carried, const Operands& outs, bool positions,
                                         const std::string& region, const std::string& yieldOp) {
+  if (keys.values.empty() || outs.values.empty() || outs.types.size() != outs.values.size()) return std::nullopt;
   const std::optional<std::vector<std::string>> src = extents(keys.types[0], true), dst = extents(outs.types[0], true);
   if (!src || !dst || dim < 0 || size_t(dim) >= src->size() || dst->size() != src->size()) return std::nullopt;
   for (size_t d = 0; d < src->size(); ++d)
@@ -923,8 +936,14 @@ std::optional<Rewrite> scanGenerics(const std::string& result, const std::string
   text += outName + " = linalg.generic {indexing_maps = [" + mapOver(all, swapped) + ", " + mapOver(all, dims) + "], " +
           iters(rank, true) + "} ins(" + in.values[0] + " : " + in.types[0] + ") outs(" + p + "_start : " + outs.types[0] +
           ") { ^bb0(%pf_x: " + e + ", %pf_acc: " + e + "): " + ops + " } -> " + outs.types[0] + " ";
-  text += copy(accName, outName, outs.types[0], mapOver(kept, last), outs.values[1], outs.types[1], mapOver(kept, kept),
-               kept.size());
+  // IREE's reference stores the accumulator from position 1 on: along an extent of 1, an
+  // inclusive scan leaves it as it started.
+  if (inclusive && *along == 1)
+    text += copy(accName, outs.values[1], outs.types[1], mapOver(kept, kept), outs.values[1], outs.types[1],
+                 mapOver(kept, kept), kept.size());
+  else
+    text += copy(accName, outName, outs.types[0], mapOver(kept, last), outs.values[1], outs.types[1], mapOver(kept, kept),
+                 kept.size());
   if (!accResult.empty()) return Rewrite{text, end, {}};
   return Rewrite{text, end, {{result + "#0", outName}, {result + "#1", accName}}};
 }

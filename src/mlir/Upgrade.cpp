@@ -78,13 +78,15 @@ std::optional<int64_t> extentValue(const std::string& s) {
   return v;
 }
 
-// The extents of `2x?x4xf32` (`?` kept), the element type left.
+// The extents of `2x?x4xf32` (`?` kept), the element type (`index` too) left.
 std::vector<std::string> typeExtents(const std::string& type) {
   std::vector<std::string> sizes;
   for (size_t b = 0;;) {
     const size_t x = type.find('x', b);
     if (x == std::string::npos) return sizes;
-    sizes.push_back(type.substr(b, x - b));
+    const std::string d = type.substr(b, x - b);
+    if (d != "?" && !extentValue(d)) return sizes;  // the element type begins
+    sizes.push_back(d);
     b = x + 1;
   }
 }
@@ -99,7 +101,7 @@ std::vector<std::string> typeExtents(const std::string& type) {
 std::string upgradeExpandShape(const std::string& text, bool& applied) {
   if (text.find("tensor.expand_shape") == std::string::npos || text.find(" into ") == std::string::npos) return text;
   static const std::regex expand(
-      R"((tensor\.expand_shape\s+(%[\w.$#-]+)\s*\[((?:\s*\[[\d,\s]*\]\s*,?)*)\s*\])(\s*:\s*tensor<[^>]*>\s*into\s*tensor<([^>]*)>))");
+      R"((tensor\.expand_shape\s+(%[\w.$#-]+)\s*\[((?:\s*\[[\d,\s]*\],?)*)\s*\])(\s*:\s*tensor<[^>]*>\s*into\s*tensor<([^>]*)>))");
   static const std::regex group(R"(\[([\d,\s]*)\])");
   std::string out;
   size_t last = 0;

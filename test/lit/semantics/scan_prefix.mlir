@@ -5,7 +5,7 @@
 // name the accumulator's generic. The values are the running products and sums.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: polyfuse check %s --entry products --tc 2>&1 | FileCheck %s --check-prefix=TC
-// TC: note: read 2 iree_linalg_ext.scan op(s)
+// TC: note: read 5 iree_linalg_ext.scan op(s)
 // TC: pf_scan_0_start(d0, d1) = x(d0, 0)
 // TC-NEXT: pf_scan_0(d0, d1) = pf_scan_0_start(d0, d1)
 // TC-NEXT: pf_scan_0(d0, d1) *= d2 >= 1 ? (d2 <= d1 ? x(d0, d2) : 1.0) : 1.0 where d1 in 0:4
@@ -23,6 +23,11 @@
 // RUN: polyfuse exec %s --entry cumsum_ids --backend opencl --dump %t/c | FileCheck %s --check-prefix=EXEC
 // RUN: %python -c "import numpy as n; print(n.load('%t/c/ret_out.npy').tolist(), n.load('%t/c/ret_acc.npy').tolist())" | FileCheck %s --check-prefix=CUMSUM
 // CUMSUM: {{\[}}[1.0, 2.0, 2.0, 3.0, 4.0], [0.0, 1.0, 2.0, 3.0, 3.0]] [4.0, 3.0]
+// A scan of a scan's output (the second op's generics read `%0#0` renamed too), and an
+// inclusive scan along an extent of 1, whose accumulator keeps its start as IREE's does.
+// RUN: polyfuse exec %s --entry chained --backend opencl --dump %t/h | FileCheck %s --check-prefix=EXEC
+// RUN: %python -c "import numpy as n; print(n.load('%t/h/pf_scan_1.npy').tolist(), n.load('%t/h/pf_scan_2_acc.npy').tolist())" | FileCheck %s --check-prefix=CHAINED
+// CHAINED: [1.0, 4.0, 10.0, 20.0] 0.0
 #map = affine_map<(d0) -> (d0)>
 func.func @products() -> (tensor<2x4xf32>, tensor<2xf32>) {
   %x = arith.constant dense<[[1.0, 2.0, 3.0, 4.0], [2.0, 0.5, 0.5, 3.0]]> : tensor<2x4xf32>
@@ -70,4 +75,27 @@ func.func @cumsum_ids() -> (tensor<2x5xi64>, tensor<2xi64>) {
       tm_tensor.yield %sum : i64
   } -> tensor<2x5xi64>, tensor<2xi64>
   return %ret_out, %ret_acc : tensor<2x5xi64>, tensor<2xi64>
+}
+func.func @chained() -> (tensor<4xf32>, tensor<f32>) {
+  %x = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %init = tensor.empty() : tensor<4xf32>
+  %t0 = arith.constant dense<0.0> : tensor<f32>
+  %one = arith.constant dense<[5.0]> : tensor<1xf32>
+  %init1 = tensor.empty() : tensor<1xf32>
+  %0:2 = iree_linalg_ext.scan dimension(0) inclusive(true) ins(%x : tensor<4xf32>) outs(%init, %t0 : tensor<4xf32>, tensor<f32>) {
+    ^bb0(%acc : f32, %v : f32):
+      %s = arith.addf %acc, %v : f32
+      iree_linalg_ext.yield %s : f32
+  } -> tensor<4xf32>, tensor<f32>
+  %1:2 = iree_linalg_ext.scan dimension(0) inclusive(true) ins(%0#0 : tensor<4xf32>) outs(%init, %t0 : tensor<4xf32>, tensor<f32>) {
+    ^bb0(%acc : f32, %v : f32):
+      %s = arith.addf %acc, %v : f32
+      iree_linalg_ext.yield %s : f32
+  } -> tensor<4xf32>, tensor<f32>
+  %2:2 = iree_linalg_ext.scan dimension(0) inclusive(true) ins(%one : tensor<1xf32>) outs(%init1, %t0 : tensor<1xf32>, tensor<f32>) {
+    ^bb0(%acc : f32, %v : f32):
+      %s = arith.addf %acc, %v : f32
+      iree_linalg_ext.yield %s : f32
+  } -> tensor<1xf32>, tensor<f32>
+  return %1#0, %2#1 : tensor<4xf32>, tensor<f32>
 }
