@@ -545,15 +545,9 @@ ExprPtr Importer::scalar(Value v, SourceLoc loc, Operation* at) {
     return element(x.getTensor(), mlir::AffineMap::get(0, 0, at0, x.getContext()), loc, at);
   }
   Operation* d = v.getDefiningOp();
-  // Index arithmetic on such values (IREE's tests linearize with `%wd = arith.muli %w, %d`
-  // of two extents): the same arithmetic on them (an index does not overflow here).
-  if (d && v.getType().isIndex() && mlir::isa<mlir::arith::AddIOp, mlir::arith::SubIOp, mlir::arith::MulIOp>(d)) {
-    std::vector<ExprPtr> a;
-    a.push_back(scalar(d->getOperand(0), loc, at));
-    a.push_back(scalar(d->getOperand(1), loc, at));
-    const ExprKind k = mlir::isa<mlir::arith::AddIOp>(d) ? ExprKind::Add : mlir::isa<mlir::arith::SubIOp>(d) ? ExprKind::Sub : ExprKind::Mul;
-    return node(k, loc, std::move(a));
-  }
+  // Arithmetic on such values (IREE's tests linearize with `%wd = arith.muli %w, %d` of two
+  // extents; torch-mlir scales its `alpha` in f64): the body's converter reads it, its
+  // operands named as above.
   if (d && scalarArith(d)) {
     Body outside{nullptr, {}, at};
     return expr(v, outside);

@@ -466,6 +466,38 @@ std::optional<std::string> regionAt(const std::string& text, size_t& pos) {
   return text.substr(open + 1, close - open - 1);
 }
 
+// A destination-style op's tail at `pos`: `[ins(..)] outs(..) [{region}] -> T1, .., Tn`
+// (ins where `withIns`, the region where `withRegion`), and where its text ends.
+struct OpTail {
+  Operands in, outs;
+  std::string region;
+  std::vector<std::string> results;
+  size_t end;
+};
+std::optional<OpTail> opTail(const std::string& text, size_t pos, bool withIns, bool withRegion, size_t results) {
+  OpTail t;
+  if (withIns) {
+    const std::optional<std::string> ins = parenthesized(text, pos, "ins");
+    const std::optional<Operands> in = ins ? operands(*ins) : std::nullopt;
+    if (!in) return std::nullopt;
+    t.in = *in;
+  }
+  const std::optional<std::string> outsText = parenthesized(text, pos, "outs");
+  const std::optional<Operands> outs = outsText ? operands(*outsText) : std::nullopt;
+  if (!outs) return std::nullopt;
+  t.outs = *outs;
+  t.end = pos;
+  if (withRegion) {
+    const std::optional<std::string> region = regionAt(text, t.end);
+    if (!region) return std::nullopt;
+    t.region = *region;
+  }
+  const std::optional<std::vector<std::string>> types = resultTypes(text, t.end, results);
+  if (!types) return std::nullopt;
+  t.results = *types;
+  return t;
+}
+
 // Each match of `op` in `text` replaced by what `rewrite` makes of it: the generics, and
 // where the op's text ends (its lines kept, so that later messages keep their lines). A
 // match it declines stays, for MLIR's parser to refuse at the op. Where the generics name
@@ -547,16 +579,12 @@ std::string readTmAttention(const std::string& text, std::vector<std::string>& n
       if (!attrs || !std::regex_match(*attrs, sm, scaleAttr) || !(scale = literal(sm[1].str()))) return std::nullopt;
       pos = after;
     }
-    const std::optional<std::string> insText = parenthesized(text, pos, "ins");
-    const std::optional<std::string> outsText = insText ? parenthesized(text, pos, "outs") : std::nullopt;
-    if (!outsText) return std::nullopt;
-    size_t end = pos;
-    const std::optional<std::vector<std::string>> results = resultTypes(text, end, 1);
-    const std::optional<Operands> in = operands(*insText), outs = operands(*outsText);
-    if (!results || !in || !outs || in->values.size() < 3 || in->values.size() > 4 || outs->values.size() != 1)
-      return std::nullopt;
-    const std::optional<std::vector<std::string>> q = extents(in->types[0], true);
-    const std::string e = elementOf(in->types[0]);
+    const std::optional<OpTail> t = opTail(text, pos, true, false, 1);
+    if (!t || t->in.values.size() < 3 || t->in.values.size() > 4 || t->outs.values.size() != 1) return std::nullopt;
+    const Operands& in = t->in;
+    const Operands& outs = t->outs;
+    const std::optional<std::vector<std::string>> q = extents(in.types[0], true);
+    const std::string e = elementOf(in.types[0]);
     if (!q || q->size() < 2 || !isFloatType(e)) return std::nullopt;
     if (!scale) {
       const std::optional<double> k1 = literal(q->back());
@@ -575,7 +603,7 @@ std::string readTmAttention(const std::string& text, std::vector<std::string>& n
     };
     const std::string M = all[batch], K1 = all[batch + 1], K2 = all[batch + 2], N = all[batch + 3];
     std::vector<std::string> maps = {over({M, K1}), over({K2, K1}), over({K2, N}), mapOver(all, {})};
-    if (in->values.size() == 4) maps.push_back(over({M, K2}));
+    if (in.values.size() == 4) maps.push_back(over({M, K2}));
     maps.push_back(over({M, N}));
     std::ostringstream value;
     value.precision(17);
@@ -583,14 +611,14 @@ std::string readTmAttention(const std::string& text, std::vector<std::string>& n
     std::string literalScale = value.str();
     if (literalScale.find_first_of(".eE") == std::string::npos) literalScale += ".0";
     const std::string sc = "%pf_sdpa_scale" + std::to_string(serial++);
-    std::vector<std::string> ins = in->values, types = in->types;
+    std::vector<std::string> ins = in.values, types = in.types;
     ins.insert(ins.begin() + 3, sc);
     types.insert(types.begin() + 3, e);
     const std::string generic = sc + " = arith.constant " + literalScale + " : " + e + " " + m[1].str() +
                                 " = iree_linalg_ext.attention {indexing_maps = [" + joined(maps) + "]} ins(" + joined(ins) +
-                                " : " + joined(types) + ") outs(" + joined(outs->values) + " : " + joined(outs->types) +
-                                ") -> " + (*results)[0];
-    return Rewrite{generic, end, {}};
+                                " : " + joined(types) + ") outs(" + joined(outs.values) + " : " + joined(outs.types) +
+                                ") -> " + t->results[0];
+    return Rewrite{generic, t->end, {}};
   };
   return rewriteEach(text, op, rewrite,
                      "tm_tensor.attention op(s) (torch's scaled_dot_product_attention) as IREE's attention, read below",
@@ -605,14 +633,9 @@ std::string readGather(const std::string& text, std::vector<std::string>& notes)
     for (const std::string& d : commaList(m[2].str()))
       if (std::optional<double> v = literal(d); v && *v >= 0 && *v < 64) dimMap.push_back(int(*v));
       else dimMap.push_back(-1);
-    const std::optional<std::string> insText = parenthesized(text, pos, "ins");
-    const std::optional<std::string> outsText = insText ? parenthesized(text, pos, "outs") : std::nullopt;
-    if (!outsText) return std::nullopt;
-    size_t end = pos;
-    const std::optional<std::vector<std::string>> results = resultTypes(text, end, 1);
-    const std::optional<Operands> in = operands(*insText), outOps = operands(*outsText);
-    if (!results || !in || !outOps || outOps->values.size() != 1) return std::nullopt;
-    return rewritten(gatherGeneric(m[1].str(), dimMap, in->values, in->types, outOps->values[0], (*results)[0]), end);
+    const std::optional<OpTail> t = opTail(text, pos, true, false, 1);
+    if (!t || t->outs.values.size() != 1) return std::nullopt;
+    return rewritten(gatherGeneric(m[1].str(), dimMap, t->in.values, t->in.types, t->outs.values[0], t->results[0]), t->end);
   };
   return rewriteEach(text, op, rewrite,
                      "iree_linalg_ext.gather op(s) as the generic that extracts each element from the source at the "
@@ -960,18 +983,12 @@ std::string readScan(const std::string& text, const std::string& dialect, std::v
     }
     const std::optional<std::string> dimText = parenthesized(text, pos, "dimension");
     const std::optional<std::string> incl = dimText ? parenthesized(text, pos, "inclusive") : std::nullopt;
-    const std::optional<std::string> insText = incl ? parenthesized(text, pos, "ins") : std::nullopt;
-    const std::optional<std::string> outsText = insText ? parenthesized(text, pos, "outs") : std::nullopt;
-    if (!outsText || (trimmed(*incl) != "true" && trimmed(*incl) != "false")) return std::nullopt;
-    size_t end = pos;
-    const std::optional<std::string> region = regionAt(text, end);
-    if (!region) return std::nullopt;
-    const std::optional<std::vector<std::string>> results = resultTypes(text, end, 2);
-    const std::optional<Operands> in = operands(*insText), outs = operands(*outsText);
+    if (!incl || (trimmed(*incl) != "true" && trimmed(*incl) != "false")) return std::nullopt;
+    const std::optional<OpTail> t = opTail(text, pos, true, true, 2);
     const std::optional<double> dim = literal(trimmed(*dimText));
-    if (!results || !in || !outs || !dim || *dim >= 64) return std::nullopt;
-    return scanGenerics(m[1].str(), m[2].str(), int(*dim), trimmed(*incl) == "true", *in, *outs, *region,
-                        dialect + ".yield", end);
+    if (!t || !dim || *dim >= 64) return std::nullopt;
+    return scanGenerics(m[1].str(), m[2].str(), int(*dim), trimmed(*incl) == "true", t->in, t->outs, t->region,
+                        dialect + ".yield", t->end);
   };
   return rewriteEach(text, op, rewrite,
                      dialect + ".scan op(s) as a reduction over each output's prefix, then the last output as the "
@@ -1106,16 +1123,10 @@ std::string readScatter(const std::string& text, const std::string& dialect, std
     for (const std::string& d : commaList(m[2].matched ? m[2].str() : m[3].str()))
       if (std::optional<double> v = literal(trimmed(d)); v && *v >= 0 && *v < 64) dimMap.push_back(int(*v));
       else return std::nullopt;
-    const std::optional<std::string> insText = parenthesized(text, pos, "ins");
-    const std::optional<std::string> outsText = insText ? parenthesized(text, pos, "outs") : std::nullopt;
-    if (!outsText) return std::nullopt;
-    size_t end = pos;
-    const std::optional<std::string> region = regionAt(text, end);
-    if (!region) return std::nullopt;
-    const std::optional<std::vector<std::string>> results = resultTypes(text, end, 1);
-    const std::optional<Operands> in = operands(*insText), outs = operands(*outsText);
-    if (!results || !in || !outs) return std::nullopt;
-    return rewritten(scatterGenerics(m[1].str(), dimMap, m[4].str() == "true", *in, *outs, *region, dialect + ".yield"), end);
+    const std::optional<OpTail> t = opTail(text, pos, true, true, 1);
+    if (!t) return std::nullopt;
+    return rewritten(
+        scatterGenerics(m[1].str(), dimMap, m[4].str() == "true", t->in, t->outs, t->region, dialect + ".yield"), t->end);
   };
   return rewriteEach(text, op, rewrite,
                      dialect + ".scatter op(s) as generics over the batch: each element of the result takes the updates "
@@ -1130,19 +1141,14 @@ std::string readSort(const std::string& text, const std::string& dialect, std::v
   if (text.find(dialect + ".sort") == std::string::npos) return text;
   const std::regex op(R"((%[\w.$-]+)(?::(\d+))?\s*=\s*)" + dialect + R"(\.sort\s+dimension\(\s*(\d+)\s*\))");
   auto rewrite = [&](const std::smatch& m, size_t pos) -> std::optional<Rewrite> {
-    const std::optional<std::string> outsText = parenthesized(text, pos, "outs");
-    if (!outsText) return std::nullopt;
-    size_t end = pos;
-    const std::optional<std::string> region = regionAt(text, end);
-    if (!region) return std::nullopt;
     const std::optional<double> count = m[2].matched ? literal(m[2].str()) : std::optional<double>(1);
     if (!count || *count < 1 || *count > 16) return std::nullopt;  // results: the outs sorted together
     const size_t n = size_t(*count);
-    const std::optional<std::vector<std::string>> results = resultTypes(text, end, n);
-    const std::optional<Operands> outs = operands(*outsText);
+    const std::optional<OpTail> t = opTail(text, pos, false, true, n);
     const std::optional<double> dim = literal(m[3].str());
-    if (!results || !outs || !dim || *dim >= 64 || outs->values.empty()) return std::nullopt;
-    return rewritten(rankGenerics(m[1].str(), n, int(*dim), *outs, *outs, *outs, false, *region, dialect + ".yield"), end);
+    if (!t || !dim || *dim >= 64 || t->outs.values.empty()) return std::nullopt;
+    const Operands& outs = t->outs;
+    return rewritten(rankGenerics(m[1].str(), n, int(*dim), outs, outs, outs, false, t->region, dialect + ".yield"), t->end);
   };
   return rewriteEach(text, op, rewrite,
                      dialect + ".sort op(s) by ranks: each element's rank counted over the others by the comparator "
@@ -1158,22 +1164,16 @@ std::string readTopk(const std::string& text, std::vector<std::string>& notes) {
   static const std::regex op(
       R"((%[\w.$-]+)(:2)?\s*=\s*iree_linalg_ext\.topk(?:_v2)?\s+dimension\(\s*(\d+)\s*\)(?:\s*is_sorted)?)");
   auto rewrite = [&](const std::smatch& m, size_t pos) -> std::optional<Rewrite> {
-    const std::optional<std::string> insText = parenthesized(text, pos, "ins");
-    const std::optional<std::string> outsText = insText ? parenthesized(text, pos, "outs") : std::nullopt;
-    if (!outsText) return std::nullopt;
-    size_t end = pos;
-    const std::optional<std::string> region = regionAt(text, end);
-    if (!region) return std::nullopt;
     const size_t n = m[2].matched ? 2 : 1;  // values only, or values and indices
-    const std::optional<std::vector<std::string>> results = resultTypes(text, end, n);
-    const std::optional<Operands> in = operands(*insText), outs = operands(*outsText);
+    const std::optional<OpTail> t = opTail(text, pos, true, true, n);
     const std::optional<double> dim = literal(m[3].str());
-    if (!results || !in || !outs || !dim || *dim >= 64 || in->values.empty() || in->values.size() > 2) return std::nullopt;
+    if (!t || !dim || *dim >= 64 || t->in.values.empty() || t->in.values.size() > 2) return std::nullopt;
     Operands keys;
-    keys.values = {in->values[0]};
-    keys.types = {in->types[0]};
-    return rewritten(rankGenerics(m[1].str(), n, int(*dim), keys, n == 2 ? *in : keys, *outs, n == 2 && in->values.size() == 1, *region,
-                     "iree_linalg_ext.yield"), end);
+    keys.values = {t->in.values[0]};
+    keys.types = {t->in.types[0]};
+    return rewritten(rankGenerics(m[1].str(), n, int(*dim), keys, n == 2 ? t->in : keys, t->outs,
+                                  n == 2 && t->in.values.size() == 1, t->region, "iree_linalg_ext.yield"),
+                     t->end);
   };
   return rewriteEach(text, op, rewrite,
                      "iree_linalg_ext.topk op(s) by ranks: each value's rank counted over the others by the comparator "

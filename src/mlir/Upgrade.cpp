@@ -161,10 +161,8 @@ std::string upgradeExpandShape(const std::string& text, bool& applied) {
       at = text.find_first_not_of(" \t", lineStart);
       if (at < last) continue;
     }
-    std::string joinedSizes;
-    for (const std::string& z : sizes) joinedSizes += (joinedSizes.empty() ? "" : ", ") + z;
     out += text.substr(last, at - last) + defs + text.substr(at, size_t(m.position(0)) - at) + m[1].str() +
-           " output_shape [" + joinedSizes + "]" + m[4].str();
+           " output_shape [" + joined(sizes) + "]" + m[4].str();
     last = size_t(m.position(0) + m.length(0));
     applied = true;
   }
