@@ -46,12 +46,7 @@ static bool beats(const KernelPlan& a, const KernelPlan& b) {
 const std::optional<KernelPlan>& CostModel::plan(const StmtSet& group, bool noParallelismLoss) const {
   auto& memo = memo_[noParallelismLoss ? 1 : 0];
   if (auto it = memo.find(group); it != memo.end()) return it->second;
-  std::optional<KernelPlan> best;
-  std::vector<int> members = group.members();
-  // Candidates come in a fixed order (docs/cost-model.md): of equal ones, the first wins.
-  for (const GridCandidate& c : gridCandidates(group, noParallelismLoss))
-    if (auto p = evaluate(members, c); p && (!best || beats(*p, *best))) best = std::move(p);
-  return memo[group] = std::move(best);
+  return memo[group] = cheapest(group.members(), candidateSet(group, noParallelismLoss, {}), {});
 }
 
 const std::optional<KernelPlan>& CostModel::plan(const StmtSet& group, const StmtSet& recomputed,
@@ -60,11 +55,40 @@ const std::optional<KernelPlan>& CostModel::plan(const StmtSet& group, const Stm
   auto& memo = recomputeMemo_[noParallelismLoss ? 1 : 0];
   const auto key = std::make_pair(group, recomputed);
   if (auto it = memo.find(key); it != memo.end()) return it->second;
+  return memo[key] = cheapest(group.members(), candidateSet(group, noParallelismLoss, recomputed), recomputed.members());
+}
+
+// Candidates come in a fixed order (docs/cost-model.md): of equal ones, the first wins.
+// They are priced from the lowest floor up, and pricing stops at the first floor above
+// the best time found: no candidate left can equal it. The winner is the one a scan in
+// their order would keep, as `beats` orders plans and the first of equals wins.
+std::optional<KernelPlan> CostModel::cheapest(const std::vector<int>& members, const CandidateSet& set,
+                                              const std::vector<int>& recomputed) const {
+  const GroupFloor f = groupFloor(members, recomputed);
+  std::vector<std::vector<int64_t>> extents;
+  for (auto& dims : set.assignments) {
+    auto [lo, hi] = gridBounds(members, dims);
+    for (size_t t = 0; t < lo.size(); ++t) hi[t] = std::max<int64_t>(0, hi[t] - lo[t]);
+    extents.push_back(std::move(hi));
+  }
+  std::vector<std::pair<double, size_t>> order;
+  order.reserve(set.items.size());
+  for (size_t i = 0; i < set.items.size(); ++i) {
+    const CandidateSet::Item& it = set.items[i];
+    order.push_back({floorUs(f, extents[it.assignment], set.tiles.data() + it.tileAt, it.chunks), i});
+  }
+  std::sort(order.begin(), order.end());
   std::optional<KernelPlan> best;
-  const std::vector<int> members = group.members(), kept = recomputed.members();
-  for (const GridCandidate& c : gridCandidates(group, noParallelismLoss, recomputed))
-    if (auto p = evaluate(members, c, nullptr, kept); p && (!best || beats(*p, *best))) best = std::move(p);
-  return memo[key] = std::move(best);
+  size_t bestAt = 0;
+  for (auto [floor, i] : order) {
+    if (best && floor > best->modeledUs + 1e-12) break;
+    std::optional<KernelPlan> p = evaluate(members, set.at(i), nullptr, recomputed);
+    if (p && (!best || beats(*p, *best) || (!beats(*best, *p) && i < bestAt))) {
+      best = std::move(p);
+      bestAt = i;
+    }
+  }
+  return best;
 }
 
 // The block's slice of the temporary that members[m] writes, as its members write it:

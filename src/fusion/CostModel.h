@@ -120,6 +120,17 @@ class CostModel {
   // largest, every legal assignment, every tile in the menus, every split.
   std::vector<GridCandidate> gridCandidates(const StmtSet& group, bool noParallelismLoss = false,
                                             const StmtSet& recomputed = {}) const;
+  // What every plan of a group moves and computes, whatever its grid (PlanFloor.cpp):
+  // DRAM bytes, the arithmetic's time at full rate, the most chunks a split may add.
+  struct GroupFloor {
+    double dramBytes = 0, computeUs = 0;
+    int64_t maxChunks = 1;
+  };
+  GroupFloor groupFloor(const std::vector<int>& members, const std::vector<int>& recomputed) const;
+  // No plan of candidate c is faster than this; the second form takes the grid's
+  // extents and c's tile (g values) and chunks.
+  double floorUs(const GroupFloor& f, const std::vector<int>& members, const GridCandidate& c) const;
+  double floorUs(const GroupFloor& f, const std::vector<int64_t>& extents, const int64_t* tile, int64_t chunks) const;
   // One candidate costed: grid shape, thread mapping, footprints and placement, time.
   // None when the candidate splits a reduction its threads would not share. With
   // `threadDims`, the thread mapping is given instead of chosen.
@@ -272,6 +283,23 @@ class CostModel {
   // The index in `members` of a sum streamed beside the split reduction; -1 if none.
   int splitPartner(const std::vector<int>& members) const;
   BlockShape shapeGrid(const std::vector<int>& members, const GridCandidate& c, KernelPlan& kp) const;
+  // gridCandidates' set, each assignment and tile stored once.
+  struct CandidateSet {
+    std::vector<std::vector<std::vector<int>>> assignments;
+    std::vector<int64_t> tiles;  // each tile's g values, one after another
+    struct Item {
+      uint32_t assignment;
+      size_t tileAt;
+      int64_t chunks;
+    };
+    std::vector<Item> items;  // in plan()'s order
+    GridCandidate at(size_t i) const;
+  };
+  CandidateSet candidateSet(const StmtSet& group, bool noParallelismLoss, const StmtSet& recomputed) const;
+  // The cheapest plan over the candidates, the first of equals in their order (plan()'s
+  // rule), pricing only those whose floor does not exceed the best found.
+  std::optional<KernelPlan> cheapest(const std::vector<int>& members, const CandidateSet& candidates,
+                                     const std::vector<int>& recomputed) const;
   // The grid coordinate a column tile runs along for candidate c: every reducing member
   // has a parallel dimension there, tiled by at least 2, that some read of it walks
   // contiguously (the last subscript, coefficient 1, no reduction dimension in it),

@@ -42,34 +42,64 @@ std::vector<std::vector<std::vector<int>>> CostModel::gridAssignments(const std:
     rec();
     return res;
   };
+  std::vector<std::vector<std::vector<int>>> choices;
+  for (int s : members) choices.push_back(tuples(s));
   // Whether any assignment exists is the dependences' question alone (anchors only
   // choose among those they allow), and the first found answers it.
   const std::vector<SiblingAnchor> anchors = anyOne ? std::vector<SiblingAnchor>{} : siblingAnchors(members, deps);
+  // Members are placed in an order where each (but the first of its component) shares a
+  // dependence with one placed before it, so every choice is checked against a neighbour
+  // at once: in group order, six-dimensional siblings read by a later member took
+  // 720 x 720 choices before that member ruled on them (torch's unfold: a minute).
+  const size_t n = members.size();
+  std::vector<std::vector<size_t>> linked(n);
+  for (int d : deps) {
+    const size_t a = size_t(pos[all[d].src]), b = size_t(pos[all[d].dst]);
+    linked[a].push_back(b);
+    linked[b].push_back(a);
+  }
+  std::vector<size_t> order;
+  std::vector<int> step(n, -1);  // each member's place in `order`
+  for (size_t root = 0; root < n; ++root) {
+    if (step[root] >= 0) continue;
+    step[root] = int(order.size());
+    order.push_back(root);
+    for (size_t q = order.size() - 1; q < order.size(); ++q) {
+      std::vector<size_t> next = linked[order[q]];
+      std::sort(next.begin(), next.end());
+      for (size_t m : next)
+        if (step[m] < 0) {
+          step[m] = int(order.size());
+          order.push_back(m);
+        }
+    }
+  }
   // Every assignment that keeps every internal dependence at one grid point (and, with
   // `anchored`, reads each anchor's tensor at the same grid coordinates); a constraint is
   // checked as soon as both its ends are placed, which prunes early.
   bool anchored = true;
-  std::function<void(size_t)> assign = [&](size_t k) {
-    if (k == members.size()) { out.push_back(current); return; }
-    for (auto& t : tuples(members[k])) {
+  std::function<void(size_t)> assign = [&](size_t at) {
+    if (at == n) { out.push_back(current); return; }
+    const size_t k = order[at];
+    for (auto& t : choices[k]) {
       if (anyOne && !out.empty()) return;
       current[k] = t;
       bool ok = true;
       for (int d : deps) {
         int ps = pos[all[d].src], pd = pos[all[d].dst];
-        if (size_t(std::max(ps, pd)) != k) continue;
+        if (size_t(std::max(step[size_t(ps)], step[size_t(pd)])) != at) continue;
         for (int c = 0; c < g && ok; ++c) ok = fg_.aligned(d, current[ps][c], current[pd][c]);
         if (!ok) break;
       }
       for (size_t a = 0; a < anchors.size() && ok && anchored; ++a) {
         const SiblingAnchor& x = anchors[a];
-        if (size_t(x.later) != k) continue;
+        if (size_t(std::max(step[size_t(x.earlier)], step[size_t(x.later)])) != at) continue;
         for (int c = 0; c < g && ok; ++c) {
           const int p = x.earlierPos[size_t(current[x.earlier][c])];
           ok = p >= 0 && p == x.laterPos[size_t(current[x.later][c])];
         }
       }
-      if (ok) assign(k + 1);
+      if (ok) assign(at + 1);
     }
   };
   assign(0);
@@ -79,6 +109,8 @@ std::vector<std::vector<std::vector<int>>> CostModel::gridAssignments(const std:
     anchored = false;
     assign(0);
   }
+  // In group order, each member's tuples in theirs: the order plan() breaks ties by.
+  std::sort(out.begin(), out.end());
   return out;
 }
 
@@ -260,9 +292,18 @@ std::vector<int64_t> CostModel::splitMenu(const std::vector<int>& members) const
   return menu;
 }
 
-std::vector<GridCandidate> CostModel::gridCandidates(const StmtSet& group, bool noParallelismLoss,
-                                                     const StmtSet& recomputed) const {
-  std::vector<GridCandidate> out;
+GridCandidate CostModel::CandidateSet::at(size_t i) const {
+  const Item& it = items[i];
+  const auto& dims = assignments[it.assignment];
+  const size_t g = dims.empty() ? 0 : dims.front().size();
+  return {dims, std::vector<int64_t>(tiles.begin() + ptrdiff_t(it.tileAt), tiles.begin() + ptrdiff_t(it.tileAt + g)), it.chunks};
+}
+
+// Assignments are few and tiles many (a convolution's 64 assignments times their tile
+// menus are hundreds of candidates): each is kept once, a candidate is indices into them.
+CostModel::CandidateSet CostModel::candidateSet(const StmtSet& group, bool noParallelismLoss,
+                                                const StmtSet& recomputed) const {
+  CandidateSet out;
   std::vector<int> members = group.members();
   const Program& prog = fg_.program();
   if (members.empty() || !fg_.isConnected(group) || !fg_.isConvex(group, recomputed)) return out;
@@ -281,13 +322,17 @@ std::vector<GridCandidate> CostModel::gridCandidates(const StmtSet& group, bool 
   const auto [widest, mostPoints] = tileLimits(members);
   for (int g = maxG; g >= minG; --g) {
     for (auto& dims : gridAssignments(members, g)) {
+      const uint32_t a = uint32_t(out.assignments.size());
       auto [lo, hi] = gridBounds(members, dims);
+      out.assignments.push_back(std::move(dims));
       std::vector<std::vector<int64_t>> menus;
       for (int t = 0; t < g; ++t) menus.push_back(tileMenu(g, t, std::max<int64_t>(1, hi[t] - lo[t]), widest));
       std::vector<int64_t> tile(g, 1);
       std::function<void(int, int64_t)> rec = [&](int t, int64_t points) {
         if (t == g) {
-          for (int64_t chunks : chunkMenu) out.push_back({dims, tile, chunks});
+          const size_t at = out.tiles.size();
+          out.tiles.insert(out.tiles.end(), tile.begin(), tile.end());
+          for (int64_t chunks : chunkMenu) out.items.push_back({a, at, chunks});
           return;
         }
         for (int64_t v : menus[t]) {
@@ -300,6 +345,14 @@ std::vector<GridCandidate> CostModel::gridCandidates(const StmtSet& group, bool 
       rec(0, 1);
     }
   }
+  return out;
+}
+
+std::vector<GridCandidate> CostModel::gridCandidates(const StmtSet& group, bool noParallelismLoss,
+                                                     const StmtSet& recomputed) const {
+  const CandidateSet set = candidateSet(group, noParallelismLoss, recomputed);
+  std::vector<GridCandidate> out;
+  for (size_t i = 0; i < set.items.size(); ++i) out.push_back(set.at(i));
   return out;
 }
 

@@ -172,7 +172,14 @@ std::optional<double> CostModel::modeledUs(const StmtSet& group, bool noParallel
     return time = it->second;
   }
   ++shapeStats_.priced;
-  if (const auto& p = plan(group, noParallelismLoss)) it->second = p->modeledUs;
+  // The time alone is kept: the enumeration prices tens of thousands of groups and
+  // keeps a few hundred, whose plans plan() makes again (a memo of every plan took
+  // 5 GB on MobileNet v3).
+  if (auto m = memo_[flag].find(group); m != memo_[flag].end()) {
+    if (m->second) it->second = m->second->modeledUs;
+  } else if (auto p = cheapest(group.members(), candidateSet(group, noParallelismLoss, {}), {})) {
+    it->second = p->modeledUs;
+  }
   return time = it->second;
 }
 

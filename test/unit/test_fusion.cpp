@@ -612,6 +612,65 @@ TEST_CASE("cost model: the chosen plan is the best of a brute force over the doc
   CHECK(groups > 500);
 }
 
+TEST_CASE("cost model: no plan of a candidate beats its floor, and pricing from the floors up keeps the scan's winner") {
+  // Every candidate of every group up to 4 statements (with each choice of recomputed
+  // members) priced: none faster than its floor, and plan() answers what a scan of the
+  // whole candidate set in its order keeps (faster by 1e-12, or equal and not streamed).
+  size_t candidates = 0, pruned = 0;
+  auto check = [&](const Setup& s) {
+    const CostModel& cm = *s.cm;
+    CandidateBound bound;
+    for (const StmtSet& g : enumerateCandidates(cm, 4, 400, false, bound)) {
+      const std::vector<int> members = g.members();
+      std::vector<StmtSet> choices{StmtSet()};
+      const StmtSet recomputable = recomputableIn(*s.fg, g);
+      if (!recomputable.empty()) choices.push_back(recomputable);
+      for (const StmtSet& r : choices) {
+        const std::vector<int> kept = r.members();
+        const CostModel::GroupFloor f = cm.groupFloor(members, kept);
+        std::optional<KernelPlan> scan;
+        std::vector<double> floors;
+        for (const GridCandidate& c : cm.gridCandidates(g, false, r)) {
+          ++candidates;
+          floors.push_back(cm.floorUs(f, members, c));
+          std::optional<KernelPlan> p = cm.evaluate(members, c, nullptr, kept);
+          if (!p) continue;
+          INFO("group of " << members.size() << " from statement " << members.front() << ", grid rank " << c.tile.size());
+          CHECK(floors.back() <= p->modeledUs * (1 + 1e-12));
+          if (!scan || p->modeledUs < scan->modeledUs - 1e-12 ||
+              (p->modeledUs <= scan->modeledUs + 1e-12 && p->streams.empty() && !scan->streams.empty()))
+            scan = std::move(p);
+        }
+        const std::optional<KernelPlan>& got = r.empty() ? cm.plan(g) : cm.plan(g, r);
+        REQUIRE(got.has_value() == scan.has_value());
+        if (!got) continue;
+        for (double floor : floors) pruned += floor > got->modeledUs + 1e-12;
+        CHECK(got->modeledUs == scan->modeledUs);
+        CHECK(got->gridDims == scan->gridDims);
+        CHECK(got->tile == scan->tile);
+        CHECK(got->splitChunks == scan->splitChunks);
+        CHECK(got->streams.size() == scan->streams.size());
+      }
+    }
+  };
+  for (uint64_t seed = 300; seed < 316; ++seed) {
+    INFO(test::randomProgram(seed));
+    check(Setup(test::load(test::randomProgram(seed)), {{"N", seed % 2 ? 37 : 1536}}));
+  }
+  for (const char* f : {"attention.tc", "softmax.tc", "layernorm.tc", "matmul_bias_gelu.tc", "batchnorm.tc"}) {
+    INFO(f);
+    for (int64_t size : {29, 2048}) {
+      Setup s = example(f, size);
+      check(s);
+      Setup tf32 = example(f, size);
+      tf32.cm->setNumerics(Numerics::Tf32);
+      check(tf32);
+    }
+  }
+  CHECK(candidates > 10000);
+  CHECK(pruned > candidates / 4);  // the floors do prune: the winner's check is not idle
+}
+
 TEST_CASE("iree-aggressive: IREE's three later steps reach one dispatch, and the third falls into the parallelism trap") {
   // Many rows: one kernel for the norm family, as the IREE discussion reached.
   for (const char* f : {"softmax.tc", "layernorm.tc", "rmsnorm.tc", "skip_layernorm.tc"}) {

@@ -1,0 +1,74 @@
+// A floor under every plan of one grid candidate, known before the candidate is priced
+// (docs/cost-model.md, "Candidates priced in order of their floor").
+//
+// Whatever the thread mapping, placement, streaming or tiling, a kernel on a grid of B
+// blocks launches once, reads each tensor it takes from outside at least once, writes
+// at least once each value that leaves it, and does its members' arithmetic; the blocks
+// it draws throughput with number between B and B times the most chunks a split may
+// cut (a split adds blocks, never removes them). timeKernel's formula then bounds the
+// time from below term by term.
+#include <algorithm>
+
+#include "fusion/CostModel.h"
+
+namespace polyfuse {
+
+CostModel::GroupFloor CostModel::groupFloor(const std::vector<int>& members, const std::vector<int>& recomputed) const {
+  const Program& prog = fg_.program();
+  GroupFloor f;
+  StmtSet group = StmtSet::of(fg_.size(), members);
+  std::map<int, Box> external;          // tensors no member writes: the hull every plan reads
+  std::map<int, int64_t> leaving;       // tensors that leave the kernel: the largest writer's box
+  double flops = 0, calls = 0, contractionFlops = 0;
+  for (int s : members) {
+    const Statement& st = prog.statements[size_t(s)];
+    const SizedStatement& ss = sized(s);
+    for (auto& r : ss.reads) {
+      bool memberWrites = false;
+      for (int w : members) memberWrites |= prog.statements[size_t(w)].write.tensor == r.tensor;
+      if (!memberWrites) external[r.tensor].hull(footprint(ss, r, ss.lo, ss.hi));
+    }
+    // An output always leaves; without recomputation, so does a value read after the
+    // kernel (with it, a kept copy may serve that reader).
+    const int t = st.write.tensor;
+    bool leaves = prog.tensors[size_t(t)].role == TensorRole::Output;
+    if (recomputed.empty())
+      for (int c : consumers_[size_t(t)]) leaves |= !group.contains(c);
+    if (leaves) {
+      int64_t& most = leaving[t];
+      most = std::max(most, footprint(ss, ss.write, ss.lo, ss.hi).volume());
+    }
+    flops += double(ss.points) * double(ss.flopsPerPoint);
+    calls += double(ss.points) * ss.mathCallsPerPoint;
+    if (contractionShaped(st)) contractionFlops += double(ss.points) * double(ss.flopsPerPoint);
+    f.maxChunks = std::max(f.maxChunks, stream_[size_t(s)].streams() ? kMaxStreamChunks : int64_t(1));
+  }
+  for (auto& [t, box] : external) f.dramBytes += double(box.volume()) * elemBytes_[size_t(t)];
+  for (auto& [t, volume] : leaving) f.dramBytes += double(volume) * elemBytes_[size_t(t)];
+  // Tensor cores take at most the contractions' flops, and only where they are faster.
+  const double plain = weightedFlops(flops, calls) / dev_.flopsPerSec;
+  double cores = plain;
+  if (tensorCoresAllowed())
+    cores = weightedFlops(flops - contractionFlops, calls) / dev_.flopsPerSec + contractionFlops / dev_.tensorFlopsPerSec;
+  f.computeUs = std::min(plain, cores) * 1e6;
+  return f;
+}
+
+double CostModel::floorUs(const GroupFloor& f, const std::vector<int>& members, const GridCandidate& c) const {
+  auto [lo, hi] = gridBounds(members, c.dims);
+  for (size_t t = 0; t < lo.size(); ++t) hi[t] = std::max<int64_t>(0, hi[t] - lo[t]);
+  return floorUs(f, hi, c.tile.data(), c.chunks);
+}
+
+double CostModel::floorUs(const GroupFloor& f, const std::vector<int64_t>& extents, const int64_t* tile,
+                          int64_t chunks) const {
+  int64_t blocks = 1;
+  for (size_t t = 0; t < extents.size(); ++t) blocks *= std::max<int64_t>(1, (extents[t] + tile[t] - 1) / tile[t]);
+  const double most = double(blocks) * double(std::max(chunks, f.maxChunks));
+  const double fill = std::min(1.0, most / dev_.blocksToSaturate);
+  const double memoryUs = f.dramBytes / (dev_.dramBytesPerSec * fill) * 1e6;
+  const double schedulingUs = double((blocks + dev_.smCount - 1) / dev_.smCount) * dev_.blockNs * 1e-3;
+  return dev_.launchUs + std::max({memoryUs, f.computeUs / fill, schedulingUs});
+}
+
+}  // namespace polyfuse
