@@ -116,6 +116,10 @@ class CostModel {
   // the convex hull (or with recomputation, where kernels need not be convex, the set
   // itself), which bounds it exactly (docs/strategies.md, "The ILP").
   bool mayGrowLegal(const StmtSet& must) const;
+  // What any legal kernel holding `must` takes at least, when every such kernel is one
+  // block (no grid of rank 1 keeps must's dependences: only a member without parallel
+  // dimensions makes it legal, on a grid of rank 0); 0 otherwise (PlanFloor.cpp).
+  double oneBlockFloorUs(const StmtSet& must) const;
   // The group's candidate set, in the order `plan` tries it: grid ranks from the
   // largest, every legal assignment, every tile in the menus, every split.
   std::vector<GridCandidate> gridCandidates(const StmtSet& group, bool noParallelismLoss = false,

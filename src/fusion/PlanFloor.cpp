@@ -8,6 +8,7 @@
 // cut (a split adds blocks, never removes them). timeKernel's formula then bounds the
 // time from below term by term.
 #include <algorithm>
+#include <limits>
 
 #include "fusion/CostModel.h"
 
@@ -69,6 +70,41 @@ double CostModel::floorUs(const GroupFloor& f, const std::vector<int64_t>& exten
   const double memoryUs = f.dramBytes / (dev_.dramBytesPerSec * fill) * 1e6;
   const double schedulingUs = double((blocks + dev_.smCount - 1) / dev_.smCount) * dev_.blockNs * 1e-3;
   return dev_.launchUs + std::max({memoryUs, f.computeUs / fill, schedulingUs});
+}
+
+// A kernel of one block draws 1 / blocksToSaturate of the device (timeKernel), unless a
+// split cuts its one reduction into chunks (at most kMaxSplitChunks), which a group of
+// three reductions or more never does. Its arithmetic then takes that many times its
+// time at full rate; each statement's is a floor of its own (the faster of plain and
+// tensor-core rates), and they add. The kernel holds must, a member without parallel
+// dimensions, and every statement on a path between them (it is convex).
+double CostModel::oneBlockFloorUs(const StmtSet& must) const {
+  if (!anyScalarStatement_ || !gridAssignments(must.members(), 1, /*anyOne=*/true).empty()) return 0;
+  const Program& prog = fg_.program();
+  int reductions = 0;
+  for (int s : must.members()) reductions += prog.statements[size_t(s)].numReduction() > 0;
+  const double slowdown =
+      reductions >= 3 ? double(dev_.blocksToSaturate) : std::max(1.0, double(dev_.blocksToSaturate) / kMaxSplitChunks);
+  auto computeUs = [&](const StmtSet& g) {
+    double us = 0;
+    for (int s : g.members()) {
+      const SizedStatement& ss = sized(s);
+      const double flops = double(ss.points) * double(ss.flopsPerPoint), calls = double(ss.points) * ss.mathCallsPerPoint;
+      double t = weightedFlops(flops, calls) / dev_.flopsPerSec;
+      if (tensorCoresAllowed() && contractionShaped(prog.statements[size_t(s)]))
+        t = std::min(t, weightedFlops(0, calls) / dev_.flopsPerSec + flops / dev_.tensorFlopsPerSec);
+      us += t * 1e6;
+    }
+    return us;
+  };
+  double least = std::numeric_limits<double>::infinity();
+  for (int z = 0; z < fg_.size(); ++z) {
+    if (prog.statements[size_t(z)].numParallel != 0) continue;
+    StmtSet with = must;
+    with.insert(z);
+    least = std::min(least, computeUs(fg_.convexHull(with)));
+  }
+  return dev_.launchUs + slowdown * least;
 }
 
 }  // namespace polyfuse

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -548,7 +549,7 @@ static void forEachSubset(const StmtSet& of, const std::function<void(const Stmt
 
 std::vector<StmtSet> enumerateCandidates(const CostModel& cm, int maxSize, size_t maxCount, bool noParallelismLoss,
                                          CandidateBound& bound, double secondsBudget,
-                                         std::vector<StmtSet>* recomputedOut) {
+                                         std::vector<StmtSet>* recomputedOut, double ceilingUs) {
   const FusionGraph& fg = cm.graph();
   const int n = fg.size();
   bound = CandidateBound::None;
@@ -578,7 +579,12 @@ std::vector<StmtSet> enumerateCandidates(const CostModel& cm, int maxSize, size_
   // and closing (the hull of a subset of H stays in H, and a hull of a connected set is
   // connected). A set no superset of which can be legal (CostModel::mayGrowLegal) is
   // dropped, so the frontier holds only sets on the way to a legal kernel and the walk
-  // ends by itself.
+  // ends by itself. So is one whose legal supersets are all kernels of one block slower
+  // than a known partition (ceilingUs): one statement without parallel dimensions (a
+  // LayerNorm's statistics over a whole batch-1 tensor) would otherwise keep every set
+  // of the graph on its way to a rank-0 grid (ConvNeXt: 200,000 sets at eight members).
+  // The ILP's optimum is unchanged: such a kernel is in no partition as fast as the
+  // known one.
   // The clock is read every 64 units of work: a group costed, or a neighbour tried (a
   // statement of a wide graph has thousands, each a hull and a legality bound).
   size_t work = 0;
@@ -610,7 +616,7 @@ std::vector<StmtSet> enumerateCandidates(const CostModel& cm, int maxSize, size_
           StmtSet h = g;
           h.insert(v);
           if (!recomputedOut) h = fg.convexHull(h);  // what any legal superset holds too
-          if (!seen.insert(h).second || !cm.mayGrowLegal(h)) continue;
+          if (!seen.insert(h).second || !cm.mayGrowLegal(h) || cm.oneBlockFloorUs(h) > ceilingUs) continue;
           if (h.count() > maxSize) {
             bound = CandidateBound::Size;  // a set that might be legal is left out
             continue;
@@ -785,10 +791,24 @@ CandidateSpace candidateSpace(const CostModel& cm, const SearchOptions& opt, dou
   if (!typed)
     for (Strategy s : kBaselines) baselines.push_back(*ruleGroups(cm, s, limits));
   std::vector<StmtSet> kept;
+  // A baseline that honours the options bounds the optimum from above: a kernel slower
+  // than all of it is in no optimal partition (nor, with --top, in the next best).
+  double ceilingUs = std::numeric_limits<double>::infinity();
+  if (opt.topK <= 1)
+    for (auto& b : baselines) {
+      if (opt.maxKernels > 0 && int(b.size()) > opt.maxKernels) continue;
+      double total = 0;
+      for (auto& g : b) {
+        const std::optional<double> t = satisfiesConstraints(g, opt) ? cm.modeledUs(g) : std::nullopt;
+        total = t ? total + *t : std::numeric_limits<double>::infinity();
+      }
+      ceilingUs = std::min(ceilingUs, total);
+    }
   // The enumeration stops at kEnumerationShare of the budget: the rest is for the
   // descent and the ILP, which turn candidates into a plan.
   std::vector<StmtSet> cands = enumerateCandidates(cm, maxSize, kMaxEnumerated, typed, sp.bound,
-                                                   kEnumerationShare * secondsBudget - since(t0), recompute ? &kept : nullptr);
+                                                   kEnumerationShare * secondsBudget - since(t0), recompute ? &kept : nullptr,
+                                                   ceilingUs * (1 + 1e-9));
   for (size_t c = 0; c < cands.size(); ++c)
     if (satisfiesConstraints(cands[c], opt)) {
       sp.candidates.push_back(cands[c]);

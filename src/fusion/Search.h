@@ -54,10 +54,13 @@ Partition search(const CostModel& cm, const SearchOptions& opt);
 // cut the enumeration short: the size cap, the count of groups visited, or
 // `secondsBudget` (the groups found so far are returned).
 // With `recomputedOut`, each group comes once per legal choice of the members it
-// recomputes (recomputableIn), the choice appended there.
+// recomputes (recomputableIn), the choice appended there. `ceilingUs`, the modeled time
+// of a known partition: a set whose every legal superset is a kernel of one block slower
+// than that (CostModel::oneBlockFloorUs) is in no optimal partition, and not grown.
 std::vector<StmtSet> enumerateCandidates(const CostModel& cm, int maxSize, size_t maxCount, bool noParallelismLoss,
                                          CandidateBound& bound, double secondsBudget = 1e300,
-                                         std::vector<StmtSet>* recomputedOut = nullptr);
+                                         std::vector<StmtSet>* recomputedOut = nullptr,
+                                         double ceilingUs = std::numeric_limits<double>::infinity());
 // The members a kernel of this group may recompute instead of store: recomputable,
 // used both inside the group and outside it.
 StmtSet recomputableIn(const FusionGraph& fg, const StmtSet& group);

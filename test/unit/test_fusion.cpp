@@ -671,6 +671,49 @@ TEST_CASE("cost model: no plan of a candidate beats its floor, and pricing from 
   CHECK(pruned > candidates / 4);  // the floors do prune: the winner's check is not idle
 }
 
+TEST_CASE("fusion: a kernel of one block is never faster than its floor, and the sets it bounds leave the optimum as it was") {
+  // Whole-tensor statistics (rank 0) after contractions: a group holding a contraction
+  // and a statistic has no grid of rank 1, so any kernel holding it is one block.
+  const char* text = R"(
+def stats(float(N, K) X, float(K, M) W) -> (Y) {
+  A(i, j) +=! X(i, k) * W(k, j)
+  B(i, j) = tanh(A(i, j))
+  s +=! B(i, j)
+  mu = s / 7.0
+  q +=! B(i, j) * B(i, j)
+  v = q / 7.0 - mu * mu
+  Y(i, j) = (B(i, j) - mu) * v
+}
+)";
+  for (int64_t size : {37, 640}) {
+    INFO("size " << size);
+    Setup s(test::load(text), {{"N", size}, {"K", size}, {"M", size}});
+    const CostModel& cm = *s.cm;
+    const Partition greedy = s.run("greedy");
+    CandidateBound bound;
+    int bounded = 0, aboveGreedy = 0;
+    for (const StmtSet& h : enumerateCandidates(cm, 7, kMaxEnumerated, false, bound)) {
+      const std::optional<KernelPlan>& p = cm.plan(h);
+      REQUIRE(p.has_value());
+      // Every nonempty subset of h: a floor on any kernel holding it, so on h's.
+      const std::vector<int> members = h.members();
+      for (uint32_t mask = 1; mask < (1u << members.size()); ++mask) {
+        StmtSet must(s.fg->size());
+        for (size_t k = 0; k < members.size(); ++k)
+          if (mask >> k & 1) must.insert(members[k]);
+        const double floor = cm.oneBlockFloorUs(must);
+        if (floor <= 0) continue;
+        ++bounded;
+        aboveGreedy += floor > greedy.modeledUs;
+        CHECK(floor <= p->modeledUs * (1 + 1e-12));
+      }
+    }
+    CHECK(bounded > 0);
+    if (size > 100) CHECK(aboveGreedy > 0);  // the ceiling cuts sets here
+    CHECK(s.run("ilp").modeledUs == Approx(s.run("exhaustive").modeledUs).epsilon(1e-12));
+  }
+}
+
 TEST_CASE("iree-aggressive: IREE's three later steps reach one dispatch, and the third falls into the parallelism trap") {
   // Many rows: one kernel for the norm family, as the IREE discussion reached.
   for (const char* f : {"softmax.tc", "layernorm.tc", "rmsnorm.tc", "skip_layernorm.tc"}) {
