@@ -65,17 +65,11 @@ const std::optional<KernelPlan>& CostModel::plan(const StmtSet& group, const Stm
 std::optional<KernelPlan> CostModel::cheapest(const std::vector<int>& members, const CandidateSet& set,
                                               const std::vector<int>& recomputed) const {
   const GroupFloor f = groupFloor(members, recomputed);
-  std::vector<std::vector<int64_t>> extents;
-  for (auto& dims : set.assignments) {
-    auto [lo, hi] = gridBounds(members, dims);
-    for (size_t t = 0; t < lo.size(); ++t) hi[t] = std::max<int64_t>(0, hi[t] - lo[t]);
-    extents.push_back(std::move(hi));
-  }
   std::vector<std::pair<double, size_t>> order;
   order.reserve(set.items.size());
   for (size_t i = 0; i < set.items.size(); ++i) {
     const CandidateSet::Item& it = set.items[i];
-    order.push_back({floorUs(f, extents[it.assignment], set.tiles.data() + it.tileAt, it.chunks), i});
+    order.push_back({floorUs(f, set.extents[it.assignment], set.tiles.data() + it.tileAt, it.chunks), i});
   }
   std::sort(order.begin(), order.end());
   std::optional<KernelPlan> best;

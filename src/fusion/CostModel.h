@@ -131,6 +131,8 @@ class CostModel {
     int64_t maxChunks = 1;
   };
   GroupFloor groupFloor(const std::vector<int>& members, const std::vector<int>& recomputed) const;
+  // The statements' arithmetic at full rate, each at the faster rate it may run at.
+  double arithmeticFloorUs(const std::vector<int>& statements) const;
   // No plan of candidate c is faster than this; the second form takes the grid's
   // extents and c's tile (g values) and chunks.
   double floorUs(const GroupFloor& f, const std::vector<int>& members, const GridCandidate& c) const;
@@ -277,6 +279,8 @@ class CostModel {
   std::vector<SiblingAnchor> siblingAnchors(const std::vector<int>& members, const std::vector<int>& deps) const;
   std::pair<std::vector<int64_t>, std::vector<int64_t>> gridBounds(const std::vector<int>& members,
                                                                    const std::vector<std::vector<int>>& dims) const;
+  // Per grid coordinate, the points gridBounds spans (0 where it spans none).
+  std::vector<int64_t> gridExtents(const std::vector<int>& members, const std::vector<std::vector<int>>& dims) const;
   std::vector<int64_t> splitMenu(const std::vector<int>& members) const;
   // Per member, the dimension a split cuts into chunks: the reduction's last, and for
   // each elementwise producer the dimension its in-kernel readers index by their chunked
@@ -290,6 +294,7 @@ class CostModel {
   // gridCandidates' set, each assignment and tile stored once.
   struct CandidateSet {
     std::vector<std::vector<std::vector<int>>> assignments;
+    std::vector<std::vector<int64_t>> extents;  // per assignment: gridExtents
     std::vector<int64_t> tiles;  // each tile's g values, one after another
     struct Item {
       uint32_t assignment;

@@ -181,6 +181,13 @@ std::pair<std::vector<int64_t>, std::vector<int64_t>> CostModel::gridBounds(
   return {lo, hi};
 }
 
+std::vector<int64_t> CostModel::gridExtents(const std::vector<int>& members,
+                                            const std::vector<std::vector<int>>& dims) const {
+  auto [lo, hi] = gridBounds(members, dims);
+  for (size_t t = 0; t < lo.size(); ++t) hi[t] = std::max<int64_t>(0, hi[t] - lo[t]);
+  return hi;
+}
+
 std::pair<int64_t, int64_t> CostModel::tileLimits(const std::vector<int>& members) const {
   if (!tensorCoresAllowed()) return {kMaxTileND, kMaxTilePoints};
   for (int s : members)
@@ -323,10 +330,10 @@ CostModel::CandidateSet CostModel::candidateSet(const StmtSet& group, bool noPar
   for (int g = maxG; g >= minG; --g) {
     for (auto& dims : gridAssignments(members, g)) {
       const uint32_t a = uint32_t(out.assignments.size());
-      auto [lo, hi] = gridBounds(members, dims);
+      out.extents.push_back(gridExtents(members, dims));
       out.assignments.push_back(std::move(dims));
       std::vector<std::vector<int64_t>> menus;
-      for (int t = 0; t < g; ++t) menus.push_back(tileMenu(g, t, std::max<int64_t>(1, hi[t] - lo[t]), widest));
+      for (int t = 0; t < g; ++t) menus.push_back(tileMenu(g, t, std::max<int64_t>(1, out.extents[a][size_t(t)]), widest));
       std::vector<int64_t> tile(g, 1);
       std::function<void(int, int64_t)> rec = [&](int t, int64_t points) {
         if (t == g) {

@@ -14,13 +14,28 @@
 
 namespace polyfuse {
 
+// Each statement's arithmetic at full rate, contractions at the tensor cores' where tf32
+// allows them and they are faster; the statements' times add.
+double CostModel::arithmeticFloorUs(const std::vector<int>& statements) const {
+  const Program& prog = fg_.program();
+  double us = 0;
+  for (int s : statements) {
+    const SizedStatement& ss = sized(s);
+    const double flops = double(ss.points) * double(ss.flopsPerPoint), calls = double(ss.points) * ss.mathCallsPerPoint;
+    double t = weightedFlops(flops, calls) / dev_.flopsPerSec;
+    if (tensorCoresAllowed() && contractionShaped(prog.statements[size_t(s)]))
+      t = std::min(t, weightedFlops(0, calls) / dev_.flopsPerSec + flops / dev_.tensorFlopsPerSec);
+    us += t * 1e6;
+  }
+  return us;
+}
+
 CostModel::GroupFloor CostModel::groupFloor(const std::vector<int>& members, const std::vector<int>& recomputed) const {
   const Program& prog = fg_.program();
   GroupFloor f;
   StmtSet group = StmtSet::of(fg_.size(), members);
   std::map<int, Box> external;          // tensors no member writes: the hull every plan reads
   std::map<int, int64_t> leaving;       // tensors that leave the kernel: the largest writer's box
-  double flops = 0, calls = 0, contractionFlops = 0;
   for (int s : members) {
     const Statement& st = prog.statements[size_t(s)];
     const SizedStatement& ss = sized(s);
@@ -39,26 +54,16 @@ CostModel::GroupFloor CostModel::groupFloor(const std::vector<int>& members, con
       int64_t& most = leaving[t];
       most = std::max(most, footprint(ss, ss.write, ss.lo, ss.hi).volume());
     }
-    flops += double(ss.points) * double(ss.flopsPerPoint);
-    calls += double(ss.points) * ss.mathCallsPerPoint;
-    if (contractionShaped(st)) contractionFlops += double(ss.points) * double(ss.flopsPerPoint);
     f.maxChunks = std::max(f.maxChunks, stream_[size_t(s)].streams() ? kMaxStreamChunks : int64_t(1));
   }
   for (auto& [t, box] : external) f.dramBytes += double(box.volume()) * elemBytes_[size_t(t)];
   for (auto& [t, volume] : leaving) f.dramBytes += double(volume) * elemBytes_[size_t(t)];
-  // Tensor cores take at most the contractions' flops, and only where they are faster.
-  const double plain = weightedFlops(flops, calls) / dev_.flopsPerSec;
-  double cores = plain;
-  if (tensorCoresAllowed())
-    cores = weightedFlops(flops - contractionFlops, calls) / dev_.flopsPerSec + contractionFlops / dev_.tensorFlopsPerSec;
-  f.computeUs = std::min(plain, cores) * 1e6;
+  f.computeUs = arithmeticFloorUs(members);
   return f;
 }
 
 double CostModel::floorUs(const GroupFloor& f, const std::vector<int>& members, const GridCandidate& c) const {
-  auto [lo, hi] = gridBounds(members, c.dims);
-  for (size_t t = 0; t < lo.size(); ++t) hi[t] = std::max<int64_t>(0, hi[t] - lo[t]);
-  return floorUs(f, hi, c.tile.data(), c.chunks);
+  return floorUs(f, gridExtents(members, c.dims), c.tile.data(), c.chunks);
 }
 
 double CostModel::floorUs(const GroupFloor& f, const std::vector<int64_t>& extents, const int64_t* tile,
@@ -75,9 +80,8 @@ double CostModel::floorUs(const GroupFloor& f, const std::vector<int64_t>& exten
 // A kernel of one block draws 1 / blocksToSaturate of the device (timeKernel), unless a
 // split cuts its one reduction into chunks (at most kMaxSplitChunks), which a group of
 // three reductions or more never does. Its arithmetic then takes that many times its
-// time at full rate; each statement's is a floor of its own (the faster of plain and
-// tensor-core rates), and they add. The kernel holds must, a member without parallel
-// dimensions, and every statement on a path between them (it is convex).
+// time at full rate (arithmeticFloorUs). The kernel holds must, a member without
+// parallel dimensions, and every statement on a path between them (it is convex).
 double CostModel::oneBlockFloorUs(const StmtSet& must) const {
   if (!anyScalarStatement_ || !gridAssignments(must.members(), 1, /*anyOne=*/true).empty()) return 0;
   const Program& prog = fg_.program();
@@ -85,24 +89,12 @@ double CostModel::oneBlockFloorUs(const StmtSet& must) const {
   for (int s : must.members()) reductions += prog.statements[size_t(s)].numReduction() > 0;
   const double slowdown =
       reductions >= 3 ? double(dev_.blocksToSaturate) : std::max(1.0, double(dev_.blocksToSaturate) / kMaxSplitChunks);
-  auto computeUs = [&](const StmtSet& g) {
-    double us = 0;
-    for (int s : g.members()) {
-      const SizedStatement& ss = sized(s);
-      const double flops = double(ss.points) * double(ss.flopsPerPoint), calls = double(ss.points) * ss.mathCallsPerPoint;
-      double t = weightedFlops(flops, calls) / dev_.flopsPerSec;
-      if (tensorCoresAllowed() && contractionShaped(prog.statements[size_t(s)]))
-        t = std::min(t, weightedFlops(0, calls) / dev_.flopsPerSec + flops / dev_.tensorFlopsPerSec);
-      us += t * 1e6;
-    }
-    return us;
-  };
   double least = std::numeric_limits<double>::infinity();
   for (int z = 0; z < fg_.size(); ++z) {
     if (prog.statements[size_t(z)].numParallel != 0) continue;
     StmtSet with = must;
     with.insert(z);
-    least = std::min(least, computeUs(fg_.convexHull(with)));
+    least = std::min(least, arithmeticFloorUs(fg_.convexHull(with).members()));
   }
   return dev_.launchUs + slowdown * least;
 }

@@ -616,7 +616,8 @@ std::vector<StmtSet> enumerateCandidates(const CostModel& cm, int maxSize, size_
           StmtSet h = g;
           h.insert(v);
           if (!recomputedOut) h = fg.convexHull(h);  // what any legal superset holds too
-          if (!seen.insert(h).second || !cm.mayGrowLegal(h) || cm.oneBlockFloorUs(h) > ceilingUs) continue;
+          if (!seen.insert(h).second || !cm.mayGrowLegal(h)) continue;
+          if (ceilingUs < std::numeric_limits<double>::infinity() && cm.oneBlockFloorUs(h) > ceilingUs) continue;
           if (h.count() > maxSize) {
             bound = CandidateBound::Size;  // a set that might be legal is left out
             continue;
@@ -791,19 +792,21 @@ CandidateSpace candidateSpace(const CostModel& cm, const SearchOptions& opt, dou
   if (!typed)
     for (Strategy s : kBaselines) baselines.push_back(*ruleGroups(cm, s, limits));
   std::vector<StmtSet> kept;
-  // A baseline that honours the options bounds the optimum from above: a kernel slower
-  // than all of it is in no optimal partition (nor, with --top, in the next best).
+  // Each baseline's modeled time where it honours the options (infinity where not). The
+  // best bounds the optimum from above: a kernel slower than all of it is in no optimal
+  // partition (nor, with --top, in the next best).
+  std::vector<double> baselineUs;
+  for (auto& b : baselines) {
+    double total = opt.maxKernels > 0 && int(b.size()) > opt.maxKernels ? std::numeric_limits<double>::infinity() : 0;
+    for (auto& g : b) {
+      const std::optional<double> t = satisfiesConstraints(g, opt) ? cm.modeledUs(g) : std::nullopt;
+      total = t ? total + *t : std::numeric_limits<double>::infinity();
+    }
+    baselineUs.push_back(total);
+  }
   double ceilingUs = std::numeric_limits<double>::infinity();
   if (opt.topK <= 1)
-    for (auto& b : baselines) {
-      if (opt.maxKernels > 0 && int(b.size()) > opt.maxKernels) continue;
-      double total = 0;
-      for (auto& g : b) {
-        const std::optional<double> t = satisfiesConstraints(g, opt) ? cm.modeledUs(g) : std::nullopt;
-        total = t ? total + *t : std::numeric_limits<double>::infinity();
-      }
-      ceilingUs = std::min(ceilingUs, total);
-    }
+    for (double total : baselineUs) ceilingUs = std::min(ceilingUs, total);
   // The enumeration stops at kEnumerationShare of the budget: the rest is for the
   // descent and the ILP, which turn candidates into a plan.
   std::vector<StmtSet> cands = enumerateCandidates(cm, maxSize, kMaxEnumerated, typed, sp.bound,
@@ -828,19 +831,14 @@ CandidateSpace candidateSpace(const CostModel& cm, const SearchOptions& opt, dou
   for (size_t c = 0; c < sp.candidates.size(); ++c)
     sp.cost.push_back(recompute ? cm.plan(sp.candidates[c], sp.recomputed[c], typed)->modeledUs
                                 : *cm.modeledUs(sp.candidates[c], typed));
-  // Best baseline that honours the constraints: the MIP start and the fallback.
-  for (auto& b : baselines) {
-    if (opt.maxKernels > 0 && int(b.size()) > opt.maxKernels) continue;
+  // Best baseline that honours the constraints: the MIP start and the fallback. Each of
+  // its kernels is a candidate (added above), its cost the time summed in baselineUs.
+  for (size_t b = 0; b < baselines.size(); ++b) {
+    if (!(baselineUs[b] < sp.startCost)) continue;
     std::vector<int> idx;
-    double total = 0;
-    bool ok = true;
-    for (auto& g : b) {
-      auto it = pos.find(g);
-      if (it == pos.end()) { ok = false; break; }
-      idx.push_back(it->second);
-      total += sp.cost[it->second];
-    }
-    if (ok && total < sp.startCost) { sp.startCost = total; sp.start = idx; }
+    for (auto& g : baselines[b]) idx.push_back(pos.at(g));
+    sp.startCost = baselineUs[b];
+    sp.start = std::move(idx);
   }
   // The start improved by merging its kernels where candidates say it pays, within half
   // of what the budget has left (it ends by itself long before on every model tried:
