@@ -14,7 +14,7 @@ LoadedProgram loadProgramFile(const SourceFile& src, const std::string& entry, I
   LoadedProgram lp;
   lp.source = src;
   lp.notes = std::move(imported.notes);
-  lp.program = std::make_unique<Program>(analyze(imported.def));
+  lp.program = checkedProgram(imported.def, lp.notes);
   lp.poly = std::make_unique<PolyProgram>(*lp.program, std::move(ctx));
   return lp;
 }

@@ -4,6 +4,7 @@
 #include <sstream>
 #include <sys/stat.h>
 
+#include "polyir/ConstantTensors.h"
 #include "polyir/Parser.h"
 
 namespace polyfuse {
@@ -17,6 +18,19 @@ SourceFile readSource(const std::string& path) {
   std::ostringstream ss;
   ss << in.rdbuf();
   return {path, ss.str()};
+}
+
+std::unique_ptr<Program> checkedProgram(const DefDecl& def, std::vector<std::string>& notes) {
+  auto prog = std::make_unique<Program>(analyze(def));
+  const std::vector<std::string> inlined = inlineConstantTensors(*prog);
+  if (!inlined.empty()) {
+    std::string names;
+    for (size_t k = 0; k < inlined.size() && k < 8; ++k) names += (k ? ", " : "") + inlined[k];
+    if (inlined.size() > 8) names += ", ...";
+    notes.push_back(std::to_string(inlined.size()) + " constant tensor(s) read as their value where used (" + names +
+                    "): each is written once, everywhere, from no other tensor");
+  }
+  return prog;
 }
 
 LoadedProgram loadProgram(const SourceFile& src, const std::string& entry, IslContextPtr ctx) {
@@ -36,7 +50,7 @@ LoadedProgram loadProgram(const SourceFile& src, const std::string& entry, IslCo
   }
   LoadedProgram lp;
   lp.source = src;
-  lp.program = std::make_unique<Program>(analyze(*chosen));
+  lp.program = checkedProgram(*chosen, lp.notes);
   lp.poly = std::make_unique<PolyProgram>(*lp.program, std::move(ctx));
   return lp;
 }

@@ -1,0 +1,141 @@
+#include "polyir/ConstantTensors.h"
+
+#include <algorithm>
+
+namespace polyfuse {
+
+namespace {
+
+// Whether `e` has one value for the whole program run: no tensor read, no index.
+bool isConstantExpr(const Expr& e) {
+  if (e.kind == ExprKind::Access || e.kind == ExprKind::Index || e.kind == ExprKind::Name) return false;
+  return std::all_of(e.args.begin(), e.args.end(), [](const ExprPtr& a) { return isConstantExpr(*a); });
+}
+
+// Whether statement `w` writes every element of its tensor `T`, each once: one
+// parallel dimension per subscript, each from 0 to the extent.
+bool writesWholeTensor(const Statement& w, const Tensor& T) {
+  if (w.numReduction() != 0 || w.write.subscripts.size() != T.shape.size() || w.write.gathers()) return false;
+  std::vector<bool> used(w.dims.size(), false);
+  for (size_t k = 0; k < T.shape.size(); ++k) {
+    const Affine& s = w.write.subscripts[k];
+    if (s.constant != 0 || s.div != 1 || s.coef.size() != 1 || s.coef.begin()->second != 1) return false;
+    auto d = std::find(w.dims.begin(), w.dims.end(), s.coef.begin()->first);
+    if (d == w.dims.end()) return false;
+    const size_t at = size_t(d - w.dims.begin());
+    if (used[at]) return false;
+    used[at] = true;
+    const Range& r = w.ranges[at];
+    if (!r.lo.isConstant() || r.lo.constant != 0 || r.hi != T.shape[k]) return false;
+  }
+  return true;
+}
+
+// The value a read of a tensor of type `t` gives, from the expression its writer stores:
+// a narrow float, or a float stored by a program that computes in double, is rounded
+// where it is stored (as generated code's typed stores do).
+ExprPtr storedExpr(const Expr& value, ElemType t, ElemType computeType) {
+  ExprPtr v = cloneExpr(value);
+  Intrinsic round;
+  if (t == ElemType::Half) round = Intrinsic::RoundF16;
+  else if (t == ElemType::BF16) round = Intrinsic::RoundBF16;
+  else if (t == ElemType::F32 && computeType == ElemType::F64) round = Intrinsic::RoundF32;
+  else return v;
+  if (v->kind == ExprKind::Call && v->fn == round) return v;  // rounded already
+  auto call = std::make_unique<Expr>(ExprKind::Call, value.loc);
+  call->fn = round;
+  call->name = intrinsicName(round);
+  call->height = v->height + 1;
+  call->args.push_back(std::move(v));
+  return call;
+}
+
+// Replaces the reads of `tensor` in `e` by copies of `value`; `at` maps each read's
+// old position to its new one (-1 for the reads replaced).
+void replaceReads(ExprPtr& e, const Statement& st, int tensor, const Expr& value, ElemType type, ElemType computeType,
+                  const std::vector<int>& at) {
+  if (e->kind == ExprKind::Access) {
+    if (st.reads[size_t(e->ref)].tensor == tensor) {
+      e = storedExpr(value, type, computeType);
+      return;
+    }
+    e->ref = at[size_t(e->ref)];
+  }
+  e->height = 1;
+  for (auto& a : e->args) {
+    replaceReads(a, st, tensor, value, type, computeType, at);
+    e->height = std::max(e->height, a->height + 1);
+  }
+}
+
+// Whether every read of `tensor` may become a value: none gathers, none is a gather's subscript.
+bool readsAsValues(const Program& prog, int tensor) {
+  for (const Statement& st : prog.statements)
+    for (const Access& a : st.reads) {
+      if (a.tensor == tensor && a.gathers()) return false;
+      for (int r : a.indirect)
+        if (r >= 0 && st.reads[size_t(r)].tensor == tensor) return false;
+    }
+  return true;
+}
+
+// Removes tensor `t` (no statement writes or reads it any more) from the program.
+void eraseTensor(Program& prog, int t) {
+  prog.tensors.erase(prog.tensors.begin() + t);
+  auto renumber = [t](int& x) {
+    if (x > t) --x;
+  };
+  for (Statement& st : prog.statements) {
+    renumber(st.write.tensor);
+    for (Access& a : st.reads) renumber(a.tensor);
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> inlineConstantTensors(Program& prog) {
+  std::vector<std::string> removed;
+  const ElemType computeType = prog.computeType();
+  for (int t = 0; t < int(prog.tensors.size());) {
+    const Tensor& T = prog.tensors[size_t(t)];
+    int writer = -1, writers = 0;
+    for (const Statement& st : prog.statements)
+      if (st.write.tensor == t) {
+        writer = st.id;
+        ++writers;
+      }
+    if (T.role != TensorRole::Temporary || writers != 1 || !readsAsValues(prog, t)) {
+      ++t;
+      continue;
+    }
+    size_t w = 0;
+    while (prog.statements[w].id != writer) ++w;
+    const Statement& W = prog.statements[w];
+    if (W.op != ReduceOp::Assign || !W.reads.empty() || !isConstantExpr(*W.rhs) || !writesWholeTensor(W, T)) {
+      ++t;
+      continue;
+    }
+    for (Statement& st : prog.statements) {
+      std::vector<int> at(st.reads.size(), -1);
+      std::vector<Access> kept;
+      for (size_t r = 0; r < st.reads.size(); ++r)
+        if (st.reads[r].tensor != t) {
+          at[r] = int(kept.size());
+          kept.push_back(st.reads[r]);
+        }
+      if (kept.size() == st.reads.size()) continue;
+      replaceReads(st.rhs, st, t, *W.rhs, T.type, computeType, at);
+      for (Access& a : kept)
+        for (int& r : a.indirect)
+          if (r >= 0) r = at[size_t(r)];
+      st.reads = std::move(kept);
+    }
+    removed.push_back(T.name);
+    prog.statements.erase(prog.statements.begin() + std::ptrdiff_t(w));
+    for (size_t s = 0; s < prog.statements.size(); ++s) prog.statements[s].id = int(s);
+    eraseTensor(prog, t);
+  }
+  return removed;
+}
+
+}  // namespace polyfuse

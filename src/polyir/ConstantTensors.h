@@ -1,0 +1,27 @@
+// Tensors that hold one value everywhere, read as that value.
+//
+// Exporters write a constant operand as a tensor: torch-mlir's clamp bounds (relu6,
+// hardsigmoid, hardswish) are a rank-0 `linalg.fill` cast to f32, splat constants a fill
+// of a whole activation-sized tensor. Kept as tensors, each is a statement of its own,
+// stored and read back: a rank-0 one is a kernel of one block, and a statement without
+// parallel dimensions lets any group reach a one-block grid, so no set of statements
+// could ever be ruled out of the fusion search. Reading the value where it is used is
+// the same program: the tensor is written once, by a statement that reads nothing, over
+// every element.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "polyir/Program.h"
+
+namespace polyfuse {
+
+// Replaces every read of each temporary that one statement writes, over all of its
+// elements, from an expression that reads no tensor and no index (a literal, sizes,
+// scalars, intrinsics of those), by that expression (rounded to the tensor's type where
+// its store would round), and removes the statement and the tensor. Statements keep
+// their order and are numbered again. A tensor read as a gather's subscript, or read
+// through one, stays. Returns the names of the tensors removed, in program order.
+std::vector<std::string> inlineConstantTensors(Program& prog);
+
+}  // namespace polyfuse
