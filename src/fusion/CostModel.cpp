@@ -62,8 +62,8 @@ const std::optional<KernelPlan>& CostModel::plan(const StmtSet& group, const Stm
 // They are priced from the lowest floor up, and pricing stops at the first floor above
 // the best time found: no candidate left can equal it. The winner is the one a scan in
 // their order would keep, as `beats` orders plans and the first of equals wins.
-std::optional<KernelPlan> CostModel::cheapest(const std::vector<int>& members, const CandidateSet& set,
-                                              const std::vector<int>& recomputed) const {
+std::vector<std::pair<double, size_t>> CostModel::floorOrder(const std::vector<int>& members, const CandidateSet& set,
+                                                             const std::vector<int>& recomputed) const {
   const GroupFloor f = groupFloor(members, recomputed);
   std::vector<std::pair<double, size_t>> order;
   order.reserve(set.items.size());
@@ -72,6 +72,17 @@ std::optional<KernelPlan> CostModel::cheapest(const std::vector<int>& members, c
     order.push_back({floorUs(f, set.extents[it.assignment], set.tiles.data() + it.tileAt, it.chunks), i});
   }
   std::sort(order.begin(), order.end());
+  return order;
+}
+
+std::optional<KernelPlan> CostModel::cheapest(const std::vector<int>& members, const CandidateSet& set,
+                                              const std::vector<int>& recomputed) const {
+  return cheapest(members, set, floorOrder(members, set, recomputed), recomputed);
+}
+
+std::optional<KernelPlan> CostModel::cheapest(const std::vector<int>& members, const CandidateSet& set,
+                                              const std::vector<std::pair<double, size_t>>& order,
+                                              const std::vector<int>& recomputed) const {
   std::optional<KernelPlan> best;
   size_t bestAt = 0;
   for (auto [floor, i] : order) {

@@ -101,12 +101,16 @@ class CostModel {
   // The modeled time of `plan(group)`, priced once per shape: groups whose key
   // (shapeKey) is equal have equal plans up to renaming (src/fusion/GroupShape.cpp).
   std::optional<double> modeledUs(const StmtSet& group, bool noParallelismLoss = false) const;
+  // The same, or none without pricing it when every plan of the group is slower than
+  // `ceilingUs` (each candidate's floor above it); that answer is not remembered.
+  std::optional<double> modeledUsBelow(const StmtSet& group, bool noParallelismLoss, double ceilingUs) const;
   // Everything `plan` reads of a connected, convex group, with its statements and
   // tensors renamed by their order in it.
   std::string shapeKey(const StmtSet& group) const;
-  // Groups `modeledUs` priced, and groups it answered from an earlier one of their shape.
+  // Groups `modeledUs` priced, groups it answered from an earlier one of their shape,
+  // and groups modeledUsBelow left unpriced, every plan of theirs above the ceiling.
   struct ShapeStats {
-    size_t priced = 0, shared = 0;
+    size_t priced = 0, shared = 0, dominated = 0;
   };
   ShapeStats shapeStats() const { return shapeStats_; }
 
@@ -308,6 +312,12 @@ class CostModel {
   // The cheapest plan over the candidates, the first of equals in their order (plan()'s
   // rule), pricing only those whose floor does not exceed the best found.
   std::optional<KernelPlan> cheapest(const std::vector<int>& members, const CandidateSet& candidates,
+                                     const std::vector<int>& recomputed) const;
+  // Each candidate's floor with its index, lowest first (ties in plan()'s order).
+  std::vector<std::pair<double, size_t>> floorOrder(const std::vector<int>& members, const CandidateSet& candidates,
+                                                    const std::vector<int>& recomputed) const;
+  std::optional<KernelPlan> cheapest(const std::vector<int>& members, const CandidateSet& candidates,
+                                     const std::vector<std::pair<double, size_t>>& order,
                                      const std::vector<int>& recomputed) const;
   // The grid coordinate a column tile runs along for candidate c: every reducing member
   // has a parallel dimension there, tiled by at least 2, that some read of it walks

@@ -99,7 +99,7 @@ std::vector<Decision> explain(const CostModel& cm, const Partition& chosen, cons
       d.reason = "the time limit ran out before the search for the best plan that fuses them (a larger --time-limit settles it)";
       continue;
     }
-    if (!space) space = candidateSpace(cm, base, std::min(limit, left()));
+    if (!space) space = candidateSpace(cm, base, std::min(limit, left()), SpaceUse::ForcedFusions);
     std::vector<StmtSet> together, kept;
     std::vector<double> cost;
     for (size_t c = 0; c < space->candidates.size(); ++c)

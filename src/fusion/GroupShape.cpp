@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <limits>
 
 #include "fusion/CostModel.h"
 
@@ -160,27 +161,39 @@ std::string CostModel::shapeKey(const StmtSet& group) const {
 }
 
 std::optional<double> CostModel::modeledUs(const StmtSet& group, bool noParallelismLoss) const {
+  return modeledUsBelow(group, noParallelismLoss, std::numeric_limits<double>::infinity());
+}
+
+std::optional<double> CostModel::modeledUsBelow(const StmtSet& group, bool noParallelismLoss, double ceilingUs) const {
   const int flag = noParallelismLoss ? 1 : 0;
   if (auto it = timeMemo_[flag].find(group); it != timeMemo_[flag].end()) return it->second;
-  std::optional<double>& time = timeMemo_[flag][group];
   // The key sees the group from inside: whether a path leaves it and comes back is
   // asked of the whole graph.
-  if (!fg_.isConnected(group) || !fg_.isConvex(group)) return time;
-  auto [it, fresh] = shapeMemo_[flag].try_emplace(shapeKey(group));
-  if (!fresh) {
+  if (!fg_.isConnected(group) || !fg_.isConvex(group)) return timeMemo_[flag][group] = std::nullopt;
+  std::string key = shapeKey(group);
+  if (auto it = shapeMemo_[flag].find(key); it != shapeMemo_[flag].end()) {
     ++shapeStats_.shared;
-    return time = it->second;
+    return timeMemo_[flag][group] = it->second;
   }
-  ++shapeStats_.priced;
   // The time alone is kept: the enumeration prices tens of thousands of groups and
   // keeps a few hundred, whose plans plan() makes again (a memo of every plan took
   // 5 GB on MobileNet v3).
+  std::optional<double> time;
   if (auto m = memo_[flag].find(group); m != memo_[flag].end()) {
-    if (m->second) it->second = m->second->modeledUs;
-  } else if (auto p = cheapest(group.members(), candidateSet(group, noParallelismLoss, {}), {})) {
-    it->second = p->modeledUs;
+    if (m->second) time = m->second->modeledUs;
+  } else {
+    const std::vector<int> members = group.members();
+    const CandidateSet set = candidateSet(group, noParallelismLoss, {});
+    const auto order = floorOrder(members, set, {});
+    if (!order.empty() && order.front().first > ceilingUs) {
+      ++shapeStats_.dominated;
+      return std::nullopt;
+    }
+    if (auto p = cheapest(members, set, order, {})) time = p->modeledUs;
   }
-  return time = it->second;
+  ++shapeStats_.priced;
+  shapeMemo_[flag].emplace(std::move(key), time);
+  return timeMemo_[flag][group] = time;
 }
 
 }  // namespace polyfuse

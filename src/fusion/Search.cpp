@@ -549,16 +549,34 @@ static void forEachSubset(const StmtSet& of, const std::function<void(const Stmt
 
 std::vector<StmtSet> enumerateCandidates(const CostModel& cm, int maxSize, size_t maxCount, bool noParallelismLoss,
                                          CandidateBound& bound, double secondsBudget,
-                                         std::vector<StmtSet>* recomputedOut, double ceilingUs) {
+                                         std::vector<StmtSet>* recomputedOut, double ceilingUs, bool dominance) {
   const FusionGraph& fg = cm.graph();
   const int n = fg.size();
   bound = CandidateBound::None;
   const auto t0 = Clock::now();
   std::unordered_set<StmtSet, StmtSetHash> seen;
   std::vector<StmtSet> frontier, out;
+  // Each statement's kernel alone: splitting a convex kernel into its members, in
+  // dependence order, keeps every partition's kernels in some order, so a group slower
+  // than its members alone is in no optimal partition (with no constraint that keeps
+  // them together and no bound on the kernels' number; the caller says).
+  std::vector<double> aloneUs;
+  if (dominance && !recomputedOut)
+    for (int s = 0; s < n; ++s) {
+      const std::optional<double> t = cm.modeledUs(StmtSet::of(n, {s}), noParallelismLoss);
+      aloneUs.push_back(t ? *t : std::numeric_limits<double>::infinity());
+    }
   auto keep = [&](const StmtSet& g) {
     if (!recomputedOut) {
-      if (cm.modeledUs(g, noParallelismLoss)) out.push_back(g);
+      double alone = std::numeric_limits<double>::infinity();
+      if (!aloneUs.empty() && g.count() > 1) {
+        alone = 0;
+        for (int s : g.members()) alone += aloneUs[size_t(s)];
+        alone *= 1 + 1e-9;  // strictly slower: equal times keep the group
+      }
+      // A group priced before (or one of its shape) is known already, and may be slower.
+      if (const std::optional<double> t = cm.modeledUsBelow(g, noParallelismLoss, alone); t && !(*t > alone))
+        out.push_back(g);
       return;
     }
     forEachSubset(recomputableIn(fg, g), [&](const StmtSet& r) {
@@ -773,7 +791,7 @@ static std::vector<int> mergeDescent(const CostModel& cm, const CandidateSpace& 
   return current;
 }
 
-CandidateSpace candidateSpace(const CostModel& cm, const SearchOptions& opt, double secondsBudget) {
+CandidateSpace candidateSpace(const CostModel& cm, const SearchOptions& opt, double secondsBudget, SpaceUse use) {
   const auto t0 = Clock::now();
   const int n = cm.graph().size();
   const bool typed = opt.strategy == Strategy::Typed;
@@ -811,7 +829,9 @@ CandidateSpace candidateSpace(const CostModel& cm, const SearchOptions& opt, dou
   // descent and the ILP, which turn candidates into a plan.
   std::vector<StmtSet> cands = enumerateCandidates(cm, maxSize, kMaxEnumerated, typed, sp.bound,
                                                    kEnumerationShare * secondsBudget - since(t0), recompute ? &kept : nullptr,
-                                                   ceilingUs * (1 + 1e-9));
+                                                   ceilingUs * (1 + 1e-9),
+                                                   use == SpaceUse::Optimum && opt.topK <= 1 && opt.maxKernels == 0 &&
+                                                       opt.mustFuse.empty());
   for (size_t c = 0; c < cands.size(); ++c)
     if (satisfiesConstraints(cands[c], opt)) {
       sp.candidates.push_back(cands[c]);

@@ -44,7 +44,12 @@ struct CandidateSpace {
   CandidateBound bound = CandidateBound::None;  // what, if anything, cut the enumeration short
   std::string note;        // "N candidate kernels" and the bound that applied, if any
 };
-CandidateSpace candidateSpace(const CostModel& cm, const SearchOptions& opt, double secondsBudget);
+// What a candidate space is for: the optimum alone (groups that no optimal partition
+// holds may be left out), or the best partition under each fusion `--explain` forces
+// (every legal group kept).
+enum class SpaceUse { Optimum, ForcedFusions };
+CandidateSpace candidateSpace(const CostModel& cm, const SearchOptions& opt, double secondsBudget,
+                              SpaceUse use = SpaceUse::Optimum);
 
 // Throws UsageError for an unknown strategy, a program above the exhaustive limit,
 // or constraints that no partition satisfies.
@@ -57,10 +62,15 @@ Partition search(const CostModel& cm, const SearchOptions& opt);
 // recomputes (recomputableIn), the choice appended there. `ceilingUs`, the modeled time
 // of a known partition: a set whose every legal superset is a kernel of one block slower
 // than that (CostModel::oneBlockFloorUs) is in no optimal partition, and not grown.
+// With `dominance`, a group whose every plan is slower than its members' kernels alone
+// (each candidate's floor above the sum of their times) is not priced nor returned: in
+// any partition those kernels take its place faster (see candidateSpace), so no
+// optimal partition holds it.
 std::vector<StmtSet> enumerateCandidates(const CostModel& cm, int maxSize, size_t maxCount, bool noParallelismLoss,
                                          CandidateBound& bound, double secondsBudget = 1e300,
                                          std::vector<StmtSet>* recomputedOut = nullptr,
-                                         double ceilingUs = std::numeric_limits<double>::infinity());
+                                         double ceilingUs = std::numeric_limits<double>::infinity(),
+                                         bool dominance = false);
 // The members a kernel of this group may recompute instead of store: recomputable,
 // used both inside the group and outside it.
 StmtSet recomputableIn(const FusionGraph& fg, const StmtSet& group);

@@ -714,6 +714,51 @@ def stats(float(N, K) X, float(K, M) W) -> (Y) {
   }
 }
 
+TEST_CASE("fusion: a group slower than its members alone is left unpriced, and the optimum stays") {
+  // Whatever the group, its members run alone in dependence order in any partition that
+  // held it, so a group whose every candidate's floor is above their times together is
+  // in no optimal partition: the enumeration drops it, and the ILP's answer is the
+  // exhaustive one.
+  const char* stats = R"(
+def stats(float(N, K) X, float(K, M) W) -> (Y) {
+  A(i, j) +=! X(i, k) * W(k, j)
+  B(i, j) = tanh(A(i, j))
+  s +=! B(i, j)
+  mu = s / 7.0
+  q +=! B(i, j) * B(i, j)
+  v = q / 7.0 - mu * mu
+  Y(i, j) = (B(i, j) - mu) * v
+}
+)";
+  int droppedAll = 0;
+  for (const std::string& f : {std::string("encoder_block.tc"), std::string("matmul_bias_gelu.tc"),
+                               std::string("embedding_layernorm.tc"), std::string("stats")})
+    for (int64_t size : {37, 640}) {
+      INFO(f << " at " << size);
+      auto load = [&] { return f == "stats" ? test::load(stats) : test::loadExample(f); };
+      auto lp = load();
+      Sizes sizes = allSizes(*lp.program, size);
+      Setup s(std::move(lp), sizes), fresh(load(), sizes);  // two models: the first remembers every price
+      const CostModel& cm = *s.cm;
+      CandidateBound bound;
+      const std::vector<StmtSet> all = enumerateCandidates(cm, s.fg->size(), kMaxEnumerated, false, bound);
+      const std::vector<StmtSet> kept = enumerateCandidates(*fresh.cm, s.fg->size(), kMaxEnumerated, false, bound,
+                                                            1e300, nullptr, std::numeric_limits<double>::infinity(), true);
+      CHECK(fresh.cm->shapeStats().dominated <= all.size() - kept.size());
+      const std::set<StmtSet> keptSet(kept.begin(), kept.end());
+      for (const StmtSet& g : kept) CHECK(std::find(all.begin(), all.end(), g) != all.end());
+      for (const StmtSet& g : all) {
+        if (keptSet.count(g)) continue;
+        ++droppedAll;
+        double alone = 0;
+        for (int m : g.members()) alone += *cm.modeledUs(StmtSet::of(s.fg->size(), {m}));
+        CHECK(*cm.modeledUs(g) > alone);  // priced after all: slower than its members alone
+      }
+      if (s.fg->size() <= 9) CHECK(s.run("ilp").modeledUs == Approx(s.run("exhaustive").modeledUs).epsilon(1e-12));
+    }
+  CHECK(droppedAll > 0);
+}
+
 TEST_CASE("iree-aggressive: IREE's three later steps reach one dispatch, and the third falls into the parallelism trap") {
   // Many rows: one kernel for the norm family, as the IREE discussion reached.
   for (const char* f : {"softmax.tc", "layernorm.tc", "rmsnorm.tc", "skip_layernorm.tc"}) {
