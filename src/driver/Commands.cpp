@@ -1,8 +1,10 @@
 #include "driver/Commands.h"
 
+#include <cctype>
 #include <chrono>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -93,6 +95,32 @@ void addCommon(CLI::App* cmd, Common& c) {
   cmd->add_option("--size", c.sizes, "sizes, e.g. N=4096,M=4096 (each size the program has)");
 }
 
+// A note's kind: its words, with quoted names and numbers left out.
+static std::string noteKind(const std::string& note) {
+  std::string kind;
+  bool quoted = false;
+  for (char ch : note) {
+    if (ch == '\'') quoted = !quoted;
+    else if (!quoted && !std::isdigit(static_cast<unsigned char>(ch))) kind += ch;
+  }
+  return kind;
+}
+
+// The front end's notes, each kind's first two in full and the rest counted: a model's
+// two hundred weights, each "a constant becomes an input", would bury the other notes.
+static void printNotes(const std::string& file, const std::vector<std::string>& notes) {
+  constexpr int kShown = 2;
+  std::map<std::string, int> total, seen;
+  for (auto& n : notes) ++total[noteKind(n)];
+  for (auto& n : notes) {
+    const std::string kind = noteKind(n);
+    const int k = ++seen[kind], all = total[kind];
+    if (all <= kShown + 1 || k <= kShown) std::cerr << file << ": note: " << n << "\n";
+    else if (k == kShown + 1)
+      std::cerr << file << ": note: ... and " << all - kShown << " more notes like the one before\n";
+  }
+}
+
 // Loads the program with located errors; `then` receives it.
 int withProgram(const Common& c, const std::function<int(LoadedProgram&)>& then) {
   std::unique_ptr<SourceFile> src;
@@ -103,7 +131,7 @@ int withProgram(const Common& c, const std::function<int(LoadedProgram&)>& then)
   if (rc) return rc;
   return guarded(c.file, &src->text, [&] {
     LoadedProgram lp = loadProgramFile(*src, c.entry, std::make_shared<IslContext>());
-    for (auto& n : lp.notes) std::cerr << c.file << ": note: " << n << "\n";
+    printNotes(c.file, lp.notes);
     return then(lp);
   });
 }

@@ -671,10 +671,9 @@ TEST_CASE("cost model: no plan of a candidate beats its floor, and pricing from 
   CHECK(pruned > candidates / 4);  // the floors do prune: the winner's check is not idle
 }
 
-TEST_CASE("fusion: a kernel of one block is never faster than its floor, and the sets it bounds leave the optimum as it was") {
-  // Whole-tensor statistics (rank 0) after contractions: a group holding a contraction
-  // and a statistic has no grid of rank 1, so any kernel holding it is one block.
-  const char* text = R"(
+// Whole-tensor statistics (rank 0) after contractions: a group holding a contraction
+// and a statistic has no grid of rank 1, so any kernel holding it is one block.
+static const char* kStatsAfterContraction = R"(
 def stats(float(N, K) X, float(K, M) W) -> (Y) {
   A(i, j) +=! X(i, k) * W(k, j)
   B(i, j) = tanh(A(i, j))
@@ -685,6 +684,9 @@ def stats(float(N, K) X, float(K, M) W) -> (Y) {
   Y(i, j) = (B(i, j) - mu) * v
 }
 )";
+
+TEST_CASE("fusion: a kernel of one block is never faster than its floor, and the sets it bounds leave the optimum as it was") {
+  const char* text = kStatsAfterContraction;
   for (int64_t size : {37, 640}) {
     INFO("size " << size);
     Setup s(test::load(text), {{"N", size}, {"K", size}, {"M", size}});
@@ -719,17 +721,7 @@ TEST_CASE("fusion: a group slower than its members alone is left unpriced, and t
   // held it, so a group whose every candidate's floor is above their times together is
   // in no optimal partition: the enumeration drops it, and the ILP's answer is the
   // exhaustive one.
-  const char* stats = R"(
-def stats(float(N, K) X, float(K, M) W) -> (Y) {
-  A(i, j) +=! X(i, k) * W(k, j)
-  B(i, j) = tanh(A(i, j))
-  s +=! B(i, j)
-  mu = s / 7.0
-  q +=! B(i, j) * B(i, j)
-  v = q / 7.0 - mu * mu
-  Y(i, j) = (B(i, j) - mu) * v
-}
-)";
+  const char* stats = kStatsAfterContraction;
   int droppedAll = 0;
   for (const std::string& f : {std::string("encoder_block.tc"), std::string("matmul_bias_gelu.tc"),
                                std::string("embedding_layernorm.tc"), std::string("stats")})
