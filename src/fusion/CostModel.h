@@ -124,6 +124,12 @@ class CostModel {
   // block (no grid of rank 1 keeps must's dependences: only a member without parallel
   // dimensions makes it legal, on a grid of rank 0); 0 otherwise (PlanFloor.cpp).
   double oneBlockFloorUs(const StmtSet& must) const;
+  // True when every legal kernel holding `must` is one block and slower than its
+  // members as kernels alone, so in no optimal partition (PlanFloor.cpp): such a kernel
+  // holds the hull C of must and a member z without parallel dimensions, and with w(s)
+  // the arithmetic of s at one block's rate less its time alone, sum_K w > -launch
+  // already for the least K the convex sets around C allow.
+  bool oneBlockDominated(const StmtSet& must) const;
   // The group's candidate set, in the order `plan` tries it: grid ranks from the
   // largest, every legal assignment, every tile in the menus, every split.
   std::vector<GridCandidate> gridCandidates(const StmtSet& group, bool noParallelismLoss = false,
@@ -244,6 +250,17 @@ class CostModel {
   std::vector<int> elemBytes_;
   int computeBytes_ = 4;  // the compute type's, as on-chip arrays hold it (Program::computeType scans the program)
   bool anyScalarStatement_ = false;  // some statement has no parallel dimension
+  // Per statement z without parallel dimensions, what oneBlockDominated reads: w, and
+  // the statements a one-block kernel holding z and faster than its members alone may
+  // hold. Made on first use.
+  struct OneBlockRegion {
+    int z = -1;
+    StmtSet allowed;
+    double negative = 0;  // sum of min(w, 0) over allowed
+  };
+  mutable std::vector<double> oneBlockExcess_;
+  mutable std::vector<OneBlockRegion> oneBlockRegions_;
+  void makeOneBlockRegions() const;
   // flowSources_[s]: tensor -> statements whose values s reads through it
   std::vector<std::map<int, std::vector<int>>> flowSources_;
   std::vector<std::vector<int>> consumers_;  // per tensor: statements that read it via flow deps

@@ -99,4 +99,72 @@ double CostModel::oneBlockFloorUs(const StmtSet& must) const {
   return dev_.launchUs + slowdown * least;
 }
 
+// A one-block kernel K with three reductions or more runs its arithmetic at
+// 1 / blocks_to_saturate of the device, so it takes at least launch + sum_K a(s), a(s)
+// that arithmetic; in an optimal partition it takes at most sum_K alone(s), its members
+// as kernels of their own (they replace it in dependence order). So it needs
+// sum_K w <= -launch, w = a - alone. K holds z and, with any s, every statement on a
+// path between s and z, whose positive w alone is pos(s); and sum_K min(w, 0) is at least
+// that sum over any set known to hold K. Starting from every statement, the statements s
+// with pos(s) + (that sum over the set) <= -launch are kept, again until nothing
+// changes: every such K stays inside (by induction over the rounds).
+void CostModel::makeOneBlockRegions() const {
+  const Program& prog = fg_.program();
+  const int n = fg_.size();
+  oneBlockExcess_.assign(size_t(n), 0);
+  for (int s = 0; s < n; ++s) {
+    const std::optional<double> alone = modeledUs(StmtSet::of(n, {s}));
+    oneBlockExcess_[size_t(s)] = alone ? double(dev_.blocksToSaturate) * arithmeticFloorUs({s}) - *alone
+                                       : -std::numeric_limits<double>::infinity();
+  }
+  const std::vector<double>& w = oneBlockExcess_;
+  for (int z = 0; z < n; ++z) {
+    if (prog.statements[size_t(z)].numParallel != 0) continue;
+    std::vector<double> pos(size_t(n), 0);
+    for (int s = 0; s < n; ++s)
+      for (int m : fg_.convexHull(StmtSet::of(n, {s, z})).members()) pos[size_t(s)] += std::max(0.0, w[size_t(m)]);
+    OneBlockRegion r;
+    r.z = z;
+    r.allowed = StmtSet::of(n, {});
+    for (int s = 0; s < n; ++s) r.allowed.insert(s);
+    for (bool shrank = true; shrank;) {
+      r.negative = 0;
+      for (int s : r.allowed.members()) r.negative += std::min(0.0, w[size_t(s)]);
+      shrank = false;
+      for (int s : r.allowed.members())
+        if (pos[size_t(s)] + r.negative > -dev_.launchUs) {
+          r.allowed.erase(s);
+          shrank = true;
+        }
+    }
+    oneBlockRegions_.push_back(std::move(r));
+  }
+}
+
+bool CostModel::oneBlockDominated(const StmtSet& must) const {
+  if (!anyScalarStatement_) return false;
+  // A streamed sum may cut its loop into chunks, more blocks than one.
+  for (const StreamChain& sc : stream_)
+    if (sc.streams()) return false;
+  if (!gridAssignments(must.members(), 1, /*anyOne=*/true).empty()) return false;
+  if (oneBlockExcess_.empty()) makeOneBlockRegions();
+  const Program& prog = fg_.program();
+  const std::vector<double>& w = oneBlockExcess_;
+  for (const OneBlockRegion& r : oneBlockRegions_) {
+    StmtSet with = must;
+    with.insert(r.z);
+    const StmtSet hull = fg_.convexHull(with);
+    int reductions = 0;
+    for (int s : hull.members()) reductions += prog.statements[size_t(s)].numReduction() > 0;
+    if (reductions < 3) return false;  // a split may give it more blocks
+    if (!hull.minus(r.allowed).empty()) continue;
+    // sum_K w over any K holding the hull inside the allowed set: the hull's w, and
+    // every other allowed statement's that is negative.
+    double least = r.negative;
+    for (int s : hull.members()) least += std::max(0.0, w[size_t(s)]);
+    if (least <= -dev_.launchUs + 1e-9) return false;
+  }
+  return true;
+}
+
 }  // namespace polyfuse

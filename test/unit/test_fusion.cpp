@@ -722,7 +722,7 @@ TEST_CASE("fusion: a group slower than its members alone is left unpriced, and t
   // in no optimal partition: the enumeration drops it, and the ILP's answer is the
   // exhaustive one.
   const char* stats = kStatsAfterContraction;
-  int droppedAll = 0;
+  int droppedAll = 0, oneBlockDominated = 0;
   for (const std::string& f : {std::string("encoder_block.tc"), std::string("matmul_bias_gelu.tc"),
                                std::string("embedding_layernorm.tc"), std::string("stats")})
     for (int64_t size : {37, 640}) {
@@ -746,9 +746,23 @@ TEST_CASE("fusion: a group slower than its members alone is left unpriced, and t
         for (int m : g.members()) alone += *cm.modeledUs(StmtSet::of(s.fg->size(), {m}));
         CHECK(*cm.modeledUs(g) > alone);  // priced after all: slower than its members alone
       }
+      // A set whose every legal superset is one block and slower than its members alone
+      // (the enumeration grows it no further): each such superset, priced, is slower.
+      auto aloneUs = [&](const StmtSet& g) {
+        double t = 0;
+        for (int m : g.members()) t += *cm.modeledUs(StmtSet::of(s.fg->size(), {m}));
+        return t;
+      };
+      for (const StmtSet& must : all) {
+        if (!cm.oneBlockDominated(must)) continue;
+        ++oneBlockDominated;
+        for (const StmtSet& k : all)
+          if (k.minus(must).count() == k.count() - must.count()) CHECK(*cm.modeledUs(k) > aloneUs(k));
+      }
       if (s.fg->size() <= 9) CHECK(s.run("ilp").modeledUs == Approx(s.run("exhaustive").modeledUs).epsilon(1e-12));
     }
   CHECK(droppedAll > 0);
+  CHECK(oneBlockDominated > 0);
 }
 
 TEST_CASE("iree-aggressive: IREE's three later steps reach one dispatch, and the third falls into the parallelism trap") {
