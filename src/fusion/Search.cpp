@@ -636,7 +636,7 @@ std::vector<StmtSet> enumerateCandidates(const CostModel& cm, int maxSize, size_
           if (!recomputedOut) h = fg.convexHull(h);  // what any legal superset holds too
           if (!seen.insert(h).second || !cm.mayGrowLegal(h)) continue;
           if (ceilingUs < std::numeric_limits<double>::infinity() && cm.oneBlockFloorUs(h) > ceilingUs) continue;
-          if (!aloneUs.empty() && cm.oneBlockDominated(h)) continue;
+          if (!aloneUs.empty() && !noParallelismLoss && cm.oneBlockDominated(h)) continue;
           if (h.count() > maxSize) {
             bound = CandidateBound::Size;  // a set that might be legal is left out
             continue;
