@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "polyir/Parser.h"
+
 namespace polyfuse {
 
 namespace {
@@ -111,7 +113,14 @@ std::vector<std::string> inlineConstantTensors(Program& prog) {
     size_t w = 0;
     while (prog.statements[w].id != writer) ++w;
     const Statement& W = prog.statements[w];
-    if (W.op != ReduceOp::Assign || !W.reads.empty() || !isConstantExpr(*W.rhs) || !writesWholeTensor(W, T)) {
+    // Every walk over a body recurses as deep as it is tall: a reader grows by the
+    // value's height (and a rounding), within the parser's bound.
+    const bool shallow = std::all_of(prog.statements.begin(), prog.statements.end(), [&](const Statement& st) {
+      return std::none_of(st.reads.begin(), st.reads.end(), [&](const Access& a) { return a.tensor == t; }) ||
+             st.rhs->height + W.rhs->height + 1 <= kMaxExprHeight;
+    });
+    if (W.op != ReduceOp::Assign || !W.reads.empty() || !isConstantExpr(*W.rhs) || !writesWholeTensor(W, T) ||
+        !shallow) {
       ++t;
       continue;
     }
