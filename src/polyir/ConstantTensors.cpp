@@ -81,6 +81,16 @@ bool readsAsValues(const Program& prog, int tensor) {
   return true;
 }
 
+// Whether `t` is what makes the program compute in double (Program::computeType): the
+// only double tensor, with no double scalar. Its readers' f64 arithmetic stays.
+bool setsPrecision(const Program& prog, int t) {
+  if (prog.tensors[size_t(t)].type != ElemType::F64) return false;
+  for (size_t u = 0; u < prog.tensors.size(); ++u)
+    if (int(u) != t && prog.tensors[u].type == ElemType::F64) return false;
+  return std::none_of(prog.scalars.begin(), prog.scalars.end(),
+                      [](const ScalarParam& s) { return s.type == ElemType::F64; });
+}
+
 // Removes tensor `t` (no statement writes or reads it any more) from the program.
 void eraseTensor(Program& prog, int t) {
   prog.tensors.erase(prog.tensors.begin() + t);
@@ -100,18 +110,17 @@ std::vector<std::string> inlineConstantTensors(Program& prog) {
   const ElemType computeType = prog.computeType();
   for (int t = 0; t < int(prog.tensors.size());) {
     const Tensor& T = prog.tensors[size_t(t)];
-    int writer = -1, writers = 0;
-    for (const Statement& st : prog.statements)
-      if (st.write.tensor == t) {
-        writer = st.id;
+    size_t w = 0;  // its writer's position
+    int writers = 0;
+    for (size_t s = 0; s < prog.statements.size(); ++s)
+      if (prog.statements[s].write.tensor == t) {
+        w = s;
         ++writers;
       }
-    if (T.role != TensorRole::Temporary || writers != 1 || !readsAsValues(prog, t)) {
+    if (T.role != TensorRole::Temporary || writers != 1 || !readsAsValues(prog, t) || setsPrecision(prog, t)) {
       ++t;
       continue;
     }
-    size_t w = 0;
-    while (prog.statements[w].id != writer) ++w;
     const Statement& W = prog.statements[w];
     // Every walk over a body recurses as deep as it is tall: a reader grows by the
     // value's height (and a rounding), within the parser's bound.

@@ -21,7 +21,8 @@ namespace polyfuse {
 // scalars, intrinsics of those), by that expression (rounded to the tensor's type where
 // its store would round), and removes the statement and the tensor. Statements keep
 // their order and are numbered again. A tensor read as a gather's subscript, or read
-// through one, stays. Returns the names of the tensors removed, in program order.
+// through one, stays, and so does the one double tensor that makes the program compute
+// in double. Returns the names of the tensors removed, in program order.
 std::vector<std::string> inlineConstantTensors(Program& prog);
 
 }  // namespace polyfuse

@@ -29,10 +29,20 @@
 // RUN: %oracle %s --entry kept --backend ref --backend opencl | FileCheck %s --check-prefix=KEPTEXEC
 // KEPTEXEC: ref r: 7 elements match MLIR
 // KEPTEXEC: opencl r: 7 elements match MLIR
+// The one f64 tensor of a program makes it compute in double: it stays, and its readers'
+// f64 arithmetic with it.
+// RUN: polyfuse check %s --entry double_kept 2>&1 | FileCheck %s --check-prefix=DOUBLE
+// DOUBLE-NOT: constant tensor
+// DOUBLE: d(d0) = 1 / 3.0
+// DOUBLE: r(d0) = round_f32((x(d0) + d(d0)) * (x(d0) + d(d0)))
+// RUN: %oracle %s --entry double_kept --backend ref --backend opencl | FileCheck %s --check-prefix=DOUBLEEXEC
+// DOUBLEEXEC: ref r: 64 elements match MLIR
+// DOUBLEEXEC: opencl r: 64 elements match MLIR
 #map = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #map0 = affine_map<(d0, d1, d2) -> ()>
 #map3 = affine_map<() -> ()>
 #map2 = affine_map<(d0, d1) -> (d0, d1)>
+#map1 = affine_map<(d0) -> (d0)>
 module {
   ml_program.global private mutable @global_seed(dense<0> : tensor<i64>) : tensor<i64>
   func.func @hardswish(%x: tensor<3x5x7xf32>) -> tensor<3x5x7xf32> {
@@ -112,5 +122,28 @@ module {
       linalg.yield %1 : f32
     } -> tensor<7xf32>
     return %r : tensor<7xf32>
+  }
+  func.func @double_kept(%x: tensor<64xf32>) -> tensor<64xf32> {
+    %c1 = arith.constant 1 : i64
+    %ten = arith.constant 3.000000e+00 : f64
+    %e = tensor.empty() : tensor<64xi64>
+    %f = linalg.fill ins(%c1 : i64) outs(%e : tensor<64xi64>) -> tensor<64xi64>
+    %ed = tensor.empty() : tensor<64xf64>
+    %d = linalg.generic {indexing_maps = [#map1, #map1], iterator_types = ["parallel"]} ins(%f : tensor<64xi64>) outs(%ed : tensor<64xf64>) {
+    ^bb0(%in: i64, %out: f64):
+      %1 = arith.sitofp %in : i64 to f64
+      %2 = arith.divf %1, %ten : f64
+      linalg.yield %2 : f64
+    } -> tensor<64xf64>
+    %0 = tensor.empty() : tensor<64xf32>
+    %r = linalg.generic {indexing_maps = [#map1, #map1, #map1], iterator_types = ["parallel"]} ins(%x, %d : tensor<64xf32>, tensor<64xf64>) outs(%0 : tensor<64xf32>) {
+    ^bb0(%in: f32, %c: f64, %out: f32):
+      %1 = arith.extf %in : f32 to f64
+      %2 = arith.addf %1, %c : f64
+      %3 = arith.mulf %2, %2 : f64
+      %4 = arith.truncf %3 : f64 to f32
+      linalg.yield %4 : f32
+    } -> tensor<64xf32>
+    return %r : tensor<64xf32>
   }
 }
