@@ -123,13 +123,20 @@ class CostModel {
   // What any legal kernel holding `must` takes at least, when every such kernel is one
   // block (no grid of rank 1 keeps must's dependences: only a member without parallel
   // dimensions makes it legal, on a grid of rank 0); 0 otherwise (PlanFloor.cpp).
-  double oneBlockFloorUs(const StmtSet& must) const;
+  double oneBlockFloorUs(const StmtSet& must) const { return oneBlockBound(must, false).floorUs; }
   // True when every legal kernel holding `must` is one block and slower than its
   // members as kernels alone, so in no optimal partition (PlanFloor.cpp): such a kernel
   // holds the hull C of must and a member z without parallel dimensions, and with w(s)
   // the arithmetic of s at one block's rate less its time alone, sum_K w > -launch
   // already for the least K the convex sets around C allow.
-  bool oneBlockDominated(const StmtSet& must) const;
+  bool oneBlockDominated(const StmtSet& must) const { return oneBlockBound(must, true).dominated; }
+  // Both at once, on one grid check and one hull per member without parallel
+  // dimensions (the enumeration asks both of every set); `dominance` false skips the second.
+  struct OneBlockBound {
+    double floorUs = 0;
+    bool dominated = false;
+  };
+  OneBlockBound oneBlockBound(const StmtSet& must, bool dominance) const;
   // The group's candidate set, in the order `plan` tries it: grid ranks from the
   // largest, every legal assignment, every tile in the menus, every split.
   std::vector<GridCandidate> gridCandidates(const StmtSet& group, bool noParallelismLoss = false,
@@ -261,6 +268,7 @@ class CostModel {
   mutable std::vector<double> oneBlockExcess_;
   mutable std::vector<OneBlockRegion> oneBlockRegions_;
   void makeOneBlockRegions() const;
+  bool oneBlockDominatedWith(const StmtSet& hull, const OneBlockRegion& r) const;
   // flowSources_[s]: tensor -> statements whose values s reads through it
   std::vector<std::map<int, std::vector<int>>> flowSources_;
   std::vector<std::vector<int>> consumers_;  // per tensor: statements that read it via flow deps

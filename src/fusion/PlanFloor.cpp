@@ -82,21 +82,31 @@ double CostModel::floorUs(const GroupFloor& f, const std::vector<int64_t>& exten
 // three reductions or more never does. Its arithmetic then takes that many times its
 // time at full rate (arithmeticFloorUs). The kernel holds must, a member without
 // parallel dimensions, and every statement on a path between them (it is convex).
-double CostModel::oneBlockFloorUs(const StmtSet& must) const {
-  if (!anyScalarStatement_ || !gridAssignments(must.members(), 1, /*anyOne=*/true).empty()) return 0;
+CostModel::OneBlockBound CostModel::oneBlockBound(const StmtSet& must, bool dominance) const {
+  OneBlockBound b;
+  if (!anyScalarStatement_ || !gridAssignments(must.members(), 1, /*anyOne=*/true).empty()) return b;
   const Program& prog = fg_.program();
   int reductions = 0;
   for (int s : must.members()) reductions += prog.statements[size_t(s)].numReduction() > 0;
   const double slowdown =
       reductions >= 3 ? double(dev_.blocksToSaturate) : std::max(1.0, double(dev_.blocksToSaturate) / kMaxSplitChunks);
+  // A streamed sum may cut its loop into chunks, more blocks than one.
+  dominance = dominance && std::none_of(stream_.begin(), stream_.end(), [](const StreamChain& sc) { return sc.streams(); });
+  if (dominance && oneBlockExcess_.empty()) makeOneBlockRegions();
+  b.dominated = dominance;
   double least = std::numeric_limits<double>::infinity();
+  size_t region = 0;  // oneBlockRegions_ follow the statements without parallel dimensions
   for (int z = 0; z < fg_.size(); ++z) {
     if (prog.statements[size_t(z)].numParallel != 0) continue;
     StmtSet with = must;
     with.insert(z);
-    least = std::min(least, arithmeticFloorUs(fg_.convexHull(with).members()));
+    const StmtSet hull = fg_.convexHull(with);
+    least = std::min(least, arithmeticFloorUs(hull.members()));
+    const size_t at = region++;
+    if (b.dominated) b.dominated = oneBlockDominatedWith(hull, oneBlockRegions_[at]);
   }
-  return dev_.launchUs + slowdown * least;
+  b.floorUs = dev_.launchUs + slowdown * least;
+  return b;
 }
 
 // A one-block kernel K with three reductions or more runs its arithmetic at
@@ -141,30 +151,19 @@ void CostModel::makeOneBlockRegions() const {
   }
 }
 
-bool CostModel::oneBlockDominated(const StmtSet& must) const {
-  if (!anyScalarStatement_) return false;
-  // A streamed sum may cut its loop into chunks, more blocks than one.
-  for (const StreamChain& sc : stream_)
-    if (sc.streams()) return false;
-  if (!gridAssignments(must.members(), 1, /*anyOne=*/true).empty()) return false;
-  if (oneBlockExcess_.empty()) makeOneBlockRegions();
+// Whether every K that holds `hull` (must with r.z and the paths between) and is worth
+// holding lies outside r's allowed statements, or has sum_K w above -launch.
+bool CostModel::oneBlockDominatedWith(const StmtSet& hull, const OneBlockRegion& r) const {
   const Program& prog = fg_.program();
-  const std::vector<double>& w = oneBlockExcess_;
-  for (const OneBlockRegion& r : oneBlockRegions_) {
-    StmtSet with = must;
-    with.insert(r.z);
-    const StmtSet hull = fg_.convexHull(with);
-    int reductions = 0;
-    for (int s : hull.members()) reductions += prog.statements[size_t(s)].numReduction() > 0;
-    if (reductions < 3) return false;  // a split may give it more blocks
-    if (!hull.minus(r.allowed).empty()) continue;
-    // sum_K w over any K holding the hull inside the allowed set: the hull's w, and
-    // every other allowed statement's that is negative.
-    double least = r.negative;
-    for (int s : hull.members()) least += std::max(0.0, w[size_t(s)]);
-    if (least <= -dev_.launchUs + 1e-9) return false;
-  }
-  return true;
+  int reductions = 0;
+  for (int s : hull.members()) reductions += prog.statements[size_t(s)].numReduction() > 0;
+  if (reductions < 3) return false;  // a split may give it more blocks
+  if (!hull.minus(r.allowed).empty()) return true;
+  // sum_K w over any K holding the hull inside the allowed set: the hull's w, and
+  // every other allowed statement's that is negative.
+  double least = r.negative;
+  for (int s : hull.members()) least += std::max(0.0, oneBlockExcess_[size_t(s)]);
+  return least > -dev_.launchUs + 1e-9;
 }
 
 }  // namespace polyfuse

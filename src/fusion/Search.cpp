@@ -635,8 +635,12 @@ std::vector<StmtSet> enumerateCandidates(const CostModel& cm, int maxSize, size_
           h.insert(v);
           if (!recomputedOut) h = fg.convexHull(h);  // what any legal superset holds too
           if (!seen.insert(h).second || !cm.mayGrowLegal(h)) continue;
-          if (ceilingUs < std::numeric_limits<double>::infinity() && cm.oneBlockFloorUs(h) > ceilingUs) continue;
-          if (!aloneUs.empty() && !noParallelismLoss && cm.oneBlockDominated(h)) continue;
+          const bool ceiling = ceilingUs < std::numeric_limits<double>::infinity();
+          const bool dominated = !aloneUs.empty() && !noParallelismLoss;
+          if (ceiling || dominated) {
+            const CostModel::OneBlockBound b = cm.oneBlockBound(h, dominated);
+            if (b.floorUs > ceilingUs || b.dominated) continue;
+          }
           if (h.count() > maxSize) {
             bound = CandidateBound::Size;  // a set that might be legal is left out
             continue;
