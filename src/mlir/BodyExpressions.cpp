@@ -409,6 +409,18 @@ ExprPtr Importer::extract(mlir::tensor::ExtractOp x, Body& b) {
     // loop that takes the values of such a form: the loops are split for it
     // (splitLoops), and the subscript names their parts. isl checks its bounds.
     const std::optional<mlir::AffineExpr> plain = loopAffine(i, b.g, noArgs);
+    // Sums and constant multiples of loops (a linearized position, `4 * i + j`) are an
+    // affine read like any other where they stay inside the tensor. One that may leave
+    // it (torch-mlir's embedding bag reads offsets[b + 1] under a select that discards
+    // the last) stays a gather, which reads any element.
+    if (plain && !divides(*plain) && !plain->isSymbolicOrConstant() && !mlir::isa<mlir::AffineDimExpr>(*plain)) {
+      const mlir::AffineExpr at = mlir::simplifyAffineExpr(*plain, b.g.getNumLoops(), 0);
+      const std::optional<int64_t> extent = k < tv.shape.size() ? ext_.value(tv.shape[k]) : std::nullopt;
+      if (auto r = span(at, loops); r && extent && r->first >= 0 && r->second < *extent) {
+        subs.push_back(subscript(at, loc));
+        continue;
+      }
+    }
     if (std::optional<mlir::AffineExpr> f = indexAffine(i, b.g); f && (!plain || divides(*plain))) {
       subs.push_back(subscript(mlir::simplifyAffineExpr(*f, b.g.getNumLoops(), 0), loc));
       continue;

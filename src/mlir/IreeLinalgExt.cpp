@@ -10,7 +10,10 @@
 #include <set>
 #include <sstream>
 
+#include "mlir/IreeMapOps.h"
+#include "mlir/IreeWinograd.h"
 #include "mlir/MlirText.h"
+#include "mlir/TextRewrite.h"
 
 namespace polyfuse {
 
@@ -440,123 +443,6 @@ std::optional<std::string> gatherGeneric(const std::string& result, const std::v
   return result + " = linalg.generic {indexing_maps = [" + maps + mapOver(dims, dims) + "], iterator_types = [" +
          joined(iters) + "]} ins(" + ins + " : " + insTypes + ") outs(" + init + " : " + outType + ") { " + body +
          " } -> " + outType;
-}
-
-// `text` with every use of the SSA value `from` (not of a longer name it begins) as `to`.
-std::string renamedValue(const std::string& text, const std::string& from, const std::string& to) {
-  auto nameChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$' || c == '-'; };
-  std::string out;
-  size_t last = 0;
-  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + from.size())) {
-    const size_t after = at + from.size();
-    if (after < text.size() && nameChar(text[after])) continue;
-    out += text.substr(last, at - last) + to;
-    last = after;
-  }
-  return out + text.substr(last);
-}
-
-// At `pos` (whitespace skipped), a region `{ .. }`: what it holds, `pos` moved past it.
-std::optional<std::string> regionAt(const std::string& text, size_t& pos) {
-  const size_t open = text.find_first_not_of(" \t\r\n", pos);
-  if (open == std::string::npos || text[open] != '{') return std::nullopt;
-  const size_t close = closingBracket(text, open);
-  if (close == std::string::npos) return std::nullopt;
-  pos = close + 1;
-  return text.substr(open + 1, close - open - 1);
-}
-
-// A destination-style op's tail at `pos`: `[ins(..)] outs(..) [{region}] -> T1, .., Tn`
-// (ins where `withIns`, the region where `withRegion`), and where its text ends.
-struct OpTail {
-  Operands in, outs;
-  std::string region;
-  std::vector<std::string> results;
-  size_t end;
-};
-std::optional<OpTail> opTail(const std::string& text, size_t pos, bool withIns, bool withRegion, size_t results) {
-  OpTail t;
-  if (withIns) {
-    const std::optional<std::string> ins = parenthesized(text, pos, "ins");
-    const std::optional<Operands> in = ins ? operands(*ins) : std::nullopt;
-    if (!in) return std::nullopt;
-    t.in = *in;
-  }
-  const std::optional<std::string> outsText = parenthesized(text, pos, "outs");
-  const std::optional<Operands> outs = outsText ? operands(*outsText) : std::nullopt;
-  if (!outs) return std::nullopt;
-  t.outs = *outs;
-  t.end = pos;
-  if (withRegion) {
-    const std::optional<std::string> region = regionAt(text, t.end);
-    if (!region) return std::nullopt;
-    t.region = *region;
-  }
-  const std::optional<std::vector<std::string>> types = resultTypes(text, t.end, results);
-  if (!types) return std::nullopt;
-  t.results = *types;
-  return t;
-}
-
-// Each match of `op` in `text` replaced by what `rewrite` makes of it: the generics, and
-// where the op's text ends (its lines kept, so that later messages keep their lines). A
-// match it declines stays, for MLIR's parser to refuse at the op. Where the generics name
-// the op's results apart (a scan's output and accumulator have different loops), the
-// uses that follow (`%0#1`), up to the next function, take their names. One note, `read N
-// <what>`, when any was read.
-struct Rewrite {
-  std::string generics;
-  size_t end;
-  std::vector<std::pair<std::string, std::string>> renames;  // use -> name, e.g. %0#1 -> %pf_scan_0_acc
-};
-using OpRewrite = std::function<std::optional<Rewrite>(const std::smatch&, size_t end)>;
-
-// The rewrite of an op whose text ends at `end` into `generics`, where there are any.
-std::optional<Rewrite> rewritten(const std::optional<std::string>& generics, size_t end) {
-  if (!generics) return std::nullopt;
-  return Rewrite{*generics, end, {}};
-}
-std::string rewriteEach(const std::string& text, const std::regex& op, const OpRewrite& rewrite, const std::string& what,
-                        std::vector<std::string>& notes) {
-  std::string out;
-  size_t last = 0;
-  int count = 0;
-  struct Renamed {
-    std::string use, name;
-    size_t until;  // the next function
-  };
-  std::vector<Renamed> renames;
-  auto renamed = [&](std::string piece, size_t end) {
-    for (const Renamed& r : renames)
-      if (r.until >= end) piece = renamedValue(piece, r.use, r.name);  // not %0#10 for %0#1
-    return piece;
-  };
-  // text[from, to) into out, in pieces that end where a function starts, each with its renames.
-  auto append = [&](size_t from, size_t to) {
-    while (from < to) {
-      size_t cut = to;
-      for (const Renamed& r : renames)
-        if (r.until > from && r.until < cut) cut = r.until;
-      out += renamed(text.substr(from, cut - from), cut);
-      from = cut;
-    }
-  };
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), op); it != std::sregex_iterator(); ++it) {
-    const size_t at = size_t(it->position(0));
-    if (at < last) continue;
-    const std::optional<Rewrite> r = rewrite(*it, at + size_t(it->length(0)));
-    if (!r) continue;
-    append(last, at);
-    out += keepingLines(text, at, r->end, renamed(r->generics, at));  // an earlier op's results it reads
-    last = r->end;
-    const size_t next = text.find("func.func", last);
-    for (const auto& [use, name] : r->renames) renames.push_back({use, name, next == std::string::npos ? text.size() : next});
-    ++count;
-  }
-  if (!count) return text;
-  notes.push_back("read " + std::to_string(count) + " " + what);
-  append(last, text.size());
-  return out;
 }
 
 // torch-mlir's `tm_tensor.attention [{scale = s : f64}] ins(%q, %k, %v[, %mask]) outs(%o)`
@@ -1196,8 +1082,11 @@ std::string whyLinalgExtUnread(const std::string& op) {
       {"topk_v2", topk},
       {"scatter", "this form is not read: polyfuse reads updates, indices (and a mask) whose dimension map names the "
                   "leading dimensions, the slice filling the rest, and a region that replaces or adds"},
-      {"map_store", "it writes at positions its region computes; polyfuse's writes are affine in the loops"},
-      {"map_load", "reads at positions its region computes, with padding out of bounds, are not read yet"},
+      {"map_store", "this form is not read: polyfuse reads static shapes, a region of index arguments whose "
+                    "linearize_index and delinearize_index have constant bases"},
+      {"map_load", "this form is not read: polyfuse reads static shapes, a region of index arguments whose "
+                   "linearize_index and delinearize_index have constant bases, and a padding value it does not "
+                   "compute where the output is larger than the source"},
       {"arg_compare", "this form is not read: polyfuse reads one input with positions from the reduced dimension "
                       "(an index_base added), not explicit indices"},
   };
@@ -1205,15 +1094,19 @@ std::string whyLinalgExtUnread(const std::string& op) {
     return "iree_linalg_ext." + op + ": this form of the op is not read (the forms polyfuse reads: docs/linalg.md)";
   const auto it = why.find(op);
   const std::string reason = it != why.end() ? it->second
-                             : op.rfind("winograd", 0) == 0 ? "the winograd transforms are not read yet"
-                                                             : "polyfuse does not read this op";
-  return "iree_linalg_ext." + op + ": " + reason + " (read: attention, online_attention, gather, arg_compare, sort, topk, scan, scatter)";
+                             : op.rfind("winograd", 0) == 0
+                                 ? "this form is not read: polyfuse reads F(6x6, 3x3) (output_tile_size(6) kernel_size(3)) "
+                                   "of static float tensors, images NHWC or NCHW, filters HWCF or FCHW"
+                                 : "polyfuse does not read this op";
+  return "iree_linalg_ext." + op + ": " + reason + " (read: attention, online_attention, gather, arg_compare, sort, topk, scan, scatter, "
+                                             "map_load, map_store, winograd)";
 }
 
 std::string readIreeLinalgExt(const std::string& text, std::vector<std::string>& notes) {
   std::string t = readArgCompare(readGather(readAttention(readTmAttention(text, notes), notes), notes), notes);
   t = readSort(readSort(t, "iree_linalg_ext", notes), "tm_tensor", notes);
   t = readScatter(readScatter(t, "iree_linalg_ext", notes), "tm_tensor", notes);
+  t = readIreeWinograd(readIreeMapOps(t, notes), notes);
   return readScan(readScan(readTopk(t, notes), "iree_linalg_ext", notes), "tm_tensor", notes);
 }
 

@@ -2,7 +2,7 @@
 // MLIR's "dialect not found": here arg_compare's explicit indices (the first position of
 // the extreme is no reduction of the indices' values).
 // RUN: not polyfuse check %s 2>&1 | FileCheck %s
-// CHECK: iree_linalg_ext_unread.mlir:[[@LINE+6]]:10: iree_linalg_ext.arg_compare: this form is not read: polyfuse reads one input with positions from the reduced dimension (an index_base added), not explicit indices (read: attention, online_attention, gather, arg_compare, sort, topk, scan, scatter)
+// CHECK: iree_linalg_ext_unread.mlir:[[@LINE+6]]:10: iree_linalg_ext.arg_compare: this form is not read: polyfuse reads one input with positions from the reduced dimension (an index_base added), not explicit indices (read: attention, online_attention, gather, arg_compare, sort, topk, scan, scatter, map_load, map_store, winograd)
 func.func @explicit() {
   %input = util.unfoldable_constant dense<[[3.0, 8.0, 8.0]]> : tensor<1x3xf32>
   %ids = util.unfoldable_constant dense<[[10, 11, 12]]> : tensor<1x3xi32>
