@@ -509,10 +509,15 @@ void Importer::genericStatements(Operation* op) {
       c.rhs = element(init->get(), om, loc, op);
       std::set<unsigned> written;
       for (unsigned d : writtenLoops(om)) written.insert(d);
-      if (base.kind == Kind::Fill)
+      if (base.kind == Kind::Fill) {
         for (unsigned d : written) loopWhere(c, d, loops[d], loc);
-      else
+      } else {
         splitWheres(c, loc, &written);  // the init's read of a split loop is a sum: no range from it
+        // The others from the loops too: an init read through a slice at an offset (a
+        // tile of the running result, tpp-mlir's tiled loops) would give the whole tensor's.
+        for (unsigned d : written)
+          if (!split_.count(d)) loopWhere(c, d, loops[d], loc);
+      }
       for (StmtDecl& piece : pieceLoops(std::move(c))) out_.def.stmts.push_back(std::move(piece));
     }
     StmtDecl s;
@@ -566,8 +571,13 @@ void Importer::genericStatements(Operation* op) {
         auto d = mlir::dyn_cast<mlir::AffineDimExpr>(e);
         if (!d) continue;
         const unsigned l = d.getPosition();
-        const bool apart = r < extents.size() && loops[l] >= 0 && ext_.find(extents[r]) != ext_.find(loops[l]) &&
-                           !(ext_.value(extents[r]) && ext_.value(loops[l]));
+        // Static extents are apart where they differ (a slice of 4 of 8 columns, at
+        // offset 0, reads its source at d + 0 too).
+        const std::optional<int64_t> readExtent = r < extents.size() ? ext_.value(extents[r]) : std::nullopt;
+        const std::optional<int64_t> loopExtent = loops[l] >= 0 ? ext_.value(loops[l]) : std::nullopt;
+        const bool apart = r < extents.size() && loops[l] >= 0 &&
+                           (readExtent && loopExtent ? *readExtent != *loopExtent
+                                                     : ext_.find(extents[r]) != ext_.find(loops[l]));
         if (apart) partial[l] = true;
         else if (c == 0) inferable[l] = true;
       }

@@ -43,6 +43,7 @@
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Dialect/MLProgram/IR/MLProgram.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinDialect.h"
@@ -60,6 +61,7 @@
 #include "mlir/IndexRanges.h"
 #include "mlir/LoopFunction.h"
 #include "mlir/LowerTosa.h"
+#include "mlir/ScfLoops.h"
 #include "mlir/MlirText.h"
 #include "mlir/TosaSpelling.h"
 #include "mlir/IreeLinalgExt.h"
@@ -182,7 +184,7 @@ void generalizeMap(mlir::IRRewriter& rewriter, mlir::linalg::MapOp m) {
 void dialects(mlir::DialectRegistry& registry) {
   registry.insert<mlir::func::FuncDialect, mlir::linalg::LinalgDialect, mlir::tensor::TensorDialect,
                   mlir::arith::ArithDialect, mlir::math::MathDialect, mlir::ml_program::MLProgramDialect,
-                  mlir::cf::ControlFlowDialect, mlir::memref::MemRefDialect>();
+                  mlir::cf::ControlFlowDialect, mlir::memref::MemRefDialect, mlir::scf::SCFDialect>();
   mlir::func::registerInlinerExtension(registry);  // func.call and func.return, for inlineCalls
   registerTosa(registry);
 }
@@ -477,6 +479,7 @@ static LinalgImport importHere(const SourceFile& src, const std::string& entry) 
   }
 
   inlineCalls(chosen, out.notes);
+  unrollLoops(chosen, out.notes);
   readBuffers(chosen, out.notes);
   if (mlir::failed(lowerTosa(chosen, out.notes)))
     throw SourceError(diag.any ? diag.loc : locOf(chosen), diag.any ? diag.message : "MLIR's TOSA lowering failed");
