@@ -60,6 +60,7 @@
 #include "mlir/Importer.h"
 #include "mlir/IndexRanges.h"
 #include "mlir/LoopFunction.h"
+#include "mlir/LinearizedWrites.h"
 #include "mlir/LowerTosa.h"
 #include "mlir/ScfLoops.h"
 #include "mlir/MlirText.h"
@@ -520,6 +521,7 @@ static LinalgImport importHere(const SourceFile& src, const std::string& entry) 
     if (mlir::failed(mlir::linalg::generalizeNamedOp(rewriter, op)))
       throw InternalError("MLIR cannot generalize '" + what + "'");
   }
+  expandLinearizedWrites(chosen, out.notes);
   // Loops of extent 1 (a batch of one) dropped, as IREE does before forming dispatches:
   // the generics run on views (collapse_shape, expand_shape) of the same tensors.
   // Only the ops as written are rewritten (the greedy driver would also fold and reorder
