@@ -522,6 +522,7 @@ static LinalgImport importHere(const SourceFile& src, const std::string& entry) 
       throw InternalError("MLIR cannot generalize '" + what + "'");
   }
   expandLinearizedWrites(chosen, out.notes);
+  expandStridedInserts(chosen, out.notes);
   // Loops of extent 1 (a batch of one) dropped, as IREE does before forming dispatches:
   // the generics run on views (collapse_shape, expand_shape) of the same tensors.
   // Only the ops as written are rewritten (the greedy driver would also fold and reorder

@@ -124,4 +124,62 @@ void expandLinearizedWrites(mlir::func::FuncOp f, std::vector<std::string>& note
                     "read as writing its expansion, then the collapse back");
 }
 
+void expandStridedInserts(mlir::func::FuncOp f, std::vector<std::string>& notes) {
+  std::vector<mlir::tensor::InsertSliceOp> inserts;
+  f.walk([&](mlir::tensor::InsertSliceOp x) {
+    if (!x.hasUnitStride()) inserts.push_back(x);
+  });
+  mlir::IRRewriter rewriter(f.getContext());
+  int count = 0;
+  for (mlir::tensor::InsertSliceOp x : inserts) {
+    auto dest = x.getDestType();
+    auto src = x.getSourceType();
+    if (!dest.hasStaticShape() || !src.hasStaticShape() || src.getRank() != dest.getRank() || x.getDroppedDims().any())
+      continue;
+    const llvm::ArrayRef<int64_t> offsets = x.getStaticOffsets(), sizes = x.getStaticSizes(), strides = x.getStaticStrides();
+    bool readable = true;
+    llvm::SmallVector<mlir::ReassociationIndices> groups;
+    llvm::SmallVector<int64_t> wideDest, wideSrc, wideOffsets, wideSizes;
+    for (int64_t k = 0; k < dest.getRank() && readable; ++k) {
+      const int64_t o = offsets[size_t(k)], n = sizes[size_t(k)], s = strides[size_t(k)], e = dest.getDimSize(k);
+      if (mlir::ShapedType::isDynamic(o) || mlir::ShapedType::isDynamic(n) || mlir::ShapedType::isDynamic(s) || s < 1) {
+        readable = false;
+        break;
+      }
+      const int64_t at = int64_t(wideDest.size());
+      if (s == 1) {
+        groups.push_back({at});
+        wideDest.push_back(e), wideSrc.push_back(n), wideOffsets.push_back(o), wideSizes.push_back(n);
+        continue;
+      }
+      // Dimension e as (e / s, s): position o + s i is (o / s + i, o mod s).
+      if (e % s != 0 || o < 0 || o + s * (n - 1) >= e) {
+        readable = false;
+        break;
+      }
+      groups.push_back({at, at + 1});
+      wideDest.push_back(e / s), wideDest.push_back(s);
+      wideSrc.push_back(n), wideSrc.push_back(1);
+      wideOffsets.push_back(o / s), wideOffsets.push_back(o % s);
+      wideSizes.push_back(n), wideSizes.push_back(1);
+    }
+    if (!readable) continue;
+    rewriter.setInsertionPoint(x);
+    mlir::Location loc = x.getLoc();
+    auto wideDestType = mlir::RankedTensorType::get(wideDest, dest.getElementType());
+    auto wideSrcType = mlir::RankedTensorType::get(wideSrc, src.getElementType());
+    Value d = rewriter.create<mlir::tensor::ExpandShapeOp>(loc, wideDestType, x.getDest(), groups);
+    Value s = rewriter.create<mlir::tensor::ExpandShapeOp>(loc, wideSrcType, x.getSource(), groups);
+    llvm::SmallVector<int64_t> ones(wideDest.size(), 1);
+    Value inserted = rewriter.create<mlir::tensor::InsertSliceOp>(
+        loc, s, d, mlir::ValueRange{}, mlir::ValueRange{}, mlir::ValueRange{}, rewriter.getDenseI64ArrayAttr(wideOffsets),
+        rewriter.getDenseI64ArrayAttr(wideSizes), rewriter.getDenseI64ArrayAttr(ones));
+    rewriter.replaceOpWithNewOp<mlir::tensor::CollapseShapeOp>(x, dest, inserted, groups);
+    ++count;
+  }
+  if (count)
+    notes.push_back(std::to_string(count) + " insert_slice(s) with strides: each strided dimension of e viewed as " +
+                    "(e / stride, stride), the slice inserted there with unit strides");
+}
+
 }  // namespace polyfuse::linalg_import
