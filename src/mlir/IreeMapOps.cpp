@@ -22,7 +22,7 @@ std::optional<std::vector<int64_t>> staticExtents(const std::string& type) {
   std::string inner = type.substr(open + 1, close - open - 1);
   for (size_t x; (x = inner.find('x')) != std::string::npos && x > 0 && std::isdigit(static_cast<unsigned char>(inner[0]));) {
     const std::string e = inner.substr(0, x);
-    if (e.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+    if (e.size() > 15 || e.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
     out.push_back(std::stoll(e));
     inner = inner.substr(x + 1);
   }
@@ -133,7 +133,9 @@ std::optional<std::string> indexOpsAsArithmetic(std::string ops, std::vector<std
   }
   for (std::smatch m; std::regex_search(ops, m, delinearize);) {
     const std::optional<std::vector<int64_t>> b = basis(m[4].str());
-    const size_t results = m[2].matched ? size_t(std::stoul(m[2].str())) : 1;
+    const std::optional<double> declared = m[2].matched ? literal(m[2].str()) : std::optional<double>(1);
+    if (!declared || *declared < 1 || *declared > 64) return std::nullopt;
+    const size_t results = size_t(*declared);
     if (!b || b->size() != results) return std::nullopt;
     std::string out;
     const std::string x = m[3].str(), result = m[1].str();
@@ -208,17 +210,40 @@ std::optional<MapOp> readMapOp(const std::string& text, const std::smatch& m, si
   return op;
 }
 
+// The op's static extents, its region with the index ops written as arithmetic, and the
+// prefix of the names its generics introduce; none where a shape is dynamic or the region
+// does not take one index per dimension of the side it maps from (the output for a load,
+// the input for a store) and yield one per dimension of the other, and one value more.
+struct Prepared {
+  std::vector<int64_t> from, into;
+  IndexRegion region;
+  std::string prefix, ops;
+};
+std::optional<Prepared> prepare(const MapOp& op, const std::string& kind, int id) {
+  const auto from = staticExtents(op.fromType), into = staticExtents(op.intoType);
+  if (!from || !into) return std::nullopt;
+  const bool load = kind == "load";
+  Prepared p{*from, *into, op.region, "%pf_map" + kind + std::to_string(id) + "_", ""};
+  if (p.region.args.size() != (load ? into : from)->size() || p.region.yields.size() != (load ? from : into)->size() + 1)
+    return std::nullopt;
+  const std::optional<std::string> ops = indexOpsAsArithmetic(p.region.ops, p.region.yields, p.prefix);
+  if (!ops) return std::nullopt;
+  p.ops = *ops;
+  return p;
+}
+
 // map_load: each output element the source's element at the region's index, or the
 // padding value where that index leaves the source. A generic over the output extracts
 // it; where the region yields its own arguments (a copy, a slice, a pad), the source is
 // padded first by what the output's extents exceed it by, so that the read stays affine.
 std::optional<std::string> mapLoadGeneric(const MapOp& op, int id) {
-  const auto from = staticExtents(op.fromType), into = staticExtents(op.intoType);
-  IndexRegion r = op.region;
-  if (!from || !into || r.args.size() != into->size() || r.yields.size() != from->size() + 1) return std::nullopt;
-  const std::string p = "%pf_mapload" + std::to_string(id) + "_";
-  const std::optional<std::string> ops = indexOpsAsArithmetic(r.ops, r.yields, p);
-  if (!ops) return std::nullopt;
+  std::optional<Prepared> prepared = prepare(op, "load", id);
+  if (!prepared) return std::nullopt;
+  const std::vector<int64_t>* from = &prepared->from;
+  const std::vector<int64_t>* into = &prepared->into;
+  const IndexRegion& r = prepared->region;
+  const std::string& p = prepared->prefix;
+  const std::string* ops = &prepared->ops;
   const std::string element = elementOf(op.intoType), padding = r.yields.back();
   std::string text, source = op.from, sourceType = op.fromType;
   // Padding where the output's extent exceeds the source's along an index the region
@@ -262,12 +287,13 @@ std::optional<std::string> mapLoadGeneric(const MapOp& op, int id) {
 // input together, into a tensor.empty: each output element the sum of the input elements
 // whose index hits it (one, for a region that stores each element once).
 std::optional<std::string> mapStoreGeneric(const std::string& text, const MapOp& op, int id) {
-  const auto from = staticExtents(op.fromType), into = staticExtents(op.intoType);
-  IndexRegion r = op.region;
-  if (!from || !into || r.args.size() != from->size() || r.yields.size() != into->size() + 1) return std::nullopt;
-  const std::string p = "%pf_mapstore" + std::to_string(id) + "_";
-  const std::optional<std::string> ops = indexOpsAsArithmetic(r.ops, r.yields, p);
-  if (!ops) return std::nullopt;
+  std::optional<Prepared> prepared = prepare(op, "store", id);
+  if (!prepared) return std::nullopt;
+  const std::vector<int64_t>* from = &prepared->from;
+  const std::vector<int64_t>* into = &prepared->into;
+  const IndexRegion& r = prepared->region;
+  const std::string& p = prepared->prefix;
+  const std::string* ops = &prepared->ops;
   const std::string element = elementOf(op.intoType), mask = r.yields.back();
   const size_t n = into->size(), m = from->size();
   const bool always = constantTrue(r.ops, mask) || (!definedIn(r.ops, mask) && constantTrue(text, mask));

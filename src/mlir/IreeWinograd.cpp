@@ -40,7 +40,7 @@ std::optional<std::vector<int64_t>> staticShape(const std::string& type) {
   std::string inner = type.substr(open + 1, close - open - 1);
   for (size_t x; (x = inner.find('x')) != std::string::npos;) {
     const std::string e = inner.substr(0, x);
-    if (e.empty() || e.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+    if (e.empty() || e.size() > 15 || e.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
     out.push_back(std::stoll(e));
     inner = inner.substr(x + 1);
   }
@@ -195,9 +195,13 @@ std::string readIreeWinograd(const std::string& text, std::vector<std::string>& 
   return rewriteEach(
       text, op,
       [&](const std::smatch& m, size_t pos) -> std::optional<Rewrite> {
-        if (std::stoi(m[3].str()) != kOutputTile || std::stoi(m[4].str()) != kKernel) return std::nullopt;
+        if (m[3].str() != std::to_string(kOutputTile) || m[4].str() != std::to_string(kKernel)) return std::nullopt;
         std::vector<int64_t> dims;
-        for (const std::string& d : commaList(m[5].str())) dims.push_back(std::stoll(trimmed(d)));
+        for (const std::string& d : commaList(m[5].str())) {
+          const std::optional<double> v = literal(trimmed(d));
+          if (!v || *v < 0 || *v > 8) return std::nullopt;
+          dims.push_back(int64_t(*v));
+        }
         const std::optional<OpTail> t = opTail(text, pos, true, false, 1);
         if (!t || t->in.values.size() != 1 || t->outs.values.size() != 1) return std::nullopt;
         return rewritten(transform(m[2].str(), m[1].str(), dims, t->in.values[0], t->in.types[0], t->outs.values[0],

@@ -46,7 +46,7 @@ func.func @pad_value(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<6xf32> {
   return %p : tensor<6xf32>
 }
 func.func @insert_strided(%x: tensor<2xf32>, %d: tensor<8xf32>) -> tensor<8xf32> {
-  %r = tensor.insert_slice %x into %d[0] [2] [2] : tensor<2xf32> into tensor<8xf32>
+  %r = tensor.insert_slice %x into %d[0] [2] [3] : tensor<2xf32> into tensor<8xf32>
   return %r : tensor<8xf32>
 }
 func.func @insert_rank_strided(%x: tensor<2xf32>, %d: tensor<3x4xf32>) -> tensor<3x4xf32> {
