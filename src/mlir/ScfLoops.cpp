@@ -100,18 +100,19 @@ void unrollFor(mlir::scf::ForOp loop, int64_t trips, mlir::IRRewriter& rewriter)
 }  // namespace
 
 void unrollLoops(mlir::func::FuncOp f, std::vector<std::string>& notes) {
-  std::vector<Operation*> loops;
   // A loop that computes nothing (a test's print loop, its prints read as results) goes
-  // without being run. The walk visits inner loops first.
-  int dead = 0;
+  // without being run; the loops inside a dead one go with it.
+  std::vector<Operation*> deadLoops;
+  f.walk<mlir::WalkOrder::PreOrder>([&](Operation* op) {
+    if (!isLoop(op) || !mlir::isOpTriviallyDead(op)) return mlir::WalkResult::advance();
+    deadLoops.push_back(op);
+    return mlir::WalkResult::skip();
+  });
+  for (Operation* op : deadLoops) op->erase();
+  const size_t dead = deadLoops.size();
+  std::vector<Operation*> loops;
   f.walk([&](Operation* op) {
-    if (!isLoop(op)) return;
-    if (mlir::isOpTriviallyDead(op)) {
-      op->erase();
-      ++dead;
-    } else {
-      loops.push_back(op);
-    }
+    if (isLoop(op)) loops.push_back(op);
   });
   if (dead) notes.push_back(std::to_string(dead) + " scf loop(s) compute nothing (no result, no effect): dropped");
   if (loops.empty()) return;

@@ -16,7 +16,7 @@
 // FILLED: ref {{.*}}: 12 elements match MLIR
 // FILLED: opencl {{.*}}: 12 elements match MLIR
 // RUN: polyfuse check %s --entry printed 2>&1 | FileCheck --check-prefix=PRINTED %s
-// PRINTED: note: 2 scf loop(s) compute nothing (no result, no effect): dropped
+// PRINTED: note: 1 scf loop(s) compute nothing (no result, no effect): dropped
 // A loop of a bound the function computes, or one past the bound on copies, is refused at
 // the loop.
 // RUN: not polyfuse check %s --entry too_many 2>&1 | FileCheck --check-prefix=MANY %s
