@@ -236,33 +236,28 @@ std::optional<Prepared> prepare(const MapOp& op, const std::string& kind, int id
 // padding value where that index leaves the source. A generic over the output extracts
 // it; where the region yields its own arguments (a copy, a slice, a pad), the source is
 // padded first by what the output's extents exceed it by, so that the read stays affine.
-std::optional<std::string> mapLoadGeneric(const MapOp& op, int id) {
-  std::optional<Prepared> prepared = prepare(op, "load", id);
-  if (!prepared) return std::nullopt;
-  const std::vector<int64_t>* from = &prepared->from;
-  const std::vector<int64_t>* into = &prepared->into;
-  const IndexRegion& r = prepared->region;
-  const std::string& p = prepared->prefix;
-  const std::string* ops = &prepared->ops;
+std::optional<std::string> mapLoadGeneric(const MapOp& op, const Prepared& q) {
+  const IndexRegion& r = q.region;
+  const std::string& p = q.prefix;
   const std::string element = elementOf(op.intoType), padding = r.yields.back();
   std::string text, source = op.from, sourceType = op.fromType;
   // Padding where the output's extent exceeds the source's along an index the region
   // passes through; an index it computes must stay inside (the importer checks it).
-  std::vector<int64_t> high(from->size(), 0);
+  std::vector<int64_t> high(q.from.size(), 0);
   bool pads = false;
-  for (size_t k = 0; k < from->size(); ++k) {
+  for (size_t k = 0; k < q.from.size(); ++k) {
     auto a = std::find(r.args.begin(), r.args.end(), r.yields[k]);
     if (a == r.args.end()) continue;
-    high[k] = std::max<int64_t>(0, (*into)[size_t(a - r.args.begin())] - (*from)[k]);
+    high[k] = std::max<int64_t>(0, q.into[size_t(a - r.args.begin())] - q.from[k]);
     pads |= high[k] > 0;
   }
   if (pads) {
-    if (definedIn(*ops, padding) || std::find(r.args.begin(), r.args.end(), padding) != r.args.end()) return std::nullopt;
-    std::vector<std::string> low(from->size(), "0"), hi, args, dims;
-    for (size_t k = 0; k < from->size(); ++k) {
+    if (definedIn(q.ops, padding) || std::find(r.args.begin(), r.args.end(), padding) != r.args.end()) return std::nullopt;
+    std::vector<std::string> low(q.from.size(), "0"), hi, args, dims;
+    for (size_t k = 0; k < q.from.size(); ++k) {
       hi.push_back(std::to_string(high[k]));
       args.push_back(p + "i" + std::to_string(k) + ": index");
-      dims.push_back(std::to_string((*from)[k] + high[k]));
+      dims.push_back(std::to_string(q.from[k] + high[k]));
     }
     source = p + "padded";
     sourceType = "tensor<" + joined(dims, "x") + "x" + element + ">";
@@ -272,11 +267,11 @@ std::optional<std::string> mapLoadGeneric(const MapOp& op, int id) {
   std::string body = "^bb0(" + p + "out: " + element + "): ";
   for (size_t k = 0; k < r.args.size(); ++k) body += r.args[k] + " = linalg.index " + std::to_string(k) + " : index ";
   std::vector<std::string> at(r.yields.begin(), r.yields.end() - 1);
-  body += *ops + p + "v = tensor.extract " + source + "[" + joined(at) + "] : " + sourceType + " linalg.yield " + p +
+  body += q.ops + p + "v = tensor.extract " + source + "[" + joined(at) + "] : " + sourceType + " linalg.yield " + p +
           "v : " + element;
-  const std::string all = loopList(0, into->size());
+  const std::string all = loopList(0, q.into.size());
   text += op.result + " = linalg.generic {indexing_maps = [affine_map<(" + all + ") -> (" + all +
-          ")>], iterator_types = [" + iterators(into->size(), 0) + "]} outs(" + op.into + " : " + op.intoType + ") { " +
+          ")>], iterator_types = [" + iterators(q.into.size(), 0) + "]} outs(" + op.into + " : " + op.intoType + ") { " +
           body + " } -> " + op.resultType;
   return text;
 }
@@ -286,22 +281,17 @@ std::optional<std::string> mapLoadGeneric(const MapOp& op, int id) {
 // over the input, written through the permutation. Any other is read over output and
 // input together, into a tensor.empty: each output element the sum of the input elements
 // whose index hits it (one, for a region that stores each element once).
-std::optional<std::string> mapStoreGeneric(const std::string& text, const MapOp& op, int id) {
-  std::optional<Prepared> prepared = prepare(op, "store", id);
-  if (!prepared) return std::nullopt;
-  const std::vector<int64_t>* from = &prepared->from;
-  const std::vector<int64_t>* into = &prepared->into;
-  const IndexRegion& r = prepared->region;
-  const std::string& p = prepared->prefix;
-  const std::string* ops = &prepared->ops;
+std::optional<std::string> mapStoreGeneric(const std::string& text, const MapOp& op, const Prepared& q) {
+  const IndexRegion& r = q.region;
+  const std::string& p = q.prefix;
   const std::string element = elementOf(op.intoType), mask = r.yields.back();
-  const size_t n = into->size(), m = from->size();
+  const size_t n = q.into.size(), m = q.from.size();
   const bool always = constantTrue(r.ops, mask) || (!definedIn(r.ops, mask) && constantTrue(text, mask));
   std::vector<std::string> written;
   std::set<std::string> seen;
   for (size_t k = 0; k < n; ++k) {
     auto a = std::find(r.args.begin(), r.args.end(), r.yields[k]);
-    if (a == r.args.end() || !seen.insert(r.yields[k]).second || (*into)[k] != (*from)[size_t(a - r.args.begin())]) break;
+    if (a == r.args.end() || !seen.insert(r.yields[k]).second || q.into[k] != q.from[size_t(a - r.args.begin())]) break;
     written.push_back("d" + std::to_string(a - r.args.begin()));
   }
   if (always && n == m && written.size() == n) {
@@ -322,7 +312,7 @@ std::optional<std::string> mapStoreGeneric(const std::string& text, const MapOp&
                     op.intoType + ") -> " + op.intoType + " ";
   std::string body = "^bb0(" + p + "x: " + element + ", " + p + "acc: " + element + "): ";
   for (size_t k = 0; k < m; ++k) body += r.args[k] + " = linalg.index " + std::to_string(n + k) + " : index ";
-  body += *ops;
+  body += q.ops;
   std::string hit = always ? "" : mask;
   for (size_t k = 0; k < n; ++k) {
     const std::string o = p + "o" + std::to_string(k), h = p + "h" + std::to_string(k);
@@ -355,8 +345,9 @@ std::string readIreeMapOps(const std::string& text, std::vector<std::string>& no
       text, load,
       [&](const std::smatch& m, size_t pos) -> std::optional<Rewrite> {
         std::optional<MapOp> op = readMapOp(text, m, pos);
-        if (!op) return std::nullopt;
-        return rewritten(mapLoadGeneric(*op, id++), op->end);
+        std::optional<Prepared> q = op ? prepare(*op, "load", id++) : std::nullopt;
+        if (!q) return std::nullopt;
+        return rewritten(mapLoadGeneric(*op, *q), op->end);
       },
       "iree_linalg_ext.map_load op(s) as the generic that extracts each output element at the index its region "
       "computes (the source padded first where the region passes an index through to a larger output)",
@@ -366,8 +357,9 @@ std::string readIreeMapOps(const std::string& text, std::vector<std::string>& no
       t, store,
       [&](const std::smatch& m, size_t pos) -> std::optional<Rewrite> {
         std::optional<MapOp> op = readMapOp(t, m, pos);
-        if (!op) return std::nullopt;
-        return rewritten(mapStoreGeneric(t, *op, id++), op->end);
+        std::optional<Prepared> q = op ? prepare(*op, "store", id++) : std::nullopt;
+        if (!q) return std::nullopt;
+        return rewritten(mapStoreGeneric(t, *op, *q), op->end);
       },
       "iree_linalg_ext.map_store op(s): a region that permutes the indices under a true mask as a transposing "
       "generic, any other as a generic over output and input that keeps, for each output element, the input "
