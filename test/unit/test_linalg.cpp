@@ -250,7 +250,11 @@ TEST_CASE("linalg: what the importer refuses, located", "[linalg]") {
                                "  return %r : tensor<8x4xf32>\n}\n";
   std::string unit = std::regex_replace(insertOf, std::regex("STRIDE"), "1");
   CHECK(tcOf(unit).find("r(d0, d1) = x(d0 - 1, d1) where d0 in 1:3, d1 in 0:4") != std::string::npos);
-  f = mlirFailure(std::regex_replace(insertOf, std::regex("STRIDE"), "2"));
+  // A stride that divides its dimension is read through an expansion (strided_insert.mlir);
+  // one that does not is refused.
+  CHECK(tcOf(std::regex_replace(insertOf, std::regex("STRIDE"), "2")).find("r(d0, d1, d2) = x(d0, d2) where d0 in 0:2, d1 in 1:2, d2 in 0:4") !=
+        std::string::npos);
+  f = mlirFailure(std::regex_replace(insertOf, std::regex("STRIDE"), "3"));
   CHECK(f.message.find("stride other than 1") != std::string::npos);
   CHECK(f.line == 2);
   CHECK_THROWS_AS(loadMlir(rowSum("0.0", "arith.addf %x, %a : f32"), "nosuch"), UsageError);
