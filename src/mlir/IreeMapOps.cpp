@@ -14,22 +14,6 @@ namespace {
 
 using namespace mlir_text;
 
-// `tensor<4x16xf32>`: its static extents; none where one is dynamic or it is no tensor.
-std::optional<std::vector<int64_t>> staticExtents(const std::string& type) {
-  const size_t open = type.find('<'), close = type.rfind('>');
-  if (type.rfind("tensor<", 0) != 0 || close == std::string::npos) return std::nullopt;
-  std::vector<int64_t> out;
-  std::string inner = type.substr(open + 1, close - open - 1);
-  for (size_t x; (x = inner.find('x')) != std::string::npos && x > 0 && std::isdigit(static_cast<unsigned char>(inner[0]));) {
-    const std::string e = inner.substr(0, x);
-    if (e.size() > 15 || e.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
-    out.push_back(std::stoll(e));
-    inner = inner.substr(x + 1);
-  }
-  if (inner.empty() || inner[0] == '?' || std::isdigit(static_cast<unsigned char>(inner[0]))) return std::nullopt;
-  return out;
-}
-
 std::string loopList(size_t from, size_t to) {
   std::vector<std::string> d;
   for (size_t k = from; k < to; ++k) d.push_back("d" + std::to_string(k));
@@ -220,7 +204,7 @@ struct Prepared {
   std::string prefix, ops;
 };
 std::optional<Prepared> prepare(const MapOp& op, const std::string& kind, int id) {
-  const auto from = staticExtents(op.fromType), into = staticExtents(op.intoType);
+  const auto from = staticShape(op.fromType), into = staticShape(op.intoType);
   if (!from || !into) return std::nullopt;
   const bool load = kind == "load";
   Prepared p{*from, *into, op.region, "%pf_map" + kind + std::to_string(id) + "_", ""};

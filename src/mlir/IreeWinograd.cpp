@@ -33,20 +33,6 @@ const double kG[kAlpha][kKernel] = {{1, 0, 0},
                                     {32.0 / 45, -16.0 / 45, 8.0 / 45},
                                     {0, 0, 1}};
 
-std::optional<std::vector<int64_t>> staticShape(const std::string& type) {
-  const size_t open = type.find('<'), close = type.rfind('>');
-  if (type.rfind("tensor<", 0) != 0 || close == std::string::npos) return std::nullopt;
-  std::vector<int64_t> out;
-  std::string inner = type.substr(open + 1, close - open - 1);
-  for (size_t x; (x = inner.find('x')) != std::string::npos;) {
-    const std::string e = inner.substr(0, x);
-    if (e.empty() || e.size() > 15 || e.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
-    out.push_back(std::stoll(e));
-    inner = inner.substr(x + 1);
-  }
-  return out;
-}
-
 std::string tensorType(const std::vector<int64_t>& shape, const std::string& element) {
   std::string t = "tensor<";
   for (int64_t e : shape) t += std::to_string(e) + "x";

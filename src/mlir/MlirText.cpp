@@ -1,6 +1,8 @@
 #include "mlir/MlirText.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cstdint>
 #include <cstdlib>
 #include <regex>
 
@@ -124,6 +126,21 @@ std::map<std::string, std::string> affineMapAliases(const std::string& text) {
   for (auto it = std::sregex_iterator(text.begin(), text.end(), alias); it != std::sregex_iterator(); ++it)
     aliases[(*it)[1].str()] = (*it)[2].str();
   return aliases;
+}
+
+std::optional<std::vector<int64_t>> staticShape(const std::string& type) {
+  const size_t open = type.find('<'), close = type.rfind('>');
+  if (type.rfind("tensor<", 0) != 0 || close == std::string::npos) return std::nullopt;
+  std::vector<int64_t> out;
+  std::string inner = type.substr(open + 1, close - open - 1);
+  for (size_t x; (x = inner.find('x')) != std::string::npos && x > 0 && std::isdigit(static_cast<unsigned char>(inner[0]));) {
+    const std::string e = inner.substr(0, x);
+    if (e.size() > 15 || e.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+    out.push_back(std::stoll(e));
+    inner = inner.substr(x + 1);
+  }
+  if (inner.empty() || inner[0] == '?' || std::isdigit(static_cast<unsigned char>(inner[0]))) return std::nullopt;
+  return out;
 }
 
 }  // namespace polyfuse::mlir_text

@@ -1,6 +1,7 @@
 // Reading pieces of MLIR's text without parsing it, for the rewrites made before MLIR 19
 // parses a file (Upgrade.cpp, TosaSpelling.cpp, IreeBoundary.cpp's kind).
 #pragma once
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -15,6 +16,9 @@ std::string joined(const std::vector<std::string>& v, const std::string& sep = "
 // The element type of `tensor<4x8xf32>` or `tensor<f32>`; empty when it is not one.
 std::string elementOf(const std::string& type);
 bool isFloatType(const std::string& element);
+// The extents of `tensor<4x16xf32>` (none for `tensor<f32>`); none where one is dynamic or
+// the type is no tensor.
+std::optional<std::vector<int64_t>> staticShape(const std::string& type);
 // The bits of a scalar type MLIR 19 computes with (f16, bf16, f32, f64, iN); none for another.
 std::optional<int> typeBits(const std::string& element);
 // The index of the bracket that closes the one at `open` ([, (, { or <; the > of an
