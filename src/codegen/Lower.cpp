@@ -157,6 +157,85 @@ static std::vector<PieceIR> statementAst(const PlanSchedule& sched, const Statem
   return w.pieces;
 }
 
+// The barriers isl's AST needs, against the plan's: a statement that touches what another
+// thread wrote since the last barrier (or overwrites what another thread read) must follow
+// one. Throws InternalError where the plan lacks it.
+static void checkBarriers(const Program& prog, const KernelPlan& k, const KernelIR& ki) {
+  struct Pending { int stmt; int tensor; bool write; };
+  std::vector<Pending> pending;
+  // Statements a and b touch tensor t only at the point each thread owns: same
+  // parallel loops, and every access of t is the identity of that point.
+  auto sameThread = [&](const StmtIR& a, const StmtIR& b, int t) {
+    if (reducesAcrossThreads(a.mode) || reducesAcrossThreads(b.mode)) return false;
+    if (k.tiledWith(a.member) || k.tiledWith(b.member)) return false;
+    if (a.vectorWidth != b.vectorWidth) return false;
+    if (a.pieces.size() != 1 || b.pieces.size() != 1) return false;
+    const PieceIR &pa = a.pieces[0], &pb = b.pieces[0];
+    const Statement &sa = prog.statements[a.stmt], &sb = prog.statements[b.stmt];
+    if (pa.guard != pb.guard || sa.numParallel != sb.numParallel || sa.numParallel == 0) return false;
+    for (int d = 0; d < sa.numParallel; ++d)
+      if (sa.dims[d] != sb.dims[d] || pa.dimValue[d] != pb.dimValue[d]) return false;
+    auto parLoops = [](const PieceIR& p) {
+      std::vector<std::string> v;
+      for (auto& l : p.loops)
+        if (!l.reduction) v.push_back(l.var + ":" + l.lo + ":" + l.hi);
+      return v;
+    };
+    if (parLoops(pa) != parLoops(pb)) return false;
+    auto ownPoint = [&](const Statement& s) {
+      std::vector<Affine> point;
+      for (int d = 0; d < s.numParallel; ++d) point.push_back(Affine::var(s.dims[d]));
+      if (k.storageOf(s.write.tensor) == k.storageOf(t) && s.write.subscripts != point) return false;
+      for (auto& r : s.reads)
+        if (k.storageOf(r.tensor) == k.storageOf(t) && r.subscripts != point) return false;
+      return true;
+    };
+    return ownPoint(sa) && ownPoint(sb);
+  };
+  for (size_t m = 0; m < ki.stmts.size(); ++m) {
+    const Statement& st = prog.statements[ki.stmts[m].stmt];
+    if (k.streamLoopOf(m) >= 0) continue;
+    std::vector<const Access*> touched;
+    for (auto& r : st.reads) touched.push_back(&r);
+    std::vector<int> written = {st.write.tensor};
+    StreamChain chain;
+    if (const int sum = k.streamedSum(m); sum >= 0) {
+      chain = streamChain(prog, prog.statements[k.statements[size_t(sum)]]);
+      for (auto& r : chain.inlined.reads)
+        if (r.tensor != chain.tensor) touched.push_back(&r);
+      written.push_back(chain.inlined.write.tensor);
+    }
+    const bool epilogue = k.tiledWith(m) && !k.contractionOf(m);
+    bool conflict = false;
+    for (auto& pd : pending) {
+      if (epilogue) break;
+      if (const OnChipArray* a = k.arrayOf(pd.tensor); a && a->inRegisters()) continue;
+      const int buffer = k.storageOf(pd.tensor);
+      bool reads = std::any_of(touched.begin(), touched.end(), [&](const Access* a) { return k.storageOf(a->tensor) == buffer; });
+      bool writes = std::any_of(written.begin(), written.end(), [&](int t) { return k.storageOf(t) == buffer; });
+      if (!(writes || (reads && pd.write))) continue;
+      const StmtIR& prev = *std::find_if(ki.stmts.begin(), ki.stmts.end(), [&](const StmtIR& s) { return s.stmt == pd.stmt; });
+      if (!sameThread(prev, ki.stmts[m], pd.tensor)) conflict = true;
+    }
+    // A block reduction or contraction under a guard (barriers inside a branch) must be
+    // closed by a barrier: PoCL miscompiles the code after it otherwise.
+    auto guardedBarriers = [&](const StmtIR& s) {
+      return (reducesAcrossThreads(s.mode) || k.contractionOf(s.member)) &&
+             std::any_of(s.pieces.begin(), s.pieces.end(), [](const PieceIR& p) { return !p.guard.empty(); });
+    };
+    if (m > 0 && !epilogue && guardedBarriers(ki.stmts[m - 1])) conflict = true;
+    if (conflict && !ki.stmts[m - 1].barrierAfter)
+      throw InternalError("kernel " + std::to_string(k.id) + ": " + prog.statements[ki.stmts[m].stmt].label() +
+                          " needs a barrier before it that the plan does not place");
+    if (m > 0 && ki.stmts[m - 1].barrierAfter) pending.clear();
+    for (int t : written) pending.push_back({st.id, t, true});
+    for (const Access* r : touched) {
+      const bool fills = k.cachesInput(r->tensor) && k.firstReader(prog, r->tensor) == st.id;
+      pending.push_back({st.id, r->tensor, fills});
+    }
+  }
+}
+
 std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& at, const Partition& p,
                                      const PlanSchedule& sched) {
   const Program& prog = pp.program();
@@ -195,132 +274,19 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& 
       s.pieces = statementAst(sched, st, k, m);
       ki.stmts.push_back(std::move(s));
     }
-    // Barriers: before a statement that touches what another thread wrote (or
-    // overwrites what another thread read) since the last barrier. A pointwise chain
-    // over the same points in the same thread needs none.
-    struct Pending { int stmt; int tensor; bool write; };
-    std::vector<Pending> pending;
-    // Statements a and b touch tensor t only at the point each thread owns: same
-    // parallel loops, and every access of t is the identity of that point.
-    auto sameThread = [&](const StmtIR& a, const StmtIR& b, int t) {
-      if (reducesAcrossThreads(a.mode) || reducesAcrossThreads(b.mode)) return false;
-      // A tiled contraction's thread (its epilogue's too) owns a strided micro-tile, not a
-      // point of the plain order.
-      if (k.tiledWith(a.member) || k.tiledWith(b.member)) return false;
-      // A vector step gives a thread other points than a scalar one (or a narrower step).
-      if (a.vectorWidth != b.vectorWidth) return false;
-      if (a.pieces.size() != 1 || b.pieces.size() != 1) return false;
-      const PieceIR &pa = a.pieces[0], &pb = b.pieces[0];
-      const Statement &sa = prog.statements[a.stmt], &sb = prog.statements[b.stmt];
-      if (pa.guard != pb.guard || sa.numParallel != sb.numParallel || sa.numParallel == 0) return false;
-      for (int d = 0; d < sa.numParallel; ++d)
-        if (sa.dims[d] != sb.dims[d] || pa.dimValue[d] != pb.dimValue[d]) return false;
-      auto parLoops = [](const PieceIR& p) {
-        std::vector<std::string> v;
-        for (auto& l : p.loops)
-          if (!l.reduction) v.push_back(l.var + ":" + l.lo + ":" + l.hi);
-        return v;
-      };
-      if (parLoops(pa) != parLoops(pb)) return false;
-      // Every access of t's storage (the tensors sharing it too).
-      auto ownPoint = [&](const Statement& s) {
-        std::vector<Affine> point;
-        for (int d = 0; d < s.numParallel; ++d) point.push_back(Affine::var(s.dims[d]));
-        if (k.storageOf(s.write.tensor) == k.storageOf(t) && s.write.subscripts != point) return false;
-        for (auto& r : s.reads)
-          if (k.storageOf(r.tensor) == k.storageOf(t) && r.subscripts != point) return false;
-        return true;
-      };
-      return ownPoint(sa) && ownPoint(sb);
-    };
-    for (size_t m = 0; m < ki.stmts.size(); ++m) {
-      const Statement& st = prog.statements[ki.stmts[m].stmt];
-      // A streamed sum runs in its maximum's loop: what it touches, the maximum's loop
-      // touches (its running maximum is a register, no read of memory).
-      if (k.streamLoopOf(m) >= 0) continue;
-      std::vector<const Access*> touched;
-      for (auto& r : st.reads) touched.push_back(&r);
-      std::vector<int> written = {st.write.tensor};
-      StreamChain chain;
-      if (const int sum = k.streamedSum(m); sum >= 0) {
-        chain = streamChain(prog, prog.statements[k.statements[size_t(sum)]]);
-        for (auto& r : chain.inlined.reads)
-          if (r.tensor != chain.tensor) touched.push_back(&r);
-        written.push_back(chain.inlined.write.tensor);
-      }
-      // An epilogue runs inside its contraction, after the staging barriers: it waits for
-      // nothing of its own (what it touches stays pending).
-      const bool epilogue = k.tiledWith(m) && !k.contractionOf(m);
-      bool conflict = false;
-      for (auto& pd : pending) {
-        if (epilogue) break;
-        // A thread's registers hold only what it wrote itself (CostModel::registerRows).
-        if (const OnChipArray* a = k.arrayOf(pd.tensor); a && a->inRegisters()) continue;
-        // Tensors sharing on-chip storage are one buffer here.
-        const int buffer = k.storageOf(pd.tensor);
-        bool reads = std::any_of(touched.begin(), touched.end(), [&](const Access* a) { return k.storageOf(a->tensor) == buffer; });
-        bool writes = std::any_of(written.begin(), written.end(), [&](int t) { return k.storageOf(t) == buffer; });
-        if (!(writes || (reads && pd.write))) continue;
-        const StmtIR& prev = *std::find_if(ki.stmts.begin(), ki.stmts.end(), [&](const StmtIR& s) { return s.stmt == pd.stmt; });
-        if (!sameThread(prev, ki.stmts[m], pd.tensor)) conflict = true;
-      }
-      // A block reduction under a guard holds barriers inside a branch that only some
-      // blocks take. That is legal (the guard is uniform over the block), but PoCL
-      // miscompiles the code after such a branch unless a barrier closes it (bicg at
-      // N > M summed garbage); one barrier per block is cheap on every device.
-      auto guardedBarriers = [&](const StmtIR& s) {
-        return (reducesAcrossThreads(s.mode) || k.contractionOf(s.member)) &&
-               std::any_of(s.pieces.begin(), s.pieces.end(), [](const PieceIR& p) { return !p.guard.empty(); });
-      };
-      if (m > 0 && !epilogue && guardedBarriers(ki.stmts[m - 1])) conflict = true;
-      if (conflict) {
-        ki.stmts[m - 1].barrierAfter = true;
-        ++ki.barriers;
-        pending.clear();
-      }
-      for (int t : written) pending.push_back({st.id, t, true});
-      for (const Access* r : touched) {
-        // The first reader of an input cached on chip writes the on-chip copy.
-        const bool fills = k.cachesInput(r->tensor) && k.firstReader(prog, r->tensor) == st.id;
-        pending.push_back({st.id, r->tensor, fills});
-      }
-    }
-    if (k.streamedTile()) {
-      // Its own loop (Emit's printStreamedTile): four barriers a step, before and after
-      // the staging, after the scores and after the step's factors.
-      const Statement& mx = prog.statements[k.statements[size_t(
-          std::find(k.streamTile.roles.begin(), k.streamTile.roles.end(), StreamRole::Maximum) - k.streamTile.roles.begin())]];
-      const SizedStatement& ms = at.statement(mx.id);
-      ki.barriers = 4;
-      const int64_t keys = k.splitChunks > 1 ? k.splitChunk : ms.hi.back() - ms.lo.back();  // a split block's chunk
-      ki.barriersPerBlock = 4 * ((keys + k.streamTile.step - 1) / k.streamTile.step);
-      out.push_back(std::move(ki));
-      continue;
-    }
-    // Barriers one block executes: those between statements, and one per block
-    // reduction (CUDA's pf_block_reduce) for each of the block's parallel points.
-    ki.barriersPerBlock = ki.barriers;
+    // Barriers are the plan's (fusion/Barriers.h): the cost model priced them. Here the
+    // AST isl built checks them: before a statement that touches what another thread
+    // wrote (or overwrites what another thread read) since the last barrier, the plan must
+    // have one, else it promised a kernel that cannot run as priced.
+    for (size_t m = 0; m < ki.stmts.size() && m < k.barrierAfter.size(); ++m) ki.stmts[m].barrierAfter = k.barrierAfter[m];
+    if (!k.streamedTile()) checkBarriers(prog, k, ki);
+    ki.barriers = k.streamedTile() ? 4 : int(std::count(k.barrierAfter.begin(), k.barrierAfter.end(), true));
+    // Barriers one block executes in CUDA: the plan's, and one per block reduction; a
+    // warp-per-row kernel's statements meet at warp barriers and its reductions shuffle.
+    ki.barriersPerBlock = k.barriersPerBlock + k.reductionsPerBlock;
     if (k.warpPerRow()) {
       ki.warpBarriers = ki.barriers;
-      ki.barriersPerBlock = 0;
-    }
-    // A tiled contraction: two a step (staged, then consumed), or, double-buffered, one
-    // a step and one after the last.
-    for (const ContractionTile& c : k.contractions) {
-      const int64_t steps = c.steps(at.statement(k.statements[size_t(c.member)]));
-      ki.barriersPerBlock += c.stages > 1 ? steps + 1 : 2 * steps;
-    }
-    for (size_t m = 0; m < k.statements.size() && !k.warpPerRow(); ++m) {
-      if (!reducesAcrossThreads(k.modes[m])) continue;
-      const Statement& st = prog.statements[k.statements[m]];
-      const SizedStatement& ss = at.statement(st.id);
-      int64_t points = 1;
-      for (int d = 0; d < st.numParallel; ++d) {
-        if (k.modes[m] == StmtMode::ColumnReduce && d == k.threadDims[m]) continue;  // the block's columns reduce together
-        const int t = k.gridCoordOf(m, d);
-        points *= t >= 0 ? k.tile[t] : std::max<int64_t>(0, ss.hi[d] - ss.lo[d]);
-      }
-      ki.barriersPerBlock += points;
+      ki.barriersPerBlock = k.barriersPerBlock - ki.barriers;
     }
     out.push_back(std::move(ki));
   }

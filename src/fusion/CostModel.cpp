@@ -8,6 +8,7 @@
 #include <set>
 #include <tuple>
 
+#include "fusion/Barriers.h"
 #include "fusion/Occupancy.h"
 #include "polyir/Checked.h"
 #include "polyir/Diagnostic.h"
@@ -257,6 +258,7 @@ KernelPlan CostModel::price(const std::vector<int>& members, const BlockShape& s
   auto finish = [&](KernelPlan v, double sectorWaste, std::optional<KernelPlan>& into, bool wide) {
     loadsInFlight(members, shape, v);
     onchipLoads(members, v);
+    placeBarriers(fg_.program(), at_, v);
     timeKernel(sectorWaste, v);
     if (wide && v.blocksPerSM < 1) return;
     if (!into || v.modeledUs < into->modeledUs - 1e-12 || (!wide && v.modeledUs <= into->modeledUs + 1e-12))
@@ -711,6 +713,7 @@ CostModel::BlockShape CostModel::shapeGrid(const std::vector<int>& members, cons
     work = std::max(work, w * tilePoints);
     kp.flops = checkedAdd(kp.flops, checkedMul(s.points, s.flopsPerPoint, "a kernel's flops"), "a kernel's flops");
     kp.mathCalls += double(s.points) * s.mathCallsPerPoint;
+    kp.points = checkedAdd(kp.points, s.points, "a kernel's points");
   }
   kp.threadsPerBlock = int(std::min<int64_t>(dev_.threadsPerBlock, (work + kWarp - 1) / kWarp * kWarp));
   return shape;
@@ -1317,13 +1320,17 @@ void CostModel::timeKernel(double sectorWaste, KernelPlan& kp) const {
                          double(kp.dramBytes + kp.l2Bytes) / dev_.l2BytesPerSec) * 1e6;
   // Arithmetic needs blocks on every SM; its latencies are short beside DRAM's.
   kp.computeUs = (weightedFlops(double(kp.flops - kp.tensorFlops), kp.mathCalls) / dev_.flopsPerSec +
-                  (kp.tensorFlops ? double(kp.tensorFlops) / dev_.tensorFlopsPerSec : 0.0)) /
+                  (kp.tensorFlops ? double(kp.tensorFlops) / dev_.tensorFlopsPerSec : 0.0) +
+                  double(kp.points) * dev_.pointNs * 1e-9 / dev_.smCount) /
                  kp.gridFill * 1e6;
   // Operands stream from L1 / shared memory at its bandwidth: a naive contraction's two
   // loads a multiply-add bound it there, long before the arithmetic.
   kp.onchipUs = dev_.onchipBytesPerSec > 0 ? double(kp.onchipLoadBytes) / (dev_.onchipBytesPerSec * kp.gridFill) * 1e6 : 0;
-  // Each SM starts its share of the blocks one after another (waves of smCount).
-  kp.schedulingUs = double((kp.blocks + dev_.smCount - 1) / dev_.smCount) * dev_.blockNs * 1e-3;
+  // Each SM starts its share of the blocks one after another (waves of smCount), and
+  // each block waits at its barriers.
+  const double perBlockNs = dev_.blockNs + double(kp.barriersPerBlock) * dev_.barrierNs +
+                            double(kp.reductionsPerBlock) * dev_.reductionNs;
+  kp.schedulingUs = double((kp.blocks + dev_.smCount - 1) / dev_.smCount) * perBlockNs * 1e-3;
   kp.modeledUs = kp.launchUs + std::max({kp.memoryUs, kp.computeUs, kp.onchipUs, kp.schedulingUs});
 }
 

@@ -74,6 +74,9 @@ const DeviceParameter kParameters[] = {
     {"dram_latency_ns", 1e-3, 1e6, false, false, " (nanoseconds)", [](Device& d, double v) { d.dramLatencyNs = v; }},
     {"loads_in_flight", 1, 64, true, false, "", [](Device& d, double v) { d.loadsInFlight = int(v); }},
     {"block_ns", 0, 1e9, false, false, " (nanoseconds)", [](Device& d, double v) { d.blockNs = v; }},
+    {"barrier_ns", 0, 1e9, false, false, " (nanoseconds)", [](Device& d, double v) { d.barrierNs = v; }},
+    {"reduction_ns", 0, 1e9, false, false, " (nanoseconds)", [](Device& d, double v) { d.reductionNs = v; }},
+    {"point_ns", 0, 1e9, false, false, " (nanoseconds)", [](Device& d, double v) { d.pointNs = v; }},
     {"math_flops", 1, 1e6, false, false, " (flops a math-library call)", [](Device& d, double v) { d.mathFlops = v; }},
 };
 

@@ -35,6 +35,17 @@ struct Device {
   // small blocks is bound by their number (2M blocks of 32 threads, 2 of them working,
   // took 1.27 ms on an H200 for 64 MiB). 0: not modeled.
   double blockNs = 0;
+  // A block waits this long at each barrier it passes (KernelPlan::barriersPerBlock), and
+  // this long at each combine across its threads (reductionsPerBlock), its barriers
+  // included: on a CPU under PoCL a barrier splits the work-group's loop over its
+  // work-items, and costs about a nanosecond a work-item. 0: not modeled (the GPU presets,
+  // where the other resident blocks run meanwhile).
+  double barrierNs = 0, reductionNs = 0;
+  // Each point a statement computes costs a compute unit this long beyond its flops: the
+  // work-item loop's indexing, scalar loads and stores. 0: not modeled (the GPU presets,
+  // whose warps run such code beside the memory traffic); a CPU under PoCL, which runs
+  // generated loops one work-item at a time, measures about a nanosecond.
+  double pointNs = 0;
   // A math-library call (exp, log, tanh, ..) in flops at the device's FMA rate: a routine
   // of range reduction and polynomial, where the peak counts vector multiply-adds. 1 counts
   // it as one operation, as the GPU presets do (not measured on one yet); a CPU under PoCL

@@ -397,6 +397,14 @@ struct KernelPlan {
   // two stages): dynamic too, after the arrays; 0 where they are a static array.
   int64_t stagedSharedBytes = 0;
   int64_t launchSharedBytes() const { return sharedBytes + stagedSharedBytes; }
+  // Where the block's threads wait for each other (fusion/Barriers.h): barrierAfter[k],
+  // after member k (a warp's threads only, in CUDA, under WarpPerRow); barriersPerBlock,
+  // every barrier one block passes but the reductions' own: those between members, a
+  // tiled contraction's steps, a streamed tile's steps; reductionsPerBlock, the combines
+  // across threads one block runs (in CUDA one barrier each, or warp shuffles alone under
+  // WarpPerRow; OpenCL spells them with more). Codegen emits these and no others.
+  std::vector<bool> barrierAfter;
+  int64_t barriersPerBlock = 0, reductionsPerBlock = 0;
 
   int64_t dramBytes = 0, l2Bytes = 0, flops = 0, onchipBytesPerBlock = 0;
   int64_t uncoalescedBytes = 0;  // extra sector traffic of uncoalesced accesses (time only)
@@ -407,8 +415,11 @@ struct KernelPlan {
   // threads, shared memory and estimated registers (1 on a device without the rules);
   // gridFill: the blocks over those the device needs in flight to saturate.
   double occupancy = 0, gridFill = 0, memoryUs = 0, computeUs = 0, onchipUs = 0, launchUs = 0, modeledUs = 0;
-  double schedulingUs = 0;  // the blocks' start costs on each SM (Device::blockNs)
+  // The blocks' start and synchronization costs on each SM (Device::blockNs, barrierNs,
+  // reductionNs).
+  double schedulingUs = 0;
   double mathCalls = 0;     // of `flops`, math-library calls (Device::mathFlops each)
+  int64_t points = 0;       // statement points the kernel computes, recomputed ones included (Device::pointNs)
   int64_t tensorFlops = 0;  // of `flops`, those run on tensor cores (Device::tensorFlopsPerSec)
   int blocksPerSM = 0;
   int registersPerThread = 32;  // the model's estimate (CostModel::kEstimatedRegisters and up)
@@ -485,7 +496,8 @@ enum class CostTerm {
   OnChip,       // operand loads from shared memory / L1 at full bandwidth
   Parallelism,  // too few blocks to fill the device (grid fill below 1)
   Occupancy,    // too few loads in flight per SM to cover DRAM latency (Little's law)
-  Scheduling    // more blocks than the SMs start in the time the work takes (Device::blockNs)
+  Scheduling    // the blocks' starts and barriers, each SM's one after another, longer than the
+                // work (Device::blockNs, barrierNs, reductionNs)
 };
 inline constexpr EnumName<CostTerm> kCostTermNames[] = {
     {CostTerm::Launch, "launch"},   {CostTerm::Memory, "memory"},           {CostTerm::Compute, "compute"},

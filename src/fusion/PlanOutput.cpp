@@ -122,6 +122,12 @@ nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p) {
     kj["modes"] = nlohmann::ordered_json::array();
     for (StmtMode m : k.modes) kj["modes"].push_back(stmtModeName(m));
     kj["vector_width"] = k.vectorWidth;
+    // Where the block's threads wait (fusion/Barriers.h): after these members, and at each
+    // of the combines across threads a block runs; codegen emits these and no others.
+    kj["barrier_after"] = nlohmann::ordered_json::array();
+    for (size_t m = 0; m < k.barrierAfter.size(); ++m)
+      if (k.barrierAfter[m]) kj["barrier_after"].push_back(prog.statements[size_t(k.statements[m])].label());
+    kj["reductions_per_block"] = k.reductionsPerBlock;
     std::vector<int> onChip;
     for (auto& a : k.onChip) onChip.push_back(a.tensor);
     kj["on_chip"] = tensorNames(prog, onChip);

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "fusion/Barriers.h"
 #include "fusion/CostModel.h"
 #include "polyir/Checked.h"
 
@@ -470,6 +471,7 @@ std::optional<KernelPlan> CostModel::streamedTile(const std::vector<int>& member
             const int64_t resident = std::min<int64_t>(kp.blocksPerSM, (kp.blocks + dev_.smCount - 1) / dev_.smCount);
             kp.latencyShare = std::min(1.0, double(resident) * double(kp.bytesInFlightPerBlock) / needed);
           }
+          placeBarriers(fg_.program(), at_, kp);
           timeKernel(0, kp);
           if (!best || kp.modeledUs < best->modeledUs - 1e-12) best = std::move(kp);
         }

@@ -30,6 +30,8 @@ std::string Calibration::yaml(const std::string& name) const {
      << fmt::format("l2_mb: {:.2f}\nonchip_kb_per_block: {:.0f}\n", cacheMB, localKB)
      << "threads_per_block: " << threadsPerBlock << "\n"
      << fmt::format("block_ns: {:.1f}\n", blockNs);
+  if (barrierNs > 0 || reductionNs > 0) os << fmt::format("barrier_ns: {:.1f}\nreduction_ns: {:.1f}\n", barrierNs, reductionNs);
+  if (pointNs > 0) os << fmt::format("point_ns: {:.3f}\n", pointNs);
   if (mathFlops > 0) os << fmt::format("math_flops: {:.1f}\n", mathFlops);
   // The spread, as comments: the model takes the medians.
   auto line = [&](const char* what, const Spread& s, const char* unit) {
@@ -45,6 +47,9 @@ std::string Calibration::yaml(const std::string& name) const {
   line("tflops", flops, "TFLOP/s");
   line("launch_us", launch, "us");
   line("block_ns", block, "ns");
+  line("barrier_ns", barrier, "ns");
+  line("reduction_ns", reduction, "ns");
+  line("point_ns", point, "ns");
   line("exp rate", exps, "Gexp/s");
   return os.str();
 }
@@ -77,6 +82,13 @@ __kernel void pf_exp(__global float* out, int iters) {
   }
   out[get_global_id(0)] = a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7;
 }
+__kernel void pf_points(__global float* y, __global const float* x, __global const float* row, int cols, int n) {
+  const int t = get_local_id(0), threads = get_local_size(0), at = (get_group_id(0) & 7) * n;
+  for (int p = t; p < n; p += threads) {
+    const int i = p / cols, j = p % cols;
+    y[at + p] = x[at + i * cols + j] - row[i];
+  }
+}
 __kernel void pf_fma(__global float* out, int iters) {
   const float8 m = (float8)(0.999f), c = (float8)(0.001f);
   const float x = (float)get_global_id(0) * 1e-7f;
@@ -90,6 +102,36 @@ __kernel void pf_fma(__global float* out, int iters) {
   out[get_global_id(0)] = t.s0 + t.s1 + t.s2 + t.s3 + t.s4 + t.s5 + t.s6 + t.s7;
 }
 )";
+// Barriers and block reductions, kBarrierReps of each a work-group, written out (PoCL
+// compiles a barrier inside a loop another way, slowly): pf_sync0 does the same local
+// stores and loads without them. A reduction is codegen's OpenCL block reduction
+// (Emit.cpp: two levels over local memory, four barriers); the loads it folds are
+// `threads` apart so that nothing folds them at compile time.
+constexpr int kBarrierReps = 16;
+std::string syncKernels() {
+  std::string src;
+  for (int kind = 0; kind < 3; ++kind) {
+    src += std::string("__kernel void ") + (kind == 0 ? "pf_sync0" : kind == 1 ? "pf_barriers" : "pf_reductions") +
+           "(__global float* out, __global const float* in) {\n"
+           "  __local float s[1024];\n"
+           "  const int t = get_local_id(0), n = get_local_size(0);\n"
+           "  float v = in[get_global_id(0)];\n";
+    for (int r = 0; r < kBarrierReps; ++r) {
+      if (kind == 0) src += "  s[t] = v; v += s[(t + 1) % n] * 0.5f;\n";
+      if (kind == 1)
+        src += "  s[t] = v; barrier(CLK_LOCAL_MEM_FENCE); v += s[(t + 1) % n] * 0.5f; barrier(CLK_LOCAL_MEM_FENCE);\n";
+      if (kind == 2)
+        src += "  s[t] = v; barrier(CLK_LOCAL_MEM_FENCE);\n"
+               "  if (t < 32) { for (int i = t + 32; i < n; i += 32) v += s[i]; s[t] = v; }\n"
+               "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+               "  if (t == 0) { for (int i = 1; i < 32 && i < n; ++i) v += s[i]; s[0] = v; }\n"
+               "  barrier(CLK_LOCAL_MEM_FENCE);\n  v = s[0] * 0.5f;\n  barrier(CLK_LOCAL_MEM_FENCE);\n";
+    }
+    src += "  out[get_global_id(0)] = v;\n}\n";
+  }
+  return src;
+}
+
 void ok(cl_int e, const char* what) {
   if (e != CL_SUCCESS) throw InternalError(std::string("OpenCL calibration: ") + what + " failed (" + std::to_string(e) + ")");
 }
@@ -129,12 +171,16 @@ Calibration calibrateOpenCL() {
   ok(e, "context");
   cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &e);
   ok(e, "queue");
-  cl_program prog = clCreateProgramWithSource(ctx, 1, &kKernels, nullptr, &e);
+  const std::string sync = syncKernels();
+  const char* sources[] = {kKernels, sync.c_str()};
+  cl_program prog = clCreateProgramWithSource(ctx, 2, sources, nullptr, &e);
   ok(e, "program");
   ok(clBuildProgram(prog, 1, &dev, "", nullptr, nullptr), "build");
   cl_kernel copy = clCreateKernel(prog, "pf_copy", &e), empty = clCreateKernel(prog, "pf_empty", &e),
             fma = clCreateKernel(prog, "pf_fma", &e), reread = clCreateKernel(prog, "pf_reread", &e),
-            exps = clCreateKernel(prog, "pf_exp", &e);
+            exps = clCreateKernel(prog, "pf_exp", &e), sync0 = clCreateKernel(prog, "pf_sync0", &e),
+            barriers = clCreateKernel(prog, "pf_barriers", &e), reductions = clCreateKernel(prog, "pf_reductions", &e),
+            points = clCreateKernel(prog, "pf_points", &e);
   ok(e, "kernels");
   auto seconds = [&](auto&& run, int reps) {
     run();
@@ -224,6 +270,60 @@ Calibration calibrateOpenCL() {
     clReleaseMemObject(dummy);
   }
   {
+    // A barrier, and a block reduction, in work-groups of the model's threads: each
+    // kernel's time over the same work without them, per work-group a compute unit runs.
+    const size_t local = size_t(c.threadsPerBlock), groups = size_t(c.computeUnits) * 512, global = groups * local;
+    cl_mem in = clCreateBuffer(ctx, CL_MEM_READ_WRITE, global * 4, nullptr, &e), out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, global * 4, nullptr, &e);
+    ok(e, "buffers");
+    std::vector<float> fill(global, 1.0f);
+    clEnqueueWriteBuffer(q, in, CL_TRUE, 0, global * 4, fill.data(), 0, nullptr, nullptr);
+    auto time = [&](cl_kernel k) {
+      clSetKernelArg(k, 0, sizeof out, &out);
+      clSetKernelArg(k, 1, sizeof in, &in);
+      return seconds([&] { clEnqueueNDRangeKernel(q, k, 1, nullptr, &global, &local, 0, nullptr, nullptr); }, 7);
+    };
+    const std::vector<double> base = time(sync0);
+    auto each = [&](const std::vector<double>& t, int per) {
+      auto ns = [&](double s) {
+        return std::max(0.0, s - base[base.size() / 2]) * 1e9 / (double(groups) / c.computeUnits) / (per * kBarrierReps);
+      };
+      return Spread{ns(t[t.size() / 2]), ns(t.front()), ns(t.back()), int(t.size())};
+    };
+    c.barrier = each(time(barriers), 2);
+    c.reduction = each(time(reductions), 1);
+    c.barrierNs = c.barrier.median;
+    c.reductionNs = c.reduction.median;
+    clReleaseMemObject(in);
+    clReleaseMemObject(out);
+  }
+  {
+    // A point of a generated statement: each work-item of a group loops over the group's
+    // points, its row and column by division (a block's runtime extent), a load, a row
+    // value and a store, all in cache (eight groups' slices, reused), minus the groups' start.
+    const int cols = 129, n = 64 * cols;
+    const size_t local = size_t(c.threadsPerBlock), groups = size_t(c.computeUnits) * 256, global = groups * local;
+    cl_mem x = clCreateBuffer(ctx, CL_MEM_READ_WRITE, size_t(8 * n) * 4, nullptr, &e),
+           y = clCreateBuffer(ctx, CL_MEM_READ_WRITE, size_t(8 * n) * 4, nullptr, &e),
+           row = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64 * 4, nullptr, &e);
+    ok(e, "buffers");
+    std::vector<float> fill(size_t(8 * n), 1.0f);
+    clEnqueueWriteBuffer(q, x, CL_TRUE, 0, fill.size() * 4, fill.data(), 0, nullptr, nullptr);
+    clEnqueueWriteBuffer(q, row, CL_TRUE, 0, 64 * 4, fill.data(), 0, nullptr, nullptr);
+    clSetKernelArg(points, 0, sizeof y, &y);
+    clSetKernelArg(points, 1, sizeof x, &x);
+    clSetKernelArg(points, 2, sizeof row, &row);
+    clSetKernelArg(points, 3, sizeof cols, &cols);
+    clSetKernelArg(points, 4, sizeof n, &n);
+    auto t = seconds([&] { clEnqueueNDRangeKernel(q, points, 1, nullptr, &global, &local, 0, nullptr, nullptr); }, 7);
+    const double perUnit = double(groups) / c.computeUnits;
+    auto ns = [&](double sec) { return std::max(0.0, sec * 1e9 - perUnit * c.blockNs) / (perUnit * n); };
+    c.point = {ns(t[t.size() / 2]), ns(t.front()), ns(t.back()), int(t.size())};
+    c.pointNs = c.point.median;
+    clReleaseMemObject(x);
+    clReleaseMemObject(y);
+    clReleaseMemObject(row);
+  }
+  {
     size_t global = size_t(c.computeUnits) * 1024 * 4, local = 64;
     cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, global * 4, nullptr, &e);
     int iters = 4096;
@@ -246,6 +346,10 @@ Calibration calibrateOpenCL() {
   clReleaseKernel(fma);
   clReleaseKernel(reread);
   clReleaseKernel(exps);
+  clReleaseKernel(sync0);
+  clReleaseKernel(barriers);
+  clReleaseKernel(reductions);
+  clReleaseKernel(points);
   clReleaseProgram(prog);
   clReleaseCommandQueue(q);
   clReleaseContext(ctx);

@@ -142,3 +142,48 @@ TEST_CASE("occupancy: CUDA's rules for threads, registers and shared memory") {
   CHECK(o.fraction == Approx(0.5));
   CHECK_THROWS_AS(cudaOccupancy("sm_70", 256, 32, 0), UsageError);
 }
+
+TEST_CASE("barriers: the plan places them, the cost model prices them, lowering emits those and checks them") {
+  const Sizes sizes = {{"N", 33}, {"M", 1029}};
+  Setup s(test::loadExample("layernorm.tc"), sizes);
+  Partition p = s.run("maxfuse");
+  REQUIRE(p.kernels.size() == 1);
+  const KernelPlan& k = p.kernels[0];
+  REQUIRE(k.rowMapping == RowMapping::BlockPerRow);
+  // mean and d live in shared memory, written by threads other than those that read them
+  // next: a barrier after S0 and after S1; two block reductions a block (one row).
+  CHECK(k.barrierAfter == std::vector<bool>{true, true, false, false});
+  CHECK(k.barriersPerBlock == 2);
+  CHECK(k.reductionsPerBlock == 2);
+  GeneratedCode code = generate(s.poly(), p, Dialect::Cuda);
+  CHECK(code.kernels[0].barriers == 2);
+  CHECK(code.kernels[0].barriersPerBlock == 4);  // in CUDA one barrier a block reduction
+  // A plan that leaves one out promises a kernel that cannot run as priced.
+  Partition missing = p;
+  missing.kernels[0].barrierAfter[1] = false;
+  try {
+    generate(s.poly(), missing, Dialect::OpenCL);
+    FAIL("no error");
+  } catch (const InternalError& e) {
+    CHECK(std::string(e.what()).find("S2 needs a barrier before it that the plan does not place") != std::string::npos);
+  }
+  // Priced: each SM's blocks one after another, each waiting at its barriers and combines,
+  // and every point's cost beyond its flops.
+  Device d = loadDevice("h100");
+  d.barrierNs = 1000;
+  d.reductionNs = 5000;
+  d.pointNs = 0;
+  test::Setup priced(test::loadExample("layernorm.tc"), sizes);
+  priced.cm = std::make_unique<CostModel>(*priced.fg, sizes, d);
+  const Partition pq = priced.run("maxfuse");
+  const KernelPlan& q = pq.kernels[0];
+  const double waves = double((q.blocks + d.smCount - 1) / d.smCount);
+  CHECK(q.schedulingUs == Approx(waves * (d.blockNs + double(q.barriersPerBlock) * 1000 + double(q.reductionsPerBlock) * 5000) * 1e-3));
+  CHECK(q.modeledUs >= q.schedulingUs);
+  d.pointNs = 100;
+  priced.cm = std::make_unique<CostModel>(*priced.fg, sizes, d);
+  const Partition pr = priced.run("maxfuse");
+  const KernelPlan& r = pr.kernels[0];
+  CHECK(r.points == 4 * 33 * 1029);
+  CHECK(r.computeUs >= double(r.points) * 100 * 1e-3 / d.smCount);
+}

@@ -359,7 +359,8 @@ TEST_CASE("device: every parameter key sets its field and checks its range") {
     return std::vector<double>{d.dramBytesPerSec, d.l2BytesPerSec,   d.flopsPerSec,        d.tensorFlopsPerSec,
                                d.launchUs,        double(d.smCount), double(d.blocksToSaturate), d.l2Bytes,
                                d.onchipBytesPerBlock, d.onchipBytesPerSec, double(d.threadsPerBlock),
-                               d.dramLatencyNs,   double(d.loadsInFlight), d.blockNs, d.mathFlops};
+                               d.dramLatencyNs,   double(d.loadsInFlight), d.blockNs, d.mathFlops,
+                               d.barrierNs,       d.reductionNs,     d.pointNs};
   };
   const std::vector<std::string>& keys = deviceParameterKeys();
   CHECK(keys.size() == fields(Device{}).size());
