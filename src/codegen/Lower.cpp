@@ -9,6 +9,7 @@
 
 #include "codegen/Names.h"
 #include "codegen/Schedule.h"
+#include "fusion/Barriers.h"
 #include "polyir/Diagnostic.h"
 #include "polyir/IslContext.h"
 #include "polyir/Rescale.h"
@@ -157,15 +158,14 @@ static std::vector<PieceIR> statementAst(const PlanSchedule& sched, const Statem
   return w.pieces;
 }
 
-// The barriers isl's AST needs, against the plan's: a statement that touches what another
-// thread wrote since the last barrier (or overwrites what another thread read) must follow
-// one. Throws InternalError where the plan lacks it.
+// The barriers isl's AST needs, against the plan's (fusion/Barriers.h, the same walk): a
+// statement that touches what another thread wrote since the last barrier (or overwrites
+// what another thread read) must follow one. Throws InternalError where the plan lacks it.
 static void checkBarriers(const Program& prog, const KernelPlan& k, const KernelIR& ki) {
-  struct Pending { int stmt; int tensor; bool write; };
-  std::vector<Pending> pending;
-  // Statements a and b touch tensor t only at the point each thread owns: same
-  // parallel loops, and every access of t is the identity of that point.
-  auto sameThread = [&](const StmtIR& a, const StmtIR& b, int t) {
+  // Statements a and b touch tensor t only at the point each thread owns: the same
+  // parallel loops as isl printed them, and every access of t the identity of that point.
+  auto sameThread = [&](size_t ma, size_t mb, int t) {
+    const StmtIR &a = ki.stmts[ma], &b = ki.stmts[mb];
     if (reducesAcrossThreads(a.mode) || reducesAcrossThreads(b.mode)) return false;
     if (k.tiledWith(a.member) || k.tiledWith(b.member)) return false;
     if (a.vectorWidth != b.vectorWidth) return false;
@@ -192,48 +192,19 @@ static void checkBarriers(const Program& prog, const KernelPlan& k, const Kernel
     };
     return ownPoint(sa) && ownPoint(sb);
   };
-  for (size_t m = 0; m < ki.stmts.size(); ++m) {
-    const Statement& st = prog.statements[ki.stmts[m].stmt];
-    if (k.streamLoopOf(m) >= 0) continue;
-    std::vector<const Access*> touched;
-    for (auto& r : st.reads) touched.push_back(&r);
-    std::vector<int> written = {st.write.tensor};
-    StreamChain chain;
-    if (const int sum = k.streamedSum(m); sum >= 0) {
-      chain = streamChain(prog, prog.statements[k.statements[size_t(sum)]]);
-      for (auto& r : chain.inlined.reads)
-        if (r.tensor != chain.tensor) touched.push_back(&r);
-      written.push_back(chain.inlined.write.tensor);
-    }
-    const bool epilogue = k.tiledWith(m) && !k.contractionOf(m);
-    bool conflict = false;
-    for (auto& pd : pending) {
-      if (epilogue) break;
-      if (const OnChipArray* a = k.arrayOf(pd.tensor); a && a->inRegisters()) continue;
-      const int buffer = k.storageOf(pd.tensor);
-      bool reads = std::any_of(touched.begin(), touched.end(), [&](const Access* a) { return k.storageOf(a->tensor) == buffer; });
-      bool writes = std::any_of(written.begin(), written.end(), [&](int t) { return k.storageOf(t) == buffer; });
-      if (!(writes || (reads && pd.write))) continue;
-      const StmtIR& prev = *std::find_if(ki.stmts.begin(), ki.stmts.end(), [&](const StmtIR& s) { return s.stmt == pd.stmt; });
-      if (!sameThread(prev, ki.stmts[m], pd.tensor)) conflict = true;
-    }
-    // A block reduction or contraction under a guard (barriers inside a branch) must be
-    // closed by a barrier: PoCL miscompiles the code after it otherwise.
-    auto guardedBarriers = [&](const StmtIR& s) {
-      return (reducesAcrossThreads(s.mode) || k.contractionOf(s.member)) &&
-             std::any_of(s.pieces.begin(), s.pieces.end(), [](const PieceIR& p) { return !p.guard.empty(); });
-    };
-    if (m > 0 && !epilogue && guardedBarriers(ki.stmts[m - 1])) conflict = true;
-    if (conflict && !ki.stmts[m - 1].barrierAfter)
+  auto guardedSync = [&](size_t m) {
+    const StmtIR& s = ki.stmts[m];
+    return (reducesAcrossThreads(s.mode) || k.contractionOf(s.member)) &&
+           std::any_of(s.pieces.begin(), s.pieces.end(), [](const PieceIR& p) { return !p.guard.empty(); });
+  };
+  auto barrierBefore = [&](size_t m, bool needed) {
+    const bool placed = ki.stmts[m - 1].barrierAfter;
+    if (needed && !placed)
       throw InternalError("kernel " + std::to_string(k.id) + ": " + prog.statements[ki.stmts[m].stmt].label() +
                           " needs a barrier before it that the plan does not place");
-    if (m > 0 && ki.stmts[m - 1].barrierAfter) pending.clear();
-    for (int t : written) pending.push_back({st.id, t, true});
-    for (const Access* r : touched) {
-      const bool fills = k.cachesInput(r->tensor) && k.firstReader(prog, r->tensor) == st.id;
-      pending.push_back({st.id, r->tensor, fills});
-    }
-  }
+    return placed;
+  };
+  walkBarriers(prog, k, {sameThread, guardedSync, barrierBefore});
 }
 
 std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& at, const Partition& p,

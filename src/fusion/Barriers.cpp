@@ -48,29 +48,14 @@ static bool guarded(const Program& prog, const SizedProgram& at, const KernelPla
   return false;
 }
 
-void placeBarriers(const Program& prog, const SizedProgram& at, KernelPlan& kp) {
-  const size_t n = kp.statements.size();
-  kp.barrierAfter.assign(n, false);
-  kp.barriersPerBlock = 0;
-  kp.reductionsPerBlock = 0;
-  if (kp.streamedTile()) {
-    // Its own loop (codegen's streamed tile): four barriers a step, before and after the
-    // staging, after the scores and after the step's factors.
-    const auto mx = std::find(kp.streamTile.roles.begin(), kp.streamTile.roles.end(), StreamRole::Maximum);
-    const SizedStatement& ms = at.statement(kp.statements[size_t(mx - kp.streamTile.roles.begin())]);
-    const int64_t keys = kp.splitChunks > 1 ? kp.splitChunk : ms.hi.back() - ms.lo.back();  // a split block's chunk
-    kp.barriersPerBlock = 4 * ((keys + kp.streamTile.step - 1) / kp.streamTile.step);
-    return;
-  }
-  // Between members: before one that touches what another thread wrote (or overwrites
-  // what another thread read) since the last barrier.
+void walkBarriers(const Program& prog, const KernelPlan& kp, const BarrierQuestions& q) {
   struct Pending {
     size_t member;
     int tensor;
     bool write;
   };
   std::vector<Pending> pending;
-  for (size_t m = 0; m < n; ++m) {
+  for (size_t m = 0; m < kp.statements.size(); ++m) {
     const Statement& st = prog.statements[size_t(kp.statements[m])];
     // A streamed sum runs in its maximum's loop: what it touches, the maximum's loop
     // touches (its running maximum is a register, no read of memory).
@@ -88,7 +73,7 @@ void placeBarriers(const Program& prog, const SizedProgram& at, KernelPlan& kp) 
     // An epilogue runs inside its contraction, after the staging barriers: it waits for
     // nothing of its own (what it touches stays pending).
     const bool epilogue = kp.tiledWith(m) && !kp.contractionOf(m);
-    bool conflict = false;
+    bool needed = false;
     for (auto& pd : pending) {
       if (epilogue) break;
       // A thread's registers hold only what it wrote itself (CostModel::registerRows).
@@ -98,18 +83,14 @@ void placeBarriers(const Program& prog, const SizedProgram& at, KernelPlan& kp) 
       const bool reads = std::any_of(touched.begin(), touched.end(), [&](const Access* a) { return kp.storageOf(a->tensor) == buffer; });
       const bool writes = std::any_of(written.begin(), written.end(), [&](int t) { return kp.storageOf(t) == buffer; });
       if (!(writes || (reads && pd.write))) continue;
-      if (!sameThread(prog, at, kp, pd.member, m, pd.tensor)) conflict = true;
+      if (!q.sameThread(pd.member, m, pd.tensor)) needed = true;
     }
     // A block reduction (or contraction) under a guard holds barriers inside a branch
     // that only some blocks take. That is legal (the guard is uniform over the block),
     // but PoCL miscompiles the code after such a branch unless a barrier closes it (bicg
     // at N > M summed garbage); one barrier per block is cheap on every device.
-    if (m > 0 && !epilogue && (reducesAcrossThreads(kp.modes[m - 1]) || kp.contractionOf(m - 1)) && guarded(prog, at, kp, m - 1))
-      conflict = true;
-    if (conflict) {
-      kp.barrierAfter[m - 1] = true;
-      pending.clear();
-    }
+    if (m > 0 && !epilogue && q.guardedSync(m - 1)) needed = true;
+    if (m > 0 && q.barrierBefore(m, needed)) pending.clear();
     for (int t : written) pending.push_back({m, t, true});
     for (const Access* r : touched) {
       // The first reader of an input cached on chip writes the on-chip copy.
@@ -117,6 +98,32 @@ void placeBarriers(const Program& prog, const SizedProgram& at, KernelPlan& kp) 
       pending.push_back({m, r->tensor, fills});
     }
   }
+}
+
+void placeBarriers(const Program& prog, const SizedProgram& at, KernelPlan& kp) {
+  const size_t n = kp.statements.size();
+  kp.barrierAfter.assign(n, false);
+  kp.barriersPerBlock = 0;
+  kp.reductionsPerBlock = 0;
+  if (kp.streamedTile()) {
+    // Its own loop (codegen's streamed tile): four barriers a step, before and after the
+    // staging, after the scores and after the step's factors.
+    const auto mx = std::find(kp.streamTile.roles.begin(), kp.streamTile.roles.end(), StreamRole::Maximum);
+    const SizedStatement& ms = at.statement(kp.statements[size_t(mx - kp.streamTile.roles.begin())]);
+    const int64_t keys = kp.splitChunks > 1 ? kp.splitChunk : ms.hi.back() - ms.lo.back();  // a split block's chunk
+    kp.barriersPerBlock = 4 * ((keys + kp.streamTile.step - 1) / kp.streamTile.step);
+    return;
+  }
+  // Between members: where another thread's accesses since the last barrier conflict.
+  walkBarriers(prog, kp,
+               {[&](size_t a, size_t b, int t) { return sameThread(prog, at, kp, a, b, t); },
+                [&](size_t m) {
+                  return (reducesAcrossThreads(kp.modes[m]) || kp.contractionOf(m)) && guarded(prog, at, kp, m);
+                },
+                [&](size_t m, bool needed) {
+                  kp.barrierAfter[m - 1] = needed;
+                  return needed;
+                }});
   kp.barriersPerBlock = std::count(kp.barrierAfter.begin(), kp.barrierAfter.end(), true);
   // A tiled contraction: two a step (staged, then consumed), or, double-buffered, one a
   // step and one after the last.

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "runtime/CudaTools.h"
+#include "runtime/OpenCLRunner.h"
 #include "runtime/Process.h"
 #include "polyir/Diagnostic.h"
 
@@ -139,6 +140,7 @@ void ok(cl_int e, const char* what) {
 }  // namespace
 
 Calibration calibrateOpenCL() {
+  pinCpuThreads();
   cl_platform_id plat;
   cl_uint np = 0;
   if (clGetPlatformIDs(1, &plat, &np) != CL_SUCCESS || np == 0) throw UsageError("no OpenCL platform found");

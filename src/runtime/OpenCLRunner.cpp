@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <map>
@@ -66,12 +67,22 @@ struct Events {
   }
 };
 
+}  // namespace
+
+void pinCpuThreads() {
+  // Only where the user has not chosen: an explicit POCL_AFFINITY=0 stays.
+  setenv("POCL_AFFINITY", "1", 0);
+}
+
+namespace {
+
 struct FirstDevice {
   cl_platform_id platform = nullptr;
   cl_device_id device = nullptr;
 };
 
 FirstDevice firstDevice() {
+  pinCpuThreads();
   cl_uint np = 0;
   if (clGetPlatformIDs(0, nullptr, &np) != CL_SUCCESS || np == 0)
     throw UsageError("no OpenCL platform found (install pocl-opencl-icd for a CPU device)");
@@ -101,7 +112,9 @@ std::string describe(const FirstDevice& f) {
   clGetDeviceInfo(f.device, CL_DEVICE_NAME, sizeof buf - 1, buf, nullptr);
   cl_uint units = 0;
   clGetDeviceInfo(f.device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, nullptr);
-  return platform + ", " + buf + ", " + std::to_string(units) + " compute unit" + (units == 1 ? "" : "s");
+  const char* pinned = std::getenv("POCL_AFFINITY");
+  return platform + ", " + buf + ", " + std::to_string(units) + " compute unit" + (units == 1 ? "" : "s") +
+         (platform.rfind("PoCL", 0) == 0 && pinned && std::string(pinned) == "1" ? ", threads pinned" : "");
 }
 
 // Bytes written between timed runs: twice the last-level cache, within [4, 64] MiB

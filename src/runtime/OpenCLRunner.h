@@ -27,8 +27,15 @@ struct RunResult {
 // ratio is ill-conditioned for elements that cancel to near zero.
 double maxRelativeError(const std::vector<double>& got, const std::vector<double>& ref);
 
+// Pins PoCL's CPU threads to cores (POCL_AFFINITY=1) unless the environment says
+// otherwise; called before the process's first OpenCL call. Unpinned, the threads of this
+// 2-core machine migrate: one kernel measured 1.46-1.59 ms over five runs, pinned
+// 0.81-0.84 ms (bench/RESULTS.md).
+void pinCpuThreads();
+
 // The first OpenCL device, named as a report should name it: the platform and its
-// version, the device, its compute units. Throws UsageError when there is none.
+// version, the device, its compute units, and whether PoCL's threads are pinned. Throws
+// UsageError when there is none.
 std::string openclDeviceDescription();
 
 // Throws UsageError when no OpenCL device exists, InternalError when the build fails.
