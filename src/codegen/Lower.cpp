@@ -182,15 +182,7 @@ static void checkBarriers(const Program& prog, const KernelPlan& k, const Kernel
       return v;
     };
     if (parLoops(pa) != parLoops(pb)) return false;
-    auto ownPoint = [&](const Statement& s) {
-      std::vector<Affine> point;
-      for (int d = 0; d < s.numParallel; ++d) point.push_back(Affine::var(s.dims[d]));
-      if (k.storageOf(s.write.tensor) == k.storageOf(t) && s.write.subscripts != point) return false;
-      for (auto& r : s.reads)
-        if (k.storageOf(r.tensor) == k.storageOf(t) && r.subscripts != point) return false;
-      return true;
-    };
-    return ownPoint(sa) && ownPoint(sb);
+    return accessesOwnPoint(k, sa, t) && accessesOwnPoint(k, sb, t);
   };
   auto guardedSync = [&](size_t m) {
     const StmtIR& s = ki.stmts[m];

@@ -24,15 +24,16 @@ static bool sameThread(const Program& prog, const SizedProgram& at, const Kernel
     if (sa.dims[size_t(d)] != sb.dims[size_t(d)] || za.lo[size_t(d)] != zb.lo[size_t(d)] ||
         za.hi[size_t(d)] != zb.hi[size_t(d)] || kp.gridCoordOf(a, d) != kp.gridCoordOf(b, d))
       return false;
-  auto ownPoint = [&](const Statement& s) {
-    std::vector<Affine> point;
-    for (int d = 0; d < s.numParallel; ++d) point.push_back(Affine::var(s.dims[size_t(d)]));
-    if (kp.storageOf(s.write.tensor) == kp.storageOf(t) && s.write.subscripts != point) return false;
-    for (auto& r : s.reads)
-      if (kp.storageOf(r.tensor) == kp.storageOf(t) && r.subscripts != point) return false;
-    return true;
-  };
-  return ownPoint(sa) && ownPoint(sb);
+  return accessesOwnPoint(kp, sa, t) && accessesOwnPoint(kp, sb, t);
+}
+
+bool accessesOwnPoint(const KernelPlan& kp, const Statement& s, int t) {
+  std::vector<Affine> point;
+  for (int d = 0; d < s.numParallel; ++d) point.push_back(Affine::var(s.dims[size_t(d)]));
+  if (kp.storageOf(s.write.tensor) == kp.storageOf(t) && s.write.subscripts != point) return false;
+  for (auto& r : s.reads)
+    if (kp.storageOf(r.tensor) == kp.storageOf(t) && r.subscripts != point) return false;
+  return true;
 }
 
 // Whether member m's range along some grid coordinate is not the grid's: isl then guards

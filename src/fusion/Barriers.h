@@ -27,4 +27,8 @@ struct BarrierQuestions {
 };
 void walkBarriers(const Program& prog, const KernelPlan& kp, const BarrierQuestions& q);
 
+// Whether every access of statement s to tensor t's storage (the tensors sharing it too)
+// is the identity of s's parallel point: half of both sameThread questions.
+bool accessesOwnPoint(const KernelPlan& kp, const Statement& s, int t);
+
 }  // namespace polyfuse
