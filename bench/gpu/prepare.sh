@@ -76,5 +76,19 @@ for variant in "ilp" "whole --no-stream-split"; do
   build/bin/polyfuse codegen test/lit/Inputs/attention_variants.tc --entry grouped --target cuda \
     --size S=1,G=8,H=4,T=32768,D=128,E=128 --device "$dev" ${2:-} -o "$out/decode_T32768_$1" > /dev/null
 done
+# Split-K (docs/cost-model.md, "splits"): few outputs over a long reduction, as the search
+# plans it (chunks of k, a combine launch) and the same plan with its split_chunks set
+# to 1 (each block its tile's whole reduction): 64 x 64 outputs of 65536 terms, and
+# MiniLM's second FFN projection (128 x 384 outputs of 1536 terms).
+for shape in "64 65536 64" "128 1536 384"; do
+  set -- $shape
+  tag="$1x$3x$2"
+  build/bin/polyfuse codegen examples/matmul.tc --target cuda --size N=$1,K=$2,M=$3 --device "$dev" \
+    -o "$out/splitk_${tag}_ilp" > /dev/null
+  /usr/bin/python3 -c "import json, sys; p = json.load(open(sys.argv[1])); [k.update(split_chunks=1) for k in p['kernels']]; json.dump(p, open(sys.argv[2], 'w'))" \
+    "$out/splitk_${tag}_ilp/plan.json" "$out/splitk_${tag}.whole.json"
+  build/bin/polyfuse codegen examples/matmul.tc --target cuda --plan "$out/splitk_${tag}.whole.json" --device "$dev" \
+    -o "$out/splitk_${tag}_whole" > /dev/null
+done
 cp bench/gpu/cublas_sgemm.cu bench/gpu/flash_ref.cu bench/gpu/flash_ref.h "$out/"
 echo "generated $(ls -d "$out"/*/ | wc -l) harnesses in $out"

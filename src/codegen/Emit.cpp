@@ -1869,7 +1869,10 @@ class KernelPrinter {
     os << unroll << "    for (int pf_a = 0; pf_a < " << m << "; ++pf_a)\n" << unroll << "      for (int pf_b = 0; pf_b < " << m
        << "; ++pf_b) {\n"
        << outputs("        ") << "        if (" << lp.var << " < " << lp.hi << " && " << lq.var << " < " << lq.hi << ") {\n";
-    if (!accumulatorOnly(st.write.tensor))
+    // Split-K leaves the chunk's sums, in the computing type, for the combine launch.
+    if (c.chunk > 0)
+      os << "          " << lhs << " = pf_acc[pf_a][pf_b];\n";
+    else if (!accumulatorOnly(st.write.tensor))
       os << "          "
          << assign(lhs, st.init || continues ? "pf_acc[pf_a][pf_b]" : combine(st.op, lhs, "pf_acc[pf_a][pf_b]", sp_),
                    st.write.tensor)
@@ -2209,7 +2212,7 @@ class KernelPrinter {
           fixed += std::string(fixed.empty() ? "" : " ") + "const " + sp_.index + " " + cName(st.dims[d]) + " = " + piece.dimValue[d] + ";";
       std::string value = valueC(st, *st.rhs);
       std::string init = st.init ? identity(st.op, sp_) : lhs;
-      const bool split = s.mode == StmtMode::SplitReduce;
+      const bool split = reducesAChunk(s.mode);
       if (split) {
         // Each chunk starts from the identity; the combining launch applies the rest.
         lhs = partialC(st);

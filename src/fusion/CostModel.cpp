@@ -228,6 +228,8 @@ std::optional<KernelPlan> CostModel::evaluateMapping(const std::vector<int>& mem
     KernelPlan v = price(members, shape, tiled, stream);
     if (!best || v.modeledUs < best->modeledUs - 1e-12) best = std::move(v);
   }
+  // Split-K runs tiled only: a chunk per thread would be a serial loop over a chunk.
+  if (kp.splitMember() >= 0 && kp.modes[size_t(kp.splitMember())] == StmtMode::SplitTileReduce) return best;
   KernelPlan plain = price(members, shape, kp, stream);
   if (!best) return plain;
   return plain.modeledUs < best->modeledUs - 1e-12 ? plain : *best;
@@ -363,11 +365,15 @@ std::vector<StreamPair> CostModel::streamPairs(const std::vector<int>& members, 
 // is tiled (the others run their plain loops with those threads), with its epilogue.
 // False (kp unchanged) when none is.
 bool CostModel::tileContraction(const std::vector<int>& members, KernelPlan& kp, int micro) const {
-  if (kp.rowMapping != RowMapping::Threads || kp.splitChunks > 1) return false;
+  if (kp.rowMapping != RowMapping::Threads) return false;
+  // Split-K: the contraction alone (its partials are no value an epilogue could take).
+  const bool split = kp.splitChunks > 1;
+  if (split && members.size() != 1) return false;
   std::vector<ContractionTile> tiles;
   for (size_t k = 0; k < members.size(); ++k) {
-    if (kp.modes[k] != StmtMode::SerialReduce) continue;
+    if (kp.modes[k] != (split ? StmtMode::SplitTileReduce : StmtMode::SerialReduce)) continue;
     std::optional<ContractionTile> c = contractionTile(members, kp, int(k), micro);
+    if (c && split) c->chunk = kp.splitChunk;
     if (c && (tiles.empty() || c->threads() == tiles.front().threads())) tiles.push_back(*c);
   }
   if (tiles.empty()) return false;
@@ -749,14 +755,15 @@ bool CostModel::mapThreads(const std::vector<int>& members, const std::vector<in
     if (column >= 0 && x != column) return false;
     kp.threadDims[k] = x;
     if (x >= 0) shape.run[k] = std::max<int64_t>(1, shape.hi[k][x] - shape.lo[k][x]);
-    kp.modes.push_back(st.numReduction() == 0      ? StmtMode::Pointwise
-                       : column >= 0              ? StmtMode::ColumnReduce
-                       : x < st.numParallel       ? StmtMode::SerialReduce
-                       : kp.splitChunks > 1       ? StmtMode::SplitReduce
-                                                  : StmtMode::BlockReduce);
+    const bool split = kp.splitChunks > 1;
+    kp.modes.push_back(st.numReduction() == 0       ? StmtMode::Pointwise
+                       : column >= 0               ? StmtMode::ColumnReduce
+                       : x < st.numParallel && split ? StmtMode::SplitTileReduce  // tiled, or nothing (evaluate)
+                       : x < st.numParallel        ? StmtMode::SerialReduce
+                       : split                     ? StmtMode::SplitReduce
+                                                   : StmtMode::BlockReduce);
   }
-  // Splitting extends a block reduction across blocks; a reduction whose block already
-  // has a warp's worth of outputs (a contraction's tile) gains nothing from it.
+  // Splitting extends a block reduction across blocks, or a tiled contraction's (split-K).
   for (size_t k = 0; k < members.size(); ++k) {
     if (kp.splitChunks > 1 && kp.chunkDims[k] < 0) return false;  // a member the chunks do not cut
     if (kp.chunkDims[k] >= 0 && kp.gridCoordOf(k, kp.chunkDims[k]) >= 0) return false;  // chunks cut across blocks only
@@ -1466,9 +1473,16 @@ Partition CostModel::replan(const Partition& modeled, std::vector<std::string>& 
         clamps.push_back("K" + std::to_string(m.id) + ": no block holds a column tile of " + std::to_string(columns) +
                          " columns in groups of whole warps; its reductions run without one");
     }
+    if (!planned && m.splitChunks > 1) {
+      // A split-K tile clamped off the micro-tile (its contraction no longer tiles): unsplit.
+      planned = evaluate(m.statements, {m.gridDims, tile, 1}, &m.threadDims, m.recomputed, !m.streams.empty(), mapping);
+      if (planned)
+        clamps.push_back("K" + std::to_string(m.id) + ": no split of " + std::to_string(m.splitChunks) +
+                         " chunks runs at these sizes; its reduction runs whole in each block");
+    }
     if (!planned) throw InternalError("K" + std::to_string(m.id) + " has no plan at the execution sizes");
     KernelPlan k = std::move(*planned);
-    if (k.splitChunks != m.splitChunks) {
+    if (k.splitChunks != m.splitChunks && k.splitChunks > 1) {
       const SizedStatement& s = sized(m.statements[k.splitMember()]);
       clamps.push_back("K" + std::to_string(m.id) + ": split reduction of " + std::to_string(m.splitChunks) +
                        " chunks becomes " + std::to_string(k.splitChunks) + " chunks of " + std::to_string(k.splitChunk) +

@@ -228,8 +228,10 @@ class CostModel {
       return p;
     return evaluate(k.statements, {k.gridDims, k.tile, 1}, threads, k.recomputed, false, mapping);
   }
-  // A split streamed tile priced again whole (one chunk) on its grid and tile.
+  // A split streamed tile, or a split-K contraction, priced again whole (one chunk) on
+  // its grid and tile.
   std::optional<KernelPlan> unsplit(const KernelPlan& k) const {
+    if (!k.streamedTile()) return evaluate(k.statements, {k.gridDims, k.tile, 1}, &k.threadDims, k.recomputed, false, RowMapping::Threads);
     return evaluate(k.statements, {k.gridDims, k.tile, 1}, nullptr, k.recomputed, true, RowMapping::StreamedTile);
   }
   // A lower bound on any partition's modeled time, whatever the search saw: one launch,

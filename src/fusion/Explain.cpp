@@ -215,7 +215,8 @@ std::vector<Streaming> explainStreaming(const CostModel& cm, const Partition& ch
 std::vector<StreamSplit> explainStreamSplits(const CostModel& cm, const Partition& chosen) {
   std::vector<StreamSplit> out;
   for (const KernelPlan& k : chosen.kernels) {
-    if (!k.streamedTile() || k.splitChunks < 2) continue;
+    const bool splitK = k.splitMember() >= 0 && k.modes[size_t(k.splitMember())] == StmtMode::SplitTileReduce;
+    if (!(k.streamedTile() || splitK) || k.splitChunks < 2) continue;
     StreamSplit s{k.id, k.statements[size_t(k.splitMember())], k.splitChunks, k.splitChunk, k.modeledUs, std::nullopt};
     if (auto whole = cm.unsplit(k)) s.wholeUs = whole->modeledUs;
     out.push_back(s);
@@ -226,7 +227,7 @@ std::vector<StreamSplit> explainStreamSplits(const CostModel& cm, const Partitio
 std::string streamSplitText(const Program& prog, const StreamSplit& s) {
   return "K" + std::to_string(s.kernel) + " splits " + prog.statements[size_t(s.max)].label() + "'s reduction in " +
          std::to_string(s.chunks) + " chunks of " + std::to_string(s.chunk) + ": " + fmtUs(s.chosenUs) + " against " +
-         (s.wholeUs ? fmtUs(*s.wholeUs) + " whole on the same grid (one launch fewer, its rows' blocks alone)"
+         (s.wholeUs ? fmtUs(*s.wholeUs) + " whole on the same grid (one launch fewer, its blocks alone)"
                     : std::string("no whole tile on the same grid"));
 }
 
@@ -251,6 +252,9 @@ std::string contractionText(const Program& prog, const TiledContraction& t) {
                                          " outputs a thread)") +
                   ", the reduction staged " + std::to_string(c.kStep) + " steps at a time in " + std::to_string(c.stages) +
                   (c.stages == 1 ? " buffer" : " buffers");
+  if (c.chunk > 0)
+    s += "; split-K: a block reduces " + std::to_string(c.chunk) + " of " + prog.statements[size_t(t.stmt)].dims[size_t(c.r)] +
+         "'s points, a second launch adds the chunks' partial sums";
   if (!t.epilogue.empty()) {
     std::string e;
     for (int m : t.epilogue) e += (e.empty() ? "" : ", ") + prog.statements[size_t(m)].label();

@@ -66,10 +66,11 @@ struct Streaming {
   double chosenUs = 0, twoPassUs = 0;
 };
 std::vector<Streaming> explainStreaming(const CostModel& cm, const Partition& chosen);
-// A streamed tile split over its maximum's reduction, against the same tile whole.
+// A streamed tile split over its maximum's reduction, or a tiled contraction over its
+// own (split-K), against the same tile whole.
 struct StreamSplit {
   int kernel = 0;
-  int max = 0;  // the statement
+  int max = 0;  // the statement split (the maximum, or the contraction)
   int64_t chunks = 0, chunk = 0;
   double chosenUs = 0;
   std::optional<double> wholeUs;  // none where no whole tile fits the grid

@@ -120,14 +120,14 @@ bool vectorAligned(const SizedAccess& a, int x, int width, int64_t lastExtent) {
 
 int KernelPlan::splitMember() const {
   for (size_t m = 0; m < modes.size(); ++m)
-    if (modes[m] == StmtMode::SplitReduce) return int(m);
+    if (reducesAChunk(modes[m])) return int(m);
   return -1;
 }
 
 std::vector<int> KernelPlan::splitMembers() const {
   std::vector<int> out;
   for (size_t m = 0; m < modes.size(); ++m)
-    if (modes[m] == StmtMode::SplitReduce) out.push_back(int(m));
+    if (reducesAChunk(modes[m])) out.push_back(int(m));
   return out;
 }
 

@@ -23,19 +23,27 @@ enum class StmtMode {
   SerialReduce,  // threads over parallel points, each reduces its point serially
   BlockReduce,   // the block's threads split each point's reduction, then combine
   SplitReduce,   // a block reduction over one chunk per block; a second launch combines
-  ColumnReduce   // threads along a kept dimension (a column each), the block's groups of
+  ColumnReduce,  // threads along a kept dimension (a column each), the block's groups of
                  // threads split each column's reduction (RowMapping::ColumnTile)
+  // Split-K: a tiled contraction (ContractionTile) over one chunk of its reduction per
+  // block, each thread its micro-tile's partial sums; a second launch combines. A tile of
+  // outputs per block already gives its threads their own points, so the split is there
+  // only for blocks: a small output with a long reduction fills no GPU otherwise.
+  SplitTileReduce
 };
 inline constexpr EnumName<StmtMode> kStmtModeNames[] = {{StmtMode::Pointwise, "pointwise"},
                                                        {StmtMode::SerialReduce, "serial-reduce"},
                                                        {StmtMode::BlockReduce, "block-reduce"},
                                                        {StmtMode::SplitReduce, "split-reduce"},
-                                                       {StmtMode::ColumnReduce, "column-reduce"}};
+                                                       {StmtMode::ColumnReduce, "column-reduce"},
+                                                       {StmtMode::SplitTileReduce, "split-tile-reduce"}};
 inline const char* stmtModeName(StmtMode m) { return nameIn(kStmtModeNames, m); }
 // The block's threads share each point's reduction (and combine through shared memory).
 inline bool reducesAcrossThreads(StmtMode m) {
   return m == StmtMode::BlockReduce || m == StmtMode::SplitReduce || m == StmtMode::ColumnReduce;
 }
+// Each block reduces one chunk into partials that the combine launch folds.
+inline bool reducesAChunk(StmtMode m) { return m == StmtMode::SplitReduce || m == StmtMode::SplitTileReduce; }
 
 // How a kernel whose threads share reductions lays its rows (the grid points of its
 // block's tile: the points a reduction runs over) onto threads. Rows never run one
@@ -174,8 +182,14 @@ struct ContractionTile {
     for (bool p : alongP) n += (p ? tileP : tileQ) * kStep;
     return n;
   }
-  // The steps of the reduction over the member's range (`ss`: the member at the plan's sizes).
-  int64_t steps(const SizedStatement& ss) const { return (ss.hi[size_t(r)] - ss.lo[size_t(r)] + kStep - 1) / kStep; }
+  // Split-K (StmtMode::SplitTileReduce): the points of r one block reduces
+  // (KernelPlan::splitChunk); 0: all of them.
+  int64_t chunk = 0;
+  // A block's steps of the reduction (`ss`: the member at the plan's sizes).
+  int64_t steps(const SizedStatement& ss) const {
+    const int64_t points = chunk > 0 ? chunk : ss.hi[size_t(r)] - ss.lo[size_t(r)];
+    return (points + kStep - 1) / kStep;
+  }
 };
 
 // A sum streamed beside the maximum it is shifted by (polyir/Rescale.h, StreamChain):

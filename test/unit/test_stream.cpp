@@ -145,7 +145,9 @@ TEST_CASE("stream: a weighted sum with dims of its own streams, in a tile of row
   })", "acc") == -1);
 
   // Attention: one kernel at the byte lower bound where the scores would not fit on chip;
-  // every read of S x T scores gone. Without streaming: three kernels.
+  // every read of S x T scores gone. Without streaming: four kernels, the weighted sum
+  // split-K (one head's 64 tiles of 64 x 64 outputs would leave SMs idle), its division
+  // by the row sums a kernel after the combine.
   const Sizes sizes = {{"S", 4096}, {"D", 64}};
   Setup on(loadExample("attention.tc"), sizes), off(loadExample("attention.tc"), sizes),
       split(loadExample("attention.tc"), sizes);
@@ -156,7 +158,10 @@ TEST_CASE("stream: a weighted sum with dims of its own streams, in a tile of row
   CHECK(a.kernels[0].streamedTile());
   CHECK(a.kernels[0].streams.size() == 2);
   CHECK(a.dramBytes == on.cm->lowerBoundBytes());
-  CHECK(b.kernels.size() == 3);
+  CHECK(b.kernels.size() == 4);
+  CHECK(std::count_if(b.kernels.begin(), b.kernels.end(), [](const KernelPlan& k) {
+          return k.splitMember() >= 0 && k.modes[size_t(k.splitMember())] == StmtMode::SplitTileReduce;
+        }) == 1);
   CHECK(a.modeledUs < b.modeledUs);
   // One head's rows leave SMs idle: split over the keys, the maximum and both sums leave
   // partials that a second launch combines; the epilogue (O = acc / l) needs the
