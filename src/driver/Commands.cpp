@@ -175,6 +175,7 @@ struct FusionCli {
   bool noColumnTiles = false;
   int stages = CostModel::kDefaultContractionStages;
   bool noStreamSplit = false;
+  bool noSplitK = false;
   std::string numerics = "default";
 
   // `severalStrategies`: --strategy takes a comma-separated list (exec runs each plan).
@@ -196,6 +197,8 @@ struct FusionCli {
                   "no reduction runs down a tile of columns, its threads along the kept dimension (docs/cost-model.md)");
     cmd->add_flag("--no-stream-split", noStreamSplit,
                   "no streamed tile splits its maximum's reduction across blocks and combines the chunks (docs/streaming.md)");
+    cmd->add_flag("--no-split-k", noSplitK,
+                  "no tiled contraction splits its reduction across blocks and combines the chunks (split-K, docs/cost-model.md)");
     cmd->add_option("--stages", stages,
                     "at most this many buffers of a tiled contraction's staged slices, whose copies (cp.async) run ahead of the "
                     "step computing (1: stage a step, then compute it; default 2; docs/codegen.md)")
@@ -207,6 +210,7 @@ struct FusionCli {
     cm.setStreams(!noStream);
     cm.setColumnTiles(!noColumnTiles);
     cm.setStreamSplits(!noStreamSplit);
+    cm.setSplitK(!noSplitK);
     cm.setMaxStages(stages);
     cm.setNumerics(*parseIn(kNumericsNames, numerics));
   }

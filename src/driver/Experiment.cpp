@@ -118,6 +118,7 @@ json pointKey(const ExperimentConfig& cfg, const Point& pt) {
   if (!cfg.stream) k["stream"] = false;
   if (!cfg.columnTiles) k["column_tiles"] = false;
   if (!cfg.streamSplit) k["stream_split"] = false;
+  if (!cfg.splitK) k["split_k"] = false;
   if (cfg.stages != CostModel::kDefaultContractionStages) k["stages"] = cfg.stages;
   if (pt.numerics != Numerics::Default) k["numerics"] = numericsName(pt.numerics);
   return k;
@@ -222,6 +223,7 @@ json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& 
     cm.setStreams(cfg.stream);
     cm.setColumnTiles(cfg.columnTiles);
     cm.setStreamSplits(cfg.streamSplit);
+    cm.setSplitK(cfg.splitK);
     cm.setMaxStages(cfg.stages);
     cm.setNumerics(pt.numerics);
     SearchOptions opt;

@@ -229,7 +229,8 @@ std::optional<KernelPlan> CostModel::evaluateMapping(const std::vector<int>& mem
     if (!best || v.modeledUs < best->modeledUs - 1e-12) best = std::move(v);
   }
   // Split-K runs tiled only: a chunk per thread would be a serial loop over a chunk.
-  if (kp.splitMember() >= 0 && kp.modes[size_t(kp.splitMember())] == StmtMode::SplitTileReduce) return best;
+  if (kp.splitMember() >= 0 && kp.modes[size_t(kp.splitMember())] == StmtMode::SplitTileReduce)
+    return splitK_ ? best : std::nullopt;
   KernelPlan plain = price(members, shape, kp, stream);
   if (!best) return plain;
   return plain.modeledUs < best->modeledUs - 1e-12 ? plain : *best;

@@ -207,6 +207,7 @@ class CostModel {
   // alone leave SMs idle (docs/streaming.md, "Split streamed tiles"); on unless
   // `--no-stream-split`. Set before the first plan.
   void setStreamSplits(bool on) { streamSplits_ = on; }
+  void setSplitK(bool on) { splitK_ = on; }
   // At most this many buffers of a tiled contraction's staged slices
   // (ContractionTile::stages; `--stages`, 1: stage a step, then compute it). Set before
   // the first plan.
@@ -279,6 +280,7 @@ class CostModel {
   bool streams_ = true;                       // --no-stream: false
   bool columnTiles_ = true;                   // --no-column-tiles: false
   bool streamSplits_ = true;                  // --no-stream-split: false
+  bool splitK_ = true;                        // --no-split-k: false
   int maxStages_ = kDefaultContractionStages;  // --stages
   Numerics numerics_ = Numerics::Default;
   mutable std::unordered_map<StmtSet, std::optional<KernelPlan>, StmtSetHash> memo_[2];

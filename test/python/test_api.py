@@ -165,6 +165,17 @@ def test_stream_split_as_the_command_line():
         assert len(tiles) == 1 and (tiles[0]["split_chunks"] > 1) == split
 
 
+def test_split_k_as_the_command_line():
+    path = os.path.join(SOURCE, "examples", "matmul.tc")
+    prog = polyfuse.load(path, sizes={"N": 64, "M": 64, "K": 65536})
+    for flag, split in (([], True), (["--no-split-k"], False)):
+        plan = prog.fuse(split_k=split)[0]
+        cli = cli_json("fuse", path, "--size", "N=64,M=64,K=65536", *flag)
+        assert plan.to_dict()["kernels"] == cli["kernels"]
+        assert (cli["kernels"][0]["split_chunks"] > 1) == split
+        assert ("split-tile-reduce" in cli["kernels"][0]["modes"]) == split
+
+
 def test_errors_are_located_exceptions(tmp_path):
     bad = tmp_path / "bad.tc"
     bad.write_text(textwrap.dedent("""\
