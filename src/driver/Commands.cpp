@@ -65,6 +65,7 @@ namespace {
 
 struct Common {
   std::string file, entry, sizes;
+  bool keepCopies = false;
 };
 
 // A JSON file (a plan), with a parse error located at its line and column.
@@ -93,6 +94,9 @@ void addCommon(CLI::App* cmd, Common& c) {
   cmd->add_option("file", c.file, "program: FILE.tc, or FILE.mlir (linalg on tensors)")->required();
   cmd->add_option("--entry", c.entry, "TC definition or MLIR function to use (default: the first)");
   cmd->add_option("--size", c.sizes, "sizes, e.g. N=4096,M=4096 (each size the program has)");
+  cmd->add_flag("--keep-copies", c.keepCopies,
+                "keep each copy (a permutation or broadcast of another tensor) a statement of its own, instead of "
+                "reading it through at its readers (docs/design.md)");
 }
 
 // A note's kind: its words, with quoted names and numbers left out.
@@ -130,7 +134,7 @@ int withProgram(const Common& c, const std::function<int(LoadedProgram&)>& then)
   });
   if (rc) return rc;
   return guarded(c.file, &src->text, [&] {
-    LoadedProgram lp = loadProgramFile(*src, c.entry, std::make_shared<IslContext>());
+    LoadedProgram lp = loadProgramFile(*src, c.entry, std::make_shared<IslContext>(), {!c.keepCopies});
     printNotes(c.file, lp.notes);
     return then(lp);
   });

@@ -119,6 +119,7 @@ json pointKey(const ExperimentConfig& cfg, const Point& pt) {
   if (!cfg.columnTiles) k["column_tiles"] = false;
   if (!cfg.streamSplit) k["stream_split"] = false;
   if (!cfg.splitK) k["split_k"] = false;
+  if (!cfg.readThrough) k["read_through"] = false;
   if (cfg.stages != CostModel::kDefaultContractionStages) k["stages"] = cfg.stages;
   if (pt.numerics != Numerics::Default) k["numerics"] = numericsName(pt.numerics);
   return k;
@@ -209,7 +210,7 @@ json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& 
     SourceFile src = readSource(ps.path);
     LoadedProgram lp;
     try {
-      lp = loadProgramFile(src, ps.entry, std::make_shared<IslContext>());
+      lp = loadProgramFile(src, ps.entry, std::make_shared<IslContext>(), {cfg.readThrough});
     } catch (const SourceError& e) {
       throw UsageError(formatSourceError(ps.path, src.text, e));
     }
@@ -388,7 +389,7 @@ void validatePoints(const ExperimentConfig& cfg, const std::vector<Point>& point
     if (!loaded.count(pt.program)) {
       SourceFile src = readSource(ps.path);
       try {
-        loaded[pt.program] = loadProgramFile(src, ps.entry, std::make_shared<IslContext>());
+        loaded[pt.program] = loadProgramFile(src, ps.entry, std::make_shared<IslContext>(), {cfg.readThrough});
       } catch (const SourceError& e) {
         throw UsageError(formatSourceError(ps.path, src.text, e));
       }

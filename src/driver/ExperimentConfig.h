@@ -59,6 +59,7 @@ struct ExperimentConfig {
   int stages = CostModel::kDefaultContractionStages;  // a tiled contraction's most buffers (docs/codegen.md)
   bool streamSplit = true;  // streamed tiles may split their reduction across blocks (docs/streaming.md)
   bool splitK = true;       // tiled contractions may split theirs (split-K, docs/cost-model.md)
+  bool readThrough = true;  // copies read through at their readers (docs/design.md); false: --keep-copies
   // Swept like strategies: strict, every plan rounds as the reference does; tf32,
   // contractions may run on tensor cores (KernelPlan.h, Numerics).
   std::vector<Numerics> numerics{Numerics::Default};

@@ -11,6 +11,7 @@ bool isMlirPath(const std::string& path);
 
 // As loadProgram; `entry` names a TC definition or an MLIR function. Notes of the
 // importer (upgraded spellings, may-reads) are in LoadedProgram::notes.
-LoadedProgram loadProgramFile(const SourceFile& src, const std::string& entry, IslContextPtr ctx);
+LoadedProgram loadProgramFile(const SourceFile& src, const std::string& entry, IslContextPtr ctx,
+                              const FrontEndOptions& options = {});
 
 }  // namespace polyfuse

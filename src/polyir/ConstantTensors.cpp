@@ -1,6 +1,7 @@
 #include "polyir/ConstantTensors.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "polyir/Parser.h"
 
@@ -103,7 +104,96 @@ void eraseTensor(Program& prog, int t) {
   }
 }
 
+// Removes statement w, which alone wrote tensor t, no longer read, and t itself;
+// statements keep their order and are numbered again.
+void eraseWriter(Program& prog, size_t w, int t) {
+  prog.statements.erase(prog.statements.begin() + std::ptrdiff_t(w));
+  for (size_t s = 0; s < prog.statements.size(); ++s) prog.statements[s].id = int(s);
+  eraseTensor(prog, t);
+}
+
+// Subscript `g` of the copy's read, at its point `y` (dims[k] = sub[k]): each of the
+// copy's dims replaced by the reader's subscript. None where a quotient gets in the way.
+std::optional<Affine> composed(const Affine& g, const std::vector<std::string>& dims, const std::vector<Affine>& sub) {
+  Affine out = Affine::constantOf(g.constant);
+  for (auto& [name, c] : g.coef) {
+    const auto d = std::find(dims.begin(), dims.end(), name);
+    if (d == dims.end()) {
+      out.coef[name] += c;  // a size
+      continue;
+    }
+    const Affine& f = sub[size_t(d - dims.begin())];
+    if (g.coef.size() == 1 && c == 1 && g.constant == 0 && g.div == 1) return f;  // the dim itself
+    if (f.div != 1) return std::nullopt;
+    out = out + f.scaled(c);
+  }
+  for (auto it = out.coef.begin(); it != out.coef.end();) it = it->second == 0 ? out.coef.erase(it) : std::next(it);
+  return g.div == 1 ? out : out.floorDiv(g.div);
+}
+
 }  // namespace
+
+std::vector<std::string> readThroughCopies(Program& prog) {
+  std::vector<std::string> removed;
+  for (int t = 0; t < int(prog.tensors.size());) {
+    const Tensor& T = prog.tensors[size_t(t)];
+    std::vector<size_t> writers;
+    for (size_t s = 0; s < prog.statements.size(); ++s)
+      if (prog.statements[s].write.tensor == t) writers.push_back(s);
+    auto skip = [&] { ++t; };
+    if (T.role != TensorRole::Temporary || writers.size() != 1 || !readsAsValues(prog, t)) {
+      skip();
+      continue;
+    }
+    const size_t w = writers[0];
+    const Statement& W = prog.statements[w];
+    if (W.op != ReduceOp::Assign || W.reads.size() != 1 || W.rhs->kind != ExprKind::Access || !writesWholeTensor(W, T) ||
+        W.dims.size() != T.shape.size()) {
+      skip();
+      continue;
+    }
+    const Access& src = W.reads[0];
+    const int q = src.tensor;
+    // The same value, bit for bit, wherever it is read; the source unchanged from the
+    // copy on (written only before it, or an input).
+    bool ok = q != t && prog.tensors[size_t(q)].type == T.type && !src.gathers() && !src.guarded();
+    for (size_t s = 0; s < prog.statements.size() && ok; ++s)
+      if (prog.statements[s].write.tensor == q) ok = s < w && prog.tensors[size_t(q)].role != TensorRole::Output;
+    // The copy's dims, as its write names them, in subscript order.
+    std::vector<std::string> dims;
+    for (const Affine& a : W.write.subscripts) dims.push_back(a.coef.begin()->first);
+    // Every reader's subscripts, composed with the copy's read.
+    std::vector<std::vector<std::pair<size_t, std::vector<Affine>>>> reads(prog.statements.size());
+    for (size_t s = 0; s < prog.statements.size() && ok; ++s) {
+      const Statement& st = prog.statements[s];
+      for (size_t r = 0; r < st.reads.size() && ok; ++r) {
+        if (st.reads[r].tensor != t) continue;
+        ok = s > w && st.write.tensor != q;
+        std::vector<Affine> subs;
+        for (const Affine& g : src.subscripts) {
+          if (!ok) break;
+          std::optional<Affine> c = composed(g, dims, st.reads[r].subscripts);
+          ok = c.has_value();
+          if (ok) subs.push_back(*c);
+        }
+        reads[s].push_back({r, std::move(subs)});
+      }
+    }
+    if (!ok) {
+      skip();
+      continue;
+    }
+    for (size_t s = 0; s < prog.statements.size(); ++s)
+      for (auto& [r, subs] : reads[s]) {
+        Access& a = prog.statements[s].reads[r];
+        a.tensor = q;
+        a.subscripts = std::move(subs);
+      }
+    removed.push_back(T.name);
+    eraseWriter(prog, w, t);
+  }
+  return removed;
+}
 
 std::vector<std::string> inlineConstantTensors(Program& prog) {
   std::vector<std::string> removed;
@@ -149,9 +239,7 @@ std::vector<std::string> inlineConstantTensors(Program& prog) {
       st.reads = std::move(kept);
     }
     removed.push_back(T.name);
-    prog.statements.erase(prog.statements.begin() + std::ptrdiff_t(w));
-    for (size_t s = 0; s < prog.statements.size(); ++s) prog.statements[s].id = int(s);
-    eraseTensor(prog, t);
+    eraseWriter(prog, w, t);
   }
   return removed;
 }

@@ -20,20 +20,29 @@ SourceFile readSource(const std::string& path) {
   return {path, ss.str()};
 }
 
-std::unique_ptr<Program> checkedProgram(const DefDecl& def, std::vector<std::string>& notes) {
+// "N <what> (a, b, ...): <why>", naming at most 8, or nothing when none.
+static void noteRemoved(std::vector<std::string>& notes, const std::vector<std::string>& names, const std::string& what,
+                        const std::string& why) {
+  if (names.empty()) return;
+  std::string list;
+  for (size_t k = 0; k < names.size() && k < 8; ++k) list += (k ? ", " : "") + names[k];
+  if (names.size() > 8) list += ", ...";
+  notes.push_back(std::to_string(names.size()) + " " + what + " (" + list + "): " + why);
+}
+
+std::unique_ptr<Program> checkedProgram(const DefDecl& def, std::vector<std::string>& notes,
+                                        const FrontEndOptions& options) {
   auto prog = std::make_unique<Program>(analyze(def));
-  const std::vector<std::string> inlined = inlineConstantTensors(*prog);
-  if (!inlined.empty()) {
-    std::string names;
-    for (size_t k = 0; k < inlined.size() && k < 8; ++k) names += (k ? ", " : "") + inlined[k];
-    if (inlined.size() > 8) names += ", ...";
-    notes.push_back(std::to_string(inlined.size()) + " constant tensor(s) read as their value where used (" + names +
-                    "): each is written once, everywhere, from no other tensor");
-  }
+  noteRemoved(notes, inlineConstantTensors(*prog), "constant tensor(s) read as their value where used",
+              "each is written once, everywhere, from no other tensor");
+  if (options.readThroughCopies)
+    noteRemoved(notes, readThroughCopies(*prog), "copied tensor(s) read through to what they copy",
+                "each is a permutation or broadcast of another, written once, everywhere (--keep-copies keeps them)");
   return prog;
 }
 
-LoadedProgram loadProgram(const SourceFile& src, const std::string& entry, IslContextPtr ctx) {
+LoadedProgram loadProgram(const SourceFile& src, const std::string& entry, IslContextPtr ctx,
+                          const FrontEndOptions& options) {
   if (src.text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw SourceError({1, 1}, "file is empty: expected a 'def'");
   std::vector<DefDecl> defs = parseFile(src.text);
@@ -50,7 +59,7 @@ LoadedProgram loadProgram(const SourceFile& src, const std::string& entry, IslCo
   }
   LoadedProgram lp;
   lp.source = src;
-  lp.program = checkedProgram(*chosen, lp.notes);
+  lp.program = checkedProgram(*chosen, lp.notes, options);
   lp.poly = std::make_unique<PolyProgram>(*lp.program, std::move(ctx));
   return lp;
 }

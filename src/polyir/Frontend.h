@@ -26,12 +26,20 @@ struct LoadedProgram {
   std::vector<std::string> notes;  // what the front end did that the user should know
 };
 
-// Sema's program of `def`, its constant tensors read as their values
-// (polyir/ConstantTensors.h), with a note naming them.
-std::unique_ptr<Program> checkedProgram(const DefDecl& def, std::vector<std::string>& notes);
+// What the front end rewrites, beyond reading the program.
+struct FrontEndOptions {
+  // Copies read through (polyir/ConstantTensors.h, readThroughCopies); --keep-copies.
+  bool readThroughCopies = true;
+};
+
+// Sema's program of `def`, its constant tensors read as their values and its copies read
+// through (polyir/ConstantTensors.h), with a note naming them.
+std::unique_ptr<Program> checkedProgram(const DefDecl& def, std::vector<std::string>& notes,
+                                        const FrontEndOptions& options = {});
 
 // Parses, checks and builds the isl form of the entry `entry` (default: the first
 // definition). Throws SourceError for problems in the file.
-LoadedProgram loadProgram(const SourceFile& src, const std::string& entry, IslContextPtr ctx);
+LoadedProgram loadProgram(const SourceFile& src, const std::string& entry, IslContextPtr ctx,
+                          const FrontEndOptions& options = {});
 
 }  // namespace polyfuse

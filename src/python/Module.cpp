@@ -75,12 +75,12 @@ std::string label(int statement, const std::vector<int>& recomputed) {
   return std::count(recomputed.begin(), recomputed.end(), statement) ? s + "'" : s;
 }
 
-PyProgram load(const std::string& path, const std::optional<Sizes>& sizes, const std::string& entry) {
+PyProgram load(const std::string& path, const std::optional<Sizes>& sizes, const std::string& entry, bool readThrough) {
   auto state = std::make_shared<LoadedState>();
   state->path = path;
   SourceFile src = readSource(path);
   try {
-    state->lp = loadProgramFile(src, entry, std::make_shared<IslContext>());
+    state->lp = loadProgramFile(src, entry, std::make_shared<IslContext>(), {readThrough});
   } catch (const SourceError& e) {
     throw LocatedError(formatSourceError(path, src.text, e));
   }
@@ -423,7 +423,8 @@ PYBIND11_MODULE(_polyfuse, m) {
                std::to_string(p.state->lp.program->statements.size()) + " statement(s) from " + p.state->path + ">";
       });
 
-  m.def("load", &load, py::arg("path"), py::arg("sizes") = py::none(), py::arg("entry") = "",
-        "load a program: FILE.tc or FILE.mlir (linalg on tensors)");
+  m.def("load", &load, py::arg("path"), py::arg("sizes") = py::none(), py::arg("entry") = "", py::arg("read_through") = true,
+        "load a program: FILE.tc or FILE.mlir (linalg on tensors); read_through=False keeps each copy (a permutation "
+        "or broadcast of another tensor) a statement of its own (docs/design.md)");
   m.def("_experiment", &experiment, py::arg("config"), py::arg("out") = "", py::arg("jobs") = 1, py::arg("force") = false);
 }

@@ -176,6 +176,15 @@ def test_split_k_as_the_command_line():
         assert ("split-tile-reduce" in cli["kernels"][0]["modes"]) == split
 
 
+def test_copies_read_through_unless_kept():
+    path = os.path.join(SOURCE, "test", "lit", "mlir", "collapse.mlir")
+    read = polyfuse.load(path, entry="merge")
+    kept = polyfuse.load(path, entry="merge", read_through=False)
+    assert "t(d0, d1, d2) = at(d1, d0, d2)" in kept.tc
+    assert "  t(" not in read.tc and "at(d2_0, d0, d2_1)" in read.tc
+    assert kept.fuse()[0].to_dict()["kernels"] == cli_json("fuse", path, "--entry", "merge", "--keep-copies")["kernels"]
+
+
 def test_errors_are_located_exceptions(tmp_path):
     bad = tmp_path / "bad.tc"
     bad.write_text(textwrap.dedent("""\

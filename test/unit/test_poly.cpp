@@ -79,3 +79,34 @@ TEST_CASE("check output is stable") {
   printCheck(y, *b.poly, nullptr);
   CHECK(x.str() == y.str());
 }
+
+TEST_CASE("copies read through: a permutation's readers read its source; what would change a value stays") {
+  // K's head split and transpose, then a matmul over it: the copy goes, the matmul reads
+  // K through the composed subscripts; the note names it.
+  auto lp = test::load(R"(def f(float(S, 64) K, float(2, S, 32) Q) -> (O) {
+    kt(h, e, j) = K(j, 32 * h + e) where h in 0:2, e in 0:32
+    O(h, i, j) +=! Q(h, i, e) * kt(h, e, j)
+  })");
+  REQUIRE(lp.program->statements.size() == 1);
+  CHECK(statementText(*lp.program, lp.program->statements[0]) == "O(h, i, j) +=! Q(h, i, e) * K(j, e + 32*h)");
+  REQUIRE(lp.notes.size() == 1);
+  CHECK(lp.notes[0].find("1 copied tensor(s) read through to what they copy (kt)") == 0);
+  // A source written again after the copy, and a gather, keep their statements.
+  auto kept = [](const char* text) { return test::load(text).program->statements.size(); };
+  CHECK(kept(R"(def f(float(N) X) -> (O, T) {
+    T(i) = X(i)
+    c(i) = T(i)
+    T(i) += 1.0
+    O(i) = c(i) * 2.0
+  })") == 4);
+  CHECK(kept(R"(def f(int32(N) ids, float(V, D) E) -> (O) {
+    g(i, d) = E(ids(i), d)
+    O(i, d) = g(i, d) * 2.0
+  })") == 2);
+  // A copy's reader that writes the source itself would read its own updates.
+  CHECK(kept(R"(def f(float(N) X) -> (A) {
+    A(i) = X(i)
+    c(i) = A(i)
+    A(i) += c(N - 1 - i)
+  })") == 3);
+}

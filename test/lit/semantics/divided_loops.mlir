@@ -13,8 +13,8 @@
 // CHECK: opencl v7: 12 elements match MLIR
 // RUN: polyfuse check %s --tc 2>/dev/null | FileCheck %s --check-prefix=TC
 // TC: def forward({{.*}}) -> (float(3, 2, 5, 2) v2, float(4, 5) v5, float(4, 3) v7)
-// TC: v1(d0_0, d0_1, d1_0, d1_1) = x(d0_0, d1_0)
-// TC: v2(d0_0, d0_1, d1_0, d1_1) = v1(d0_0, d0_1, d1_0, d1_1) + z(2*d0_0 + d0_1, 2*d1_0 + d1_1)
+// The upsample's copy is read through (docs/design.md): v2 reads x where v1 copied it.
+// TC: v2(d0_0, d0_1, d1_0, d1_1) = x(d0_0, d1_0) + z(2*d0_0 + d0_1, 2*d1_0 + d1_1)
 // TC: v5(d0, d1) +=! a(d0, 2*d2_0 + d2_1) * b(d2_0, d1, d2_1) where d2_0 in 0:3, d2_1 in 0:2
 // TC: v7(d0_0, d0_1) = t(d0_1, d0_0) where d0_0 in 0:4, d0_1 in 0:3
 // RUN: polyfuse check %s 2>&1 | FileCheck %s --check-prefix=NOTE

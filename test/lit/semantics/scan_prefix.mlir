@@ -6,8 +6,8 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: polyfuse check %s --entry products --tc 2>&1 | FileCheck %s --check-prefix=TC
 // TC: note: read 5 iree_linalg_ext.scan op(s)
-// TC: pf_scan_0_start(d0, d1) = x(d0, 0)
-// TC-NEXT: pf_scan_0(d0, d1) = pf_scan_0_start(d0, d1)
+// (the scan's start, a copy of x's first column, read through: docs/design.md)
+// TC: pf_scan_0(d0, d1) = x(d0, 0) where d0 in 0:2, d1 in 0:4
 // TC-NEXT: pf_scan_0(d0, d1) *= d2 >= 1 ? (d2 <= d1 ? x(d0, d2) : 1.0) : 1.0 where d1 in 0:4
 // TC-NEXT: pf_scan_0_acc(d0) = pf_scan_0(d0, 3)
 // TC-NEXT: twice(d0) = pf_scan_0_acc(d0) + pf_scan_0_acc(d0)
