@@ -1870,7 +1870,7 @@ class KernelPrinter {
        << "; ++pf_b) {\n"
        << outputs("        ") << "        if (" << lp.var << " < " << lp.hi << " && " << lq.var << " < " << lq.hi << ") {\n";
     // Split-K leaves the chunk's sums, in the computing type, for the combine launch.
-    if (c.chunk > 0)
+    if (k_.plan.splitsK())
       os << "          " << lhs << " = pf_acc[pf_a][pf_b];\n";
     else if (!accumulatorOnly(st.write.tensor))
       os << "          "

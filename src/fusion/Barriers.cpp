@@ -129,7 +129,7 @@ void placeBarriers(const Program& prog, const SizedProgram& at, KernelPlan& kp) 
   // A tiled contraction: two a step (staged, then consumed), or, double-buffered, one a
   // step and one after the last.
   for (const ContractionTile& c : kp.contractions) {
-    const int64_t steps = c.steps(at.statement(kp.statements[size_t(c.member)]));
+    const int64_t steps = c.steps(at.statement(kp.statements[size_t(c.member)]), kp.kChunk());
     kp.barriersPerBlock += c.stages > 1 ? steps + 1 : 2 * steps;
   }
   // The combines across threads: under WarpPerRow one a reducing member (the warps

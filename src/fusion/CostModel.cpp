@@ -229,7 +229,7 @@ std::optional<KernelPlan> CostModel::evaluateMapping(const std::vector<int>& mem
     if (!best || v.modeledUs < best->modeledUs - 1e-12) best = std::move(v);
   }
   // Split-K runs tiled only: a chunk per thread would be a serial loop over a chunk.
-  if (kp.splitMember() >= 0 && kp.modes[size_t(kp.splitMember())] == StmtMode::SplitTileReduce)
+  if (kp.splitsK())
     return splitK_ ? best : std::nullopt;
   KernelPlan plain = price(members, shape, kp, stream);
   if (!best) return plain;
@@ -374,7 +374,6 @@ bool CostModel::tileContraction(const std::vector<int>& members, KernelPlan& kp,
   for (size_t k = 0; k < members.size(); ++k) {
     if (kp.modes[k] != (split ? StmtMode::SplitTileReduce : StmtMode::SerialReduce)) continue;
     std::optional<ContractionTile> c = contractionTile(members, kp, int(k), micro);
-    if (c && split) c->chunk = kp.splitChunk;
     if (c && (tiles.empty() || c->threads() == tiles.front().threads())) tiles.push_back(*c);
   }
   if (tiles.empty()) return false;
@@ -529,7 +528,7 @@ std::optional<ContractionTile> CostModel::contractionTile(const std::vector<int>
 void CostModel::onchipLoads(const std::vector<int>& members, KernelPlan& kp) const {
   kp.onchipLoadBytes = 0;
   for (const ContractionTile& c : kp.contractions) {
-    const int64_t steps = c.steps(sized(members[size_t(c.member)]));
+    const int64_t steps = c.steps(sized(members[size_t(c.member)]), kp.kChunk());
     kp.onchipLoadBytes += checkedMul(checkedMul(kp.blocks, c.stagedValues() * steps, "staging"),
                                      computeBytes_, "staging");
   }

@@ -215,8 +215,7 @@ std::vector<Streaming> explainStreaming(const CostModel& cm, const Partition& ch
 std::vector<StreamSplit> explainStreamSplits(const CostModel& cm, const Partition& chosen) {
   std::vector<StreamSplit> out;
   for (const KernelPlan& k : chosen.kernels) {
-    const bool splitK = k.splitMember() >= 0 && k.modes[size_t(k.splitMember())] == StmtMode::SplitTileReduce;
-    if (!(k.streamedTile() || splitK) || k.splitChunks < 2) continue;
+    if (!(k.streamedTile() || k.splitsK()) || k.splitChunks < 2) continue;
     StreamSplit s{k.id, k.statements[size_t(k.splitMember())], k.splitChunks, k.splitChunk, k.modeledUs, std::nullopt};
     if (auto whole = cm.unsplit(k)) s.wholeUs = whole->modeledUs;
     out.push_back(s);
@@ -235,7 +234,7 @@ std::vector<TiledContraction> explainContractions(const Partition& chosen) {
   std::vector<TiledContraction> out;
   for (const KernelPlan& k : chosen.kernels)
     for (const ContractionTile& c : k.contractions) {
-      TiledContraction t{k.id, k.statements[size_t(c.member)], c, {}};
+      TiledContraction t{k.id, k.statements[size_t(c.member)], c, {}, k.kChunk()};
       for (int e : c.epilogue) t.epilogue.push_back(k.statements[size_t(e)]);
       out.push_back(std::move(t));
     }
@@ -252,8 +251,8 @@ std::string contractionText(const Program& prog, const TiledContraction& t) {
                                          " outputs a thread)") +
                   ", the reduction staged " + std::to_string(c.kStep) + " steps at a time in " + std::to_string(c.stages) +
                   (c.stages == 1 ? " buffer" : " buffers");
-  if (c.chunk > 0)
-    s += "; split-K: a block reduces " + std::to_string(c.chunk) + " of " + prog.statements[size_t(t.stmt)].dims[size_t(c.r)] +
+  if (t.kChunk > 0)
+    s += "; split-K: a block reduces " + std::to_string(t.kChunk) + " of " + prog.statements[size_t(t.stmt)].dims[size_t(c.r)] +
          "'s points, a second launch adds the chunks' partial sums";
   if (!t.epilogue.empty()) {
     std::string e;

@@ -82,6 +82,7 @@ struct TiledContraction {
   int stmt = 0;
   ContractionTile tile;
   std::vector<int> epilogue;  // statements
+  int64_t kChunk = 0;         // KernelPlan::kChunk
 };
 std::vector<TiledContraction> explainContractions(const Partition& chosen);
 // "K0 tiles S0 in 128x128 blocks on tensor cores (mma.sync TF32, warps of 64x32 outputs),

@@ -182,11 +182,9 @@ struct ContractionTile {
     for (bool p : alongP) n += (p ? tileP : tileQ) * kStep;
     return n;
   }
-  // Split-K (StmtMode::SplitTileReduce): the points of r one block reduces
-  // (KernelPlan::splitChunk); 0: all of them.
-  int64_t chunk = 0;
-  // A block's steps of the reduction (`ss`: the member at the plan's sizes).
-  int64_t steps(const SizedStatement& ss) const {
+  // A block's steps of the reduction (`ss`: the member at the plan's sizes; `chunk`:
+  // the points of r one block reduces under split-K, KernelPlan::kChunk, 0 for all).
+  int64_t steps(const SizedStatement& ss, int64_t chunk) const {
     const int64_t points = chunk > 0 ? chunk : ss.hi[size_t(r)] - ss.lo[size_t(r)];
     return (points + kStep - 1) / kStep;
   }
@@ -484,6 +482,12 @@ struct KernelPlan {
   }
   // The index in `statements` of the split reduction; -1 without a split.
   int splitMember() const;
+  // Split-K: the split reduction runs as a tiled contraction over one chunk a block
+  // (StmtMode::SplitTileReduce).
+  bool splitsK() const { return splitMember() >= 0 && modes[size_t(splitMember())] == StmtMode::SplitTileReduce; }
+  // The points of a tiled contraction's reduction one block reduces under split-K; 0
+  // (all of them) otherwise.
+  int64_t kChunk() const { return splitsK() ? splitChunk : 0; }
   // Every member a split cuts into chunks of partial results: the split reduction, and a
   // sum streamed beside it (its partials rescale to the combined maximum). In member
   // order; the scratch holds their partials one after another, the combine writes each.

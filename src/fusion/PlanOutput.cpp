@@ -101,7 +101,7 @@ nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p) {
                                          {"tile", {c.tileP, c.tileQ}}, {"staged", tensorNames(prog, staged)},
                                          {"epilogue", epilogue}});
       if (c.tensorCores()) kj["contraction_tiles"].back()["warp_tile"] = {c.warpP(), c.warpQ()};
-      if (c.chunk > 0) kj["contraction_tiles"].back()["k_chunk"] = c.chunk;  // split-K: the kernel's split_chunks
+      if (k.splitsK()) kj["contraction_tiles"].back()["k_chunk"] = k.splitChunk;  // split-K: the points a block reduces
     }
     kj["dram_bytes"] = k.dramBytes;
     kj["l2_bytes"] = k.l2Bytes;

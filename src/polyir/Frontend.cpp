@@ -4,6 +4,7 @@
 #include <sstream>
 #include <sys/stat.h>
 
+#include "polyir/CollapseLoops.h"
 #include "polyir/ConstantTensors.h"
 #include "polyir/Parser.h"
 
@@ -38,6 +39,8 @@ std::unique_ptr<Program> checkedProgram(const DefDecl& def, std::vector<std::str
   if (options.readThroughCopies)
     noteRemoved(notes, readThroughCopies(*prog), "copied tensor(s) read through to what they copy",
                 "each is a permutation or broadcast of another, written once, everywhere (--keep-copies keeps them)");
+  for (const std::string& c : collapseReductionLoops(*prog))
+    notes.push_back("reduction loops collapsed, " + c + ": every access reads them as one row-major index");
   return prog;
 }
 
