@@ -39,6 +39,9 @@ class CostModel {
   // threads_per_block, when its shared memory leaves one block an SM.
   static constexpr int kMaxBlockThreads = 1024;
   static constexpr int kTiledGridCoords = 2;       // only the innermost two grid coordinates are tiled
+  // Unanchored siblings (gridAssignments) take every orientation up to this many
+  // assignments a rank, then pair the loops their shared tensor leaves free in order.
+  static constexpr size_t kMaxUnanchoredAssignments = 1024;
   static constexpr int64_t kMaxTile1D = 1024;      // largest tile of a one-dimensional grid
   static constexpr int64_t kMaxTileND = 64;        // largest tile per coordinate of a wider grid
   static constexpr int64_t kMaxTilePoints = 4096;  // largest tile, in grid points
@@ -296,6 +299,10 @@ class CostModel {
     std::vector<int64_t> run;
     std::vector<int64_t> work;  // per member: its points in one block
   };
+  // Drops each member's tuples (`choices`, by position in `members`; `pos`: statement
+  // to position) that no assignment holds; false when a member keeps none.
+  bool consistentChoices(const std::vector<int>& members, const std::vector<int>& deps, const std::vector<int>& pos, int g,
+                         std::vector<std::vector<std::vector<int>>>& choices) const;
   // The legal rank-g assignments, anchored (below); with `anyOne`, the first one the
   // dependences allow, or none.
   std::vector<std::vector<std::vector<int>>> gridAssignments(const std::vector<int>& members, int g,

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -228,6 +229,35 @@ TEST_CASE("fusion: the exhaustive oracle refuses large programs") {
     CHECK(std::string(e.what()).find("more than 10 statements") != std::string::npos);
   }
   CHECK(s.run("ilp").kernels.size() == 1);
+}
+
+TEST_CASE("grid candidates: siblings pair the loops that index none of their shared input in order") {
+  // Three projections of one input, each over batch x rows x heads x head dimension, as
+  // an attention layer computes Q, K and V: no dependence links them, and the input's
+  // subscripts fix only the batch and row loops. The head loops pair in their order:
+  // per rank g, the first member's ordered choices of g of its 4 loops, the others the
+  // same (24 at ranks 4 and 3; the tile limits keep fewer of ranks 2 and 1). Every
+  // pairing of the three members' loops was tried before.
+  const std::string text =
+      "def qkv(float(B, S, E) x, float(E, H, D) wq, float(E, H, D) wk, float(E, H, D) wv) -> (q, k, v) {\n"
+      "  q(b, s, h, d) +=! x(b, s, e) * wq(e, h, d)\n"
+      "  k(b, s, h, d) +=! x(b, s, e) * wk(e, h, d)\n"
+      "  v(b, s, h, d) +=! x(b, s, e) * wv(e, h, d)\n"
+      "}\n";
+  Setup s(test::load(text), {{"B", 3}, {"S", 8}, {"E", 16}, {"H", 2}, {"D", 8}});
+  const StmtSet group = StmtSet::of(3, {0, 1, 2});
+  std::set<std::vector<std::vector<int>>> assignments;
+  for (const GridCandidate& c : s.cm->gridCandidates(group, false, StmtSet())) {
+    assignments.insert(c.dims);
+    CHECK(c.dims[0] == c.dims[1]);
+    CHECK(c.dims[0] == c.dims[2]);
+  }
+  std::map<size_t, int> byRank;
+  for (auto& a : assignments) byRank[a[0].size()]++;
+  CHECK(byRank[4] == 24);
+  CHECK(byRank[3] == 24);
+  CHECK(assignments.size() <= 64);
+  CHECK(s.run("ilp").solver.status == SolverStatus::Optimal);
 }
 
 TEST_CASE("fusion: a time limit keeps the best known solution and says so") {
