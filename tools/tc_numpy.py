@@ -8,7 +8,7 @@ double precision, whole index grids at a time (the right-hand side over all poin
 the reduction over the reduction dimensions), and compares the outputs with what
 `polyfuse exec --backend ref` computes from the same inputs.
 
-  tc_numpy.py FILE.tc --polyfuse BIN --size N=33,M=129 [--entry DEF] [--seed S]
+  tc_numpy.py FILE.tc --polyfuse BIN [--size N=33,M=129] [--entry DEF] [--seed S]
 
 Float inputs are uniform in [-1, 1] (rounded to float for float tensors); integer
 inputs are uniform over the extent of the dimension they index; scalars uniform in
@@ -198,9 +198,27 @@ def evaluate(tensors, stmts, sizes, values, scalars):
         V.update({n: g for n, g in zip(names, grids)})
         code = Expr(rhs, tensors).parse()
         val = np.broadcast_to(eval(code, {"np": np, "ix": ix, "F": FUNCTIONS, "T": T, "V": V}), grids[0].shape if grids else ())
+        out = T[lhs]
+        if not all(n in names for n in lidx):
+            # A temporary stored flat (polyir/CollapseLoops.h) is written at an affine
+            # function of whole loops, `r(35*a + 7*b + c)`: the loops it names are the
+            # parallel ones, in range order, and each subscript is evaluated over them.
+            used = [k for k, n in enumerate(names) if any(re.search(r"\b%s\b" % n, x) for x in lidx)]
+            at_of = lambda W: tuple(ix(eval(x.replace("/", "//"), {}, W)) for x in lidx)
+            if op == "=":
+                out[at_of(V)] = val
+                continue
+            red = [k for k in range(len(names)) if k not in used]
+            reduce_fn, identity = REDUCE[op]
+            reduced = reduce_fn(val, axis=tuple(red)) if red else val
+            W = dict(sizes)
+            W.update(zip([names[k] for k in used], np.meshgrid(*[spans[k] for k in used], indexing="ij")))
+            at = at_of(W)
+            start = np.full(reduced.shape, identity) if bang else out[at]
+            out[at] = COMBINE[op](start, reduced)
+            continue
         red = [k for k, n in enumerate(names) if n not in lidx]
         par = [names.index(n) for n in lidx]
-        out = T[lhs]
         if op == "=":
             out[tuple(ix(V[n]) for n in lidx)] = val
             continue
@@ -220,7 +238,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("file")
     ap.add_argument("--polyfuse", required=True)
-    ap.add_argument("--size", required=True)
+    ap.add_argument("--size", default="", help="N=33,M=129 (none for a program of constant sizes)")
     ap.add_argument("--entry", default="")
     ap.add_argument("--seed", type=int, default=3)
     a = ap.parse_args()
@@ -229,7 +247,7 @@ def main():
     if chk.returncode:
         fail("polyfuse check failed:\n" + chk.stderr)
     tensors, scalar_names, stmts = read_program(chk.stdout)
-    sizes = {k: int(v) for k, v in (kv.split("=") for kv in a.size.split(","))}
+    sizes = {k: int(v) for k, v in (kv.split("=") for kv in a.size.split(",") if kv)}
     rng = np.random.default_rng(a.seed)
     # Integer inputs index a dimension: the extent of the first one they subscript.
     extent = {}
@@ -257,7 +275,7 @@ def main():
             files.append("--input=%s=%s" % (name, f))
         scalars = {n: float(np.float32(rng.uniform(0.5, 1.5))) for n in scalar_names}
         out = os.path.join(work, "out")
-        cmd = [a.polyfuse, "exec", a.file, "--backend", "ref", "--size", a.size, "--dump", out] + entry + files
+        cmd = [a.polyfuse, "exec", a.file, "--backend", "ref", "--dump", out] + (["--size", a.size] if a.size else []) + entry + files
         cmd += ["--scalar=%s=%r" % kv for kv in scalars.items()]
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode:
