@@ -737,6 +737,27 @@ static bool runsInOrder(const FusionGraph& fg, const std::vector<StmtSet>& group
   return done == groups.size();
 }
 
+// kernelOf[s]: the position in `current` (candidate indices) of the kernel holding s.
+static void indexKernels(const CandidateSpace& sp, const std::vector<int>& current, std::vector<int>& kernelOf) {
+  for (size_t k = 0; k < current.size(); ++k)
+    for (int m : sp.candidates[size_t(current[k])].members()) kernelOf[size_t(m)] = int(k);
+}
+
+// Candidate `taken`, with `parts` (what it leaves of the kernels it touches), replaces
+// those kernels in `current`, if the kernels then still run in some order.
+static bool replaceIfOrdered(const FusionGraph& fg, const CandidateSpace& sp, std::vector<int>& current, int taken,
+                             const std::vector<int>& parts) {
+  std::vector<int> next{taken};
+  next.insert(next.end(), parts.begin(), parts.end());
+  for (int k : current)
+    if (!sp.candidates[size_t(k)].intersects(sp.candidates[size_t(taken)])) next.push_back(k);
+  std::vector<StmtSet> groups;
+  for (int k : next) groups.push_back(sp.candidates[size_t(k)]);
+  if (!runsInOrder(fg, groups)) return false;
+  current = std::move(next);
+  return true;
+}
+
 // A descent from the best baseline over the candidates: while some candidate is exactly
 // the union of two or more of the current kernels and is modeled faster than they are
 // together, the one that saves the most replaces them, if the kernels still run in some
@@ -749,11 +770,7 @@ static std::vector<int> mergeDescent(const CostModel& cm, const CandidateSpace& 
   const FusionGraph& fg = cm.graph();
   std::vector<int> current = sp.start;
   std::vector<int> kernelOf(size_t(fg.size()), -1);
-  auto index = [&] {
-    for (size_t k = 0; k < current.size(); ++k)
-      for (int m : sp.candidates[size_t(current[k])].members()) kernelOf[size_t(m)] = int(k);
-  };
-  index();
+  indexKernels(sp, current, kernelOf);
   std::set<int> rejected;  // merges that would close a cycle among the current kernels
   std::vector<std::vector<int>> members(sp.candidates.size());
   for (size_t c = 0; c < sp.candidates.size(); ++c)
@@ -780,18 +797,80 @@ static std::vector<int> mergeDescent(const CostModel& cm, const CandidateSpace& 
       if (parts - sp.cost[c] > bestSaving) bestSaving = parts - sp.cost[c], best = int(c);
     }
     if (best < 0) break;
-    std::vector<int> next{best};
-    const StmtSet& merged = sp.candidates[size_t(best)];
-    for (int k : current)
-      if (!sp.candidates[size_t(k)].intersects(merged)) next.push_back(k);
-    std::vector<StmtSet> groups;
-    for (int k : next) groups.push_back(sp.candidates[size_t(k)]);
-    if (!runsInOrder(fg, groups)) {
+    if (!replaceIfOrdered(fg, sp, current, best, {})) {
       rejected.insert(best);
       continue;
     }
-    current = std::move(next);
-    index();
+    indexKernels(sp, current, kernelOf);
+  }
+  return current;
+}
+
+// A wider descent for candidate spaces the enumeration cut short, where CBC may find
+// no incumbent in time and the start is the answer: a candidate may also take part of a
+// kernel, what it leaves of each kernel it touches running as that remnant (when the
+// remnant is a candidate) or as its statements apart. While some candidate saves time
+// that way, the one that saves the most replaces what it touches, if the kernels still
+// run in some order. Only where the space is incomplete: elsewhere the ILP proves its
+// optimum from any start, and the start is left as the merges made it.
+static std::vector<int> exchangeDescent(const CostModel& cm, const CandidateSpace& sp,
+                                        const std::unordered_map<StmtSet, int, StmtSetHash>& pos, double seconds) {
+  const auto t0 = Clock::now();
+  const FusionGraph& fg = cm.graph();
+  const int n = fg.size();
+  std::vector<int> current = sp.start;
+  std::vector<int> kernelOf(size_t(n), -1);
+  indexKernels(sp, current, kernelOf);
+  std::vector<int> alone(size_t(n), -1);
+  for (int s = 0; s < n; ++s)
+    if (auto it = pos.find(StmtSet::of(n, {s})); it != pos.end()) alone[size_t(s)] = it->second;
+  // What a remnant runs as: itself, when a candidate, else its statements apart (none
+  // when one of them is no candidate alone).
+  auto remnant = [&](const StmtSet& r, std::vector<int>& parts) {
+    if (auto it = pos.find(r); it != pos.end()) {
+      parts.push_back(it->second);
+      return true;
+    }
+    for (int s : r.members()) {
+      if (alone[size_t(s)] < 0) return false;
+      parts.push_back(alone[size_t(s)]);
+    }
+    return true;
+  };
+  std::set<int> rejected;
+  std::vector<int> touched, parts, bestParts;
+  while (since(t0) < seconds) {
+    int best = -1;
+    double bestSaving = 1e-9;
+    for (size_t c = 0; c < sp.candidates.size() && since(t0) < seconds; ++c) {
+      if ((!sp.recomputed.empty() && !sp.recomputed[c].empty()) || rejected.count(int(c))) continue;
+      const StmtSet& g = sp.candidates[c];
+      if (g.count() < 2) continue;
+      touched.clear();
+      for (int m : g.members()) touched.push_back(kernelOf[size_t(m)]);
+      std::sort(touched.begin(), touched.end());
+      touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+      if (touched.size() == 1 && sp.candidates[size_t(current[size_t(touched[0])])] == g) continue;
+      double saving = -sp.cost[c];
+      parts.clear();
+      bool ok = true;
+      for (int k : touched) {
+        const StmtSet& kernel = sp.candidates[size_t(current[size_t(k)])];
+        saving += sp.cost[size_t(current[size_t(k)])];
+        const StmtSet rest = kernel.minus(g);
+        if (rest.count() > 0) ok = ok && remnant(rest, parts);
+        if (!ok) break;
+      }
+      if (!ok) continue;
+      for (int q : parts) saving -= sp.cost[size_t(q)];
+      if (saving > bestSaving) bestSaving = saving, best = int(c), bestParts = parts;
+    }
+    if (best < 0) break;
+    if (!replaceIfOrdered(fg, sp, current, best, bestParts)) {
+      rejected.insert(best);
+      continue;
+    }
+    indexKernels(sp, current, kernelOf);
   }
   return current;
 }
@@ -869,14 +948,17 @@ CandidateSpace candidateSpace(const CostModel& cm, const SearchOptions& opt, dou
   // of what the budget has left (it ends by itself long before on every model tried:
   // MiniLM-L12 from 169 kernels to 109, the ILP's optimum, in 0.3 s).
   if (!sp.start.empty() && !typed && opt.strategy != Strategy::Maxfuse && opt.maxKernels == 0) {
-    std::vector<int> merged = mergeDescent(cm, sp, 0.5 * std::max(0.0, secondsBudget - since(t0)));
-    double total = 0;
-    for (int c : merged) total += sp.cost[size_t(c)];
-    if (total < sp.startCost - 1e-9 * std::max(1.0, sp.startCost)) {
-      sp.start = std::move(merged);
+    auto keepIfFaster = [&](std::vector<int> start) {
+      double total = 0;
+      for (int c : start) total += sp.cost[size_t(c)];
+      if (!(total < sp.startCost - 1e-9 * std::max(1.0, sp.startCost))) return;
+      sp.start = std::move(start);
       sp.startCost = total;
       sp.startMerged = true;
-    }
+    };
+    keepIfFaster(mergeDescent(cm, sp, 0.5 * std::max(0.0, secondsBudget - since(t0))));
+    if (sp.bound != CandidateBound::None)
+      keepIfFaster(exchangeDescent(cm, sp, pos, 0.5 * std::max(0.0, secondsBudget - since(t0))));
   }
   sp.note = std::to_string(sp.candidates.size()) + " candidate kernels";
   if (recompute) {
@@ -1007,8 +1089,8 @@ Partition search(const CostModel& cm, const SearchOptions& opt) {
     if (start.empty()) throw UsageError(std::string("no partition satisfies the fusion constraints (") + solverStatusName(r.status) + ")");
     r.chosen = start;
     if (r.status == SolverStatus::TimeLimit) {
-      note += space.startMerged ? "; no solution within the time limit: the best baseline, its kernels merged where candidates "
-                                  "model faster, is returned"
+      note += space.startMerged ? "; no solution within the time limit: the best baseline, its kernels merged (or regrouped) where "
+                                  "candidates model faster, is returned"
                                 : "; no solution within the time limit: the best baseline is returned";
     } else {
       // The baseline satisfies the constraints, so "infeasible" would contradict the plan
@@ -1030,7 +1112,7 @@ Partition search(const CostModel& cm, const SearchOptions& opt) {
       note += status == SolverStatus::Optimal
                   ? "; the solver's optimum, within its numerical tolerances, modeled above the best baseline, which is returned"
                   : space.startMerged ? "; the solver's incumbent at the time limit was worse than its start (the best baseline, "
-                                        "its kernels merged where candidates model faster), which is returned"
+                                        "its kernels merged (or regrouped) where candidates model faster), which is returned"
                                       : "; the solver's incumbent at the time limit was worse than the best baseline, which is returned";
     }
   }

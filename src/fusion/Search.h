@@ -40,7 +40,7 @@ struct CandidateSpace {
   std::vector<double> cost;
   std::vector<int> start;  // candidate indices of the best baseline; empty when none fits
   double startCost = 1e300;
-  bool startMerged = false;  // the start is the baseline with kernels merged (mergeDescent)
+  bool startMerged = false;  // the start is the baseline with kernels merged or regrouped (mergeDescent, exchangeDescent)
   CandidateBound bound = CandidateBound::None;  // what, if anything, cut the enumeration short
   std::string note;        // "N candidate kernels" and the bound that applied, if any
 };
