@@ -36,6 +36,16 @@ void forEachAccess(Program& prog, const std::function<void(Statement&, Access&)>
   }
 }
 
+// Calls f on every affine form of `st` that names its loops: subscripts and guards.
+void forEachAffine(Statement& st, const std::function<void(Affine&)>& f) {
+  auto access = [&](Access& a) {
+    for (Affine& s : a.subscripts) f(s);
+    for (Guard& g : a.guards) f(g.expr);
+  };
+  access(st.write);
+  for (Access& a : st.reads) access(a);
+}
+
 // Whether temporary `t` may be stored with dimensions k and k+1 as one: the extent at
 // k+1 constant, and every access of it affine, ungathered and unguarded there, so each
 // element keeps its place in memory.
@@ -103,18 +113,12 @@ std::optional<std::vector<std::pair<int, size_t>>> flatteningsFor(Program& prog,
 // ev*u + v as the one loop u (of extent eu*ev) in every access of `st`.
 void collapsePair(Statement& st, size_t p, int64_t eu, int64_t ev) {
   const std::string u = st.dims[p], v = st.dims[p + 1];
-  auto rewrite = [&](Affine& a) {
+  forEachAffine(st, [&](Affine& a) {
     const int64_t c = a.coefficient(v);
     a.coef.erase(u);
     a.coef.erase(v);
     if (c != 0) a.coef[u] = c;
-  };
-  auto rewriteAccess = [&](Access& a) {
-    for (Affine& s : a.subscripts) rewrite(s);
-    for (Guard& g : a.guards) rewrite(g.expr);
-  };
-  rewriteAccess(st.write);
-  for (Access& a : st.reads) rewriteAccess(a);
+  });
   st.ranges[p].hi = Affine::constantOf(eu * ev);
   st.dims.erase(st.dims.begin() + std::ptrdiff_t(p) + 1);
   st.ranges.erase(st.ranges.begin() + std::ptrdiff_t(p) + 1);
@@ -137,19 +141,13 @@ std::string collapsedName(const Program& prog, const Statement& st, const std::v
 }
 
 void renameDim(Statement& st, const std::string& from, const std::string& to) {
-  auto rewrite = [&](Affine& a) {
+  forEachAffine(st, [&](Affine& a) {
     if (auto it = a.coef.find(from); it != a.coef.end()) {
       const int64_t c = it->second;
       a.coef.erase(it);
       a.coef[to] = c;
     }
-  };
-  auto rewriteAccess = [&](Access& a) {
-    for (Affine& s : a.subscripts) rewrite(s);
-    for (Guard& g : a.guards) rewrite(g.expr);
-  };
-  rewriteAccess(st.write);
-  for (Access& a : st.reads) rewriteAccess(a);
+  });
   std::replace(st.dims.begin(), st.dims.end(), from, to);
 }
 
