@@ -375,7 +375,8 @@ void Importer::constantShape(Operation* op) {
       tv.fill = c;
     } else {  // a weight: an input of the program, filled like the others by exec
       tv.kind = Kind::Input;
-      tv.name = resultName(op, 0);
+      auto external = c->getAttrOfType<mlir::StringAttr>("polyfuse.external");  // a global's load: its name
+      tv.name = external ? identifier(external.str()) : resultName(op, 0);
       TensorDecl d;
       d.name = tv.name;
       d.loc = loc;
@@ -384,10 +385,12 @@ void Importer::constantShape(Operation* op) {
       param(d, tv.shape);
       // exec reads the file's elements (weights, position tables, id maps); a file
       // that leaves them out gets drawn ones, as an argument does.
-      if (auto values = constantElements(c.getValue())) out_.def.params.back().values = std::move(*values);
-      out_.notes.push_back("constant '" + tv.name + "' (line " + std::to_string(loc.line) + ") becomes an input of the program" +
-                           (out_.def.params.back().values.empty() ? ", its elements left out of the file: exec draws them"
-                                                                   : ", holding the file's elements"));
+      if (auto values = constantElements(c.getValue()); values && !external)
+        out_.def.params.back().values = std::move(*values);
+      if (!external)  // said where the global is read (readGlobals)
+        out_.notes.push_back("constant '" + tv.name + "' (line " + std::to_string(loc.line) + ") becomes an input of the program" +
+                             (out_.def.params.back().values.empty() ? ", its elements left out of the file: exec draws them"
+                                                                     : ", holding the file's elements"));
     }
     tensors_[c] = tv;
   }

@@ -635,6 +635,22 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
       lines[j].clear();
     }
   }
+  // A check names its type by a module's alias (`!out = tensor<16x16xi8>`) as often as
+  // written out; the result type built from it is spelled out.
+  static const std::regex aliasDef(R"(^\s*(![\w.$-]+)\s*=\s*(tensor<[^>]*>)\s*$)");
+  std::map<std::string, std::string> typeAliases;
+  for (const std::string& l : lines)
+    if (std::smatch m; l.find('!') != std::string::npos && std::regex_match(l, m, aliasDef)) typeAliases[m[1]] = m[2];
+  if (!typeAliases.empty())
+    for (std::string& l : lines) {
+      if (trimmed(l).rfind("check.expect_", 0) != 0) continue;
+      for (const auto& [name, type] : typeAliases)
+        for (size_t at = l.find(name); at != std::string::npos; at = l.find(name, at + 1)) {
+          const size_t end = at + name.size();
+          const bool whole = end == l.size() || !(std::isalnum(static_cast<unsigned char>(l[end])) || l[end] == '_');
+          if (whole) l.replace(at, name.size(), type);
+        }
+    }
   std::set<std::string> applied;
   dropEncodings(lines, applied);
   inlineDispatchRegions(lines, applied);
@@ -654,7 +670,7 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
   for (size_t i = 0; i < lines.size(); ++i)
     if (lines[i].find("func") != std::string::npos && std::regex_search(lines[i], header)) {
       if (!fns.empty()) fns.back().end = i;
-      fns.push_back(Function{i, lines.size(), {}, {}});
+      fns.push_back(Function{i, lines.size(), {}, {}, {}});
     }
   asyncAbi(lines, fns, applied);
   for (size_t i : calls)

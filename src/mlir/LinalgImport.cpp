@@ -242,10 +242,29 @@ void readGlobals(mlir::func::FuncOp entry, mlir::ModuleOp top, std::vector<std::
     auto global = mlir::SymbolTable::lookupNearestSymbolFrom<mlir::ml_program::GlobalOp>(op, ref);
     std::optional<mlir::Attribute> value = global ? global.getValue() : std::nullopt;
     auto elements = value ? mlir::dyn_cast<mlir::ElementsAttr>(*value) : nullptr;
-    if (!elements || elements.getType() != op->getResult(0).getType())
+    auto loaded = mlir::dyn_cast<mlir::RankedTensorType>(op->getResult(0).getType());
+    // A global whose value is a reference rather than elements (a parameter IREE loads
+    // from an archive at run time, `#flow.parameter.named`) holds what the caller
+    // provides: an input, its elements drawn by exec as an argument's are. One declared
+    // bare has no value to read (MLIR leaves it undefined until stored).
+    const bool external = global && global.getValue() && !elements && loaded && loaded.hasStaticShape() && global.getType() == loaded &&
+                          (mlir::isa<mlir::FloatType>(loaded.getElementType()) || mlir::isa<mlir::IntegerType>(loaded.getElementType()));
+    if (!external && (!elements || elements.getType() != op->getResult(0).getType()))
       throw SourceError(locOf(op), "'" + opName(op) + "' of '@" + name + "', which has no initial value of the loaded type");
     rewriter.setInsertionPoint(op);
-    auto c = rewriter.create<mlir::arith::ConstantOp>(op->getLoc(), mlir::cast<mlir::TypedAttr>(elements));
+    mlir::arith::ConstantOp c;
+    if (external) {
+      const mlir::Type elem = loaded.getElementType();
+      const mlir::TypedAttr zero = mlir::isa<mlir::FloatType>(elem) ? mlir::TypedAttr(rewriter.getFloatAttr(elem, 0.0))
+                                                                     : mlir::TypedAttr(rewriter.getIntegerAttr(elem, 0));
+      c = rewriter.create<mlir::arith::ConstantOp>(op->getLoc(), mlir::DenseElementsAttr::get(loaded, zero));
+      c->setAttr("polyfuse.unfoldable", rewriter.getUnitAttr());
+      c->setAttr("polyfuse.external", rewriter.getStringAttr(name));  // the input's name
+      notes.push_back("'@" + name + "' (line " + std::to_string(locOf(op).line) +
+                      ") has no elements in the file (a parameter supplied at run time): its load is an input of the program");
+    } else {
+      c = rewriter.create<mlir::arith::ConstantOp>(op->getLoc(), mlir::cast<mlir::TypedAttr>(elements));
+    }
     rewriter.replaceOp(op, c.getResult());
   }
   if (last.empty()) return;
