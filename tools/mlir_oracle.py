@@ -157,7 +157,8 @@ def entry_only(text, name):
     or through others (they may use ops this lowering does not handle)."""
     spans = []  # (name, start, end) of each function
     i = 0
-    for m in re.finditer(r"^\s*func\.func\s+(?:public\s+|private\s+)?@([\w$.]+)", text, re.M):
+    # IREE's util.func too: MLIR cannot lower it, so one the entry does not reach goes.
+    for m in re.finditer(r"^\s*(?:func|util)\.func\s+(?:public\s+|private\s+)?@([\w$.]+)", text, re.M):
         if m.start() < i:
             continue
         j = text.index("{", m.end()) if "{" in text[m.end():] else len(text)
