@@ -60,7 +60,8 @@ DECOMPOSE_CONCAT = """module attributes {transform.with_named_sequence} {
 }
 """
 # tensor.pack and tensor.unpack have no bufferization either: MLIR's own lowering (a pad,
-# an expand_shape and a transpose; an unpack the reverse) runs first, the same way.
+# an expand_shape and a transpose; an unpack the reverse) runs first, the same way; so
+# does linalg.softmax's decomposition.
 LOWER_PACK = """module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
 {ops}    transform.yield
@@ -73,6 +74,11 @@ LOWER_ONE = {
 """,
     "tensor.unpack": """    %u = transform.structured.match ops{["tensor.unpack"]} in %root : (!transform.any_op) -> !transform.op<"tensor.unpack">
     transform.structured.lower_unpack %u : (!transform.op<"tensor.unpack">) -> (!transform.op<"tensor.empty">, !transform.op<"linalg.transpose">, !transform.op<"tensor.collapse_shape">, !transform.op<"tensor.extract_slice">)
+""",
+    # linalg.softmax has no lowering to loops: its own decomposition (the aggregated-op
+    # interface: a max, an exp of the difference, a sum, a division), as polyfuse reads it.
+    "linalg.softmax": """    %s = transform.structured.match ops{["linalg.softmax"]} in %root : (!transform.any_op) -> !transform.any_op
+    %sd = transform.structured.decompose_interface %s : (!transform.any_op) -> !transform.any_op
 """,
 }
 DTYPES = {"f32": np.float32, "f64": np.float64, "f16": np.float16, "bf16": np.float32, "i32": np.int32, "i64": np.int64, "i8": np.int8, "i16": np.int16,
@@ -298,7 +304,7 @@ def run_mlir(text, name, args, results, inputs, work):
         with open(lib, "w") as f:
             f.write(DECOMPOSE_CONCAT)
         passes = ["--transform-preload-library=transform-library-paths=" + lib, "--transform-interpreter"] + passes
-    packs = "".join(LOWER_ONE[op] for op in ("tensor.pack", "tensor.unpack") if re.search(re.escape(op) + r"\b", program))
+    packs = "".join(LOWER_ONE[op] for op in ("tensor.pack", "tensor.unpack", "linalg.softmax") if re.search(re.escape(op) + r"\b", program))
     if packs:
         lib = os.path.join(work, "lower_pack.mlir")
         with open(lib, "w") as f:

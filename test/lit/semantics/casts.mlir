@@ -13,6 +13,10 @@
 // RUN: %oracle %s --entry ints --backend ref --backend opencl --value 'x=[1, 2, 3, 4, 5, 6]' | FileCheck --check-prefix=INT %s
 // INT: ref r: 6 elements match MLIR
 // INT: opencl r: 6 elements match MLIR
+// extui zero-extends (an i8 -3 is 253 as i32), extsi sign-extends (-3), on an i8 input.
+// RUN: %oracle %s --entry widen --backend ref --backend opencl --value 'x=[-3, 5, -128, 127, 0]' | FileCheck --check-prefix=WIDEN %s
+// WIDEN: ref r: 5 elements match MLIR
+// WIDEN: opencl r: 5 elements match MLIR
 // RUN: polyfuse check %s --entry ints --tc | FileCheck --check-prefix=TC %s
 // TC: r(d0) = zext(wrap(d0 + 125, 8), 8) < zext(wrap(-3, 8), 8) ? wrap(d0 + 125, 8) + round_f32(wrap(d0 * 3000000000, 32)) + round_f32(zext(-3, 32)) : x(d0)
 // Integer division, remainder, floor and ceiling division of signed values, fpowi.
@@ -104,4 +108,18 @@ func.func @divs(%x: tensor<6xf32>) -> tensor<6xf32> {
     linalg.yield %w : f32
   } -> tensor<6xf32>
   return %r : tensor<6xf32>
+}
+func.func @widen(%x: tensor<5xi8>) -> tensor<5xf32> {
+  %e = tensor.empty() : tensor<5xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%x : tensor<5xi8>) outs(%e : tensor<5xf32>) {
+  ^bb0(%a: i8, %o: f32):
+    %u = arith.extui %a : i8 to i32
+    %s = arith.extsi %a : i8 to i32
+    %k = arith.constant 1000 : i32
+    %us = arith.muli %u, %k : i32
+    %t = arith.addi %us, %s : i32
+    %f = arith.sitofp %t : i32 to f32
+    linalg.yield %f : f32
+  } -> tensor<5xf32>
+  return %r : tensor<5xf32>
 }

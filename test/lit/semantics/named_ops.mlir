@@ -1,6 +1,8 @@
 // MLIR 19's linalg.reduce, transpose, broadcast and map (map has no generalization of
-// its own in MLIR: polyfuse writes its generic), and linalg.softmax through MLIR's own
-// decomposition. Compared with MLIR's execution where mlir-cpu-runner lowers the op.
+// its own in MLIR: polyfuse writes its generic), the elementwise named ops (linalg.add,
+// linalg.exp, .., elemwise_binary), and linalg.softmax through MLIR's own decomposition
+// (the oracle decomposes it the same way, with MLIR's transform interpreter). Each is
+// compared with MLIR's execution.
 // RUN: %oracle %s --entry red --backend ref --backend opencl | FileCheck --check-prefix=RED %s
 // RED: opencl r: 3 elements match MLIR
 // RUN: %oracle %s --entry tb --backend ref --backend opencl | FileCheck --check-prefix=TB %s
@@ -12,6 +14,14 @@
 // SOFT: r_3(d0, d1) = r_1(d0, d1) / r_2(d0)
 // RUN: polyfuse exec %s --entry soft --backend opencl | FileCheck --check-prefix=EXEC %s
 // EXEC: verified: yes
+// RUN: %oracle %s --entry soft --backend ref --backend opencl | FileCheck --check-prefix=SOFTX %s
+// SOFTX: ref r_3: 15 elements match MLIR
+// SOFTX: opencl r_3: 15 elements match MLIR
+// RUN: %oracle %s --entry ew --backend ref --backend opencl | FileCheck --check-prefix=EW %s
+// EW: ref r: 21 elements match MLIR
+// EW: opencl r: 21 elements match MLIR
+// RUN: polyfuse fuse %s --entry ew 2>/dev/null | FileCheck --check-prefix=EWF %s
+// EWF: total: 1 kernel(s)
 func.func @red(%x: tensor<3x5xf32>) -> tensor<3xf32> {
   %e = tensor.empty() : tensor<3xf32>
   %z = arith.constant 0.0 : f32
@@ -39,4 +49,13 @@ func.func @soft(%x: tensor<3x5xf32>) -> tensor<3x5xf32> {
   %e = tensor.empty() : tensor<3x5xf32>
   %r = linalg.softmax dimension(1) ins(%x : tensor<3x5xf32>) outs(%e : tensor<3x5xf32>) -> tensor<3x5xf32>
   return %r : tensor<3x5xf32>
+}
+func.func @ew(%x: tensor<3x7xf32>, %y: tensor<3x7xf32>) -> tensor<3x7xf32> {
+  %e = tensor.empty() : tensor<3x7xf32>
+  %a = linalg.add ins(%x, %y : tensor<3x7xf32>, tensor<3x7xf32>) outs(%e : tensor<3x7xf32>) -> tensor<3x7xf32>
+  %b = linalg.exp ins(%a : tensor<3x7xf32>) outs(%e : tensor<3x7xf32>) -> tensor<3x7xf32>
+  %c = linalg.max ins(%b, %x : tensor<3x7xf32>, tensor<3x7xf32>) outs(%e : tensor<3x7xf32>) -> tensor<3x7xf32>
+  %d = linalg.elemwise_binary {fun = #linalg.binary_fn<mul>} ins(%c, %y : tensor<3x7xf32>, tensor<3x7xf32>) outs(%e : tensor<3x7xf32>) -> tensor<3x7xf32>
+  %r = linalg.elemwise_unary {fun = #linalg.unary_fn<abs>} ins(%d : tensor<3x7xf32>) outs(%e : tensor<3x7xf32>) -> tensor<3x7xf32>
+  return %r : tensor<3x7xf32>
 }
