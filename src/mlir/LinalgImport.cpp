@@ -321,7 +321,7 @@ void inlineCalls(mlir::func::FuncOp entry, std::vector<std::string>& notes) {
       const std::string name = call.getCallee().str();
       if (++inlined > kMaxInlinedCalls)
         throw SourceError(locOf(call), "more than " + std::to_string(kMaxInlinedCalls) +
-                                           " calls to inline (a recursive call to '@" + name + "'?)");
+                                           " calls to inline: the entry's calls and theirs unfold into more (reached at a call to '@" + name + "')");
       auto callee = mlir::SymbolTable::lookupNearestSymbolFrom<mlir::func::FuncOp>(call, call.getCalleeAttr());
       if (!callee || callee.isExternal())
         throw SourceError(locOf(call), "call to '@" + name + "', which has no body in this file");

@@ -16,6 +16,7 @@ config.environment["POCL_EXTRA_BUILD_FLAGS"] = config.pocl_test_flags  # test/CM
 config.environment["GLIBC_TUNABLES"] = config.glibc_tunables  # test/CMakeLists.txt says why
 config.substitutions.append(("%python", "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable))
 config.substitutions.append(("%examples", os.path.join(config.polyfuse_src, "examples")))
+config.substitutions.append(("%srcroot", config.polyfuse_src))
 config.substitutions.append(("%builddir", os.path.dirname(config.polyfuse_bin)))
 if config.has_nvcc:
     config.available_features.add("nvcc")
