@@ -7,8 +7,9 @@ pieces looked for are the message's string literals of at least 16 characters (a
 ones joined, escapes undone; a piece's first 30 characters suffice, as a CHECK line may
 hold part of it), so a message assembled from names and literals is still found.
 
-  message_coverage.py --src src/mlir --tests test [--allow FILE]
+  message_coverage.py --src src/mlir --tests test [--allow FILE] [--docs PAGE] [--table]
 
+--docs names a page that must quote every message (its table: --table prints it).
 --allow names a file of `path:fragment  # why` lines: messages known to be unreachable
 from a file (an MLIR verifier refuses the input first). Exit status 1 when a message is
 neither tested nor allowed, 0 otherwise; each such message is printed with its place.
@@ -72,7 +73,19 @@ def main():
     ap.add_argument("--src", required=True)
     ap.add_argument("--tests", action="append", required=True)
     ap.add_argument("--allow", default="")
+    ap.add_argument("--docs", default="", help="a page that must quote every message too (docs/linalg.md)")
+    ap.add_argument("--table", action="store_true", help="print the messages as the page's table and stop")
     a = ap.parse_args()
+    if a.table:
+        # One row a message: its text, the names and values it is built from shown as
+        # `..`, and the file that gives it; sorted so that edits elsewhere keep the rows.
+        rows = set()
+        for name, _, lits in messages(a.src):
+            text = " .. ".join(p.strip() for p in lits if p.strip()).replace("|", "\\|")
+            rows.add((name, text))
+        for name, text in sorted(rows):
+            print("| %s | `%s` |" % (name, text.replace("`", "'")))
+        return 0
     text = corpus(a.tests)
     allowed = []
     if a.allow:
@@ -91,6 +104,13 @@ def main():
             continue
         missing += 1
         print("%s:%d: no test holds \"%s\"" % (name, line, piece))
+    if a.docs:
+        page = open(a.docs, encoding="utf-8").read().replace("\\|", "|").replace("'", "`")
+        for name, line, lits in found:
+            pieces = [p.strip().replace("'", "`") for p in lits if len(p.strip()) >= 16]
+            if pieces and not all(p in page for p in pieces):
+                missing += 1
+                print("%s:%d: %s does not quote \"%s\"" % (name, line, a.docs, max(pieces, key=len)))
     print("%d of %d messages exercised or allowed" % (len(found) - missing, len(found)))
     return 1 if missing else 0
 
