@@ -386,7 +386,11 @@ ExprPtr Importer::computedSubscript(Value i, ExprPtr value, Body& b, SourceLoc l
 ExprPtr Importer::extract(mlir::tensor::ExtractOp x, Body& b) {
   Operation* op = x;
   SourceLoc loc = locOf(op);
-  TensorValue& tv = tensorOf(x.getTensor(), op);
+  // A view that re-indexes nothing (a tensor.cast to a dynamic type: IREE's dynamic
+  // constants) is its source.
+  TensorValue* viewed = &tensorOf(x.getTensor(), op);
+  while (viewed->kind == Kind::View && viewed->view && viewed->view.isIdentity()) viewed = &tensorOf(viewed->source, op);
+  TensorValue& tv = *viewed;
   if (tv.kind == Kind::Fill) return scalar(tv.fill, loc, op);
   if (tv.kind == Kind::View)
     throw SourceError(loc, "tensor.extract from a reshaped or sliced tensor is not supported; extract from the tensor itself");

@@ -26,13 +26,22 @@ void Importer::run(mlir::func::FuncOp fn) {
     if (auto statements = converter(&op).statements) (this->*statements)(&op);
   }
   dropSubstitutedIds();
-  // Computed f16, bf16 and f64 tensors keep their types (TC would give them the first
-  // float parameter's). An f64 one makes the program compute in double, where MLIR
-  // computes only its own ops so: the truncf after it rounds to f32 all the same.
+  // Computed f16, bf16 and f64 tensors keep their types, and f32 ones where the first
+  // float parameter is of another type (TC would give them that one's: an f16 input's
+  // attention would store its f32 state as half). An f64 one makes the program compute
+  // in double, where MLIR computes only its own ops so: the truncf after it rounds to f32
+  // all the same.
+  std::optional<ElemType> tcDefault;
+  for (const TensorDecl& d : out_.def.params)
+    if (d.type == ElemType::F32 || d.type == ElemType::F64 || isNarrowFloat(d.type)) {
+      tcDefault = d.type;
+      break;
+    }
   std::set<std::pair<std::string, ElemType>> typed;
   for (auto& [v, tv] : tensors_) {
     const ElemType t = elemType(v.getType());
-    if (tv.kind == Kind::Computed && !tv.name.empty() && (isNarrowFloat(t) || t == ElemType::F64)) typed.insert({tv.name, t});
+    const bool keeps = isNarrowFloat(t) || t == ElemType::F64 || (t == ElemType::F32 && tcDefault && *tcDefault != ElemType::F32);
+    if (tv.kind == Kind::Computed && !tv.name.empty() && keeps) typed.insert({tv.name, t});
   }
   for (auto& [n, t] : integerIds_) typed.insert({n, t});
   out_.def.temporaryTypes.assign(typed.begin(), typed.end());

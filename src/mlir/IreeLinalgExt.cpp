@@ -81,10 +81,19 @@ std::optional<std::string> expand(const std::string& result, const std::vector<s
   }
   const Map &q = maps[0], &k = maps[1], &v = maps[2], &o = maps[maps.size() - outs];
   if (!maps[3].results.empty()) return std::nullopt;  // the scale: a scalar
-  const std::string e = elementOf(outType);
-  if (!isFloatType(e) || elementOf(types[0]) != e || elementOf(types[1]) != e || elementOf(types[2]) != e ||
-      trimmed(types[3]) != e)
+  // The computation runs in the result's type e; Q, K, V and the scale may be narrower
+  // (f16 inputs into f32 state, as IREE writes mixed-precision attention): each is
+  // extended where it is read, as IREE's decomposition does.
+  const std::string e = elementOf(outType), ein = elementOf(types[0]);
+  if (!isFloatType(e) || !isFloatType(ein) || elementOf(types[1]) != ein || elementOf(types[2]) != ein ||
+      trimmed(types[3]) != ein)
     return std::nullopt;
+  // A body argument of the inputs' type, read in e: its extension (and the code making it).
+  auto widened = [&](const std::string& v) -> std::pair<std::string, std::string> {
+    if (ein == e) return {"", v};
+    return {v + "_w = arith.extf " + v + " : " + ein + " to " + e + " ", v + "_w"};
+  };
+  const std::string qType = types[0].substr(0, types[0].rfind(ein)) + e + ">";
   // The loops: k1 (Q.K's reduction) in Q and K, not in O; k2 (the keys) in K and V, not in
   // O; n in V and O, not in Q.
   std::vector<std::string> k1, k2, n;
@@ -154,17 +163,20 @@ std::optional<std::string> expand(const std::string& result, const std::vector<s
   s += p + "er = " + emptyOf(rows, tr) + " ";
   s += p + "fs = linalg.fill ins(" + p + "zero : " + e + ") outs(" + p + "es : " + ts + ") -> " + ts + " ";
   // Q scaled first, by scale x log2(e), as IREE defines the op: its softmax is in base 2.
-  s += p + "eq = " + emptyOf(q.results, types[0]) + " ";
+  const auto [qa, qaName] = widened("%pf_a");
+  const auto [qsc, qscName] = widened("%pf_sc");
+  s += p + "eq = " + emptyOf(q.results, qType) + " ";
   s += p + "qs = linalg.generic {indexing_maps = [" + mapOver(q.results, q.results) + ", " + mapOver(q.results, {}) +
        ", " + mapOver(q.results, q.results) + "], iterator_types = " + iterators(q.results, {}) + "} ins(" +
-       operands[0] + ", " + operands[3] + " : " + types[0] + ", " + e + ") outs(" + p + "eq : " + types[0] +
-       ") { ^bb0(%pf_a: " + e + ", %pf_sc: " + e + ", %pf_o: " + e + "): %pf_l2 = arith.constant 1.44269502 : " + e +
-       " %pf_sl = arith.mulf %pf_sc, %pf_l2 : " + e + " %pf_r = arith.mulf %pf_a, %pf_sl : " + e + " linalg.yield %pf_r : " + e + " } -> " +
-       types[0] + " ";
+       operands[0] + ", " + operands[3] + " : " + types[0] + ", " + ein + ") outs(" + p + "eq : " + qType +
+       ") { ^bb0(%pf_a: " + ein + ", %pf_sc: " + ein + ", %pf_o: " + e + "): " + qa + qsc + "%pf_l2 = arith.constant 1.44269502 : " + e +
+       " %pf_sl = arith.mulf " + qscName + ", %pf_l2 : " + e + " %pf_r = arith.mulf " + qaName + ", %pf_sl : " + e + " linalg.yield %pf_r : " + e + " } -> " +
+       qType + " ";
+  const auto [kb, kbName] = widened("%pf_b");
   s += p + "qk = linalg.generic {indexing_maps = [" + mapOver(qk, q.results) + ", " + mapOver(qk, k.results) + ", " +
        mapOver(qk, sd) + "], iterator_types = " + iterators(qk, k1) + "} ins(" + p + "qs, " + operands[1] +
-       " : " + types[0] + ", " + types[1] + ") outs(" + p + "fs : " + ts + ") { ^bb0(%pf_a: " + e + ", %pf_b: " + e +
-       ", %pf_c: " + e + "): %pf_m = arith.mulf %pf_a, %pf_b : " + e + " %pf_r = arith.addf %pf_c, %pf_m : " + e + " linalg.yield %pf_r : " + e +
+       " : " + qType + ", " + types[1] + ") outs(" + p + "fs : " + ts + ") { ^bb0(%pf_a: " + e + ", %pf_b: " + ein +
+       ", %pf_c: " + e + "): " + kb + "%pf_m = arith.mulf %pf_a, " + kbName + " : " + e + " %pf_r = arith.addf %pf_c, %pf_m : " + e + " linalg.yield %pf_r : " + e +
        " } -> " + ts + " ";
   // The op's region on each score, then the mask: an i1 mask adds 0 where true and
   // -inf elsewhere, a float one its value times log2(e).
@@ -196,8 +208,9 @@ std::optional<std::string> expand(const std::string& result, const std::vector<s
   if (masked) {
     if (elementOf(types[4]) == "i1") {
       body += "%pf_mv = arith.select %pf_mk, " + p + "zero, " + p + "ninf : " + e + " ";
-    } else if (elementOf(types[4]) == e) {
-      body += "%pf_l2m = arith.constant 1.44269502 : " + e + " %pf_mv = arith.mulf %pf_mk, %pf_l2m : " + e + " ";
+    } else if (elementOf(types[4]) == e || elementOf(types[4]) == ein) {
+      const auto [mk, mkName] = elementOf(types[4]) == e ? std::pair<std::string, std::string>{"", "%pf_mk"} : widened("%pf_mk");
+      body += mk + "%pf_l2m = arith.constant 1.44269502 : " + e + " %pf_mv = arith.mulf " + mkName + ", %pf_l2m : " + e + " ";
     } else {
       return std::nullopt;
     }
@@ -259,7 +272,7 @@ std::optional<std::string> expand(const std::string& result, const std::vector<s
     s += p + "pv = linalg.generic {indexing_maps = [" + mapOver(pv, pvX) + ", " + mapOver(pv, v.results) + ", " +
          mapOver(pv, o.results) + "], iterator_types = " + iterators(pv, k2) + "} ins(" + p + "x, " + operands[2] +
          " : " + ts + ", " + types[2] + ") outs(" + p + "fo : " + online->outTypes[0] + ") { ^bb0(%pf_a: " + e + ", %pf_b: " +
-         e + ", %pf_c: " + e + "): %pf_m = arith.mulf %pf_a, %pf_b : " + e + " %pf_r = arith.addf %pf_c, %pf_m : " + e +
+         ein + ", %pf_c: " + e + "): " + kb + "%pf_m = arith.mulf %pf_a, " + kbName + " : " + e + " %pf_r = arith.addf %pf_c, %pf_m : " + e +
          " linalg.yield %pf_r : " + e + " } -> " + online->outTypes[0] + " ";
     const std::string idO = mapOver(o.results, o.results);
     s += online->results[0] + " = linalg.generic {indexing_maps = [" + mapOver(o.results, rows) + ", " + idO + ", " +
@@ -280,8 +293,8 @@ std::optional<std::string> expand(const std::string& result, const std::vector<s
   s += p + "fo = linalg.fill ins(" + p + "zero : " + e + ") outs(" + init + " : " + outType + ") -> " + outType + " ";
   s += result + " = linalg.generic {indexing_maps = [" + mapOver(pv, pvP) + ", " + mapOver(pv, v.results) + ", " +
        mapOver(pv, o.results) + "], iterator_types = " + iterators(pv, k2) + "} ins(" + p + "p, " + operands[2] + " : " +
-       ts + ", " + types[2] + ") outs(" + p + "fo : " + outType + ") { ^bb0(%pf_a: " + e + ", %pf_b: " + e + ", %pf_c: " + e +
-       "): %pf_m = arith.mulf %pf_a, %pf_b : " + e + " %pf_r = arith.addf %pf_c, %pf_m : " + e + " linalg.yield %pf_r : " + e + " } -> " +
+       ts + ", " + types[2] + ") outs(" + p + "fo : " + outType + ") { ^bb0(%pf_a: " + e + ", %pf_b: " + ein + ", %pf_c: " + e +
+       "): " + kb + "%pf_m = arith.mulf %pf_a, " + kbName + " : " + e + " %pf_r = arith.addf %pf_c, %pf_m : " + e + " linalg.yield %pf_r : " + e + " } -> " +
        outType;
   return s;
 }
