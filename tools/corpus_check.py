@@ -24,21 +24,26 @@ import re
 import subprocess
 import sys
 
-HEADER = re.compile(r"^\s*(?:func\.func|util\.func)\s+(?:public\s+)?@([\w.$-]+)\s*\(")
+HEADER = re.compile(r"^\s*(?:func\.func|util\.func)\s+(public\s+|private\s+)?@([\w.$-]+)\s*\(", re.M)
 
 
 def functions(path):
     """The public functions with a body, as the file names them (the entry choices)."""
-    names, lines = [], open(path, encoding="utf-8", errors="replace").read().split("\n")
-    for i, line in enumerate(lines):
-        m = HEADER.match(line)
-        if not m or "private" in line.split("@", 1)[0]:
+    text = open(path, encoding="utf-8", errors="replace").read()
+    names = []
+    heads = list(HEADER.finditer(text))
+    for k, m in enumerate(heads):
+        if (m.group(1) or "").strip() == "private":
             continue
-        # The body opens on the header's line or a continuation of it.
-        tail = " ".join(lines[i:i + 8])
-        head = tail.split("{", 1)[0] if "{" in tail else tail
-        if "{" in tail and ")" in head:
-            names.append(m.group(1))
+        # The argument list may span lines: past its closing parenthesis, a body opens
+        # before the next function does.
+        i, depth = m.end(), 1
+        while i < len(text) and depth:
+            depth += {"(": 1, ")": -1}.get(text[i], 0)
+            i += 1
+        end = heads[k + 1].start() if k + 1 < len(heads) else len(text)
+        if "{" in text[i:end]:
+            names.append(m.group(2))
     return sorted(set(names))
 
 
