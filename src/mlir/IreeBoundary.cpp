@@ -24,7 +24,7 @@ using mlir_text::commaList;
 
 const char* const kMarkers[] = {"util.", "hal.tensor.", "check.expect_", "bufferization.materialize_in_destination",
                                 "bufferization.alloc_tensor", "vector.print",
-                                "flow.tensor.reshape", "flow.tensor.bitcast", "flow.tensor.dynamic_constant", "flow.tensor.tie_shape", "hal.fence",
+                                "flow.tensor.reshape", "flow.tensor.bitcast", "flow.tensor.dynamic_constant", "flow.tensor.tie_shape", "hal.fence", "iree.abi.transients",
                                 "flow.dispatch.region",
                                 "iree_encoding."};
 
@@ -780,6 +780,14 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
       applied.insert("util.func and util.return are func.func and return");
     }
     h = std::regex_replace(h, fence, "");
+    // A buffer IREE hands the function as scratch storage (`!hal.buffer
+    // {iree.abi.transients}`) holds no value the program reads.
+    static const std::regex transients(R"(,?\s*%[\w.$#-]+\s*:\s*!hal\.buffer\s*\{[^}]*\biree\.abi\.transients\b[^}]*\})");
+    if (h.find("iree.abi.transients") != std::string::npos) {
+      const std::string dropped = std::regex_replace(h, transients, "");
+      if (dropped != h) applied.insert("a transient buffer argument (!hal.buffer {iree.abi.transients}: scratch storage) is dropped");
+      h = dropped;
+    }
     size_t open = h.find('(', h.find('@')), close = open == std::string::npos ? open : closing(h, open);
     if (close == std::string::npos) continue;
     std::string args = h.substr(open, close + 1 - open), rest = h.substr(close + 1);
