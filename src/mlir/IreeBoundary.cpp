@@ -24,7 +24,7 @@ using mlir_text::commaList;
 
 const char* const kMarkers[] = {"util.", "hal.tensor.", "check.expect_", "bufferization.materialize_in_destination",
                                 "bufferization.alloc_tensor", "vector.print",
-                                "flow.tensor.reshape", "flow.tensor.bitcast", "flow.tensor.dynamic_constant", "flow.tensor.tie_shape", "hal.fence", "iree.abi.transients",
+                                "flow.tensor.reshape", "flow.tensor.bitcast", "flow.tensor.dynamic_constant", "flow.tensor.tie_shape", "hal.fence", "iree.abi.transients", "tpp.add", "tpp.relu",
                                 "flow.dispatch.region",
                                 "iree_encoding."};
 
@@ -375,6 +375,43 @@ void inlineDispatchRegions(std::vector<std::string>& lines, std::set<std::string
   }
 }
 
+// tpp-mlir's TPP dialect on tensors (retired in 2024; its models of 2023 hold it):
+// `%r = tpp.add (%a : T, %b : T) -> T` and `tpp.relu (%a : T) -> T` of one shape are the
+// linalg generics they mean. Other TPP ops, and broadcasting forms, stay unread (MLIR's
+// "dialect not found", at the op).
+void readTppOps(std::vector<std::string>& lines, std::set<std::string>& applied) {
+  static const std::regex add(PF_SSA R"(\s*=\s*tpp\.add\s*\(\s*)" PF_SSA R"(\s*:\s*)" PF_TENSOR R"(\s*,\s*)" PF_SSA
+                              R"(\s*:\s*\3\s*\)\s*->\s*\3)");
+  static const std::regex relu(PF_SSA R"(\s*=\s*tpp\.relu\s*\(\s*)" PF_SSA R"(\s*:\s*)" PF_TENSOR R"(\s*\)\s*->\s*\3)");
+  int id = 0;
+  for (std::string& l : lines) {
+    if (l.find("tpp.") == std::string::npos) continue;
+    std::smatch m;
+    const bool isAdd = std::regex_search(l, m, add);
+    if (!isAdd && !std::regex_search(l, m, relu)) continue;
+    const std::string r = m[1], a = m[2], t = m[3];
+    const size_t rank = size_t(std::count(t.begin(), t.end(), 'x'));
+    std::vector<std::string> dims;
+    for (size_t k = 0; k < rank; ++k) dims.push_back("d" + std::to_string(k));
+    std::string id_ = "affine_map<(", list;
+    for (size_t k = 0; k < rank; ++k) list += (k ? ", " : "") + dims[k];
+    id_ += list + ") -> (" + list + ")>";
+    std::string iters;
+    for (size_t k = 0; k < rank; ++k) iters += std::string(k ? ", " : "") + "\"parallel\"";
+    const std::string e = "%pf_tpp" + std::to_string(id++);
+    const std::string elem = t.substr(t.rfind('x') + 1, t.size() - t.rfind('x') - 2);
+    std::string g = e + " = tensor.empty() : " + t + " " + r + " = linalg.generic {indexing_maps = [" + id_ + ", " +
+                    (isAdd ? id_ + ", " : "") + id_ + "], iterator_types = [" + iters + "]} ins(" + a +
+                    (isAdd ? ", " + m[4].str() : "") + " : " + t + (isAdd ? ", " + t : "") + ") outs(" + e + " : " + t +
+                    ") { ^bb0(%pf_x: " + elem + (isAdd ? ", %pf_y: " + elem : "") + ", %pf_o: " + elem + "): ";
+    g += isAdd ? "%pf_r = arith.addf %pf_x, %pf_y : " + elem
+               : "%pf_z = arith.constant 0.0 : " + elem + " %pf_r = arith.maximumf %pf_x, %pf_z : " + elem;
+    g += " linalg.yield %pf_r : " + elem + " } -> " + t;
+    l = m.prefix().str() + g + m.suffix().str();
+    applied.insert(isAdd ? "tpp.add is linalg's elementwise sum" : "tpp.relu is linalg's max with 0");
+  }
+}
+
 // IREE's tensor encodings (`#iree_encoding.packed_storage`, `#iree_encoding.encoding<..>`
 // and the aliases that name them) describe a layout, not values: polyfuse stores a tensor
 // its own way. An i1 takes a byte, and the bitcasts that pack and unpack them are read as
@@ -653,6 +690,7 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
     }
   std::set<std::string> applied;
   dropEncodings(lines, applied);
+  readTppOps(lines, applied);
   inlineDispatchRegions(lines, applied);
   static const std::regex utilCall(R"(\butil\.call\b)");
   std::vector<size_t> calls;  // lines of util.call (a dropped stub may hold them all)
