@@ -240,7 +240,7 @@ std::string utilGlobal(const std::string& line) {
   if (type.rfind("tensor<", 0) != 0) return line;
   const std::string lead = line.substr(0, at), op = line.substr(at, line.find_first_of(" \t", at) - at);
   if (op == "util.global") {
-    const std::string head = line.substr(at + op.size(), name - at - op.size());  // " private mutable "
+    const std::string head0 = line.substr(at + op.size(), name - at - op.size());  // " private mutable "
     std::string rest = trimmed(line.substr(nameEnd, colon - nameEnd));
     if (!rest.empty() && rest[0] == '{') {  // attributes ({noinline}): hints to IREE's passes
       const size_t close = rest.find('}');
@@ -249,6 +249,10 @@ std::string utilGlobal(const std::string& line) {
     }
     if (!rest.empty() && rest[0] != '=') return line;
     const std::string value = rest.empty() ? "" : trimmed(rest.substr(1));
+    // One without a value is set by an initializer: a store, which ml_program allows
+    // only on a mutable global.
+    std::string head = head0;
+    if (value.empty() && head.find("mutable") == std::string::npos) head += "mutable ";
     return lead + "ml_program.global" + head + sym + (value.empty() ? "" : "(" + value + " : " + type + ")") + " : " + type;
   }
   if (op == "util.global.load") return lead + "ml_program.global_load " + sym + " : " + type;
@@ -704,12 +708,29 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
       calls.push_back(size_t(&l - lines.data()));
     }
   }
+  // IREE's `util.initializer { .. }` runs once when the module loads, before any call:
+  // a function of its own, called first by each public function. Its stores set the
+  // globals' values (marked, so that they are not read as the entry's results).
+  static const std::regex initializer(R"(^(\s*)util\.initializer\s*(?:attributes\s*\{[^}]*\}\s*)?\{\s*$)");
+  std::set<size_t> initializerHeaders;
+  std::vector<std::string> initializers;
+  for (size_t i = 0; i < lines.size(); ++i)
+    if (std::smatch m; lines[i].find("util.initializer") != std::string::npos && std::regex_match(lines[i], m, initializer)) {
+      initializers.push_back("@pf_initializer_" + std::to_string(initializers.size()));
+      lines[i] = m[1].str() + "func.func private " + initializers.back() + "() {";
+      initializerHeaders.insert(i);
+      applied.insert("util.initializer runs before the entry, its stores the globals' values");
+    }
   std::vector<Function> fns;
   for (size_t i = 0; i < lines.size(); ++i)
     if (lines[i].find("func") != std::string::npos && std::regex_search(lines[i], header)) {
       if (!fns.empty()) fns.back().end = i;
       fns.push_back(Function{i, lines.size(), {}, {}, {}});
     }
+  for (const Function& f : fns)
+    if (initializerHeaders.count(f.header))
+      for (size_t i = f.header + 1; i < f.end; ++i)
+        if (lines[i].find("ml_program.global_store") != std::string::npos) lines[i] += " {polyfuse.initializer}";
   asyncAbi(lines, fns, applied);
   for (size_t i : calls)
     if (!lines[i].empty()) applied.insert("util.call is func.call");
@@ -854,6 +875,12 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
     h = h.substr(0, open) + args + rest;
   }
   resultsToCallers(lines, fns, applied);
+  static const std::regex privateHeader(R"(^\s*func\.func\s+private\b)");
+  if (!initializers.empty())
+    for (const Function& f : fns)
+      if (!initializerHeaders.count(f.header) && !lines[f.header].empty() && !std::regex_search(lines[f.header], privateHeader) &&
+          trimmed(lines[f.header]).back() == '{')
+        for (const std::string& init : initializers) lines[f.header] += " func.call " + init + "() : () -> ()";
   std::string out;
   for (size_t i = 0; i < lines.size(); ++i) out += lines[i] + (i + 1 < lines.size() ? "\n" : "");
   if (!applied.empty()) {

@@ -227,6 +227,7 @@ void readGlobals(mlir::func::FuncOp entry, mlir::ModuleOp top, std::vector<std::
         throw SourceError(locOf(op), "ml_program.global_store of '@" + name + "' inside a region: only the function's own stores are read");
       current[name] = st.getValue();
       stores.push_back(op);
+      if (op->hasAttr("polyfuse.initializer")) continue;  // a value the module starts from, not a result
       auto at = std::find_if(last.begin(), last.end(), [&](const auto& p) { return p.first == name; });
       if (at == last.end()) last.emplace_back(name, op);
       else at->second = op;
@@ -267,7 +268,10 @@ void readGlobals(mlir::func::FuncOp entry, mlir::ModuleOp top, std::vector<std::
     }
     rewriter.replaceOp(op, c.getResult());
   }
-  if (last.empty()) return;
+  if (last.empty()) {  // only an initializer's stores, or none
+    for (Operation* op : stores) rewriter.eraseOp(op);
+    return;
+  }
   // What the entry leaves in its globals is what it computes: returned after its own results.
   Operation* ret = entry.getBody().back().getTerminator();
   llvm::SmallVector<mlir::Type> results(entry.getFunctionType().getResults());
