@@ -53,6 +53,8 @@ def run(cmd, timeout):
         return p.returncode, p.stdout, p.stderr
     except subprocess.TimeoutExpired:
         return 124, "", "timed out after %d s" % timeout
+    except OSError as e:  # the binary being rebuilt, say
+        return 126, "", "error: could not run %s: %s" % (cmd[0], e)
 
 
 def first_error(err):

@@ -164,10 +164,24 @@ def entry_only(text, name):
     spans = []  # (name, start, end) of each function
     i = 0
     # IREE's util.func too: MLIR cannot lower it, so one the entry does not reach goes.
-    for m in re.finditer(r"^\s*(?:func|util)\.func\s+(?:public\s+|private\s+)?@([\w$.]+)", text, re.M):
+    heads = list(re.finditer(r"^\s*(?:func|util)\.func\s+(?:public\s+|private\s+)?@([\w$.]+)\s*\(", text, re.M))
+    for h, m in enumerate(heads):
         if m.start() < i:
             continue
-        j = text.index("{", m.end()) if "{" in text[m.end():] else len(text)
+        # Past the arguments (whose attributes hold braces: `{iree.abi.output = 0}`), the
+        # body opens before the next function does, or this is a declaration: its header
+        # alone.
+        a, depth = m.end(), 1
+        while a < len(text) and depth:
+            depth += {"(": 1, ")": -1}.get(text[a], 0)
+            a += 1
+        stop = heads[h + 1].start() if h + 1 < len(heads) else len(text)
+        if "{" not in text[a:stop]:
+            line_end = text.find("\n", a)
+            spans.append((m.group(1), m.start(), line_end if 0 <= line_end < stop else stop))
+            i = spans[-1][2]
+            continue
+        j = text.index("{", a)
         depth, k = 0, j
         while k < len(text):
             depth += {"{": 1, "}": -1}.get(text[k], 0)

@@ -386,11 +386,11 @@ ExprPtr Importer::computedSubscript(Value i, ExprPtr value, Body& b, SourceLoc l
 ExprPtr Importer::extract(mlir::tensor::ExtractOp x, Body& b) {
   Operation* op = x;
   SourceLoc loc = locOf(op);
-  // A view that re-indexes nothing (a tensor.cast to a dynamic type: IREE's dynamic
-  // constants) is its source.
-  TensorValue* viewed = &tensorOf(x.getTensor(), op);
-  while (viewed->kind == Kind::View && viewed->view && viewed->view.isIdentity()) viewed = &tensorOf(viewed->source, op);
-  TensorValue& tv = *viewed;
+  // A tensor.cast (to a dynamic type: IREE's dynamic constants) holds its source's
+  // elements, in its source's extents.
+  Value read = x.getTensor();
+  while (auto c = read.getDefiningOp<mlir::tensor::CastOp>()) read = c.getSource();
+  TensorValue& tv = tensorOf(read, op);
   if (tv.kind == Kind::Fill) return scalar(tv.fill, loc, op);
   if (tv.kind == Kind::View)
     throw SourceError(loc, "tensor.extract from a reshaped or sliced tensor is not supported; extract from the tensor itself");

@@ -33,7 +33,7 @@ void Importer::run(mlir::func::FuncOp fn) {
   // all the same.
   std::optional<ElemType> tcDefault;
   for (const TensorDecl& d : out_.def.params)
-    if (d.type == ElemType::F32 || d.type == ElemType::F64 || isNarrowFloat(d.type)) {
+    if (d.hasShape && (d.type == ElemType::F32 || d.type == ElemType::F64 || isNarrowFloat(d.type))) {  // as Sema: tensors only
       tcDefault = d.type;
       break;
     }

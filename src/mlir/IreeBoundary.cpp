@@ -395,6 +395,9 @@ void readTppOps(std::vector<std::string>& lines, std::set<std::string>& applied)
     if (!isAdd && !std::regex_search(l, m, relu)) continue;
     const std::string r = m[1], a = m[2], t = m[3];
     const size_t rank = size_t(std::count(t.begin(), t.end(), 'x'));
+    // Static float tensors of rank 1 or more; any other stays the dialect's, at the op.
+    if (rank == 0 || t.find('?') != std::string::npos || !mlir_text::isFloatType(t.substr(t.rfind('x') + 1, t.size() - t.rfind('x') - 2)))
+      continue;
     std::vector<std::string> dims;
     for (size_t k = 0; k < rank; ++k) dims.push_back("d" + std::to_string(k));
     std::string id_ = "affine_map<(", list;
@@ -599,6 +602,10 @@ const std::vector<AliasRule>& aliasRules() {
       {"util.optimization_barrier",
        std::regex(PF_SSA R"(\s*=\s*util\.optimization_barrier\s+)" PF_SSA R"(\s*:\s*)" PF_TENSOR), 0,
        "util.optimization_barrier is its operand"},
+      {"hal.tensor.transients",
+       std::regex(PF_SSA R"(\s*=\s*hal\.tensor\.transients\s+)" PF_SSA R"(\s*:\s*)" PF_TENSOR
+                  R"((?:\{[^}]*\})?\s+from\s+%[\w.$#-]+\s*:\s*!hal\.buffer)"),
+       0, "hal.tensor.transients is its operand (the storage it names is the device's business)"},
       {"flow.tensor.tie_shape",
        std::regex(PF_SSA R"(\s*=\s*flow\.tensor\.tie_shape\s+)" PF_SSA R"(\s*:\s*)" PF_TENSOR R"((?:\{[^}]*\})?)"), 0,
        "flow.tensor.tie_shape is its operand (its extents are the tensor's)"},
@@ -687,8 +694,9 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
       if (trimmed(l).rfind("check.expect_", 0) != 0) continue;
       for (const auto& [name, type] : typeAliases)
         for (size_t at = l.find(name); at != std::string::npos; at = l.find(name, at + 1)) {
+          auto inName = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || std::string("_$.-").find(c) != std::string::npos; };
           const size_t end = at + name.size();
-          const bool whole = end == l.size() || !(std::isalnum(static_cast<unsigned char>(l[end])) || l[end] == '_');
+          const bool whole = (end == l.size() || !inName(l[end])) && (at == 0 || !inName(l[at - 1]));
           if (whole) l.replace(at, name.size(), type);
         }
     }
@@ -841,7 +849,8 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
     h = std::regex_replace(h, fence, "");
     // A buffer IREE hands the function as scratch storage (`!hal.buffer
     // {iree.abi.transients}`) holds no value the program reads.
-    static const std::regex transients(R"(,?\s*%[\w.$#-]+\s*:\s*!hal\.buffer\s*\{[^}]*\biree\.abi\.transients\b[^}]*\})");
+    // Its comma goes with it: the one before, or the one after when it comes first.
+    static const std::regex transients(R"(,\s*%[\w.$#-]+\s*:\s*!hal\.buffer\s*\{[^}]*\biree\.abi\.transients\b[^}]*\}|%[\w.$#-]+\s*:\s*!hal\.buffer\s*\{[^}]*\biree\.abi\.transients\b[^}]*\}\s*,?)");
     if (h.find("iree.abi.transients") != std::string::npos) {
       const std::string dropped = std::regex_replace(h, transients, "");
       if (dropped != h) applied.insert("a transient buffer argument (!hal.buffer {iree.abi.transients}: scratch storage) is dropped");

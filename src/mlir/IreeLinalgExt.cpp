@@ -58,6 +58,14 @@ std::string mapOver(const std::vector<std::string>& domain, const std::vector<st
   return "affine_map<(" + joined(domain) + ") -> (" + joined(results) + ")>";
 }
 
+// -inf as MLIR writes it for a float type: its bits.
+std::string negativeInfinity(const std::string& e) {
+  if (e == "f16") return "0xFC00";
+  if (e == "bf16") return "0xFF80";
+  if (e == "f64") return "0xFFF0000000000000";
+  return "0xFF800000";
+}
+
 // online_attention's running state: the accumulator, maximum and sum it starts from (its
 // outs), their types, and the names its three results take.
 struct Online {
@@ -88,6 +96,8 @@ std::optional<std::string> expand(const std::string& result, const std::vector<s
   if (!isFloatType(e) || !isFloatType(ein) || elementOf(types[1]) != ein || elementOf(types[2]) != ein ||
       trimmed(types[3]) != ein)
     return std::nullopt;
+  // Only an extension: f16 or bf16 into f32 or f64, f32 into f64.
+  if (ein != e && !(typeBits(ein) && typeBits(e) && *typeBits(ein) < *typeBits(e))) return std::nullopt;
   // A body argument of the inputs' type, read in e: its extension (and the code making it).
   auto widened = [&](const std::string& v) -> std::pair<std::string, std::string> {
     if (ein == e) return {"", v};
@@ -158,7 +168,7 @@ std::optional<std::string> expand(const std::string& result, const std::vector<s
     return "tensor.empty(" + joined(sizes) + ") : " + type;
   };
   s += p + "zero = arith.constant 0.000000e+00 : " + e + " ";
-  s += p + "ninf = arith.constant 0xFF800000 : " + e + " ";
+  s += p + "ninf = arith.constant " + negativeInfinity(e) + " : " + e + " ";
   s += p + "es = " + emptyOf(sd, ts) + " ";
   s += p + "er = " + emptyOf(rows, tr) + " ";
   s += p + "fs = linalg.fill ins(" + p + "zero : " + e + ") outs(" + p + "es : " + ts + ") -> " + ts + " ";

@@ -219,6 +219,7 @@ void readGlobals(mlir::func::FuncOp entry, mlir::ModuleOp top, std::vector<std::
   std::map<std::string, Value> current;                  // a global's value once the entry stored it
   std::vector<std::pair<std::string, Operation*>> last;  // per global stored, its last store
   std::vector<Operation*> stores;                        // erased last (the loads go as they are read)
+  std::map<std::string, Value> parameters;               // a parameter's one input, however often loaded
   for (Operation* op : ops) {
     auto ref = op->getAttrOfType<mlir::SymbolRefAttr>("global");
     const std::string name = ref ? ref.getLeafReference().str() : "";
@@ -252,15 +253,22 @@ void readGlobals(mlir::func::FuncOp entry, mlir::ModuleOp top, std::vector<std::
                           (mlir::isa<mlir::FloatType>(loaded.getElementType()) || mlir::isa<mlir::IntegerType>(loaded.getElementType()));
     if (!external && (!elements || elements.getType() != op->getResult(0).getType()))
       throw SourceError(locOf(op), "'" + opName(op) + "' of '@" + name + "', which has no initial value of the loaded type");
+    if (auto it = parameters.find(name); it != parameters.end()) {
+      rewriter.replaceOp(op, it->second);
+      continue;
+    }
     rewriter.setInsertionPoint(op);
     mlir::arith::ConstantOp c;
     if (external) {
+      // At the entry's start, so that every load of it, in any region, reads the one input.
+      rewriter.setInsertionPointToStart(&entry.getBody().front());
       const mlir::Type elem = loaded.getElementType();
       const mlir::TypedAttr zero = mlir::isa<mlir::FloatType>(elem) ? mlir::TypedAttr(rewriter.getFloatAttr(elem, 0.0))
                                                                      : mlir::TypedAttr(rewriter.getIntegerAttr(elem, 0));
       c = rewriter.create<mlir::arith::ConstantOp>(op->getLoc(), mlir::DenseElementsAttr::get(loaded, zero));
       c->setAttr("polyfuse.unfoldable", rewriter.getUnitAttr());
       c->setAttr("polyfuse.external", rewriter.getStringAttr(name));  // the input's name
+      parameters[name] = c.getResult();
       notes.push_back("'@" + name + "' (line " + std::to_string(locOf(op).line) +
                       ") has no elements in the file (a parameter supplied at run time): its load is an input of the program");
     } else {

@@ -4,10 +4,14 @@
 // no value to read: refused (mlir/globals.mlir).
 // A check may name its type by the module's alias (IREE's e2e tests write `!out_size`).
 // RUN: polyfuse check %s --entry main --tc 2>&1 | FileCheck %s
-// CHECK: note: '@weight' (line [[@LINE+13]]) has no elements in the file (a parameter supplied at run time): its load is an input of the program
+// CHECK: note: '@weight' (line [[@LINE+17]]) has no elements in the file (a parameter supplied at run time): its load is an input of the program
 // CHECK-NOT: constant 'weight'
 // CHECK: def main(float(2, 3) x, float(3, 4) weight) -> (float(2, 4) [[R:[a-z0-9_]+]]) {
 // RUN: polyfuse exec %s --entry main --backend opencl | FileCheck --check-prefix=EXEC %s
+// Loaded twice, it is one input, read twice.
+// RUN: polyfuse check %s --entry twice --tc 2>&1 | FileCheck --check-prefix=TWICE %s
+// TWICE: def twice(float(3, 4) weight) -> (float(3, 4) [[T:[a-z0-9_]+]]) {
+// TWICE-NEXT: [[T]](d0, d1) = weight(d0, d1) * weight(d0, d1)
 // EXEC: verified: yes
 // RUN: polyfuse check %s --entry aliased --tc 2>&1 | FileCheck --check-prefix=ALIAS %s
 // ALIAS: the values check.expect_* tests are the function's results
@@ -33,4 +37,11 @@ func.func @aliased() {
   } -> !mat
   check.expect_almost_eq_const(%r, dense<2.0> : !mat) : !mat
   return
+}
+func.func @twice() -> tensor<3x4xf32> {
+  %a = util.global.load @weight : tensor<3x4xf32>
+  %b = util.global.load @weight : tensor<3x4xf32>
+  %e = tensor.empty() : tensor<3x4xf32>
+  %r = linalg.mul ins(%a, %b : tensor<3x4xf32>, tensor<3x4xf32>) outs(%e : tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %r : tensor<3x4xf32>
 }

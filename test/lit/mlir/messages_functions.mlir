@@ -2,29 +2,35 @@
 // of its own, with the file, line and column where the refusal is (the rest are in
 // messages.mlir; tools/message_coverage.py finds any message no test holds).
 // RUN: not polyfuse check %s --entry unranked 2>&1 | FileCheck --check-prefix=UNRANKED %s
-// UNRANKED: messages_functions.mlir:28:1: a buffer of unranked type is not read (ranked memrefs are)
+// UNRANKED: messages_functions.mlir:34:1: a buffer of unranked type is not read (ranked memrefs are)
 // RUN: not polyfuse check %s --entry strided 2>&1 | FileCheck --check-prefix=STRIDED %s
-// STRIDED: messages_functions.mlir:31:1: an argument buffer with a layout (a strided view of a buffer the caller holds) is not read
+// STRIDED: messages_functions.mlir:37:1: an argument buffer with a layout (a strided view of a buffer the caller holds) is not read
 // RUN: not polyfuse check %s --entry bare_global 2>&1 | FileCheck --check-prefix=BARE-GLOBAL %s
-// BARE-GLOBAL: messages_functions.mlir:37:8: memref.get_global of '@bare', which has no initial value of its type
+// BARE-GLOBAL: messages_functions.mlir:43:8: memref.get_global of '@bare', which has no initial value of its type
 // RUN: not polyfuse check %s --entry expand_dynamic 2>&1 | FileCheck --check-prefix=EXPAND-DYNAMIC %s
-// EXPAND-DYNAMIC: messages_functions.mlir:43:8: 'memref.expand_shape' of a buffer of dynamic shape is not read (of a static one it is)
+// EXPAND-DYNAMIC: messages_functions.mlir:49:8: 'memref.expand_shape' of a buffer of dynamic shape is not read (of a static one it is)
 // RUN: not polyfuse check %s --entry two_blocks 2>&1 | FileCheck --check-prefix=TWO-BLOCKS %s
-// TWO-BLOCKS: messages_functions.mlir:48:1: function 'two_blocks' has more than one block
+// TWO-BLOCKS: messages_functions.mlir:54:1: function 'two_blocks' has more than one block
 // RUN: not polyfuse check %s --entry no_tensor 2>&1 | FileCheck --check-prefix=NO-TENSOR %s
-// NO-TENSOR: messages_functions.mlir:55:1: function 'no_tensor' returns no tensor: polyfuse computes a function's results
+// NO-TENSOR: messages_functions.mlir:61:1: function 'no_tensor' returns no tensor: polyfuse computes a function's results
 // RUN: not polyfuse check %s --entry index_result 2>&1 | FileCheck --check-prefix=INDEX-RESULT %s
-// INDEX-RESULT: messages_functions.mlir:61:3: the function returns a value of type index: polyfuse computes tensors (a scalar result is a tensor of rank 0)
+// INDEX-RESULT: messages_functions.mlir:67:3: the function returns a value of type index: polyfuse computes tensors (a scalar result is a tensor of rank 0)
 // RUN: not polyfuse check %s --entry store_scalar 2>&1 | FileCheck --check-prefix=STORE-SCALAR %s
-// STORE-SCALAR: messages_functions.mlir:65:3: ml_program.global_store of '@count' stores a value that is not a tensor
+// STORE-SCALAR: messages_functions.mlir:71:3: ml_program.global_store of '@count' stores a value that is not a tensor
 // RUN: not polyfuse check %s --entry scf_dynamic 2>&1 | FileCheck --check-prefix=SCF-DYNAMIC %s
-// SCF-DYNAMIC: messages_functions.mlir:71:8: 'scf.for' with bounds or steps that are not constants is not read: polyfuse unrolls loops of constant bounds
+// SCF-DYNAMIC: messages_functions.mlir:77:8: 'scf.for' with bounds or steps that are not constants is not read: polyfuse unrolls loops of constant bounds
 // RUN: not polyfuse check %s --entry sum_divided 2>&1 | FileCheck --check-prefix=SUM-DIVIDED %s
-// SUM-DIVIDED: messages_functions.mlir:78:8: a subscript here divides a loop in a form polyfuse cannot split into loops: it splits d floordiv c, d mod c and (d floordiv c) mod n of one loop of a linalg op, such as a collapse_shape of several non-unit extents read along it (not through a slice or pad of it, nor by a tensor op)
+// SUM-DIVIDED: messages_functions.mlir:84:8: a subscript here divides a loop in a form polyfuse cannot split into loops: it splits d floordiv c, d mod c and (d floordiv c) mod n of one loop of a linalg op, such as a collapse_shape of several non-unit extents read along it (not through a slice or pad of it, nor by a tensor op)
 // More calls than the importer inlines: 14 functions each calling the next twice.
 // RUN: %python %S/Inputs/fan_out_calls.py 14 > %t.calls.mlir
 // RUN: not polyfuse check %t.calls.mlir 2>&1 | FileCheck --check-prefix=CALLS %s
 // CALLS: calls.mlir:63:8: more than 10000 calls to inline: the entry's calls and theirs unfold into more (reached at a call to '@f13')
+// RUN: not polyfuse check %s --entry store_in_region 2>&1 | FileCheck --check-prefix=STORE-IN-REGION %s
+// STORE-IN-REGION: messages_functions.mlir:93:5: ml_program.global_store of '@acc' inside a region: only the function's own stores are read
+// RUN: not polyfuse check %s --entry bitcast_body 2>&1 | FileCheck --check-prefix=BITCAST-BODY %s
+// BITCAST-BODY: messages_functions.mlir:102:10: unsupported operation 'arith.bitcast' in the body of a linalg op
+// RUN: not polyfuse check %s --entry top_if 2>&1 | FileCheck --check-prefix=TOP-IF %s
+// TOP-IF: messages_functions.mlir:108:8: unsupported operation 'scf.if': polyfuse imports linalg ops, linalg.fill, tensor.empty, tensor.dim, reshapes, slices, tensor.pad, tensor.insert_slice, tensor.insert, tensor.concat and constants
 func.func @unranked(%a: memref<*xf32>, %b: memref<4xf32>) {
   return
 }
@@ -80,4 +86,29 @@ func.func @sum_divided(%x: tensor<8xf32>) -> tensor<4x4xf32> {
     linalg.yield %a : f32
   } -> tensor<4x4xf32>
   return %r : tensor<4x4xf32>
+}
+ml_program.global private mutable @acc(dense<0.0> : tensor<4xf32>) : tensor<4xf32>
+func.func @store_in_region(%x: tensor<4xf32>) -> tensor<4xf32> {
+  scf.execute_region {
+    ml_program.global_store @acc = %x : tensor<4xf32>
+    scf.yield
+  }
+  return %x : tensor<4xf32>
+}
+func.func @bitcast_body(%x: tensor<4xf32>) -> tensor<4xi32> {
+  %e = tensor.empty() : tensor<4xi32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<4xf32>) outs(%e : tensor<4xi32>) {
+  ^bb0(%a: f32, %o: i32):
+    %b = arith.bitcast %a : f32 to i32
+    linalg.yield %b : i32
+  } -> tensor<4xi32>
+  return %r : tensor<4xi32>
+}
+func.func @top_if(%x: tensor<4xf32>, %c: i1) -> tensor<4xf32> {
+  %r = scf.if %c -> tensor<4xf32> {
+    scf.yield %x : tensor<4xf32>
+  } else {
+    scf.yield %x : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
 }
