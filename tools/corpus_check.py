@@ -68,11 +68,11 @@ def with_sizes(a, cmd, timeout):
     """Runs cmd, giving each missing size --default-size until none is missing."""
     sizes = []
     for _ in range(32):
-        rc, out, err = run(cmd + sizes, timeout)
+        rc, out, err = run(cmd + (["--size", ",".join(sizes)] if sizes else []), timeout)
         m = re.search(r"missing size '([\w.$-]+)'", err)
         if rc == 0 or not m:
             return rc, out, err
-        sizes += ["--size", "%s=%d" % (m.group(1), a.default_size)]
+        sizes.append("%s=%d" % (m.group(1), a.default_size))
     return rc, out, err
 
 
