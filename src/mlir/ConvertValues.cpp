@@ -26,22 +26,15 @@ void Importer::run(mlir::func::FuncOp fn) {
     if (auto statements = converter(&op).statements) (this->*statements)(&op);
   }
   dropSubstitutedIds();
-  // Computed f16, bf16 and f64 tensors keep their types, and f32 ones where the first
-  // float parameter is of another type (TC would give them that one's: an f16 input's
-  // attention would store its f32 state as half). An f64 one makes the program compute
-  // in double, where MLIR computes only its own ops so: the truncf after it rounds to f32
-  // all the same.
-  std::optional<ElemType> tcDefault;
-  for (const TensorDecl& d : out_.def.params)
-    if (d.hasShape && (d.type == ElemType::F32 || d.type == ElemType::F64 || isNarrowFloat(d.type))) {  // as Sema: tensors only
-      tcDefault = d.type;
-      break;
-    }
+  // Every computed float tensor keeps its type: TC would give it the first float tensor
+  // parameter's (an f16 input's attention would store its f32 state as half). An f64 one
+  // makes the program compute in double, where MLIR computes only its own ops so: the
+  // truncf after it rounds to f32 all the same.
   std::set<std::pair<std::string, ElemType>> typed;
   for (auto& [v, tv] : tensors_) {
     const ElemType t = elemType(v.getType());
-    const bool keeps = isNarrowFloat(t) || t == ElemType::F64 || (t == ElemType::F32 && tcDefault && *tcDefault != ElemType::F32);
-    if (tv.kind == Kind::Computed && !tv.name.empty() && keeps) typed.insert({tv.name, t});
+    const bool isFloat = t == ElemType::F32 || t == ElemType::F64 || isNarrowFloat(t);
+    if (tv.kind == Kind::Computed && !tv.name.empty() && isFloat) typed.insert({tv.name, t});
   }
   for (auto& [n, t] : integerIds_) typed.insert({n, t});
   out_.def.temporaryTypes.assign(typed.begin(), typed.end());

@@ -393,22 +393,16 @@ void readTppOps(std::vector<std::string>& lines, std::set<std::string>& applied)
     std::smatch m;
     const bool isAdd = std::regex_search(l, m, add);
     if (!isAdd && !std::regex_search(l, m, relu)) continue;
-    const std::string r = m[1], a = m[2], t = m[3];
-    const size_t rank = size_t(std::count(t.begin(), t.end(), 'x'));
+    const std::string r = m[1], a = m[2], t = m[3], elem = mlir_text::elementOf(t);
     // Static float tensors of rank 1 or more; any other stays the dialect's, at the op.
-    if (rank == 0 || t.find('?') != std::string::npos || !mlir_text::isFloatType(t.substr(t.rfind('x') + 1, t.size() - t.rfind('x') - 2)))
-      continue;
-    std::vector<std::string> dims;
-    for (size_t k = 0; k < rank; ++k) dims.push_back("d" + std::to_string(k));
-    std::string id_ = "affine_map<(", list;
-    for (size_t k = 0; k < rank; ++k) list += (k ? ", " : "") + dims[k];
-    id_ += list + ") -> (" + list + ")>";
-    std::string iters;
-    for (size_t k = 0; k < rank; ++k) iters += std::string(k ? ", " : "") + "\"parallel\"";
+    const std::optional<std::vector<int64_t>> shape = mlir_text::staticShape(t);
+    if (!shape || shape->empty() || !mlir_text::isFloatType(elem)) continue;
+    std::vector<std::string> dims, iters;
+    for (size_t k = 0; k < shape->size(); ++k) dims.push_back("d" + std::to_string(k)), iters.push_back("\"parallel\"");
+    const std::string id_ = "affine_map<(" + mlir_text::joined(dims) + ") -> (" + mlir_text::joined(dims) + ")>";
     const std::string e = "%pf_tpp" + std::to_string(id++);
-    const std::string elem = t.substr(t.rfind('x') + 1, t.size() - t.rfind('x') - 2);
     std::string g = e + " = tensor.empty() : " + t + " " + r + " = linalg.generic {indexing_maps = [" + id_ + ", " +
-                    (isAdd ? id_ + ", " : "") + id_ + "], iterator_types = [" + iters + "]} ins(" + a +
+                    (isAdd ? id_ + ", " : "") + id_ + "], iterator_types = [" + mlir_text::joined(iters) + "]} ins(" + a +
                     (isAdd ? ", " + m[4].str() : "") + " : " + t + (isAdd ? ", " + t : "") + ") outs(" + e + " : " + t +
                     ") { ^bb0(%pf_x: " + elem + (isAdd ? ", %pf_y: " + elem : "") + ", %pf_o: " + elem + "): ";
     g += isAdd ? "%pf_r = arith.addf %pf_x, %pf_y : " + elem
@@ -689,12 +683,12 @@ std::string readIreeBoundary(const std::string& text, std::vector<std::string>& 
   std::map<std::string, std::string> typeAliases;
   for (const std::string& l : lines)
     if (std::smatch m; l.find('!') != std::string::npos && std::regex_match(l, m, aliasDef)) typeAliases[m[1]] = m[2];
+  auto inName = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || std::string("_$.-").find(c) != std::string::npos; };
   if (!typeAliases.empty())
     for (std::string& l : lines) {
       if (trimmed(l).rfind("check.expect_", 0) != 0) continue;
       for (const auto& [name, type] : typeAliases)
         for (size_t at = l.find(name); at != std::string::npos; at = l.find(name, at + 1)) {
-          auto inName = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || std::string("_$.-").find(c) != std::string::npos; };
           const size_t end = at + name.size();
           const bool whole = (end == l.size() || !inName(l[end])) && (at == 0 || !inName(l[at - 1]));
           if (whole) l.replace(at, name.size(), type);
