@@ -123,6 +123,9 @@ class CostModel {
   // the convex hull (or with recomputation, where kernels need not be convex, the set
   // itself), which bounds it exactly (docs/strategies.md, "The ILP").
   bool mayGrowLegal(const StmtSet& must) const;
+  // Whether some grid of rank 1 keeps every internal dependence of the group (the
+  // graph's bitmask network; gridAssignments where that does not apply).
+  bool anyRankOneGrid(const StmtSet& group) const;
   // What any legal kernel holding `must` takes at least, when every such kernel is one
   // block (no grid of rank 1 keeps must's dependences: only a member without parallel
   // dimensions makes it legal, on a grid of rank 0); 0 otherwise (PlanFloor.cpp).

@@ -5,6 +5,7 @@
 #pragma once
 #include <boost/graph/adjacency_list.hpp>
 
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -39,6 +40,11 @@ class FusionGraph {
   // alignment(d, a, b): dependence d maps parallel dim a of its source onto parallel
   // dim b of its sink (every instance pair has x_a == y_b).
   bool aligned(int dep, int a, int b) const { return aligned_[dep][a][b]; }
+  // Whether one grid coordinate can hold every internal dependence of the group at a
+  // grid point: each member puts one of its parallel dims on it, aligned across each
+  // dependence (CostModel::gridAssignments of rank 1, existence alone). None where a
+  // statement has more than 64 parallel dims (its dims are not one word).
+  std::optional<bool> anyRankOneGrid(const StmtSet& group) const;
   // Dependences with both ends in the group (self-dependences included).
   std::vector<int> internalDeps(const StmtSet& group) const;
   bool reaches(int u, int v) const { return reach_[u].contains(v); }
@@ -86,6 +92,8 @@ class FusionGraph {
   const PolyProgram& pp_;
   DepGraph graph_;
   std::vector<std::vector<std::vector<bool>>> aligned_;
+  std::vector<std::vector<uint64_t>> alignedMask_;  // per dependence and source dim: the sink dims aligned with it
+  bool wideStatements_ = false;                      // some statement has more than 64 parallel dims
   std::vector<StmtSet> reach_, reachedBy_;
   std::vector<std::vector<int>> depsFrom_;  // per statement: the dependences it is the source of
   std::vector<SiblingPair> siblings_;

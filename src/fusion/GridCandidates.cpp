@@ -12,7 +12,12 @@ bool CostModel::mayGrowLegal(const StmtSet& must) const {
   // any group may reach by taking it in: no bound then.
   if (anyScalarStatement_) return true;
   // A rank-g assignment restricted to its first coordinate is a rank-1 one.
-  return !gridAssignments(must.members(), 1, /*anyOne=*/true).empty();
+  return anyRankOneGrid(must);
+}
+
+bool CostModel::anyRankOneGrid(const StmtSet& group) const {
+  if (const std::optional<bool> any = fg_.anyRankOneGrid(group)) return *any;
+  return !gridAssignments(group.members(), 1, /*anyOne=*/true).empty();
 }
 
 // Arc consistency over the members' tuples: a tuple that some dependence rules out

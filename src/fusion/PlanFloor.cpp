@@ -84,7 +84,7 @@ double CostModel::floorUs(const GroupFloor& f, const std::vector<int64_t>& exten
 // parallel dimensions, and every statement on a path between them (it is convex).
 CostModel::OneBlockBound CostModel::oneBlockBound(const StmtSet& must, bool dominance) const {
   OneBlockBound b;
-  if (!anyScalarStatement_ || !gridAssignments(must.members(), 1, /*anyOne=*/true).empty()) return b;
+  if (!anyScalarStatement_ || anyRankOneGrid(must)) return b;
   const Program& prog = fg_.program();
   int reductions = 0;
   for (int s : must.members()) reductions += prog.statements[size_t(s)].numReduction() > 0;

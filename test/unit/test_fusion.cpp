@@ -912,6 +912,57 @@ TEST_CASE("fusion: the bounded enumeration finds every legal kernel, on random p
   CHECK(pruned > 10);
 }
 
+TEST_CASE("fusion graph: a rank-1 grid exists exactly when one parallel dim a member aligns every internal dependence") {
+  // Brute force over every choice of one parallel dim per member, against the bitmask
+  // network the enumeration asks (FusionGraph::anyRankOneGrid).
+  int sets = 0, legal = 0;
+  auto check = [&](const Setup& s) {
+    const FusionGraph& fg = s.cm->graph();
+    const int n = fg.size();
+    const auto& deps = fg.poly().dependences();
+    for (uint64_t bits = 1; bits < (uint64_t(1) << std::min(n, 12)); ++bits) {
+      StmtSet g(n);
+      for (int v = 0; v < n; ++v)
+        if (bits >> v & 1) g.insert(v);
+      const std::vector<int> m = g.members();
+      int64_t choices = 1;
+      for (int v : m) choices *= std::max(1, fg.program().statements[size_t(v)].numParallel);
+      if (choices > 4096) continue;
+      bool want = false;
+      for (int64_t c = 0; c < choices && !want; ++c) {
+        std::map<int, int> dim;
+        int64_t rest = c;
+        bool some = true;
+        for (int v : m) {
+          const int p = fg.program().statements[size_t(v)].numParallel;
+          some = some && p > 0;
+          dim[v] = p > 0 ? int(rest % p) : 0;
+          rest /= std::max(1, p);
+        }
+        bool ok = some;
+        for (int d : fg.internalDeps(g)) ok = ok && fg.aligned(d, dim[deps[size_t(d)].src], dim[deps[size_t(d)].dst]);
+        want = ok;
+      }
+      const std::optional<bool> got = fg.anyRankOneGrid(g);
+      REQUIRE(got.has_value());
+      CHECK(*got == want);
+      ++sets;
+      legal += want;
+    }
+  };
+  for (uint64_t seed = 1; seed <= 60; ++seed) {
+    INFO(test::randomProgram(seed));
+    check(Setup(test::load(test::randomProgram(seed)), {{"N", 37}}));
+  }
+  for (const char* f : {"softmax.tc", "attention.tc", "2mm.tc", "atax.tc", "gemver.tc", "encoder_block.tc"}) {
+    INFO(f);
+    check(example(f, 129));
+  }
+  CHECK(sets > 10000);
+  CHECK(legal > 1000);
+  CHECK(sets - legal > 1000);
+}
+
 TEST_CASE("fusion: a size cap makes the ILP's answer bounded, not optimal, and says so") {
   Setup s = example("softmax.tc", 4096);
   SearchOptions opt;
@@ -1101,7 +1152,9 @@ std::string residualStack(int layers) {
     body += "  h" + n + "(i, k) +=! y" + n + "(i, j) * A" + n + "(j, k)\n";
     body += "  g" + n + "(i, k) = fmax(h" + n + "(i, k), 0)\n";
     body += "  p" + n + "(i, j) +=! g" + n + "(i, k) * B" + n + "(k, j)\n";
-    body += "  X" + std::to_string(l + 1) + "(i, j) = " + x + "(i, j) + p" + n + "(i, j)\n";
+    // Each layer scales by its own literal, as exported models' splat weights do: the
+    // shapes must not tell them apart.
+    body += "  X" + std::to_string(l + 1) + "(i, j) = " + x + "(i, j) + p" + n + "(i, j) * " + std::to_string(0.5 + 0.125 * l) + "\n";
   }
   return "def stack(" + sig + ") -> (X" + std::to_string(layers) + ") {\n" + body + "}\n";
 }
