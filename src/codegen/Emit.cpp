@@ -1691,7 +1691,11 @@ class KernelPrinter {
       // A thread's accumulators pf_acc[a][b], as mma.sync's fragment of each m16n8 tile
       // lays them out: a = 2 x (16-row tile) + (upper or lower 8 rows), rows pf_g;
       // b = 2 x (8-column tile) + (even or odd column), columns 2 pf_t and 2 pf_t + 1.
-      os << "    // tensor cores: mma.sync m16n8k8 on TF32 operands (rounded to nearest as fragments load them), f32 accumulators;\n"
+      os << (c.halfOperands() ? std::string("    // tensor cores: mma.sync m16n8k16 on ") +
+                                    (c.engine == ContractionEngine::TensorCoresF16 ? "f16" : "bf16") +
+                                    " operands (the staged values repacked exactly), f32 accumulators;\n"
+                              : std::string("    // tensor cores: mma.sync m16n8k8 on TF32 operands (rounded to nearest as fragments "
+                                            "load them), f32 accumulators;\n"))
          << "    // warps of " << c.warpP() << " x " << c.warpQ() << " outputs (" << lp.var
          << " x " << lq.var << "), " << warpsQ << " along " << lq.var << "; " << lr.var << " staged " << c.kStep
          << " steps at a time\n";
@@ -1798,6 +1802,36 @@ class KernelPrinter {
       // rounded each copied element once in place measured 18% slower on the H200).
       const size_t ra = c.alongP[0] ? 0 : 1, rb = 1 - ra;
       const int64_t tilesP = c.warpP() / 16, tilesQ = c.warpQ() / 8;
+      if (c.halfOperands()) {
+        // Each 16 steps: an A fragment register holds (row, r) and (row, r + 1) of the
+        // [tileP x kStep] slice at rows g and g + 8, r = 2 pf_t and 2 pf_t + 8 (one 64-bit
+        // load: the lines and the buffers' offsets are even); a B register (r, column g)
+        // and (r + 1, column g) of the [kStep x tileQ] one. The staged f32 values are the
+        // operands' halves, which the packing keeps exactly.
+        const std::string la = std::to_string(c.lineElements(ra)), lb = std::to_string(c.lineElements(rb));
+        const std::string pack = c.engine == ContractionEngine::TensorCoresF16 ? "pf_pack_f16" : "pf_pack_bf16";
+        os << unroll << "      for (int pf_r = 0; pf_r < " << c.kStep << "; pf_r += 16) {\n";
+        os << "        unsigned pf_fa[" << tilesP << "][4], pf_fb[" << tilesQ << "][2];\n";
+        os << unroll << "        for (int pf_a = 0; pf_a < " << tilesP << "; ++pf_a) {\n"
+           << "          const float* pf_x = &" << slice(ra, current) << "(pf_wp * " << c.warpP() << " + pf_a * 16 + pf_g) * " << la
+           << " + pf_r + pf_t * 2];\n"
+           << unroll << "          for (int pf_h = 0; pf_h < 4; ++pf_h) {  // rows g, g + 8; r 2 pf_t, 2 pf_t + 8: 64 bits each\n"
+           << "            const float2 pf_v = *reinterpret_cast<const float2*>(&pf_x[(pf_h & 1) * 8 * " << la << " + (pf_h >> 1) * 8]);\n"
+           << "            pf_fa[pf_a][pf_h] = " << pack << "(pf_v.x, pf_v.y);\n"
+           << "          }\n"
+           << "        }\n";
+        os << unroll << "        for (int pf_b = 0; pf_b < " << tilesQ << "; ++pf_b) {\n"
+           << "          const float* pf_x = &" << slice(rb, current) << "(pf_r + pf_t * 2) * " << lb << " + pf_wq * " << c.warpQ()
+           << " + pf_b * 8 + pf_g];\n"
+           << "          pf_fb[pf_b][0] = " << pack << "(pf_x[0], pf_x[" << lb << "]);\n"
+           << "          pf_fb[pf_b][1] = " << pack << "(pf_x[8 * " << lb << "], pf_x[9 * " << lb << "]);\n"
+           << "        }\n";
+        os << unroll << "        for (int pf_a = 0; pf_a < " << tilesP << "; ++pf_a)\n" << unroll
+           << "          for (int pf_b = 0; pf_b < " << tilesQ << "; ++pf_b)\n"
+           << "            " << (c.engine == ContractionEngine::TensorCoresF16 ? "pf_mma_f16" : "pf_mma_bf16")
+           << "(pf_acc[2 * pf_a][2 * pf_b], pf_acc[2 * pf_a][2 * pf_b + 1], pf_acc[2 * pf_a + 1][2 * pf_b],\n"
+           << "                        pf_acc[2 * pf_a + 1][2 * pf_b + 1], pf_fa[pf_a], pf_fb[pf_b]);\n";
+      } else {
       os << unroll << "      for (int pf_r = 0; pf_r < " << c.kStep << "; pf_r += 8) {\n";
       os << "        float pf_fa[" << tilesP << "][4], pf_fb[" << tilesQ << "][2];\n";
       // An A fragment is four 8 x 4 blocks of 32-bit words (rows g and g + 8, columns t
@@ -1816,6 +1850,7 @@ class KernelPrinter {
          << "          for (int pf_b = 0; pf_b < " << tilesQ << "; ++pf_b)\n"
          << "            pf_mma_tf32(pf_acc[2 * pf_a][2 * pf_b], pf_acc[2 * pf_a][2 * pf_b + 1], pf_acc[2 * pf_a + 1][2 * pf_b],\n"
          << "                        pf_acc[2 * pf_a + 1][2 * pf_b + 1], pf_fa[pf_a], pf_fb[pf_b]);\n";
+      }
     } else {
       // A product of its reads adds nothing where a staged operand is the slices' zero
       // padding: every step runs the whole slice, a loop the compiler unrolls.
@@ -2328,7 +2363,21 @@ std::string narrowAccessors(const Spelling& sp, const Program& prog) {
 // nearest, ties away, as cuBLAS rounds it), and one warp's m16n8k8 product-accumulate,
 // D = A B + D, on fragments as PTX's mma.m16n8k8 .tf32 lays them out.
 std::string mmaHelpers() {
-  return "__device__ __forceinline__ float pf_tf32(float x) {\n"
+  // The 16-bit forms: a pair of f32 values (exactly halves, as staged) packed into one
+  // register, the first in the low half (cvt's second operand), and one warp's m16n8k16
+  // product-accumulate on f16 or bf16 fragments.
+  std::string half;
+  for (const char* t : {"f16", "bf16"})
+    half += std::string("__device__ __forceinline__ unsigned pf_pack_") + t + "(float lo, float hi) {\n"
+            "  unsigned u;\n  asm(\"cvt.rn." + t + "x2.f32 %0, %1, %2;\" : \"=r\"(u) : \"f\"(hi), \"f\"(lo));\n  return u;\n}\n"
+            "__device__ __forceinline__ void pf_mma_" + t + "(float& d0, float& d1, float& d2, float& d3, const unsigned* a, "
+            "const unsigned* b) {\n"
+            "  asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32." + t + "." + t + ".f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+            "{%8, %9}, \"\n"
+            "               \"{%0, %1, %2, %3};\"\n"
+            "               : \"+f\"(d0), \"+f\"(d1), \"+f\"(d2), \"+f\"(d3)\n"
+            "               : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), \"r\"(b[0]), \"r\"(b[1]));\n}\n";
+  return half + "__device__ __forceinline__ float pf_tf32(float x) {\n"
          "  unsigned u;\n  asm(\"cvt.rna.tf32.f32 %0, %1;\" : \"=r\"(u) : \"f\"(x));\n  return __uint_as_float(u);\n}\n"
          "__device__ __forceinline__ void pf_mma_tf32(float& d0, float& d1, float& d2, float& d3, const float* a, const float* b) {\n"
          "  asm volatile(\"mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, \"\n"

@@ -128,12 +128,15 @@ struct VectorCounts {
   int loads = 0, wideLoads = 0, stores = 0, wideStores = 0;
   int asyncCopies = 0, wideAsyncCopies = 0;  // cp.async: global loads that land in shared memory by themselves
   int fmas = 0;  // fused multiply-adds (fma.rn): a contraction's arithmetic beside its loads
-  int mmas = 0;  // tensor-core products (mma.sync m16n8k8: 1,024 multiply-adds a warp, 32 a thread)
+  int mmas = 0;      // tensor-core products on TF32 (mma.sync m16n8k8: 1,024 multiply-adds a warp, 32 a thread)
+  int halfMmas = 0;  // on f16 or bf16 (mma.sync m16n8k16: 2,048 a warp, 64 a thread)
   int sharedLoads = 0, wideSharedLoads = 0;  // ld.shared: what feeds a tiled contraction's registers
   int matrixLoads = 0;                       // ldmatrix .x4: a warp's four 8 x 8 blocks, 128 bits a lane
   // Multiply-adds a thread's shared-memory load feeds: the measure of a contraction's
   // register tiling (a thread's instructions against a thread's instructions).
-  double madsPerSharedLoad() const { return double(fmas + 32.0 * mmas) / std::max(1, sharedLoads + matrixLoads); }
+  double madsPerSharedLoad() const {
+    return double(fmas + 32.0 * mmas + 64.0 * halfMmas) / std::max(1, sharedLoads + matrixLoads);
+  }
 };
 std::map<std::string, VectorCounts> ptxVectors(const fs::path& cudaDir, const std::string& arch) {
   std::map<std::string, VectorCounts> out;
@@ -149,6 +152,7 @@ std::map<std::string, VectorCounts> ptxVectors(const fs::path& cudaDir, const st
     if (current.empty()) continue;
     if (line.find("fma.rn.") != std::string::npos) out[current].fmas++;
     if (line.find("mma.sync.aligned.m16n8k8") != std::string::npos) out[current].mmas++;
+    if (line.find("mma.sync.aligned.m16n8k16") != std::string::npos) out[current].halfMmas++;
     if (line.find("ldmatrix.sync") != std::string::npos) out[current].matrixLoads++;
     if (line.find("ld.shared") != std::string::npos) {
       out[current].sharedLoads++;
@@ -237,6 +241,7 @@ void inspectPoint(std::ostream& os, const fs::path& dir, const std::string& arch
       if (contraction)
         os << fmt::format("     arithmetic in PTX: {} FMAs, {:.1f} per global load", c.fmas, double(c.fmas) / std::max(1, c.loads))
            << (c.mmas ? fmt::format("; {} mma.sync m16n8k8 (32 multiply-adds a thread each)", c.mmas) : std::string())
+           << (c.halfMmas ? fmt::format("; {} mma.sync m16n8k16 (64 multiply-adds a thread each)", c.halfMmas) : std::string())
            << fmt::format("; {:.1f} multiply-adds per shared-memory load ({} loads, {} of them 128-bit{})\n",
                           c.madsPerSharedLoad(), c.sharedLoads + c.matrixLoads, c.wideSharedLoads + c.matrixLoads,
                           c.matrixLoads ? fmt::format(", {} ldmatrix.x4", c.matrixLoads) : std::string());
@@ -272,11 +277,14 @@ void inspectPoint(std::ostream& os, const fs::path& dir, const std::string& arch
       if (c.value("engine", "fma") == "fma")
         os << fmt::format("     tiled contraction {}: {}x{} outputs a thread, {}\n", c["statement"].get<std::string>(), micro,
                           micro, staging);
-      else
-        os << fmt::format("     tiled contraction {} on tensor cores (mma.sync m16n8k8, TF32 operands, f32 accumulators): "
+      else {
+        const std::string engine = c["engine"].get<std::string>();
+        const std::string instruction = engine == "mma-tf32" ? "m16n8k8, TF32" : engine == "mma-f16" ? "m16n8k16, f16" : "m16n8k16, bf16";
+        os << fmt::format("     tiled contraction {} on tensor cores (mma.sync {} operands, f32 accumulators): "
                           "warp tiles {}x{}, {} outputs a thread, {}\n",
-                          c["statement"].get<std::string>(), c["warp_tile"][0].get<int>(), c["warp_tile"][1].get<int>(),
-                          micro * micro, staging);
+                          c["statement"].get<std::string>(), instruction, c["warp_tile"][0].get<int>(),
+                          c["warp_tile"][1].get<int>(), micro * micro, staging);
+      }
       std::string epilogue;
       for (auto& e : c.value("epilogue", json::array())) epilogue += (epilogue.empty() ? "" : ", ") + e.get<std::string>();
       if (!epilogue.empty()) os << "     its epilogue, applied to the accumulators in registers: " << epilogue << "\n";

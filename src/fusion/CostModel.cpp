@@ -383,7 +383,9 @@ bool CostModel::tileContraction(const std::vector<int>& members, KernelPlan& kp,
     c.epilogue = epilogueOf(members, kp, c);
     if (c.tensorCores()) {
       const SizedStatement& ss = sized(members[size_t(c.member)]);
-      kp.tensorFlops = checkedAdd(kp.tensorFlops, checkedMul(ss.points, ss.flopsPerPoint, "a kernel's flops"), "a kernel's flops");
+      const int64_t flops = checkedMul(ss.points, ss.flopsPerPoint, "a kernel's flops");
+      kp.tensorFlops = checkedAdd(kp.tensorFlops, flops, "a kernel's flops");
+      if (c.halfOperands()) kp.halfTensorFlops = checkedAdd(kp.halfTensorFlops, flops, "a kernel's flops");
     }
   }
   return true;
@@ -507,18 +509,31 @@ std::optional<ContractionTile> CostModel::contractionTile(const std::vector<int>
     if (!uses(r, st.dims[2]) || p == q) return std::nullopt;
     c.alongP.push_back(p);
   }
-  // Tensor cores take a product of two f32 operands, one along each side of the tile,
-  // and a tile of whole warp tiles.
-  auto f32Read = [&](const Expr& e) {
-    return e.kind == ExprKind::Access && prog.tensors[size_t(st.reads[size_t(e.ref)].tensor)].type == ElemType::F32;
-  };
-  if (tensorCoresAllowed() && prog.computeType() == ElemType::F32 &&
-      st.reads.size() == 2 && c.alongP[0] != c.alongP[1] && st.rhs->kind == ExprKind::Mul && f32Read(*st.rhs->args[0]) &&
-      f32Read(*st.rhs->args[1]) && c.tileP % c.warpP() == 0 && c.tileQ % c.warpQ() == 0)
-    c.engine = ContractionEngine::TensorCoresTf32;
+  // Tensor cores take a product of two operands, one along each side of the tile, and a
+  // tile of whole warp tiles.
+  if (const ContractionEngine e = tensorEngine(st); e != ContractionEngine::FmaUnits && c.alongP[0] != c.alongP[1] &&
+                                                    c.tileP % c.warpP() == 0 && c.tileQ % c.warpQ() == 0 &&
+                                                    c.kStep % ContractionTile{.engine = e}.mmaSteps() == 0)
+    c.engine = e;
   if (maxStages_ >= 2 && 2 * c.stageElements() * computeBytes_ + kReduceScratchSlots * computeBytes_ <= KernelPlan::kStaticSharedBytes)
     c.stages = 2;
   return c;
+}
+
+ContractionEngine CostModel::tensorEngine(const Statement& st) const {
+  const Program& prog = fg_.program();
+  if (!contractionShaped(st) || st.reads.size() != 2 || st.rhs->kind != ExprKind::Mul || dev_.arch.empty() ||
+      prog.computeType() != ElemType::F32)
+    return ContractionEngine::FmaUnits;
+  auto typeOf = [&](const Expr& e) {
+    return e.kind == ExprKind::Access ? std::optional(prog.tensors[size_t(st.reads[size_t(e.ref)].tensor)].type) : std::nullopt;
+  };
+  const std::optional<ElemType> a = typeOf(*st.rhs->args[0]), b = typeOf(*st.rhs->args[1]);
+  if (!a || a != b) return ContractionEngine::FmaUnits;
+  if (*a == ElemType::F32 && tensorCoresAllowed()) return ContractionEngine::TensorCoresTf32;
+  if ((*a == ElemType::Half || *a == ElemType::BF16) && numerics_ != Numerics::Strict && dev_.halfTensorFlopsPerSec > 0)
+    return *a == ElemType::Half ? ContractionEngine::TensorCoresF16 : ContractionEngine::TensorCoresBf16;
+  return ContractionEngine::FmaUnits;
 }
 
 // Operand traffic from L1 / shared memory: every read of every point, except a tiled
@@ -1327,7 +1342,8 @@ void CostModel::timeKernel(double sectorWaste, KernelPlan& kp) const {
                          double(kp.dramBytes + kp.l2Bytes) / dev_.l2BytesPerSec) * 1e6;
   // Arithmetic needs blocks on every SM; its latencies are short beside DRAM's.
   kp.computeUs = (weightedFlops(double(kp.flops - kp.tensorFlops), kp.mathCalls) / dev_.flopsPerSec +
-                  (kp.tensorFlops ? double(kp.tensorFlops) / dev_.tensorFlopsPerSec : 0.0) +
+                  (kp.tensorFlops > kp.halfTensorFlops ? double(kp.tensorFlops - kp.halfTensorFlops) / dev_.tensorFlopsPerSec : 0.0) +
+                  (kp.halfTensorFlops ? double(kp.halfTensorFlops) / dev_.halfTensorFlopsPerSec : 0.0) +
                   double(kp.points) * dev_.pointNs * 1e-9 / dev_.smCount) /
                  kp.gridFill * 1e6;
   // Operands stream from L1 / shared memory at its bandwidth: a naive contraction's two

@@ -179,11 +179,21 @@ class CostModel {
   // the innermost kTiledGridCoords coordinates.
   static std::vector<int64_t> tileMenu(int g, int t, int64_t extent, int64_t most);
   // The widest tile per coordinate of a wider grid, and in points, for this group:
-  // tensor-core contractions (under --numerics tf32) take kWideTile, all else kMaxTileND.
+  // tensor-core contractions (under --numerics tf32, or of f16 and bf16 operands) take
+  // kWideTile, all else kMaxTileND.
   std::pair<int64_t, int64_t> tileLimits(const std::vector<int>& members) const;
   // Whether contractions may run on tensor cores: --numerics tf32 on a CUDA device with them.
   bool tensorCoresAllowed() const {
     return numerics_ == Numerics::Tf32 && dev_.tensorFlopsPerSec > 0 && !dev_.arch.empty();
+  }
+  // The tensor cores a statement's tile may run on (FmaUnits: none): a product of two
+  // reads of one type in an f32 program, TF32 where tensorCoresAllowed, f16 and bf16
+  // (their products exact in f32) on a CUDA device with them under any numerics but
+  // strict. Whether the tile then takes them is the tile's shape's question.
+  ContractionEngine tensorEngine(const Statement& st) const;
+  // Flops a second on that engine.
+  double tensorRate(ContractionEngine e) const {
+    return e == ContractionEngine::TensorCoresTf32 ? dev_.tensorFlopsPerSec : dev_.halfTensorFlopsPerSec;
   }
   // A sum over one reduction dim into a rank-2 output: what may tile as a matrix product.
   static bool contractionShaped(const Statement& st) {

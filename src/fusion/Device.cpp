@@ -19,16 +19,19 @@ static Device preset(const std::string& n) {
   if (n == "a100") {  // A100 SXM4 80GB
     d.dramBytesPerSec = 2.039e12; d.l2BytesPerSec = 5.0e12; d.flopsPerSec = 19.5e12;
     d.tensorFlopsPerSec = 156e12;  // TF32 dense
+    d.halfTensorFlopsPerSec = 312e12;  // FP16 / BF16 dense, f32 accumulation
     d.smCount = 108; d.l2Bytes = 40e6; d.onchipBytesPerBlock = 163 * 1024.0; d.launchUs = 3.0; d.arch = "sm_80";
     d.onchipBytesPerSec = 19.5e12;  // 128 B a clock an SM at 1.41 GHz
   } else if (n == "h100") {  // H100 SXM5 80GB
     d.dramBytesPerSec = 3.35e12; d.l2BytesPerSec = 7.0e12; d.flopsPerSec = 67e12;
     d.tensorFlopsPerSec = 494.7e12;  // TF32 dense
+    d.halfTensorFlopsPerSec = 989.4e12;  // FP16 / BF16 dense, f32 accumulation
     d.smCount = 132; d.l2Bytes = 50e6; d.onchipBytesPerBlock = 227 * 1024.0; d.launchUs = 2.5; d.arch = "sm_90";
     d.onchipBytesPerSec = 33e12;  // 128 B a clock an SM at 1.98 GHz
   } else if (n == "h200") {  // H200 SXM 141GB
     d.dramBytesPerSec = 4.8e12; d.l2BytesPerSec = 7.0e12; d.flopsPerSec = 67e12;
     d.tensorFlopsPerSec = 494.7e12;  // TF32 dense: the H100's tensor cores
+    d.halfTensorFlopsPerSec = 989.4e12;
     d.smCount = 132; d.l2Bytes = 50e6; d.onchipBytesPerBlock = 227 * 1024.0; d.launchUs = 2.5; d.arch = "sm_90";
     d.onchipBytesPerSec = 33e12;
   } else {
@@ -64,6 +67,8 @@ const DeviceParameter kParameters[] = {
     {"tflops", 1e-6, 1e6, false, false, " (TFLOP/s)", [](Device& d, double v) { d.flopsPerSec = v * 1e12; }},
     {"tensor_tflops", 1e-6, 1e6, false, true, " (TFLOP/s; 0: no tensor cores)",
      [](Device& d, double v) { d.tensorFlopsPerSec = v * 1e12; }},
+    {"tensor_f16_tflops", 1e-6, 1e6, false, true, " (TFLOP/s, f16 and bf16 operands; 0: none)",
+     [](Device& d, double v) { d.halfTensorFlopsPerSec = v * 1e12; }},
     {"launch_us", 0, 1e6, false, false, " (microseconds)", [](Device& d, double v) { d.launchUs = v; }},
     {"sm_count", 1, 1e6, true, false, "", [](Device& d, double v) { d.smCount = int(v); }},
     {"blocks_to_saturate", 1, 1e9, true, false, "", [](Device& d, double v) { d.blocksToSaturate = int(v); }},

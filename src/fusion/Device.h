@@ -15,6 +15,9 @@ struct Device {
   // Dense TF32 tensor-core throughput: what a contraction under `--numerics tf32` runs at
   // (mma.sync); 0 for a device without tensor cores, whose contractions stay on the FMA units.
   double tensorFlopsPerSec = 0;
+  // Dense FP16 / BF16 tensor-core throughput with f32 accumulation: contractions of
+  // operands stored as halves (mma.sync m16n8k16); 0 where there are none.
+  double halfTensorFlopsPerSec = 0;
   double launchUs = 0;            // per-kernel launch overhead
   int smCount = 0;
   int blocksToSaturate = 0;       // blocks in flight needed to reach full bandwidth

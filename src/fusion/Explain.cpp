@@ -245,7 +245,10 @@ std::string contractionText(const Program& prog, const TiledContraction& t) {
   const ContractionTile& c = t.tile;
   std::string s = "K" + std::to_string(t.kernel) + " tiles " + prog.statements[size_t(t.stmt)].label() + " in " +
                   std::to_string(c.tileP) + "x" + std::to_string(c.tileQ) + " blocks " +
-                  (c.tensorCores() ? "on tensor cores (mma.sync TF32, warps of " + std::to_string(c.warpP()) + "x" +
+                  (c.tensorCores() ? std::string("on tensor cores (mma.sync ") +
+                                         (c.halfOperands() ? (c.engine == ContractionEngine::TensorCoresF16 ? "F16" : "BF16")
+                                                           : "TF32") +
+                                         ", warps of " + std::to_string(c.warpP()) + "x" +
                                          std::to_string(c.warpQ()) + " outputs)"
                                    : "on the FMA units (" + std::to_string(c.micro) + "x" + std::to_string(c.micro) +
                                          " outputs a thread)") +

@@ -285,9 +285,11 @@ std::vector<int64_t> CostModel::gridExtents(const std::vector<int>& members,
 }
 
 std::pair<int64_t, int64_t> CostModel::tileLimits(const std::vector<int>& members) const {
-  if (!tensorCoresAllowed()) return {kMaxTileND, kMaxTilePoints};
-  for (int s : members)
-    if (contractionShaped(fg_.program().statements[size_t(s)])) return {kWideTile, kWideTile * kWideTile};
+  for (int s : members) {
+    const Statement& st = fg_.program().statements[size_t(s)];
+    if ((tensorCoresAllowed() && contractionShaped(st)) || tensorEngine(st) != ContractionEngine::FmaUnits)
+      return {kWideTile, kWideTile * kWideTile};
+  }
   return {kMaxTileND, kMaxTilePoints};
 }
 

@@ -128,14 +128,22 @@ struct OnChipArray {
 // warps along q, each running mma.sync m16n8k8 on TF32 operands: a thread holds micro x
 // micro of its warp's accumulator fragments instead of a strided micro-tile, and the
 // slices' lines are padded (kMmaPadP, kMmaPadQ) so that a fragment's 32 loads hit 32
-// distinct banks.
-enum class ContractionEngine { FmaUnits, TensorCoresTf32 };
+// distinct banks. Operands stored as f16 or bf16 run mma.sync m16n8k16 on their own type
+// (`mma-f16`, `mma-bf16`) under any numerics but strict: the staged f32 values are
+// those halves exactly, so the fragments repack them without rounding, and products of
+// two halves are exact in the f32 accumulators, as on the FMA units.
+enum class ContractionEngine { FmaUnits, TensorCoresTf32, TensorCoresF16, TensorCoresBf16 };
 inline constexpr EnumName<ContractionEngine> kContractionEngineNames[] = {{ContractionEngine::FmaUnits, "fma"},
-                                                                         {ContractionEngine::TensorCoresTf32, "mma-tf32"}};
+                                                                         {ContractionEngine::TensorCoresTf32, "mma-tf32"},
+                                                                         {ContractionEngine::TensorCoresF16, "mma-f16"},
+                                                                         {ContractionEngine::TensorCoresBf16, "mma-bf16"}};
 inline const char* contractionEngineName(ContractionEngine e) { return nameIn(kContractionEngineNames, e); }
 
 struct ContractionTile {
   static constexpr int64_t kMmaPadP = 4, kMmaPadQ = 8;
+  // Pairs of r: an A fragment loads 64 bits at (row g, 2t), a B fragment two words of
+  // lines 2t and 2t + 1; these pads put each half-warp's in distinct banks.
+  static constexpr int64_t kHalfMmaPadP = 8, kHalfMmaPadQ = 4;
   int member = -1;  // index in KernelPlan::statements
   int p = -1, q = -1, r = -1;
   int64_t tileP = 0, tileQ = 0;
@@ -151,7 +159,13 @@ struct ContractionTile {
   // an earlier one's, only at its own point, and those results live in no memory at all.
   std::vector<int> epilogue;  // indices in KernelPlan::statements
   ContractionEngine engine = ContractionEngine::FmaUnits;
-  bool tensorCores() const { return engine == ContractionEngine::TensorCoresTf32; }
+  bool tensorCores() const { return engine != ContractionEngine::FmaUnits; }
+  // On 16-bit operands: an mma takes 16 steps of r (8 on TF32), and each fragment
+  // register a pair of consecutive ones.
+  bool halfOperands() const {
+    return engine == ContractionEngine::TensorCoresF16 || engine == ContractionEngine::TensorCoresBf16;
+  }
+  int64_t mmaSteps() const { return halfOperands() ? 16 : 8; }
   int64_t warpP() const { return 8 * micro; }
   int64_t warpQ() const { return 4 * micro; }
   int threads() const { return int(tileP / micro * (tileQ / micro)); }
@@ -165,6 +179,7 @@ struct ContractionTile {
   bool pMajor(size_t r) const { return alongP[r] && tensorCores(); }
   int64_t lines(size_t r) const { return pMajor(r) ? tileP : kStep; }
   int64_t lineElements(size_t r) const {
+    if (halfOperands()) return alongP[r] ? kStep + kHalfMmaPadP : tileQ + kHalfMmaPadQ;
     if (tensorCores()) return alongP[r] ? kStep + kMmaPadP : tileQ + kMmaPadQ;
     return alongP[r] ? tileP + kFmaPadP : tileQ;
   }
@@ -433,6 +448,7 @@ struct KernelPlan {
   double mathCalls = 0;     // of `flops`, math-library calls (Device::mathFlops each)
   int64_t points = 0;       // statement points the kernel computes, recomputed ones included (Device::pointNs)
   int64_t tensorFlops = 0;  // of `flops`, those run on tensor cores (Device::tensorFlopsPerSec)
+  int64_t halfTensorFlops = 0;  // of `tensorFlops`, those on f16 or bf16 operands (Device::halfTensorFlopsPerSec)
   int blocksPerSM = 0;
   int registersPerThread = 32;  // the model's estimate (CostModel::kEstimatedRegisters and up)
   // Little's law: bytes of global loads a block keeps in flight in the kernel's main

@@ -14,8 +14,8 @@
 
 namespace polyfuse {
 
-// Each statement's arithmetic at full rate, contractions at the tensor cores' where tf32
-// allows them and they are faster; the statements' times add.
+// Each statement's arithmetic at full rate, contractions at the tensor cores' where they
+// may take them (tensorEngine) and they are faster; the statements' times add.
 double CostModel::arithmeticFloorUs(const std::vector<int>& statements) const {
   const Program& prog = fg_.program();
   double us = 0;
@@ -23,8 +23,11 @@ double CostModel::arithmeticFloorUs(const std::vector<int>& statements) const {
     const SizedStatement& ss = sized(s);
     const double flops = double(ss.points) * double(ss.flopsPerPoint), calls = double(ss.points) * ss.mathCallsPerPoint;
     double t = weightedFlops(flops, calls) / dev_.flopsPerSec;
-    if (tensorCoresAllowed() && contractionShaped(prog.statements[size_t(s)]))
+    const Statement& st = prog.statements[size_t(s)];
+    if (tensorCoresAllowed() && contractionShaped(st))
       t = std::min(t, weightedFlops(0, calls) / dev_.flopsPerSec + flops / dev_.tensorFlopsPerSec);
+    if (const ContractionEngine e = tensorEngine(st); e != ContractionEngine::FmaUnits)
+      t = std::min(t, weightedFlops(0, calls) / dev_.flopsPerSec + flops / tensorRate(e));
     us += t * 1e6;
   }
   return us;

@@ -390,7 +390,7 @@ TEST_CASE("device: every parameter key sets its field and checks its range") {
                                d.launchUs,        double(d.smCount), double(d.blocksToSaturate), d.l2Bytes,
                                d.onchipBytesPerBlock, d.onchipBytesPerSec, double(d.threadsPerBlock),
                                d.dramLatencyNs,   double(d.loadsInFlight), d.blockNs, d.mathFlops,
-                               d.barrierNs,       d.reductionNs,     d.pointNs};
+                               d.barrierNs,       d.reductionNs,     d.pointNs,         d.halfTensorFlopsPerSec};
   };
   const std::vector<std::string>& keys = deviceParameterKeys();
   CHECK(keys.size() == fields(Device{}).size());
