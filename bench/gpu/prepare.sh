@@ -59,6 +59,19 @@ for numerics in default tf32; do
   build/bin/polyfuse codegen examples/matmul_bias_gelu.tc --target cuda --size N=1000,K=332,M=776 --device "$dev" \
     --numerics $numerics -o "$out/matmul_bias_gelu_mult4_$numerics" > /dev/null
 done
+# f16 and bf16 operands into f32 (mma.sync m16n8k16 under the default numerics) beside
+# the strict plan on FMA units, at the BERT-large FFN shape and at odd sizes (each run
+# verifies against the reference; harness.cu's timing gives the side-by-side ratio).
+sed 's/half(/bfloat16(/g; s/matmul_half/matmul_bf16/' test/lit/Inputs/matmul_half.tc > "$out/matmul_bf16.tc"
+for prog in test/lit/Inputs/matmul_half.tc "$out/matmul_bf16.tc"; do
+  name=$(basename "$prog" .tc)
+  for numerics in default strict; do
+    build/bin/polyfuse codegen "$prog" --target cuda --size N=4096,K=768,M=3072 --device "$dev" \
+      --numerics $numerics -o "$out/${name}_4096x3072x768_$numerics" > /dev/null
+  done
+  build/bin/polyfuse codegen "$prog" --target cuda --size N=1001,K=333,M=777 --device "$dev" \
+    -o "$out/${name}_odd" > /dev/null
+done
 # One attention head at S=4096, d = 64 and 128 (docs/streaming.md): the plan the search
 # takes (a streamed tile split over the keys), the whole streamed tile (--no-stream-split)
 # and the two-pass plan (--no-stream), beside the hand-written FlashAttention-style
