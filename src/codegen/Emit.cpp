@@ -1775,7 +1775,9 @@ class KernelPrinter {
     } else {
       // The first stages - 1 steps go ahead; then each step stages the one stages - 1
       // later into the buffer the step before it read (the barrier says all are done).
-      const bool async = sp_.d == Dialect::Cuda;
+      // (halves are converted as they are staged: no copy of them is a cp.async)
+      bool async = false;
+      for (size_t r = 0; r < c.alongP.size(); ++r) async = async || copiesAsync(st.reads[r], st);
       const int64_t S = c.stages, stride = c.stageElements();
       os << "    // " << S << " buffers of " << stride << " elements: each step's slices are copied " << S - 1
          << (S == 2 ? " step" : " steps") << " ahead" << (async ? ", by cp.async while the block computes" : "") << "\n";

@@ -555,8 +555,10 @@ void CostModel::onchipLoads(const std::vector<int>& members, KernelPlan& kp) con
       const int64_t reuse = c ? c->reuse(i) : 1;
       if (const OnChipArray* a = kp.arrayOf(r.tensor); a && a->inRegisters() && !kp.readsGlobal(fg_.program(), k, r.tensor))
         continue;  // the thread's own registers
-      kp.onchipLoadBytes = checkedAdd(kp.onchipLoadBytes, checkedMul(ss.points, elemBytes_[r.tensor], "on-chip loads") / reuse,
-                                      "on-chip loads");
+      // A tile's slices hold its reads in the compute type, whatever their own (halves
+      // are staged as f32).
+      const int64_t bytes = c ? computeBytes_ : elemBytes_[r.tensor];
+      kp.onchipLoadBytes = checkedAdd(kp.onchipLoadBytes, checkedMul(ss.points, bytes, "on-chip loads") / reuse, "on-chip loads");
     }
   }
 }

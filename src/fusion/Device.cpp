@@ -65,7 +65,7 @@ const DeviceParameter kParameters[] = {
     {"dram_gbps", 1e-3, 1e9, false, false, " (GB/s)", [](Device& d, double v) { d.dramBytesPerSec = v * 1e9; }},
     {"l2_gbps", 1e-3, 1e9, false, false, " (GB/s)", [](Device& d, double v) { d.l2BytesPerSec = v * 1e9; }},
     {"tflops", 1e-6, 1e6, false, false, " (TFLOP/s)", [](Device& d, double v) { d.flopsPerSec = v * 1e12; }},
-    {"tensor_tflops", 1e-6, 1e6, false, true, " (TFLOP/s; 0: no tensor cores)",
+    {"tensor_tflops", 1e-6, 1e6, false, true, " (TFLOP/s, TF32; 0: no tensor cores, f16 ones too unless tensor_f16_tflops says)",
      [](Device& d, double v) { d.tensorFlopsPerSec = v * 1e12; }},
     {"tensor_f16_tflops", 1e-6, 1e6, false, true, " (TFLOP/s, f16 and bf16 operands; 0: none)",
      [](Device& d, double v) { d.halfTensorFlopsPerSec = v * 1e12; }},
@@ -179,6 +179,9 @@ Device loadDevice(const std::string& nameOrPath) {
       setDeviceParameter(d, k, number(v, k));
     }
   }
+  // A file that turns the tensor cores off (tensor_tflops: 0, as files written before the
+  // f16 rate was a key of its own do) turns off both rates, unless it gives the f16 one.
+  if (y["tensor_tflops"] && d.tensorFlopsPerSec == 0 && !y["tensor_f16_tflops"]) d.halfTensorFlopsPerSec = 0;
   if (d.blocksToSaturate <= 0) d.blocksToSaturate = 2 * d.smCount;
   if (d.dramBytesPerSec <= 0 || d.l2BytesPerSec <= 0 || d.flopsPerSec <= 0 || d.smCount <= 0 || d.threadsPerBlock <= 0)
     throw UsageError(nameOrPath + ": dram_gbps, l2_gbps, tflops, sm_count and threads_per_block must be positive");

@@ -28,10 +28,10 @@ FusionGraph::FusionGraph(const PolyProgram& pp) : pp_(pp), graph_(pp.program().s
       for (int b = 0; b < dst.numParallel && b < 64; ++b)
         if (aligned_[d][a][b]) masks[size_t(a)] |= uint64_t(1) << b;
     alignedMask_.push_back(std::move(masks));
-    wideStatements_ = wideStatements_ || src.numParallel > 64 || dst.numParallel > 64;
     depsFrom_[dep.src].push_back(int(d));
     if (dep.src != dep.dst) boost::add_edge(dep.src, dep.dst, DepEdge{int(d), dep.kind, dep.tensor}, graph_);
   }
+  for (const Statement& st : prog.statements) wideStatements_ = wideStatements_ || st.numParallel > 64;
   // Reachability in statement order: dependences only point forward.
   reach_.assign(n, StmtSet(n));
   reachedBy_.assign(n, StmtSet(n));
@@ -169,20 +169,39 @@ std::optional<bool> FusionGraph::anyRankOneGrid(const StmtSet& group) const {
       dom[l.b] = b;
     }
   }
-  // Each link checked at the later of its two ends, in member order.
+  // Members are placed breadth-first along the links (each, but the first of its
+  // component, beside one placed before it: gridAssignments' order, which kept torch's
+  // unfold from retrying every placement in between), each link checked at the later of
+  // its two ends.
+  std::vector<std::vector<size_t>> linked(n);
+  for (const Link& l : links) {
+    linked[l.a].push_back(l.b);
+    linked[l.b].push_back(l.a);
+  }
+  std::vector<size_t> order;
+  std::vector<size_t> step(n, n);
+  for (size_t root = 0; root < n; ++root) {
+    if (step[root] < n) continue;
+    step[root] = order.size();
+    order.push_back(root);
+    for (size_t q = order.size() - 1; q < order.size(); ++q)
+      for (size_t m : linked[order[q]])
+        if (step[m] == n) step[m] = order.size(), order.push_back(m);
+  }
   std::vector<std::vector<size_t>> at(n);
-  for (size_t i = 0; i < links.size(); ++i) at[std::max(links[i].a, links[i].b)].push_back(i);
+  for (size_t i = 0; i < links.size(); ++i) at[std::max(step[links[i].a], step[links[i].b])].push_back(i);
   std::vector<int> chosen(n, -1);
-  std::function<bool(size_t)> place = [&](size_t k) {
-    if (k == n) return true;
+  std::function<bool(size_t)> place = [&](size_t s) {
+    if (s == n) return true;
+    const size_t k = order[s];
     for (uint64_t w = dom[k]; w; w &= w - 1) {
       chosen[k] = __builtin_ctzll(w);
       bool ok = true;
-      for (size_t i : at[k]) {
+      for (size_t i : at[s]) {
         const Link& l = links[i];
         ok = ok && (alignedMask_[size_t(l.dep)][size_t(chosen[l.a])] >> chosen[l.b] & 1);
       }
-      if (ok && place(k + 1)) return true;
+      if (ok && place(s + 1)) return true;
     }
     return false;
   };

@@ -131,7 +131,8 @@ struct OnChipArray {
 // distinct banks. Operands stored as f16 or bf16 run mma.sync m16n8k16 on their own type
 // (`mma-f16`, `mma-bf16`) under any numerics but strict: the staged f32 values are
 // those halves exactly, so the fragments repack them without rounding, and products of
-// two halves are exact in the f32 accumulators, as on the FMA units.
+// two halves are exact in f32 (the tensor cores' sums, unlike the FMA units', truncate
+// as they align addends: within the 2e-3 a half-precision program verifies against).
 enum class ContractionEngine { FmaUnits, TensorCoresTf32, TensorCoresF16, TensorCoresBf16 };
 inline constexpr EnumName<ContractionEngine> kContractionEngineNames[] = {{ContractionEngine::FmaUnits, "fma"},
                                                                          {ContractionEngine::TensorCoresTf32, "mma-tf32"},
