@@ -393,7 +393,9 @@ ExprPtr Importer::extract(mlir::tensor::ExtractOp x, Body& b) {
   TensorValue& tv = tensorOf(read, op);
   if (tv.kind == Kind::Fill) return scalar(tv.fill, loc, op);
   if (tv.kind == Kind::View)
-    throw SourceError(loc, "tensor.extract from a reshaped or sliced tensor is not supported; extract from the tensor itself");
+    throw SourceError(loc, "tensor.extract from this view is not supported (polyfuse reads through expand_shape, "
+                           "extract_slice of static offsets and strides, and collapse_shape of groups with one extent "
+                           "other than 1); extract from the tensor itself");
   if (tv.kind == Kind::Empty) throw SourceError(loc, "this op reads a tensor.empty, whose elements are undefined");
   std::vector<ExprPtr> subs;
   bool gathers = false;
@@ -413,11 +415,12 @@ ExprPtr Importer::extract(mlir::tensor::ExtractOp x, Body& b) {
     // loop that takes the values of such a form: the loops are split for it
     // (splitLoops), and the subscript names their parts. isl checks its bounds.
     const std::optional<mlir::AffineExpr> plain = loopAffine(i, b.g, noArgs);
-    // Sums and constant multiples of loops (a linearized position, `4 * i + j`) are an
-    // affine read like any other where they stay inside the tensor. One that may leave
-    // it (torch-mlir's embedding bag reads offsets[b + 1] under a select that discards
-    // the last) stays a gather, which reads any element.
-    if (plain && !divides(*plain) && !plain->isSymbolicOrConstant() && !mlir::isa<mlir::AffineDimExpr>(*plain)) {
+    // Loops, constants, sums and constant multiples of them (a linearized position,
+    // `4 * i + j`; `0 * 7 + i` where a unit loop was folded to 0) are an affine read like
+    // any other where they stay inside the tensor. One that may leave it (torch-mlir's
+    // embedding bag reads offsets[b + 1] under a select that discards the last) stays a
+    // gather, which reads any element.
+    if (plain && !divides(*plain)) {
       const mlir::AffineExpr at = mlir::simplifyAffineExpr(*plain, b.g.getNumLoops(), 0);
       const std::optional<int64_t> extent = k < tv.shape.size() ? ext_.value(tv.shape[k]) : std::nullopt;
       if (auto r = span(at, loops); r && extent && r->first >= 0 && r->second < *extent) {
@@ -426,8 +429,11 @@ ExprPtr Importer::extract(mlir::tensor::ExtractOp x, Body& b) {
       }
     }
     if (std::optional<mlir::AffineExpr> f = indexAffine(i, b.g); f && (!plain || divides(*plain))) {
-      subs.push_back(subscript(mlir::simplifyAffineExpr(*f, b.g.getNumLoops(), 0), loc));
-      continue;
+      const mlir::AffineExpr at = mlir::simplifyAffineExpr(*f, b.g.getNumLoops(), 0);
+      if (splitsLoops(at)) {
+        subs.push_back(subscript(at, loc));
+        continue;
+      }
     }
     subs.push_back(expr(i, b));
     const Expr& sub = *subs.back();
@@ -550,6 +556,19 @@ std::optional<mlir::AffineExpr> Importer::computeIndexAffine(Value i, mlir::lina
     out_.notes.push_back("line " + std::to_string(locOf(g).line) + " computes a subscript in floating point from one loop; over " +
                          "the loop's range it equals an affine form of it, checked at every point, and is read as that");
   return f;
+}
+
+// Whether each division in e is one the loops' split names (collapsedPart): d floordiv c,
+// d mod n, (d floordiv c) mod n. Others ((5 * d) floordiv 3: the windows of an adaptive
+// pool over 5 rows to 3) are read as computed subscripts.
+bool Importer::splitsLoops(mlir::AffineExpr e) {
+  bool all = true;
+  e.walk([&](mlir::AffineExpr sub) {
+    const bool division = sub.getKind() == mlir::AffineExprKind::FloorDiv || sub.getKind() == mlir::AffineExprKind::CeilDiv ||
+                          sub.getKind() == mlir::AffineExprKind::Mod;
+    all &= !division || collapsedPart(sub).has_value();
+  });
+  return all;
 }
 
 bool Importer::divides(mlir::AffineExpr e) {

@@ -207,7 +207,18 @@ void Importer::analyze(mlir::linalg::GenericOp g) {
         continue;
       }
     }
-    for (size_t l = 0; l < iters.size(); ++l)
+    // A value read from no accumulator and from none of the loops the result's map leaves
+    // out is the same at every iteration of those loops (torch-mlir's adaptive pooling
+    // writes each window's size beside the window's sum, indexed by the output's spatial
+    // loops alone): a statement over the loops the result is indexed by.
+    bool ownLoopsOnly = !everyLoop;
+    for (unsigned j = 0; j < g.getNumResults() && ownLoopsOnly; ++j)
+      ownLoopsOnly = !dependsOn(y, g.getMatchingBlockArgument(g.getDpsInitOperand(j)), body);
+    if (ownLoopsOnly) {
+      const std::vector<bool> read = loopsRead(y, g);
+      for (size_t l = 0; l < iters.size(); ++l) ownLoopsOnly &= inOut[l] || !read[l];
+    }
+    for (size_t l = 0; l < iters.size() && !ownLoopsOnly; ++l)
       if (inOut[l] == (iters[l] == mlir::utils::IteratorType::reduction))
         throw SourceError(loc, "loop d" + std::to_string(l) + " is a " + iteratorWord(iters[l]) + " loop but " +
                                    (inOut[l] ? "indexes" : "does not index") + " result " + std::to_string(k) +
@@ -225,6 +236,12 @@ void Importer::analyze(mlir::linalg::GenericOp g) {
                              " is never used: not computed");
         continue;
       }
+    }
+    if (ownLoopsOnly) {
+      ResultForm f{ReduceOp::Assign, y};
+      f.ownLoopsOnly = true;
+      forms.push_back(f);
+      continue;
     }
     if (reduces)
       if (std::optional<ResultForm> a = argReduction(g, k, y)) {
@@ -585,8 +602,10 @@ void Importer::genericStatements(Operation* op) {
     if (f.readsInit && base.kind != Kind::Fill)
       for (unsigned d : writtenLoops(om)) inferable[d] = true;
     splitWheres(s, loc);
+    std::vector<bool> written(loops.size(), !f.ownLoopsOnly);
+    for (unsigned d : writtenLoops(om)) written[d] = true;
     for (size_t l = 0; l < loops.size(); ++l) {
-      if ((inferable[l] && !partial[l]) || split_.count(unsigned(l))) continue;
+      if ((inferable[l] && !partial[l]) || split_.count(unsigned(l)) || !written[l]) continue;
       if (loops[l] < 0)
         throw InternalError("loop d" + std::to_string(l) + " is the extent of no operand, which MLIR's verifier requires");
       where(s, "d" + std::to_string(l), loops[l], loc);

@@ -195,6 +195,29 @@ bool dependsOn(Value v, Value on, mlir::Block* body) {
   return false;
 }
 
+std::vector<bool> loopsRead(Value v, mlir::linalg::GenericOp g) {
+  mlir::Block* body = g.getBody();
+  std::vector<bool> used(g.getNumLoops(), false);
+  llvm::DenseSet<Operation*> seen;
+  llvm::SmallVector<Value, 16> work{v};
+  while (!work.empty()) {
+    Value x = work.pop_back_val();
+    if (auto arg = mlir::dyn_cast<mlir::BlockArgument>(x)) {
+      if (arg.getOwner() != body) continue;
+      for (mlir::AffineExpr e : g.getMatchingIndexingMap(&g->getOpOperand(arg.getArgNumber())).getResults())
+        e.walk([&](mlir::AffineExpr x) {
+          if (auto dim = mlir::dyn_cast<mlir::AffineDimExpr>(x)) used[dim.getPosition()] = true;
+        });
+      continue;
+    }
+    Operation* d = x.getDefiningOp();
+    if (!d || d->getBlock() != body || !seen.insert(d).second) continue;
+    if (auto index = mlir::dyn_cast<mlir::linalg::IndexOp>(d)) used[index.getDim()] = true;
+    for (Value o : d->getOperands()) work.push_back(o);
+  }
+  return used;
+}
+
 // A cast that keeps an integer's value (to index, or wider): ids and positions are read
 // through them.
 bool keepsIntegerValue(Operation* d) {

@@ -138,6 +138,9 @@ struct ResultForm {
   Value value;        // the reduced value, or the assigned one
   bool readsInit = false;  // an elementwise result that reads its init operand
   bool dropped = false;    // never used, nor read by the results kept: not computed
+  // An elementwise result whose map leaves out loops its value does not depend on: the
+  // same value at every iteration of those, a statement over the loops it is indexed by.
+  bool ownLoopsOnly = false;
   // A select-combined update, select(c, acc op x, acc): acc op select(c, x, identity).
   // `keepWhen` is the condition under which the accumulator stays as it is.
   Value keepWhen{};
@@ -155,6 +158,9 @@ struct ResultForm {
 // visits each op once (a body whose ops each use the two before would otherwise take
 // time exponential in its length), without recursion.
 bool dependsOn(Value v, Value on, mlir::Block* body);
+// The loops of generic g that v, a value of its body, depends on: through linalg.index,
+// an operand's block argument (the loops its map reads), or ops of the body between.
+std::vector<bool> loopsRead(Value v, mlir::linalg::GenericOp g);
 
 
 
@@ -421,6 +427,7 @@ class Importer {
   std::optional<mlir::AffineExpr> indexAffine(Value i, mlir::linalg::GenericOp g);
   std::optional<mlir::AffineExpr> computeIndexAffine(Value i, mlir::linalg::GenericOp g);
   static bool divides(mlir::AffineExpr e);
+  static bool splitsLoops(mlir::AffineExpr e);
   static bool nonNegative(mlir::AffineExpr e);
   static std::optional<mlir::AffineExpr> loopAffine(Value v, mlir::linalg::GenericOp g, const ArgAffine& arg);
 

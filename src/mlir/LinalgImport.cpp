@@ -579,6 +579,7 @@ static LinalgImport importHere(const SourceFile& src, const std::string& entry) 
     config.enableRegionSimplification = mlir::GreedySimplifyRegionLevel::Disabled;
     (void)mlir::applyOpPatternsAndFold(ops, mlir::FrozenRewritePatternSet(std::move(patterns)), config);
   }
+  extractsThroughViews(chosen, out.notes);
 
   Importer(names, out).run(chosen);
   return out;

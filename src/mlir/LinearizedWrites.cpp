@@ -182,4 +182,87 @@ void expandStridedInserts(mlir::func::FuncOp f, std::vector<std::string>& notes)
                     "(e / stride, stride), the slice inserted there with unit strides");
 }
 
+namespace {
+
+// The viewed tensor's subscripts for an extract of `view` at `at`, built before `x`; none
+// where the view is not one this reads through.
+std::optional<std::pair<Value, llvm::SmallVector<Value>>> viewedSubscripts(mlir::RewriterBase& rw, mlir::Location loc,
+                                                                           Value view, mlir::ValueRange at) {
+  auto constant = [&](int64_t c) -> Value { return rw.create<mlir::arith::ConstantIndexOp>(loc, c); };
+  llvm::SmallVector<Value> out;
+  if (auto e = view.getDefiningOp<mlir::tensor::ExpandShapeOp>()) {
+    auto type = e.getResultType();
+    if (!type.hasStaticShape()) return std::nullopt;
+    for (const mlir::ReassociationIndices& group : e.getReassociationIndices()) {
+      // Row-major within the group; a unit extent's subscript is 0 (MLIR: in bounds).
+      Value sum;
+      int64_t stride = 1;
+      for (auto it = group.rbegin(); it != group.rend(); ++it) {
+        const int64_t extent = type.getDimSize(*it);
+        if (extent != 1) {
+          Value term = at[size_t(*it)];
+          if (stride != 1) term = rw.create<mlir::arith::MulIOp>(loc, term, constant(stride));
+          sum = sum ? Value(rw.create<mlir::arith::AddIOp>(loc, term, sum)) : term;
+        }
+        stride *= extent;
+      }
+      out.push_back(sum ? sum : constant(0));
+    }
+    return std::make_pair(e.getSrc(), out);
+  }
+  if (auto c = view.getDefiningOp<mlir::tensor::CollapseShapeOp>()) {
+    auto src = c.getSrcType();
+    if (!src.hasStaticShape()) return std::nullopt;
+    const auto groups = c.getReassociationIndices();
+    for (const mlir::ReassociationIndices& group : groups)
+      if (llvm::count_if(group, [&](int64_t k) { return src.getDimSize(k) != 1; }) > 1) return std::nullopt;
+    for (size_t g = 0; g < groups.size(); ++g)
+      for (int64_t k : groups[g]) out.push_back(src.getDimSize(k) != 1 ? at[g] : constant(0));
+    return std::make_pair(c.getSrc(), out);
+  }
+  if (auto s = view.getDefiningOp<mlir::tensor::ExtractSliceOp>()) {
+    const llvm::ArrayRef<int64_t> offsets = s.getStaticOffsets(), strides = s.getStaticStrides();
+    const llvm::SmallBitVector dropped = s.getDroppedDims();
+    if (llvm::any_of(offsets, mlir::ShapedType::isDynamic) || llvm::any_of(strides, mlir::ShapedType::isDynamic))
+      return std::nullopt;
+    for (size_t k = 0, j = 0; k < offsets.size(); ++k) {
+      if (dropped.test(unsigned(k))) {
+        out.push_back(constant(offsets[k]));
+        continue;
+      }
+      Value i = at[j++];
+      if (strides[k] != 1) i = rw.create<mlir::arith::MulIOp>(loc, i, constant(strides[k]));
+      if (offsets[k] != 0) i = rw.create<mlir::arith::AddIOp>(loc, i, constant(offsets[k]));
+      out.push_back(i);
+    }
+    return std::make_pair(s.getSource(), out);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+void extractsThroughViews(mlir::func::FuncOp f, std::vector<std::string>& notes) {
+  std::vector<mlir::tensor::ExtractOp> extracts;
+  f.walk([&](mlir::tensor::ExtractOp x) { extracts.push_back(x); });
+  mlir::IRRewriter rewriter(f.getContext());
+  int count = 0;
+  for (mlir::tensor::ExtractOp x : extracts) {
+    Value tensor = x.getTensor();
+    llvm::SmallVector<Value> at(x.getIndices().begin(), x.getIndices().end());
+    bool moved = false;
+    rewriter.setInsertionPoint(x);
+    while (auto next = viewedSubscripts(rewriter, x.getLoc(), tensor, at)) {
+      std::tie(tensor, at) = *next;
+      moved = true;
+    }
+    if (!moved) continue;
+    rewriter.replaceOpWithNewOp<mlir::tensor::ExtractOp>(x, tensor, at);
+    ++count;
+  }
+  if (count)
+    notes.push_back(std::to_string(count) + " tensor.extract(s) from a reshape or slice read from the tensor it views, " +
+                    "at the subscripts the view maps theirs to");
+}
+
 }  // namespace polyfuse::linalg_import
