@@ -513,7 +513,7 @@ std::optional<ContractionTile> CostModel::contractionTile(const std::vector<int>
   // tile of whole warp tiles.
   if (const ContractionEngine e = tensorEngine(st); e != ContractionEngine::FmaUnits && c.alongP[0] != c.alongP[1] &&
                                                     c.tileP % c.warpP() == 0 && c.tileQ % c.warpQ() == 0 &&
-                                                    c.kStep % ContractionTile{.engine = e}.mmaSteps() == 0)
+                                                    c.kStep % mmaSteps(e) == 0)
     c.engine = e;
   if (maxStages_ >= 2 && 2 * c.stageElements() * computeBytes_ + kReduceScratchSlots * computeBytes_ <= KernelPlan::kStaticSharedBytes)
     c.stages = 2;

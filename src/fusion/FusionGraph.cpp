@@ -8,6 +8,24 @@
 
 namespace polyfuse {
 
+std::vector<size_t> breadthFirstOrder(const std::vector<std::vector<size_t>>& linked) {
+  const size_t n = linked.size();
+  std::vector<size_t> order;
+  std::vector<bool> placed(n, false);
+  for (size_t root = 0; root < n; ++root) {
+    if (placed[root]) continue;
+    placed[root] = true;
+    order.push_back(root);
+    for (size_t q = order.size() - 1; q < order.size(); ++q) {
+      std::vector<size_t> next = linked[order[q]];
+      std::sort(next.begin(), next.end());
+      for (size_t m : next)
+        if (!placed[m]) placed[m] = true, order.push_back(m);
+    }
+  }
+  return order;
+}
+
 FusionGraph::FusionGraph(const PolyProgram& pp) : pp_(pp), graph_(pp.program().statements.size()) {
   const Program& prog = pp.program();
   const int n = size();
@@ -178,16 +196,9 @@ std::optional<bool> FusionGraph::anyRankOneGrid(const StmtSet& group) const {
     linked[l.a].push_back(l.b);
     linked[l.b].push_back(l.a);
   }
-  std::vector<size_t> order;
-  std::vector<size_t> step(n, n);
-  for (size_t root = 0; root < n; ++root) {
-    if (step[root] < n) continue;
-    step[root] = order.size();
-    order.push_back(root);
-    for (size_t q = order.size() - 1; q < order.size(); ++q)
-      for (size_t m : linked[order[q]])
-        if (step[m] == n) step[m] = order.size(), order.push_back(m);
-  }
+  const std::vector<size_t> order = breadthFirstOrder(linked);
+  std::vector<size_t> step(n);
+  for (size_t s = 0; s < n; ++s) step[order[s]] = s;
   std::vector<std::vector<size_t>> at(n);
   for (size_t i = 0; i < links.size(); ++i) at[std::max(step[links[i].a], step[links[i].b])].push_back(i);
   std::vector<int> chosen(n, -1);

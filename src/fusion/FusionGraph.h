@@ -15,6 +15,12 @@
 
 namespace polyfuse {
 
+// The nodes of an undirected graph (`linked`: each node's neighbours) in breadth-first
+// order, components in node order, neighbours in increasing order: each node but the
+// first of its component comes after one it is linked to. Grid legality places a group's
+// members in it, so that each placement is checked against a placed neighbour at once.
+std::vector<size_t> breadthFirstOrder(const std::vector<std::vector<size_t>>& linked);
+
 struct DepEdge {
   int dep = -1;  // index into PolyProgram::dependences()
   DepKind kind = DepKind::Flow;

@@ -120,22 +120,9 @@ std::vector<std::vector<std::vector<int>>> CostModel::gridAssignments(const std:
     linked[a].push_back(b);
     linked[b].push_back(a);
   }
-  std::vector<size_t> order;
-  std::vector<int> step(n, -1);  // each member's place in `order`
-  for (size_t root = 0; root < n; ++root) {
-    if (step[root] >= 0) continue;
-    step[root] = int(order.size());
-    order.push_back(root);
-    for (size_t q = order.size() - 1; q < order.size(); ++q) {
-      std::vector<size_t> next = linked[order[q]];
-      std::sort(next.begin(), next.end());
-      for (size_t m : next)
-        if (step[m] < 0) {
-          step[m] = int(order.size());
-          order.push_back(m);
-        }
-    }
-  }
+  const std::vector<size_t> order = breadthFirstOrder(linked);
+  std::vector<int> step(n);  // each member's place in `order`
+  for (size_t s = 0; s < n; ++s) step[order[s]] = int(s);
   // Every assignment that keeps every internal dependence at one grid point (and reads
   // each anchor's tensor as `anchoring` says); a constraint is checked as soon as both
   // its ends are placed, which prunes early.

@@ -139,6 +139,12 @@ inline constexpr EnumName<ContractionEngine> kContractionEngineNames[] = {{Contr
                                                                          {ContractionEngine::TensorCoresF16, "mma-f16"},
                                                                          {ContractionEngine::TensorCoresBf16, "mma-bf16"}};
 inline const char* contractionEngineName(ContractionEngine e) { return nameIn(kContractionEngineNames, e); }
+// Whether the engine's products take 16-bit operands (f16, bf16).
+inline bool halfOperands(ContractionEngine e) {
+  return e == ContractionEngine::TensorCoresF16 || e == ContractionEngine::TensorCoresBf16;
+}
+// Steps of the reduction one mma takes: 16 on 16-bit operands, 8 on TF32.
+inline int64_t mmaSteps(ContractionEngine e) { return halfOperands(e) ? 16 : 8; }
 
 struct ContractionTile {
   static constexpr int64_t kMmaPadP = 4, kMmaPadQ = 8;
@@ -163,10 +169,8 @@ struct ContractionTile {
   bool tensorCores() const { return engine != ContractionEngine::FmaUnits; }
   // On 16-bit operands: an mma takes 16 steps of r (8 on TF32), and each fragment
   // register a pair of consecutive ones.
-  bool halfOperands() const {
-    return engine == ContractionEngine::TensorCoresF16 || engine == ContractionEngine::TensorCoresBf16;
-  }
-  int64_t mmaSteps() const { return halfOperands() ? 16 : 8; }
+  bool halfOperands() const { return polyfuse::halfOperands(engine); }
+  int64_t mmaSteps() const { return polyfuse::mmaSteps(engine); }
   int64_t warpP() const { return 8 * micro; }
   int64_t warpQ() const { return 4 * micro; }
   int threads() const { return int(tileP / micro * (tileQ / micro)); }
