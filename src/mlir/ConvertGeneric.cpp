@@ -213,7 +213,7 @@ void Importer::analyze(mlir::linalg::GenericOp g) {
     // loops alone): a statement over the loops the result is indexed by.
     bool ownLoopsOnly = !everyLoop;
     for (unsigned j = 0; j < g.getNumResults() && ownLoopsOnly; ++j)
-      ownLoopsOnly = !dependsOn(y, g.getMatchingBlockArgument(g.getDpsInitOperand(j)), body);
+      ownLoopsOnly = !dependsOn(y, g.getMatchingBlockArgument(g.getDpsInitOperand(j)), body) && !readsAccumulator(j, k);
     if (ownLoopsOnly) {
       const std::vector<bool> read = loopsRead(y, g);
       for (size_t l = 0; l < iters.size(); ++l) ownLoopsOnly &= inOut[l] || !read[l];
@@ -252,6 +252,14 @@ void Importer::analyze(mlir::linalg::GenericOp g) {
     f.readsInit = !reduces && dependsOn(y, acc, body);
     forms.push_back(f);
   }
+  // A result that reads another's accumulator reads its running value, which no statement
+  // holds: only an arg-reduction may (it reads its partner's extreme, checked below).
+  for (unsigned j = 0; j < forms.size(); ++j)
+    for (unsigned k = 0; k < forms.size(); ++k)
+      if (!forms[j].dropped && int(k) != forms[j].argOf && readsAccumulator(j, k))
+        throw SourceError(loc, "result " + std::to_string(j) + " reads the running value of result " + std::to_string(k) +
+                                   " (its accumulator) inside the loops; polyfuse reads a result computed from its own "
+                                   "accumulator only, or an arg-reduction beside its max or min");
   // An arg-reduction records the position of its partner's extreme: the partner must
   // reduce the same value, by max for an argmax and by min for an argmin.
   for (unsigned k = 0; k < forms.size(); ++k) {
@@ -601,9 +609,10 @@ void Importer::genericStatements(Operation* op) {
     }
     if (f.readsInit && base.kind != Kind::Fill)
       for (unsigned d : writtenLoops(om)) inferable[d] = true;
-    splitWheres(s, loc);
     std::vector<bool> written(loops.size(), !f.ownLoopsOnly);
-    for (unsigned d : writtenLoops(om)) written[d] = true;
+    std::set<unsigned> ownLoops;
+    for (unsigned d : writtenLoops(om)) written[d] = true, ownLoops.insert(d);
+    splitWheres(s, loc, f.ownLoopsOnly ? &ownLoops : nullptr);
     for (size_t l = 0; l < loops.size(); ++l) {
       if ((inferable[l] && !partial[l]) || split_.count(unsigned(l)) || !written[l]) continue;
       if (loops[l] < 0)

@@ -36,6 +36,7 @@
 #include "mlir/AsmParser/AsmParserState.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -185,9 +186,30 @@ void generalizeMap(mlir::IRRewriter& rewriter, mlir::linalg::MapOp m) {
 void dialects(mlir::DialectRegistry& registry) {
   registry.insert<mlir::func::FuncDialect, mlir::linalg::LinalgDialect, mlir::tensor::TensorDialect,
                   mlir::arith::ArithDialect, mlir::math::MathDialect, mlir::ml_program::MLProgramDialect,
-                  mlir::cf::ControlFlowDialect, mlir::memref::MemRefDialect, mlir::scf::SCFDialect>();
+                  mlir::cf::ControlFlowDialect, mlir::memref::MemRefDialect, mlir::scf::SCFDialect,
+                  mlir::bufferization::BufferizationDialect>();
   mlir::func::registerInlinerExtension(registry);  // func.call and func.return, for inlineCalls
   registerTosa(registry);
+}
+
+// bufferization's tensor ops, as tpp-mlir's tests write them around calls: a
+// dealloc_tensor frees nothing a value reads (gone), an alloc_tensor is a tensor.empty of
+// its type, or its `copy` operand.
+void tensorAllocations(mlir::ModuleOp module) {
+  std::vector<mlir::Operation*> ops;
+  module.walk([&](mlir::Operation* op) {
+    if (mlir::isa<mlir::bufferization::DeallocTensorOp, mlir::bufferization::AllocTensorOp>(op)) ops.push_back(op);
+  });
+  mlir::IRRewriter rewriter(module.getContext());
+  for (mlir::Operation* op : ops) {
+    if (auto a = mlir::dyn_cast<mlir::bufferization::AllocTensorOp>(op)) {
+      rewriter.setInsertionPoint(a);
+      if (a.getCopy()) rewriter.replaceOp(a, a.getCopy());
+      else rewriter.replaceOpWithNewOp<mlir::tensor::EmptyOp>(a, a.getType(), a.getDynamicSizes());
+      continue;
+    }
+    rewriter.eraseOp(op);
+  }
 }
 
 // Whether line `n` (from 1) reads the same in both texts: a line the entry slice kept.
@@ -510,6 +532,7 @@ static LinalgImport importHere(const SourceFile& src, const std::string& entry) 
     throw UsageError("no function named '" + entry + "' in " + src.path + " (it has: " + names + ")");
   }
 
+  tensorAllocations(*top);
   inlineCalls(chosen, out.notes);
   unrollLoops(chosen, out.notes);
   readBuffers(chosen, out.notes);

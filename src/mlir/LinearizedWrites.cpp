@@ -218,7 +218,13 @@ std::optional<std::pair<Value, llvm::SmallVector<Value>>> viewedSubscripts(mlir:
       if (llvm::count_if(group, [&](int64_t k) { return src.getDimSize(k) != 1; }) > 1) return std::nullopt;
     for (size_t g = 0; g < groups.size(); ++g)
       for (int64_t k : groups[g]) out.push_back(src.getDimSize(k) != 1 ? at[g] : constant(0));
+    // A collapse to rank 0 has no groups: every source extent is 1.
+    while (out.size() < size_t(src.getRank())) out.push_back(constant(0));
     return std::make_pair(c.getSrc(), out);
+  }
+  if (auto c = view.getDefiningOp<mlir::tensor::CastOp>()) {
+    out.assign(at.begin(), at.end());
+    return std::make_pair(c.getSource(), out);
   }
   if (auto s = view.getDefiningOp<mlir::tensor::ExtractSliceOp>()) {
     const llvm::ArrayRef<int64_t> offsets = s.getStaticOffsets(), strides = s.getStaticStrides();
@@ -244,7 +250,11 @@ std::optional<std::pair<Value, llvm::SmallVector<Value>>> viewedSubscripts(mlir:
 
 void extractsThroughViews(mlir::func::FuncOp f, std::vector<std::string>& notes) {
   std::vector<mlir::tensor::ExtractOp> extracts;
-  f.walk([&](mlir::tensor::ExtractOp x) { extracts.push_back(x); });
+  // In linalg bodies only: an extract outside one (torch-mlir's `.item()`) takes constant
+  // indices, which the importer reads through views itself.
+  f.walk([&](mlir::tensor::ExtractOp x) {
+    if (x->getParentOfType<mlir::linalg::LinalgOp>()) extracts.push_back(x);
+  });
   mlir::IRRewriter rewriter(f.getContext());
   int count = 0;
   for (mlir::tensor::ExtractOp x : extracts) {
@@ -253,8 +263,8 @@ void extractsThroughViews(mlir::func::FuncOp f, std::vector<std::string>& notes)
     bool moved = false;
     rewriter.setInsertionPoint(x);
     while (auto next = viewedSubscripts(rewriter, x.getLoc(), tensor, at)) {
+      moved = moved || !tensor.getDefiningOp<mlir::tensor::CastOp>();  // a cast alone the importer reads itself
       std::tie(tensor, at) = *next;
-      moved = true;
     }
     if (!moved) continue;
     rewriter.replaceOpWithNewOp<mlir::tensor::ExtractOp>(x, tensor, at);

@@ -19,13 +19,15 @@ void expandLinearizedWrites(mlir::func::FuncOp f, std::vector<std::string>& note
 // goes in with unit strides at (offset / stride, offset mod stride), then the collapse.
 void expandStridedInserts(mlir::func::FuncOp f, std::vector<std::string>& notes);
 
-// A tensor.extract from a view, a reshape or a slice with static sizes (the unit-extent
-// folding wraps a pad that a body reads, torch-mlir's adaptive pooling, in an
-// expand_shape), read as an extract from the viewed tensor at the subscripts the view
-// maps its own to: through an expand_shape, each group's subscripts linearized; through a
-// collapse_shape whose groups each hold at most one extent other than 1, the subscript
-// at that one and 0 at the others; through an extract_slice, offset + stride * subscript.
-// Collapses of several such extents are left (they would read through divisions).
+// A tensor.extract in a linalg body from a view, a reshape or a slice with static sizes
+// (the unit-extent folding wraps a pad that a body reads, torch-mlir's adaptive pooling,
+// in an expand_shape), read as an extract from the viewed tensor at the subscripts the
+// view maps its own to: through an expand_shape, each group's subscripts linearized;
+// through a collapse_shape whose groups each hold at most one extent other than 1, the
+// subscript at that one and 0 at the others; through an extract_slice, offset + stride *
+// subscript; through a tensor.cast, the same. Collapses of several such extents are left
+// (they would read through divisions), and so are extracts outside bodies, whose
+// constant indices the importer reads through views itself.
 void extractsThroughViews(mlir::func::FuncOp f, std::vector<std::string>& notes);
 
 }  // namespace polyfuse::linalg_import
