@@ -213,7 +213,7 @@ void Importer::analyze(mlir::linalg::GenericOp g) {
     // loops alone): a statement over the loops the result is indexed by.
     bool ownLoopsOnly = !everyLoop;
     for (unsigned j = 0; j < g.getNumResults() && ownLoopsOnly; ++j)
-      ownLoopsOnly = !dependsOn(y, g.getMatchingBlockArgument(g.getDpsInitOperand(j)), body) && !readsAccumulator(j, k);
+      ownLoopsOnly = !dependsOn(y, g.getMatchingBlockArgument(g.getDpsInitOperand(j)), body);
     if (ownLoopsOnly) {
       const std::vector<bool> read = loopsRead(y, g);
       for (size_t l = 0; l < iters.size(); ++l) ownLoopsOnly &= inOut[l] || !read[l];
@@ -609,12 +609,13 @@ void Importer::genericStatements(Operation* op) {
     }
     if (f.readsInit && base.kind != Kind::Fill)
       for (unsigned d : writtenLoops(om)) inferable[d] = true;
-    std::vector<bool> written(loops.size(), !f.ownLoopsOnly);
-    std::set<unsigned> ownLoops;
-    for (unsigned d : writtenLoops(om)) written[d] = true, ownLoops.insert(d);
+    // A result over its own loops ranges over those alone.
+    const std::vector<unsigned> own = writtenLoops(om);
+    const std::set<unsigned> ownLoops(own.begin(), own.end());
     splitWheres(s, loc, f.ownLoopsOnly ? &ownLoops : nullptr);
     for (size_t l = 0; l < loops.size(); ++l) {
-      if ((inferable[l] && !partial[l]) || split_.count(unsigned(l)) || !written[l]) continue;
+      if ((inferable[l] && !partial[l]) || split_.count(unsigned(l)) || (f.ownLoopsOnly && !ownLoops.count(unsigned(l))))
+        continue;
       if (loops[l] < 0)
         throw InternalError("loop d" + std::to_string(l) + " is the extent of no operand, which MLIR's verifier requires");
       where(s, "d" + std::to_string(l), loops[l], loc);

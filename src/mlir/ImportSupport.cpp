@@ -179,15 +179,17 @@ ElemType elemType(mlir::Type t) {
   return floatBits(t) == 64 ? ElemType::F64 : ElemType::F32;
 }
 
-// Whether v is computed from `on` within the body: a walk over the body's DAG that
-// visits each op once (a body whose ops each use the two before would otherwise take
-// time exponential in its length), without recursion.
-bool dependsOn(Value v, Value on, mlir::Block* body) {
+// Each value v is computed from within the body, v first: a walk over the body's DAG that
+// visits each op once (a body whose ops each use the two before would otherwise take time
+// exponential in its length), without recursion. Stops when `reached` returns true, and
+// says so.
+template <class Reached>
+static bool walkBody(Value v, mlir::Block* body, Reached reached) {
   llvm::DenseSet<Operation*> seen;
   llvm::SmallVector<Value, 16> work{v};
   while (!work.empty()) {
     Value x = work.pop_back_val();
-    if (x == on) return true;
+    if (reached(x)) return true;
     Operation* d = x.getDefiningOp();
     if (!d || d->getBlock() != body || !seen.insert(d).second) continue;
     for (Value o : d->getOperands()) work.push_back(o);
@@ -195,26 +197,24 @@ bool dependsOn(Value v, Value on, mlir::Block* body) {
   return false;
 }
 
+bool dependsOn(Value v, Value on, mlir::Block* body) {
+  return walkBody(v, body, [&](Value x) { return x == on; });
+}
+
 std::vector<bool> loopsRead(Value v, mlir::linalg::GenericOp g) {
   mlir::Block* body = g.getBody();
   std::vector<bool> used(g.getNumLoops(), false);
-  llvm::DenseSet<Operation*> seen;
-  llvm::SmallVector<Value, 16> work{v};
-  while (!work.empty()) {
-    Value x = work.pop_back_val();
-    if (auto arg = mlir::dyn_cast<mlir::BlockArgument>(x)) {
-      if (arg.getOwner() != body) continue;
+  walkBody(v, body, [&](Value x) {
+    if (auto arg = mlir::dyn_cast<mlir::BlockArgument>(x); arg && arg.getOwner() == body) {
       for (mlir::AffineExpr e : g.getMatchingIndexingMap(&g->getOpOperand(arg.getArgNumber())).getResults())
-        e.walk([&](mlir::AffineExpr x) {
-          if (auto dim = mlir::dyn_cast<mlir::AffineDimExpr>(x)) used[dim.getPosition()] = true;
+        e.walk([&](mlir::AffineExpr sub) {
+          if (auto dim = mlir::dyn_cast<mlir::AffineDimExpr>(sub)) used[dim.getPosition()] = true;
         });
-      continue;
+    } else if (auto index = x.getDefiningOp<mlir::linalg::IndexOp>(); index && index->getBlock() == body) {
+      used[index.getDim()] = true;
     }
-    Operation* d = x.getDefiningOp();
-    if (!d || d->getBlock() != body || !seen.insert(d).second) continue;
-    if (auto index = mlir::dyn_cast<mlir::linalg::IndexOp>(d)) used[index.getDim()] = true;
-    for (Value o : d->getOperands()) work.push_back(o);
-  }
+    return false;
+  });
   return used;
 }
 
