@@ -41,7 +41,7 @@ PASSES = [
     # takes no arith.select of a tensor condition).
     "--convert-elementwise-to-linalg",
     "--one-shot-bufferize=bufferize-function-boundaries",
-    "--convert-linalg-to-loops", "--convert-scf-to-cf", "--expand-strided-metadata", "--lower-affine",
+    "--convert-linalg-to-loops", "--convert-math-to-funcs", "--convert-scf-to-cf", "--expand-strided-metadata", "--lower-affine",
     "--arith-expand", "--finalize-memref-to-llvm", "--convert-math-to-llvm", "--convert-math-to-libm", "--convert-arith-to-llvm",
     "--convert-func-to-llvm", "--convert-cf-to-llvm", "--reconcile-unrealized-casts",
 ]

@@ -22,7 +22,8 @@ ExprPtr Importer::expr(Value v, Body& b) {
   // Scalar arithmetic outside the body (torch-mlir advances its random seed with an
   // `arith.muli` and `addi` before the op that uses it) is the same expression inlined:
   // the ops are pure, so computing it at each point gives the value computed once.
-  if (d->getBlock() != body && !scalarArith(d)) return scalar(v, gloc, at);
+  const bool inBody = body && (d->getBlock() == body || b.g->isProperAncestor(d));  // an scf.if's branches too
+  if (!inBody && !scalarArith(d)) return scalar(v, gloc, at);
   SourceLoc loc = locOf(d);
   auto args = [&](std::initializer_list<unsigned> idx) {
     std::vector<ExprPtr> a;
@@ -130,11 +131,75 @@ ExprPtr Importer::expr(Value v, Body& b) {
     for (Value o : d->getOperands()) a.push_back(expr(o, b));
     return rounded(call(m->second, loc, std::move(a)), v, loc);
   }
+  // math.ipowi by a constant exponent (x ** 2 on integer tensors): the product, wrapped at
+  // the width after each step as MLIR's multiplications are. A negative exponent is an
+  // integer reciprocal: 1 for a base of 1, +-1 for -1 by parity, else 0.
+  if (mlir::isa<mlir::math::IPowIOp>(d)) {
+    std::optional<int64_t> n = foldedInteger(d->getOperand(1));
+    if (!n || *n > 64)
+      throw SourceError(loc, "math.ipowi by an exponent that is not a constant of at most 64 is not supported");
+    auto equals = [&](int64_t k) {
+      std::vector<ExprPtr> a;
+      a.push_back(expr(d->getOperand(0), b));
+      a.push_back(integer(k, loc));
+      return node(ExprKind::Eq, loc, std::move(a));
+    };
+    if (*n < 0)
+      return selectNode(equals(1), integer(1, loc), selectNode(equals(-1), integer(*n % 2 ? -1 : 1, loc), integer(0, loc), loc), loc);
+    if (*n == 0) return integer(1, loc);
+    ExprPtr p = expr(d->getOperand(0), b);
+    for (int64_t k = 1; k < *n; ++k) {
+      std::vector<ExprPtr> a;
+      a.push_back(std::move(p));
+      a.push_back(expr(d->getOperand(0), b));
+      p = wrapped(node(ExprKind::Mul, loc, std::move(a)));
+    }
+    return p;
+  }
   // math.fma rounds once; a*b + c would round twice.
   if (mlir::isa<mlir::math::FmaOp>(d)) return rounded(call("fma", loc, args({0, 1, 2})), v, loc);
   if (auto s = mlir::dyn_cast<mlir::arith::SelectOp>(d))
     return choose(s.getCondition(), [&] { return expr(s.getTrueValue(), b); }, [&] { return expr(s.getFalseValue(), b); }, b);
+  // An scf.if yielding values: the select of what each branch yields. Its branches hold
+  // pure ops on scalars (a body has no other), so computing only the one taken, as `?:`
+  // does, gives the same value.
+  if (auto f = mlir::dyn_cast<mlir::scf::IfOp>(d); f && f.elseBlock()) {
+    const unsigned k = mlir::cast<mlir::OpResult>(v).getResultNumber();
+    Value then = f.thenYield()->getOperand(k), otherwise = f.elseYield()->getOperand(k);
+    return choose(f.getCondition(), [&] { return expr(then, b); }, [&] { return expr(otherwise, b); }, b);
+  }
+  // affine.apply, min and max on index values (a window's clipped bound): the map's
+  // arithmetic, and nested selects of its results.
+  if (auto a = mlir::dyn_cast<mlir::affine::AffineApplyOp>(d))
+    return affineValue(a.getAffineMap().getResult(0), a.getMapOperands(), a.getAffineMap().getNumDims(), b, loc);
+  if (mlir::isa<mlir::affine::AffineMinOp, mlir::affine::AffineMaxOp>(d)) {
+    auto min = mlir::dyn_cast<mlir::affine::AffineMinOp>(d);
+    auto max = mlir::dyn_cast<mlir::affine::AffineMaxOp>(d);
+    const mlir::AffineMap m = min ? min.getAffineMap() : max.getAffineMap();
+    const mlir::ValueRange operands = min ? min.getMapOperands() : max.getMapOperands();
+    ExprPtr best = affineValue(m.getResult(0), operands, m.getNumDims(), b, loc);
+    for (unsigned r = 1; r < m.getNumResults(); ++r) {
+      ExprPtr x = affineValue(m.getResult(r), operands, m.getNumDims(), b, loc);
+      std::vector<ExprPtr> c;
+      c.push_back(cloneExpr(*x));
+      c.push_back(cloneExpr(*best));
+      best = selectNode(node(min ? ExprKind::Lt : ExprKind::Gt, loc, std::move(c)), std::move(x), std::move(best), loc);
+    }
+    return best;
+  }
   throw SourceError(loc, "unsupported operation '" + opName(d) + "' in the body of a linalg op");
+}
+
+// An affine expression of index values (the first `dims` operands its dimensions, the
+// rest its symbols), in integer arithmetic: floordiv and ceildiv as MLIR rounds them, mod
+// the non-negative remainder.
+ExprPtr Importer::affineValue(mlir::AffineExpr e, mlir::ValueRange operands, unsigned dims, Body& b, SourceLoc loc) {
+  if (auto d = mlir::dyn_cast<mlir::AffineDimExpr>(e)) return expr(operands[d.getPosition()], b);
+  if (auto s = mlir::dyn_cast<mlir::AffineSymbolExpr>(e)) return expr(operands[dims + s.getPosition()], b);
+  if (auto c = mlir::dyn_cast<mlir::AffineConstantExpr>(e)) return integer(c.getValue(), loc);
+  auto bin = mlir::cast<mlir::AffineBinaryOpExpr>(e);
+  return affineArithmetic(e.getKind(), affineValue(bin.getLHS(), operands, dims, b, loc),
+                          affineValue(bin.getRHS(), operands, dims, b, loc), loc);
 }
 
 // Whether d is arithmetic on scalars (arith or math, not a constant), which expr()
@@ -358,19 +423,12 @@ ExprPtr Importer::computedSubscript(Value i, ExprPtr value, Body& b, SourceLoc l
     for (unsigned d = 0; d < b.g.getNumLoops(); ++d) at.push_back(loopName(d, loc));
     return call(it->second, loc, std::move(at));
   }
-  const std::vector<int>& loops = loops_[b.g.getOperation()];
-  const std::string name = identifier("pf_ids");
-  StmtDecl s = assignment(name, b.g.getNumLoops(), b.g.getOperation());
-  for (unsigned d = 0; d < b.g.getNumLoops(); ++d)
-    if (d < loops.size() && loops[d] >= 0) loopWhere(s, d, loops[d], loc);
-  s.rhs = std::move(value);
-  out_.def.stmts.push_back(std::move(s));
   Value from = i;
   while (Operation* d = from.getDefiningOp()) {
     if (!keepsIntegerValue(d)) break;
     from = d->getOperand(0);
   }
-  integerIds_[name] = intWidth(from.getType()) <= 32 ? ElemType::I32 : ElemType::I64;
+  const std::string name = idTensor(b.g, std::move(value), intWidth(from.getType()) <= 32 ? ElemType::I32 : ElemType::I64, loc);
   computedSubscripts_[i.getAsOpaquePointer()] = name;
   if (gatherNoted_.insert(b.g.getOperation()).second)
     out_.notes.push_back("line " + std::to_string(loc.line) + ": a subscript computed from the op's operands is stored "
@@ -378,6 +436,20 @@ ExprPtr Importer::computedSubscript(Value i, ExprPtr value, Body& b, SourceLoc l
   std::vector<ExprPtr> at;
   for (unsigned d = 0; d < b.g.getNumLoops(); ++d) at.push_back(loopName(d, loc));
   return call(name, loc, std::move(at));
+}
+
+// A statement over all of g's loops storing `value` as an id tensor of integer type
+// `type`, for a gather to read; its name.
+std::string Importer::idTensor(mlir::linalg::GenericOp g, ExprPtr value, ElemType type, SourceLoc loc) {
+  const std::vector<int>& loops = loops_[g.getOperation()];
+  const std::string name = identifier("pf_ids");
+  StmtDecl s = assignment(name, g.getNumLoops(), g.getOperation());
+  for (unsigned d = 0; d < g.getNumLoops(); ++d)
+    if (d < loops.size() && loops[d] >= 0) loopWhere(s, d, loops[d], loc);
+  s.rhs = std::move(value);
+  out_.def.stmts.push_back(std::move(s));
+  integerIds_[name] = type;
+  return name;
 }
 
 // tensor.extract in a body: the element of a tensor the op captures, at subscripts the
@@ -597,6 +669,16 @@ std::optional<mlir::AffineExpr> Importer::loopAffine(Value v, mlir::linalg::Gene
   if (d->getBlock() != g.getBody()) return std::nullopt;
   if (auto i = mlir::dyn_cast<mlir::linalg::IndexOp>(d)) return mlir::getAffineDimExpr(unsigned(i.getDim()), g.getContext());
   if (keepsIntegerValue(d)) return loopAffine(d->getOperand(0), g, arg);
+  if (auto a = mlir::dyn_cast<mlir::affine::AffineApplyOp>(d)) {
+    llvm::SmallVector<mlir::AffineExpr> dims, syms;
+    for (auto [k, o] : llvm::enumerate(a.getMapOperands())) {
+      std::optional<mlir::AffineExpr> x = loopAffine(o, g, arg);
+      if (!x) return std::nullopt;
+      (k < a.getAffineMap().getNumDims() ? dims : syms).push_back(*x);
+    }
+    const mlir::AffineExpr e = a.getAffineMap().getResult(0).replaceDimsAndSymbols(dims, syms);
+    return e.isPureAffine() ? std::optional(e) : std::nullopt;
+  }
   if (!mlir::isa<mlir::arith::AddIOp, mlir::arith::SubIOp, mlir::arith::MulIOp, mlir::arith::FloorDivSIOp, mlir::arith::DivSIOp,
                  mlir::arith::DivUIOp, mlir::arith::RemSIOp, mlir::arith::RemUIOp>(d))
     return std::nullopt;

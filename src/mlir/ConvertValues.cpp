@@ -1,6 +1,7 @@
 // The function around the computation: its arguments and results, constants, fills,
 // empties and the extents index values name.
 #include "mlir/Importer.h"
+#include "mlir/TensorBuilders.h"
 
 #include <functional>
 #include <limits>
@@ -363,11 +364,7 @@ void Importer::dropSubstitutedIds() {
 void Importer::constantShape(Operation* op) {
   SourceLoc loc = locOf(op);
   auto c = mlir::cast<mlir::arith::ConstantOp>(op);
-  // A shape operand of tensor.reshape is no data: the reshape reads its type.
-  const bool onlyShape = !c->use_empty() && std::all_of(c->getUses().begin(), c->getUses().end(), [](mlir::OpOperand& u) {
-    return mlir::isa<mlir::tensor::ReshapeOp>(u.getOwner()) && u.getOperandNumber() == 1;
-  });
-  if (onlyShape) return;
+  if (onlyReshapeShape(c)) return;
   if (auto t = mlir::dyn_cast<mlir::RankedTensorType>(c.getType())) {
     tensorType(c, op);
     TensorValue tv;
@@ -437,11 +434,13 @@ void Importer::splatShape(Operation* op) {
 void Importer::fromElementsShape(Operation* op) {
   SourceLoc loc = locOf(op);
   auto fe = mlir::cast<mlir::tensor::FromElementsOp>(op);
-  // One value in every element (torch-mlir's scalar made a tensor): a fill.
+  if (onlyReshapeShape(fe)) return;
+  // One value in every element (torch-mlir's scalar made a tensor): a fill. Several
+  // values were written as a fill and inserts before (tensorBuilders).
   auto elements = fe.getElements();
   for (Value e : elements)
     if (e != elements.front())
-      throw SourceError(loc, "tensor.from_elements of several different values is not supported (of one value, it is a fill)");
+      throw InternalError("tensor.from_elements of several values at line " + std::to_string(loc.line) + " was not rewritten");
   auto t = tensorType(fe.getResult(), op);
   Shape shape;
   for (int64_t d : t.getShape()) shape.push_back(ext_.literal(d));

@@ -193,6 +193,11 @@ static bool walkBody(Value v, mlir::Block* body, Reached reached) {
     Operation* d = x.getDefiningOp();
     if (!d || d->getBlock() != body || !seen.insert(d).second) continue;
     for (Value o : d->getOperands()) work.push_back(o);
+    // What an op's regions use from the body (an scf.if's branches yield its values).
+    d->walk([&](Operation* n) {
+      if (n != d)
+        for (Value o : n->getOperands()) work.push_back(o);
+    });
   }
   return false;
 }
@@ -540,8 +545,66 @@ ExprPtr Importer::dataElement(Value v, mlir::AffineMap map, SourceLoc loc, Opera
     throw SourceError(loc, "this op reads a tensor.empty, whose elements are undefined");
   if (tv.kind == Kind::Fill) return scalar(tv.fill, loc, at);
   std::vector<ExprPtr> subs;
-  for (mlir::AffineExpr r : map.getResults()) subs.push_back(subscript(r, loc));
+  auto g = mlir::dyn_cast_or_null<mlir::linalg::GenericOp>(at);
+  for (mlir::AffineExpr r : map.getResults()) {
+    // A division of several loops (a reshape between shapes that no collapse and expand
+    // relate: 5x7 read as 7x5 divides 5 * i + j by 7) names no loop split: its value,
+    // computed over the op's loops, is the subscript of a gather.
+    if (!nameable(r) && g && g.getNumLoops() > 0 && split_.empty()) {
+      std::string& ids = divisionIds_[{at, r.getAsOpaquePointer()}];
+      if (ids.empty()) ids = idTensor(g, quasiAffine(r, loc), ElemType::I64, loc);
+      if (gatherNoted_.insert(at).second)
+        out_.notes.push_back("line " + std::to_string(loc.line) + ": '" + tv.name + "' is read at a division of several " +
+                             "loops (a reshape no collapse and expand make), stored first as the id tensor '" + ids +
+                             "': a gather");
+      std::vector<ExprPtr> loopsAt;
+      for (unsigned d = 0; d < g.getNumLoops(); ++d) loopsAt.push_back(loopName(d, loc));
+      subs.push_back(call(ids, loc, std::move(loopsAt)));
+      continue;
+    }
+    subs.push_back(subscript(r, loc));
+  }
   return call(tv.name, loc, std::move(subs));
+}
+
+// Whether subscript() names e: loops, constants, sums and products of them, and the
+// parts of split or pieced loops.
+bool Importer::nameable(mlir::AffineExpr e) {
+  if (mlir::isa<mlir::AffineDimExpr, mlir::AffineConstantExpr>(e)) return true;
+  if (auto part = collapsedPart(e); part && (split_.count(std::get<0>(*part)) || pieced_.count(std::get<0>(*part))))
+    return true;
+  auto b = mlir::dyn_cast<mlir::AffineBinaryOpExpr>(e);
+  return b && (e.getKind() == mlir::AffineExprKind::Add || e.getKind() == mlir::AffineExprKind::Mul) &&
+         nameable(b.getLHS()) && nameable(b.getRHS());
+}
+
+// An affine expression of the op's loops as an integer value: floordiv and ceildiv as
+// MLIR rounds them, mod the non-negative remainder.
+ExprPtr Importer::quasiAffine(mlir::AffineExpr e, SourceLoc loc) {
+  if (auto d = mlir::dyn_cast<mlir::AffineDimExpr>(e)) return loopName(d.getPosition(), loc);
+  if (auto c = mlir::dyn_cast<mlir::AffineConstantExpr>(e)) return integer(c.getValue(), loc);
+  auto b = mlir::dyn_cast<mlir::AffineBinaryOpExpr>(e);
+  if (!b) throw InternalError("an indexing map with a symbol passed MLIR's verifier");
+  return affineArithmetic(e.getKind(), quasiAffine(b.getLHS(), loc), quasiAffine(b.getRHS(), loc), loc);
+}
+
+ExprPtr Importer::affineArithmetic(mlir::AffineExprKind k, ExprPtr l, ExprPtr r, SourceLoc loc) {
+  auto two = [](ExprPtr x, ExprPtr y) {
+    std::vector<ExprPtr> a;
+    a.push_back(std::move(x));
+    a.push_back(std::move(y));
+    return a;
+  };
+  switch (k) {
+    case mlir::AffineExprKind::Add: return node(ExprKind::Add, loc, two(std::move(l), std::move(r)));
+    case mlir::AffineExprKind::Mul: return node(ExprKind::Mul, loc, two(std::move(l), std::move(r)));
+    case mlir::AffineExprKind::FloorDiv: return call("floordiv", loc, two(std::move(l), std::move(r)));
+    case mlir::AffineExprKind::CeilDiv: return call("ceildiv", loc, two(std::move(l), std::move(r)));
+    default: {  // mod: l - floordiv(l, r) * r
+      ExprPtr q = call("floordiv", loc, two(cloneExpr(*l), cloneExpr(*r)));
+      return node(ExprKind::Sub, loc, two(std::move(l), node(ExprKind::Mul, loc, two(std::move(q), std::move(r)))));
+    }
+  }
 }
 
 // Whether v is an integer argument of the entry, held as a rank-0 input.

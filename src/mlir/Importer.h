@@ -26,6 +26,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -310,6 +311,8 @@ class Importer {
   // Subscripts a body computes from its operands (a lookup table's index), each stored
   // first as an id tensor over the op's loops: the tensor's name, by the index value.
   std::map<const void*, std::string> computedSubscripts_;
+  // Per op and subscript a division of several loops, the id tensor that holds it.
+  std::map<std::pair<Operation*, const void*>, std::string> divisionIds_;
   std::set<std::string> substituted_;  // ids tensors read only through such subscripts may be dropped
   llvm::DenseMap<Value, std::optional<mlir::AffineExpr>> indexAffine_;  // indexAffine's answers
   std::set<Operation*> fittedNoted_;
@@ -452,6 +455,11 @@ class Importer {
   std::string shapeText(const Shape& shape);
   ExprPtr loopName(unsigned d, SourceLoc loc);
   ExprPtr subscript(mlir::AffineExpr e, SourceLoc loc);
+  ExprPtr affineValue(mlir::AffineExpr e, mlir::ValueRange operands, unsigned dims, Body& b, SourceLoc loc);
+  ExprPtr quasiAffine(mlir::AffineExpr e, SourceLoc loc);
+  ExprPtr affineArithmetic(mlir::AffineExprKind k, ExprPtr l, ExprPtr r, SourceLoc loc);
+  bool nameable(mlir::AffineExpr e);
+  std::string idTensor(mlir::linalg::GenericOp g, ExprPtr value, ElemType type, SourceLoc loc);
   std::pair<Value, mlir::AffineMap> throughViews(Value v, mlir::AffineMap map, Operation* at);
   ExprPtr element(Value v0, mlir::AffineMap map0, SourceLoc loc, Operation* at);
   ExprPtr dataElement(Value v, mlir::AffineMap map, SourceLoc loc, Operation* at);

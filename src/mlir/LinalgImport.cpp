@@ -64,6 +64,7 @@
 #include "mlir/LinearizedWrites.h"
 #include "mlir/LowerTosa.h"
 #include "mlir/ScfLoops.h"
+#include "mlir/TensorBuilders.h"
 #include "mlir/MlirText.h"
 #include "mlir/TosaSpelling.h"
 #include "mlir/IreeLinalgExt.h"
@@ -545,6 +546,7 @@ static LinalgImport importHere(const SourceFile& src, const std::string& entry) 
   // read as any constant is: a splat a fill, else an input); a load after a store in the
   // entry reads the stored value; the last value the entry stores is one more result.
   readGlobals(chosen, *top, out.notes);
+  tensorBuilders(chosen, out.notes);
   // Aggregated ops (linalg.softmax) become the ops MLIR itself decomposes them into.
   {
     std::vector<mlir::linalg::AggregatedOpInterface> aggregated;

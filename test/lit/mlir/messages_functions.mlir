@@ -79,10 +79,10 @@ func.func @scf_dynamic(%x: tensor<4xf32>, %n: index) -> tensor<4xf32> {
   }
   return %r : tensor<4xf32>
 }
-func.func @sum_divided(%x: tensor<8xf32>) -> tensor<4x4xf32> {
+func.func @sum_divided(%x: tensor<8xf32>, %y: tensor<2x2xf32>) -> tensor<4x4xf32> {
   %e = tensor.empty() : tensor<4x4xf32>
-  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ((d0 + d1) floordiv 2)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<8xf32>) outs(%e : tensor<4x4xf32>) {
-  ^bb0(%a: f32, %o: f32):
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ((d0 + d1) floordiv 2)>, affine_map<(d0, d1) -> (d0 floordiv 2, d0 mod 2)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %y : tensor<8xf32>, tensor<2x2xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
     linalg.yield %a : f32
   } -> tensor<4x4xf32>
   return %r : tensor<4x4xf32>
