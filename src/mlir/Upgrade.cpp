@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <regex>
+#include <string_view>
 
 namespace polyfuse {
 
@@ -35,6 +36,19 @@ const Rename kRenames[] = {
     {"linalg.unpack", R"(\blinalg\.unpack\b)", "tensor.unpack", "linalg.unpack is tensor.unpack in MLIR 19"},
     {"elided_large_const", R"(opaque<"elided_large_const",\s*"0xDEADBEEF">)", "dense_resource<__elided__>",
      "elided constants (opaque<\"elided_large_const\", ..>) are now dense_resource<__elided__>"},
+    // TOSA before 2023 (torch-mlir's TOSA exports of that time): tosa.mul's shift was an
+    // i32, and avg_pool2d accumulated in its element type without naming it (f32 here;
+    // other types are left for MLIR to refuse at the op).
+    {"tosa.mul", R"((tosa\.mul\b[^\n]*\bshift\s*=\s*-?\d+\s*:\s*)i32\b)", "$1i8", "tosa.mul's shift is an i8"},
+    {"tosa.avg_pool2d", R"((tosa\.avg_pool2d\b[^\n{]*\{)(?![^\n}]*acc_type)([^\n]*:\s*\(tensor<[^>\n]*xf32>\)))",
+     "$1acc_type = f32, $2", "tosa.avg_pool2d of f32 accumulates in f32 (acc_type)"},
+    // MLIR 21 renamed bufferization.to_memref, and both casts name their source type too.
+    {"bufferization.to_buffer",
+     R"(\bbufferization\.to_buffer(\s+%[\w.$-]+(?:\s+read_only)?)\s*:\s*tensor<[^>\n]*>\s+to\s+(memref<[^>\n]*>))",
+     "bufferization.to_memref$1 : $2", "bufferization.to_buffer is bufferization.to_memref in MLIR 19"},
+    {"bufferization.to_tensor",
+     R"(\bbufferization\.to_tensor(\s+%[\w.$-]+(?:\s+restrict)?(?:\s+writable)?)\s*:\s*(memref<[^>\n]*>)\s+to\s+tensor<[^>\n]*>)",
+     "bufferization.to_tensor$1 : $2", "bufferization.to_tensor names only its source type in MLIR 19"},
 };
 
 // `linalg.init_tensor [%d, 4] : tensor<?x4xf32>` is `tensor.empty(%d) : tensor<?x4xf32>`:
@@ -297,14 +311,37 @@ std::string unwrapHal(const std::string& text, bool& applied) {
   return out;
 }
 
-bool mayMatch(const std::string& s, const Rename& r) {
-  const std::string m = r.marker;
-  if (m != "func ") return s.find(m) != std::string::npos;
+bool mayMatch(std::string_view s, const Rename& r) {
+  const std::string_view m = r.marker;
+  if (m != "func ") return s.find(m) != std::string_view::npos;
   for (size_t i = s.find("func"); i != std::string::npos; i = s.find("func", i + 1)) {
     const bool before = i == 0 || std::isspace(static_cast<unsigned char>(s[i - 1])) || s[i - 1] == '{';
     if (before && i + 4 < s.size() && std::isspace(static_cast<unsigned char>(s[i + 4]))) return true;
   }
   return false;
+}
+
+// Applies r to each line that holds its marker: a regex over a whole file of megabytes
+// is slow, and every rename matches within a line.
+bool renameLines(std::string& s, const Rename& r) {
+  const std::regex re(r.pattern);
+  std::string out;
+  bool any = false;
+  for (size_t b = 0; b < s.size();) {
+    size_t e = s.find('\n', b);
+    e = e == std::string::npos ? s.size() : e + 1;
+    const std::string_view line(s.data() + b, e - b);
+    if (mayMatch(line, r)) {
+      const std::string l(line), t = std::regex_replace(l, re, r.replacement);
+      any |= t != l;
+      out += t;
+    } else {
+      out += line;
+    }
+    b = e;
+  }
+  if (any) s = std::move(out);
+  return any;
 }
 
 }  // namespace
@@ -321,13 +358,8 @@ std::string upgradeMlir(const std::string& text, std::vector<std::string>& notes
   if (expand) applied.push_back("tensor.expand_shape names its result sizes in output_shape");
   bool maps = false;
   s = upgradeMatmulMaps(s, maps);
-  for (const Rename& r : kRenames) {
-    if (!mayMatch(s, r)) continue;
-    std::regex re(r.pattern);
-    if (!std::regex_search(s, re)) continue;
-    s = std::regex_replace(s, re, r.replacement);
-    applied.push_back(r.note);
-  }
+  for (const Rename& r : kRenames)
+    if (mayMatch(s, r) && renameLines(s, r)) applied.push_back(r.note);
   if (!applied.empty()) {
     std::string n = "upgraded older MLIR spellings: ";
     for (size_t i = 0; i < applied.size(); ++i) n += (i ? "; " : "") + applied[i];
