@@ -438,13 +438,21 @@ ExprPtr Importer::computedSubscript(Value i, ExprPtr value, Body& b, SourceLoc l
   return call(name, loc, std::move(at));
 }
 
-// A statement over all of g's loops storing `value` as an id tensor of integer type
-// `type`, for a gather to read; its name.
-std::string Importer::idTensor(mlir::linalg::GenericOp g, ExprPtr value, ElemType type, SourceLoc loc) {
+// A statement over g's loops `dims` (all, when empty) storing `value` as an id tensor of
+// integer type `type`, for a gather to read; its name.
+std::string Importer::idTensor(mlir::linalg::GenericOp g, ExprPtr value, ElemType type, SourceLoc loc,
+                               std::vector<unsigned> dims) {
   const std::vector<int>& loops = loops_[g.getOperation()];
+  if (dims.empty())
+    for (unsigned d = 0; d < g.getNumLoops(); ++d) dims.push_back(d);
   const std::string name = identifier("pf_ids");
-  StmtDecl s = assignment(name, g.getNumLoops(), g.getOperation());
-  for (unsigned d = 0; d < g.getNumLoops(); ++d)
+  StmtDecl s;
+  s.loc = s.opLoc = locOf(g);
+  s.lhs = name;
+  std::vector<mlir::AffineExpr> at;
+  for (unsigned d : dims) at.push_back(mlir::getAffineDimExpr(d, g.getContext()));
+  lhs(s, mlir::AffineMap::get(g.getNumLoops(), 0, at, g.getContext()), loc);
+  for (unsigned d : dims)
     if (d < loops.size() && loops[d] >= 0) loopWhere(s, d, loops[d], loc);
   s.rhs = std::move(value);
   out_.def.stmts.push_back(std::move(s));
@@ -462,6 +470,9 @@ ExprPtr Importer::extract(mlir::tensor::ExtractOp x, Body& b) {
   // elements, in its source's extents.
   Value read = x.getTensor();
   while (auto c = read.getDefiningOp<mlir::tensor::CastOp>()) read = c.getSource();
+  if (Operation* def = read.getDefiningOp(); def && b.g && b.g->isProperAncestor(def))
+    throw SourceError(locOf(def), "'" + opName(def) + "' builds a tensor inside a linalg body: polyfuse reads tensors "
+                                  "built outside the op, and scalars inside it");
   TensorValue& tv = tensorOf(read, op);
   if (tv.kind == Kind::Fill) return scalar(tv.fill, loc, op);
   if (tv.kind == Kind::View)
@@ -472,6 +483,7 @@ ExprPtr Importer::extract(mlir::tensor::ExtractOp x, Body& b) {
   std::vector<ExprPtr> subs;
   bool gathers = false;
   const std::vector<int>& loops = loops_[b.g.getOperation()];
+  const bool guarded = op->getBlock() != b.g.getBody();  // in a branch of an scf.if
   for (unsigned k = 0; k < x.getIndices().size(); ++k) {
     Value i = x.getIndices()[k];
     if (auto ids = computedLoopIds(i, b, tv.name, loc)) {
@@ -513,7 +525,10 @@ ExprPtr Importer::extract(mlir::tensor::ExtractOp x, Body& b) {
         sub.kind == ExprKind::Call &&
         (std::any_of(out_.def.params.begin(), out_.def.params.end(), [&](const TensorDecl& p) { return p.name == sub.name; }) ||
          std::any_of(out_.def.stmts.begin(), out_.def.stmts.end(), [&](const StmtDecl& st) { return st.lhs == sub.name; }));
-    if (!readsTensor && !sub.args.empty()) subs.back() = computedSubscript(i, std::move(subs.back()), b, loc);
+    // Under an scf.if the read runs only where its branch is taken: an index that may
+    // leave the tensor elsewhere is a gather too (a loop index included), checked when read.
+    if (!readsTensor && (!sub.args.empty() || (guarded && sub.kind != ExprKind::Number)))
+      subs.back() = computedSubscript(i, std::move(subs.back()), b, loc);
     gathers |= subs.back()->kind == ExprKind::Call;
     if (subs.back()->kind == ExprKind::Call) computedIds(i, subs.back()->name);
     // An index known here to leave the tensor is undefined behaviour in MLIR; TC would
@@ -523,7 +538,8 @@ ExprPtr Importer::extract(mlir::tensor::ExtractOp x, Body& b) {
     if (auto c = i.getDefiningOp<mlir::arith::ConstantIndexOp>()) at = c.value();
     if (auto l = i.getDefiningOp<mlir::linalg::IndexOp>(); l && l.getDim() < loops.size() && loops[l.getDim()] >= 0)
       upTo = ext_.value(loops[l.getDim()]);
-    if (extent && ((at && (*at < 0 || *at >= *extent)) || (upTo && *upTo > *extent)))
+    if (!(guarded && subs.back()->kind == ExprKind::Call) && extent &&
+        ((at && (*at < 0 || *at >= *extent)) || (upTo && *upTo > *extent)))
       throw SourceError(loc, "tensor.extract reads '" + tv.name + "' at " +
                                  (at ? std::to_string(*at) : "indices up to " + std::to_string(*upTo - 1)) + " in dimension " +
                                  std::to_string(k) + ", outside 0:" + std::to_string(*extent));

@@ -185,19 +185,22 @@ ElemType elemType(mlir::Type t) {
 // says so.
 template <class Reached>
 static bool walkBody(Value v, mlir::Block* body, Reached reached) {
-  llvm::DenseSet<Operation*> seen;
+  llvm::DenseSet<Value> seen;
   llvm::SmallVector<Value, 16> work{v};
+  Operation* op = body->getParentOp();
   while (!work.empty()) {
     Value x = work.pop_back_val();
     if (reached(x)) return true;
     Operation* d = x.getDefiningOp();
-    if (!d || d->getBlock() != body || !seen.insert(d).second) continue;
+    if (!d || !op->isProperAncestor(d) || !seen.insert(x).second) continue;
+    // A result of an scf.if: its condition and what each branch yields for it (the
+    // branches' ops are walked in turn).
+    if (auto f = mlir::dyn_cast<mlir::scf::IfOp>(d); f && f.elseBlock()) {
+      const unsigned k = mlir::cast<mlir::OpResult>(x).getResultNumber();
+      work.append({f.getCondition(), f.thenYield()->getOperand(k), f.elseYield()->getOperand(k)});
+      continue;
+    }
     for (Value o : d->getOperands()) work.push_back(o);
-    // What an op's regions use from the body (an scf.if's branches yield its values).
-    d->walk([&](Operation* n) {
-      if (n != d)
-        for (Value o : n->getOperands()) work.push_back(o);
-    });
   }
   return false;
 }
@@ -551,14 +554,19 @@ ExprPtr Importer::dataElement(Value v, mlir::AffineMap map, SourceLoc loc, Opera
     // relate: 5x7 read as 7x5 divides 5 * i + j by 7) names no loop split: its value,
     // computed over the op's loops, is the subscript of a gather.
     if (!nameable(r) && g && g.getNumLoops() > 0 && split_.empty()) {
+      // Over the loops the subscript uses alone: the statement reading it may not run
+      // over the others (a reduction's initial copy).
+      std::vector<unsigned> dims;
+      for (unsigned d = 0; d < g.getNumLoops(); ++d)
+        if (r.isFunctionOfDim(d)) dims.push_back(d);
       std::string& ids = divisionIds_[{at, r.getAsOpaquePointer()}];
-      if (ids.empty()) ids = idTensor(g, quasiAffine(r, loc), ElemType::I64, loc);
+      if (ids.empty()) ids = idTensor(g, quasiAffine(r, loc), ElemType::I64, loc, dims);
       if (gatherNoted_.insert(at).second)
-        out_.notes.push_back("line " + std::to_string(loc.line) + ": '" + tv.name + "' is read at a division of several " +
-                             "loops (a reshape no collapse and expand make), stored first as the id tensor '" + ids +
-                             "': a gather");
+        out_.notes.push_back("line " + std::to_string(loc.line) + ": '" + tv.name + "' is read at a division of a sum " +
+                             "of loops (a reshape between shapes no regrouping relates, or a map that divides so), stored " +
+                             "first as the id tensor '" + ids + "': a gather");
       std::vector<ExprPtr> loopsAt;
-      for (unsigned d = 0; d < g.getNumLoops(); ++d) loopsAt.push_back(loopName(d, loc));
+      for (unsigned d : dims) loopsAt.push_back(loopName(d, loc));
       subs.push_back(call(ids, loc, std::move(loopsAt)));
       continue;
     }

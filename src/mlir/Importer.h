@@ -459,7 +459,8 @@ class Importer {
   ExprPtr quasiAffine(mlir::AffineExpr e, SourceLoc loc);
   ExprPtr affineArithmetic(mlir::AffineExprKind k, ExprPtr l, ExprPtr r, SourceLoc loc);
   bool nameable(mlir::AffineExpr e);
-  std::string idTensor(mlir::linalg::GenericOp g, ExprPtr value, ElemType type, SourceLoc loc);
+  std::string idTensor(mlir::linalg::GenericOp g, ExprPtr value, ElemType type, SourceLoc loc,
+                       std::vector<unsigned> dims = {});
   std::pair<Value, mlir::AffineMap> throughViews(Value v, mlir::AffineMap map, Operation* at);
   ExprPtr element(Value v0, mlir::AffineMap map0, SourceLoc loc, Operation* at);
   ExprPtr dataElement(Value v, mlir::AffineMap map, SourceLoc loc, Operation* at);

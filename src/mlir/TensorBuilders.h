@@ -1,7 +1,7 @@
 // tensor.from_elements and tensor.generate, the two ops that build a tensor element by
-// element, written as the ops the importer reads: a fill and one tensor.insert per element
-// that differs from it; a linalg.generic over the result whose body is the generate's,
-// its indices the generic's own (linalg.index).
+// element, written as the op the importer reads: a linalg.generic over the result, whose
+// body selects each element by its position, or is the generate's body with the
+// generic's own indices (linalg.index).
 #pragma once
 #include <string>
 #include <vector>
@@ -10,7 +10,7 @@
 
 namespace polyfuse::linalg_import {
 
-// At most this many elements written one by one: each is a statement.
+// At most this many elements selected among (a constant of more is an input).
 constexpr long kMaxFromElements = 1024;
 
 // Whether every use of `v` is the shape operand of a tensor.reshape (torch-mlir's view

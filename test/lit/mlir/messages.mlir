@@ -14,7 +14,7 @@
 // RUN: not polyfuse check %s --entry extent_computed 2>&1 | FileCheck --check-prefix=EXTENT-COMPUTED %s
 // EXTENT-COMPUTED: messages.mlir:130:8: an extent here is computed by an op polyfuse does not follow (extents must be constants, tensor.dim of a tensor, or affine.apply of those that is one extent or a constant)
 // RUN: polyfuse check %s --entry from_elements 2>&1 | FileCheck --check-prefix=FROM-ELEMENTS %s
-// FROM-ELEMENTS: note: 1 tensor.from_elements as a fill and an insert of each other element
+// FROM-ELEMENTS: note: 1 tensor.from_elements as a generic selecting each element by its position
 // RUN: not polyfuse check %s --entry extract_computed 2>&1 | FileCheck --check-prefix=EXTRACT-COMPUTED %s
 // EXTRACT-COMPUTED: messages.mlir:150:8: tensor.extract outside a linalg op takes constant indices here
 // RUN: not polyfuse check %s --entry reduce_from_empty 2>&1 | FileCheck --check-prefix=REDUCE-FROM-EMPTY %s

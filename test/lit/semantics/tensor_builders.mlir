@@ -1,7 +1,7 @@
 // The ops that build a tensor element by element, and the control a body may hold:
 // torch-mlir's view lowering passes a reshape its sizes as tensor.from_elements (no
-// data); a from_elements of computed scalars is a fill and an insert of each other
-// element; tensor.generate is the generic over its result; an scf.if in a body is the
+// data); a from_elements of computed scalars is a generic selecting each element by its
+// position; tensor.generate is the generic over its result; an scf.if in a body is the
 // select of what its branches yield; affine.apply, min and max on a body's indices are
 // their integer arithmetic; math.ipowi by a constant is a product. Compared with MLIR's
 // execution.
@@ -13,7 +13,7 @@
 // CHECK: opencl {{.*}}: 35 elements match MLIR
 // CHECK: opencl {{.*}}: 6 elements match MLIR
 // RUN: polyfuse check %s 2>&1 >/dev/null | FileCheck %s --check-prefix=NOTE
-// NOTE: note: 1 tensor.from_elements as a fill and an insert of each other element; 1 tensor.generate as the linalg.generic it means
+// NOTE: note: 1 tensor.from_elements as a generic selecting each element by its position; 1 tensor.generate as the linalg.generic it means
 
 func.func @f(%x: tensor<5x7xf32>, %s: tensor<2xf32>) -> (tensor<5x7xf32>, tensor<7x5xf32>, tensor<2x3xf32>) {
   // The view: sizes built from i64 constants, as torch-mlir's strict view lowering writes.
