@@ -65,6 +65,7 @@
 #include "mlir/LowerTosa.h"
 #include "mlir/ScfLoops.h"
 #include "mlir/TensorBuilders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/MlirText.h"
 #include "mlir/TosaSpelling.h"
 #include "mlir/IreeLinalgExt.h"
@@ -323,6 +324,76 @@ void readGlobals(mlir::func::FuncOp entry, mlir::ModuleOp top, std::vector<std::
   entry.setType(mlir::FunctionType::get(entry.getContext(), entry.getFunctionType().getInputs(), results));
 }
 
+// A call to a function without a body that computes nothing the entry keeps (a benchmark's
+// clock, `%t = call @rtclock() : () -> f64`, read only by the arithmetic that times the
+// kernel; a print of a tensor): erased with the pure scalar ops only its results feed.
+// Not where it takes a buffer (it may write it) or its results reach anything else.
+bool dropUnusedCall(mlir::func::CallOp call, std::vector<Value>& printed) {
+  for (Value o : call.getOperands())
+    if (mlir::isa<mlir::BaseMemRefType>(o.getType())) return false;
+  // A print of a tensor (buddy-mlir's `call @printMemrefF32(%unranked)`) shows what the
+  // kernel computes: that tensor is a result of the program.
+  std::vector<Value> shown;
+  if (llvm::StringRef(call.getCallee()).starts_with("print"))
+    for (Value o : call.getOperands()) {
+      while (auto c = o.getDefiningOp<mlir::tensor::CastOp>()) o = c.getSource();
+      if (mlir::isa<mlir::RankedTensorType>(o.getType())) shown.push_back(o);
+    }
+  std::vector<Operation*> slice;  // the call's users, users first when erased backwards
+  std::set<Operation*> seen;
+  std::vector<Value> work(call.getResults().begin(), call.getResults().end());
+  while (!work.empty()) {
+    Value v = work.back();
+    work.pop_back();
+    for (Operation* u : v.getUsers()) {
+      if (!seen.insert(u).second) continue;
+      const bool scalars = u->getNumResults() > 0 && std::all_of(u->result_type_begin(), u->result_type_end(), [](mlir::Type t) {
+                             return t.isIntOrIndexOrFloat();
+                           });
+      // Beside the call (not in a body it would feed), pure, giving scalars: no return
+      // or yield (a trait query across the plugin's boundary would not say so).
+      if (u->getBlock() != call->getBlock() || !mlir::isMemoryEffectFree(u) || !scalars || u->getNumRegions() != 0)
+        return false;
+      slice.push_back(u);
+      for (Value r : u->getResults()) work.push_back(r);
+    }
+  }
+  // Erased once no op uses them: users of users last found, first gone.
+  for (bool progress = true; progress && !slice.empty();) {
+    progress = false;
+    for (auto it = slice.begin(); it != slice.end();)
+      if ((*it)->use_empty()) {
+        (*it)->erase();
+        it = slice.erase(it);
+        progress = true;
+      } else {
+        ++it;
+      }
+  }
+  if (!slice.empty() || !call->use_empty()) return false;
+  printed.insert(printed.end(), shown.begin(), shown.end());
+  // What only the call read, a cast of its tensor to an unranked type, goes with it (the
+  // tensor stays: a result now, or unread and dropped as any other).
+  std::vector<Operation*> feeders;
+  for (Value o : call.getOperands())
+    if (Operation* d = o.getDefiningOp(); d && std::find(feeders.begin(), feeders.end(), d) == feeders.end())
+      feeders.push_back(d);
+  call.erase();
+  while (!feeders.empty()) {
+    Operation* d = feeders.back();
+    feeders.pop_back();
+    // An op is erased once: it has no use left after, so it is not pushed again.
+    if (!d->use_empty() || !mlir::isa<mlir::tensor::CastOp>(d)) continue;
+    std::set<Operation*> inputs;
+    for (Value o : d->getOperands())
+      if (Operation* f = o.getDefiningOp()) inputs.insert(f);
+    d->erase();
+    for (Operation* f : inputs)
+      if (std::find(feeders.begin(), feeders.end(), f) == feeders.end()) feeders.push_back(f);
+  }
+  return true;
+}
+
 // Calls from the entry function (a file's helpers, a model's layers written once)
 // inlined, callees' calls in turn, with MLIR's own inliner utility: one function on
 // tensors is what the importer reads. The callees stay in the module, unread.
@@ -348,12 +419,19 @@ void inlineCalls(mlir::func::FuncOp entry, std::vector<std::string>& notes) {
   walk(entry);
   mlir::InlinerInterface inliner(entry.getContext());
   int inlined = 0;
+  std::set<std::string> dropped;
+  std::vector<Value> printed;
   while (true) {
     std::vector<mlir::func::CallOp> calls;
     entry.walk([&](mlir::func::CallOp c) { calls.push_back(c); });
     if (calls.empty()) break;
     for (mlir::func::CallOp call : calls) {
       const std::string name = call.getCallee().str();
+      if (auto callee = mlir::SymbolTable::lookupNearestSymbolFrom<mlir::func::FuncOp>(call, call.getCalleeAttr());
+          callee && callee.isExternal() && dropUnusedCall(call, printed)) {
+        dropped.insert("@" + name);
+        continue;
+      }
       if (++inlined > kMaxInlinedCalls)
         throw SourceError(locOf(call), "more than " + std::to_string(kMaxInlinedCalls) +
                                            " calls to inline: the entry's calls and theirs unfold into more (reached at a call to '@" + name + "')");
@@ -367,6 +445,26 @@ void inlineCalls(mlir::func::FuncOp entry, std::vector<std::string>& notes) {
   }
   if (inlined)
     notes.push_back(std::to_string(inlined) + " call(s) inlined into '@" + entry.getSymName().str() + "'");
+  if (!dropped.empty()) {
+    std::string names;
+    for (const std::string& n : dropped) names += (names.empty() ? "" : ", ") + n;
+    notes.push_back("calls to " + names + " (no body in this file) dropped: they compute nothing the function returns "
+                    "(a benchmark's clock, a print)");
+  }
+  // The tensors printed, after the function's own results (once each).
+  Operation* ret = entry.getBody().back().getTerminator();
+  llvm::SmallVector<mlir::Type> results(entry.getFunctionType().getResults());
+  int added = 0;
+  for (Value v : printed) {
+    if (std::find(ret->operand_begin(), ret->operand_end(), v) != ret->operand_end()) continue;
+    ret->insertOperands(ret->getNumOperands(), v);
+    results.push_back(v.getType());
+    ++added;
+  }
+  if (added) {
+    entry.setType(mlir::FunctionType::get(entry.getContext(), entry.getFunctionType().getInputs(), results));
+    notes.push_back(std::to_string(added) + " printed tensor(s) made results of the program, after its own");
+  }
 }
 
 // MLIR 19's own parser crashes on some malformed input (linalg.transpose's custom
