@@ -191,15 +191,12 @@ ExprPtr Importer::expr(Value v, Body& b) {
 }
 
 // An affine expression of index values (the first `dims` operands its dimensions, the
-// rest its symbols), in integer arithmetic: floordiv and ceildiv as MLIR rounds them, mod
-// the non-negative remainder.
+// rest its symbols) in integer arithmetic (affineInteger).
 ExprPtr Importer::affineValue(mlir::AffineExpr e, mlir::ValueRange operands, unsigned dims, Body& b, SourceLoc loc) {
-  if (auto d = mlir::dyn_cast<mlir::AffineDimExpr>(e)) return expr(operands[d.getPosition()], b);
-  if (auto s = mlir::dyn_cast<mlir::AffineSymbolExpr>(e)) return expr(operands[dims + s.getPosition()], b);
-  if (auto c = mlir::dyn_cast<mlir::AffineConstantExpr>(e)) return integer(c.getValue(), loc);
-  auto bin = mlir::cast<mlir::AffineBinaryOpExpr>(e);
-  return affineArithmetic(e.getKind(), affineValue(bin.getLHS(), operands, dims, b, loc),
-                          affineValue(bin.getRHS(), operands, dims, b, loc), loc);
+  return affineInteger(e, loc, [&](mlir::AffineExpr leaf) {
+    if (auto d = mlir::dyn_cast<mlir::AffineDimExpr>(leaf)) return expr(operands[d.getPosition()], b);
+    return expr(operands[dims + mlir::cast<mlir::AffineSymbolExpr>(leaf).getPosition()], b);
+  });
 }
 
 // Whether d is arithmetic on scalars (arith or math, not a constant), which expr()

@@ -560,7 +560,13 @@ ExprPtr Importer::dataElement(Value v, mlir::AffineMap map, SourceLoc loc, Opera
       for (unsigned d = 0; d < g.getNumLoops(); ++d)
         if (r.isFunctionOfDim(d)) dims.push_back(d);
       std::string& ids = divisionIds_[{at, r.getAsOpaquePointer()}];
-      if (ids.empty()) ids = idTensor(g, quasiAffine(r, loc), ElemType::I64, loc, dims);
+      if (ids.empty()) {
+        ExprPtr value = affineInteger(r, loc, [&](mlir::AffineExpr d) {
+          if (auto dim = mlir::dyn_cast<mlir::AffineDimExpr>(d)) return loopName(dim.getPosition(), loc);
+          throw InternalError("an indexing map with a symbol passed MLIR's verifier");
+        });
+        ids = idTensor(g, std::move(value), ElemType::I64, loc, dims);
+      }
       if (gatherNoted_.insert(at).second)
         out_.notes.push_back("line " + std::to_string(loc.line) + ": '" + tv.name + "' is read at a division of a sum " +
                              "of loops (a reshape between shapes no regrouping relates, or a map that divides so), stored " +
@@ -586,24 +592,20 @@ bool Importer::nameable(mlir::AffineExpr e) {
          nameable(b.getLHS()) && nameable(b.getRHS());
 }
 
-// An affine expression of the op's loops as an integer value: floordiv and ceildiv as
-// MLIR rounds them, mod the non-negative remainder.
-ExprPtr Importer::quasiAffine(mlir::AffineExpr e, SourceLoc loc) {
-  if (auto d = mlir::dyn_cast<mlir::AffineDimExpr>(e)) return loopName(d.getPosition(), loc);
+// An affine expression as an integer value, its dimensions and symbols what `leaf` makes
+// of them: floordiv and ceildiv as MLIR rounds them, mod the non-negative remainder.
+ExprPtr Importer::affineInteger(mlir::AffineExpr e, SourceLoc loc, const std::function<ExprPtr(mlir::AffineExpr)>& leaf) {
   if (auto c = mlir::dyn_cast<mlir::AffineConstantExpr>(e)) return integer(c.getValue(), loc);
-  auto b = mlir::dyn_cast<mlir::AffineBinaryOpExpr>(e);
-  if (!b) throw InternalError("an indexing map with a symbol passed MLIR's verifier");
-  return affineArithmetic(e.getKind(), quasiAffine(b.getLHS(), loc), quasiAffine(b.getRHS(), loc), loc);
-}
-
-ExprPtr Importer::affineArithmetic(mlir::AffineExprKind k, ExprPtr l, ExprPtr r, SourceLoc loc) {
+  auto bin = mlir::dyn_cast<mlir::AffineBinaryOpExpr>(e);
+  if (!bin) return leaf(e);
   auto two = [](ExprPtr x, ExprPtr y) {
     std::vector<ExprPtr> a;
     a.push_back(std::move(x));
     a.push_back(std::move(y));
     return a;
   };
-  switch (k) {
+  ExprPtr l = affineInteger(bin.getLHS(), loc, leaf), r = affineInteger(bin.getRHS(), loc, leaf);
+  switch (e.getKind()) {
     case mlir::AffineExprKind::Add: return node(ExprKind::Add, loc, two(std::move(l), std::move(r)));
     case mlir::AffineExprKind::Mul: return node(ExprKind::Mul, loc, two(std::move(l), std::move(r)));
     case mlir::AffineExprKind::FloorDiv: return call("floordiv", loc, two(std::move(l), std::move(r)));

@@ -456,8 +456,7 @@ class Importer {
   ExprPtr loopName(unsigned d, SourceLoc loc);
   ExprPtr subscript(mlir::AffineExpr e, SourceLoc loc);
   ExprPtr affineValue(mlir::AffineExpr e, mlir::ValueRange operands, unsigned dims, Body& b, SourceLoc loc);
-  ExprPtr quasiAffine(mlir::AffineExpr e, SourceLoc loc);
-  ExprPtr affineArithmetic(mlir::AffineExprKind k, ExprPtr l, ExprPtr r, SourceLoc loc);
+  ExprPtr affineInteger(mlir::AffineExpr e, SourceLoc loc, const std::function<ExprPtr(mlir::AffineExpr)>& leaf);
   bool nameable(mlir::AffineExpr e);
   std::string idTensor(mlir::linalg::GenericOp g, ExprPtr value, ElemType type, SourceLoc loc,
                        std::vector<unsigned> dims = {});

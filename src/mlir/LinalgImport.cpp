@@ -228,6 +228,17 @@ bool sameLine(const std::string& a, const std::string& b, int n) {
   return n > 0 && !line(a).empty() && line(a) == line(b);
 }
 
+// v as a result of the entry: its position among the results, appended after them
+// (the function's type with it) unless the entry returns it already; and whether appended.
+std::pair<size_t, bool> returned(mlir::func::FuncOp entry, Value v) {
+  Operation* ret = entry.getBody().back().getTerminator();
+  for (size_t k = 0; k < ret->getNumOperands(); ++k)
+    if (ret->getOperand(unsigned(k)) == v) return {k, false};
+  ret->insertOperands(ret->getNumOperands(), v);
+  entry.setType(mlir::FunctionType::get(entry.getContext(), entry.getFunctionType().getInputs(), ret->getOperandTypes()));
+  return {ret->getNumOperands() - 1, true};
+}
+
 // The entry's loads and stores of ml_program globals, in the order the entry runs them.
 void readGlobals(mlir::func::FuncOp entry, mlir::ModuleOp top, std::vector<std::string>& notes) {
   std::set<std::string> storedElsewhere;
@@ -305,23 +316,15 @@ void readGlobals(mlir::func::FuncOp entry, mlir::ModuleOp top, std::vector<std::
     return;
   }
   // What the entry leaves in its globals is what it computes: returned after its own results.
-  Operation* ret = entry.getBody().back().getTerminator();
-  llvm::SmallVector<mlir::Type> results(entry.getFunctionType().getResults());
   for (const auto& [name, store] : last) {
     Value v = mlir::cast<mlir::ml_program::GlobalStoreOp>(store).getValue();
     if (!mlir::isa<mlir::RankedTensorType>(v.getType()))
       throw SourceError(locOf(store), "ml_program.global_store of '@" + name + "' stores a value that is not a tensor");
-    size_t k = 0;
-    while (k < ret->getNumOperands() && ret->getOperand(unsigned(k)) != v) ++k;
-    if (k == ret->getNumOperands()) {
-      ret->insertOperands(ret->getNumOperands(), v);
-      results.push_back(v.getType());
-    }
+    const size_t k = returned(entry, v).first;
     notes.push_back("the function stores to '@" + name + "' (line " + std::to_string(locOf(store).line) +
                     "): the value it stores last is result " + std::to_string(k) + " of the program");
   }
   for (Operation* op : stores) rewriter.eraseOp(op);
-  entry.setType(mlir::FunctionType::get(entry.getContext(), entry.getFunctionType().getInputs(), results));
 }
 
 // A call to a function without a body that computes nothing the entry keeps (a benchmark's
@@ -452,19 +455,9 @@ void inlineCalls(mlir::func::FuncOp entry, std::vector<std::string>& notes) {
                     "(a benchmark's clock, a print)");
   }
   // The tensors printed, after the function's own results (once each).
-  Operation* ret = entry.getBody().back().getTerminator();
-  llvm::SmallVector<mlir::Type> results(entry.getFunctionType().getResults());
   int added = 0;
-  for (Value v : printed) {
-    if (std::find(ret->operand_begin(), ret->operand_end(), v) != ret->operand_end()) continue;
-    ret->insertOperands(ret->getNumOperands(), v);
-    results.push_back(v.getType());
-    ++added;
-  }
-  if (added) {
-    entry.setType(mlir::FunctionType::get(entry.getContext(), entry.getFunctionType().getInputs(), results));
-    notes.push_back(std::to_string(added) + " printed tensor(s) made results of the program, after its own");
-  }
+  for (Value v : printed) added += returned(entry, v).second;
+  if (added) notes.push_back(std::to_string(added) + " printed tensor(s) made results of the program, after its own");
 }
 
 // MLIR 19's own parser crashes on some malformed input (linalg.transpose's custom

@@ -19,6 +19,22 @@ bool onlyReshapeShape(mlir::Value v) {
 
 namespace {
 
+// `op`, whose one result is a ranked tensor, replaced by a linalg.generic of parallel
+// loops over it (a tensor.empty of its extents as the init) whose body `fill` writes.
+void replaceByGeneric(mlir::IRRewriter& rewriter, mlir::Operation* op, mlir::ValueRange dynamicExtents,
+                      const std::function<void(mlir::OpBuilder&, mlir::Location)>& fill) {
+  auto type = mlir::cast<mlir::RankedTensorType>(op->getResult(0).getType());
+  const unsigned rank = unsigned(type.getRank());
+  rewriter.setInsertionPoint(op);
+  mlir::Value init = rewriter.create<mlir::tensor::EmptyOp>(op->getLoc(), type, dynamicExtents);
+  llvm::SmallVector<mlir::AffineMap> maps{mlir::AffineMap::getMultiDimIdentityMap(rank, op->getContext())};
+  llvm::SmallVector<mlir::utils::IteratorType> iters(rank, mlir::utils::IteratorType::parallel);
+  auto g = rewriter.create<mlir::linalg::GenericOp>(op->getLoc(), mlir::TypeRange{type}, mlir::ValueRange{},
+                                                    mlir::ValueRange{init}, maps, iters,
+                                                    [&](mlir::OpBuilder& b, mlir::Location loc, mlir::ValueRange) { fill(b, loc); });
+  rewriter.replaceOp(op, g->getResults());
+}
+
 // One generic over the result: each point selects its element by its row-major position,
 // through a balanced tree of compares (depth log2 of the count; a chain 1,024 selects deep
 // would be an expression as deep). The elements are scalars of the function (constants,
@@ -27,52 +43,34 @@ namespace {
 void fromElements(mlir::IRRewriter& rewriter, mlir::tensor::FromElementsOp fe) {
   auto type = mlir::cast<mlir::RankedTensorType>(fe.getType());
   const unsigned rank = unsigned(type.getRank());
-  rewriter.setInsertionPoint(fe);
-  mlir::Value init = rewriter.create<mlir::tensor::EmptyOp>(fe.getLoc(), type.getShape(), type.getElementType());
-  mlir::MLIRContext* ctx = fe.getContext();
-  llvm::SmallVector<mlir::AffineMap> maps{mlir::AffineMap::getMultiDimIdentityMap(rank, ctx)};
-  llvm::SmallVector<mlir::utils::IteratorType> iters(rank, mlir::utils::IteratorType::parallel);
   const llvm::SmallVector<mlir::Value> elements(fe.getElements().begin(), fe.getElements().end());
-  auto g = rewriter.create<mlir::linalg::GenericOp>(
-      fe.getLoc(), mlir::TypeRange{type}, mlir::ValueRange{}, mlir::ValueRange{init}, maps, iters,
-      [&](mlir::OpBuilder& b, mlir::Location loc, mlir::ValueRange) {
-        mlir::Value position = b.create<mlir::arith::ConstantIndexOp>(loc, 0);
-        for (unsigned k = 0; k < rank; ++k) {
-          mlir::Value extent = b.create<mlir::arith::ConstantIndexOp>(loc, type.getDimSize(k));
-          mlir::Value scaled = b.create<mlir::arith::MulIOp>(loc, position, extent);
-          position = b.create<mlir::arith::AddIOp>(loc, scaled, b.create<mlir::linalg::IndexOp>(loc, k));
-        }
-        // Elements [lo, hi): the lower half where position < mid.
-        std::function<mlir::Value(size_t, size_t)> pick = [&](size_t lo, size_t hi) -> mlir::Value {
-          if (hi - lo == 1) return elements[lo];
-          const size_t mid = lo + (hi - lo) / 2;
-          mlir::Value below = b.create<mlir::arith::CmpIOp>(loc, mlir::arith::CmpIPredicate::slt, position,
-                                                             b.create<mlir::arith::ConstantIndexOp>(loc, int64_t(mid)));
-          return b.create<mlir::arith::SelectOp>(loc, below, pick(lo, mid), pick(mid, hi));
-        };
-        b.create<mlir::linalg::YieldOp>(loc, pick(0, elements.size()));
-      });
-  rewriter.replaceOp(fe, g->getResults());
+  replaceByGeneric(rewriter, fe, {}, [&](mlir::OpBuilder& b, mlir::Location loc) {
+    mlir::Value position = b.create<mlir::arith::ConstantIndexOp>(loc, 0);
+    for (unsigned k = 0; k < rank; ++k) {
+      mlir::Value extent = b.create<mlir::arith::ConstantIndexOp>(loc, type.getDimSize(k));
+      mlir::Value scaled = b.create<mlir::arith::MulIOp>(loc, position, extent);
+      position = b.create<mlir::arith::AddIOp>(loc, scaled, b.create<mlir::linalg::IndexOp>(loc, k));
+    }
+    // Elements [lo, hi): the lower half where position < mid.
+    std::function<mlir::Value(size_t, size_t)> pick = [&](size_t lo, size_t hi) -> mlir::Value {
+      if (hi - lo == 1) return elements[lo];
+      const size_t mid = lo + (hi - lo) / 2;
+      mlir::Value below = b.create<mlir::arith::CmpIOp>(loc, mlir::arith::CmpIPredicate::slt, position,
+                                                         b.create<mlir::arith::ConstantIndexOp>(loc, int64_t(mid)));
+      return b.create<mlir::arith::SelectOp>(loc, below, pick(lo, mid), pick(mid, hi));
+    };
+    b.create<mlir::linalg::YieldOp>(loc, pick(0, elements.size()));
+  });
 }
 
 void generate(mlir::IRRewriter& rewriter, mlir::tensor::GenerateOp gen) {
-  auto type = mlir::cast<mlir::RankedTensorType>(gen.getType());
-  const unsigned rank = unsigned(type.getRank());
-  rewriter.setInsertionPoint(gen);
-  mlir::Value init = rewriter.create<mlir::tensor::EmptyOp>(gen.getLoc(), type, gen.getDynamicExtents());
-  mlir::MLIRContext* ctx = gen.getContext();
-  llvm::SmallVector<mlir::AffineMap> maps{mlir::AffineMap::getMultiDimIdentityMap(rank, ctx)};
-  llvm::SmallVector<mlir::utils::IteratorType> iters(rank, mlir::utils::IteratorType::parallel);
   mlir::Block& body = gen.getBody().front();
-  auto g = rewriter.create<mlir::linalg::GenericOp>(
-      gen.getLoc(), mlir::TypeRange{type}, mlir::ValueRange{}, mlir::ValueRange{init}, maps, iters,
-      [&](mlir::OpBuilder& b, mlir::Location loc, mlir::ValueRange) {
-        mlir::IRMapping map;
-        for (unsigned k = 0; k < rank; ++k) map.map(body.getArgument(k), b.create<mlir::linalg::IndexOp>(loc, k));
-        for (mlir::Operation& o : body.without_terminator()) b.clone(o, map);
-        b.create<mlir::linalg::YieldOp>(loc, map.lookupOrDefault(body.getTerminator()->getOperand(0)));
-      });
-  rewriter.replaceOp(gen, g->getResults());
+  replaceByGeneric(rewriter, gen, gen.getDynamicExtents(), [&](mlir::OpBuilder& b, mlir::Location loc) {
+    mlir::IRMapping map;
+    for (unsigned k = 0; k < body.getNumArguments(); ++k) map.map(body.getArgument(k), b.create<mlir::linalg::IndexOp>(loc, k));
+    for (mlir::Operation& o : body.without_terminator()) b.clone(o, map);
+    b.create<mlir::linalg::YieldOp>(loc, map.lookupOrDefault(body.getTerminator()->getOperand(0)));
+  });
 }
 
 }  // namespace
