@@ -95,7 +95,7 @@ void addCommon(CLI::App* cmd, Common& c) {
   cmd->add_option("--entry", c.entry, "TC definition or MLIR function to use (default: the first)");
   cmd->add_option("--size", c.sizes, "sizes, e.g. N=4096,M=4096 (each size the program has)");
   cmd->add_flag("--keep-copies", c.keepCopies,
-                "keep each copy (a permutation or broadcast of another tensor) a statement of its own, instead of "
+                "keep each copy (a permutation, broadcast, slice or gather of another tensor) a statement of its own, instead of "
                 "reading it through at its readers (docs/design.md)");
 }
 

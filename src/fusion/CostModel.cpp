@@ -1394,14 +1394,10 @@ CostTerms CostModel::costTerms(const Partition& p) const {
 }
 
 double CostModel::modeledLowerBoundUs() const {
-  double flops = 0, calls = 0;
-  for (int s = 0; s < fg_.size(); ++s) {
-    flops += double(sized(s).points) * double(sized(s).flopsPerPoint);
-    calls += double(sized(s).points) * sized(s).mathCallsPerPoint;
-  }
+  std::vector<int> all(size_t(fg_.size()));
+  for (int s = 0; s < fg_.size(); ++s) all[size_t(s)] = s;
   const double memoryUs = double(lowerBoundBytes()) / dev_.dramBytesPerSec * 1e6;
-  const double computeUs = weightedFlops(flops, calls) / dev_.flopsPerSec * 1e6;
-  return (fg_.size() > 0 ? dev_.launchUs : 0.0) + std::max(memoryUs, computeUs);
+  return (fg_.size() > 0 ? dev_.launchUs : 0.0) + std::max(memoryUs, arithmeticFloorUs(all));
 }
 
 CostModel::Refusal CostModel::whyNotFusible(const StmtSet& group) const {

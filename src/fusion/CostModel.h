@@ -253,8 +253,9 @@ class CostModel {
   }
   // A lower bound on any partition's modeled time, whatever the search saw: one launch,
   // then the slower of the DRAM lower bound at full bandwidth and every statement's
-  // flops at full throughput (each kernel's time is at least its launch and each of
-  // those at full share, and a partition moves at least the lower bound's bytes).
+  // flops at full throughput, on the tensor cores where a contraction may take them
+  // (each kernel's time is at least its launch and each of those at full share, and a
+  // partition moves at least the lower bound's bytes).
   double modeledLowerBoundUs() const;
   // A kernel's modeled time as the sum of its terms: the launch, then its binding
   // resource (memory, compute or on-chip loads) at full rate, and what the kernel loses

@@ -131,6 +131,40 @@ std::optional<Affine> composed(const Affine& g, const std::vector<std::string>& 
   return g.div == 1 ? out : out.floorDiv(g.div);
 }
 
+// Whether some statement reads `tensor` as a gather's subscript.
+bool readAsIds(const Program& prog, int tensor) {
+  for (const Statement& st : prog.statements)
+    for (const Access& a : st.reads)
+      for (int r : a.indirect)
+        if (r >= 0 && st.reads[size_t(r)].tensor == tensor) return true;
+  return false;
+}
+
+// A reader's read of a copy, as reads of what the copy read: the source, its subscripts
+// composed with the reader's, and (a gathering copy) the ids at the reader's point.
+struct ComposedRead {
+  size_t read = 0;             // the reader's read of the copy
+  Access source;               // its `indirect` names the copy's reads until placed
+  std::vector<Access> ids;     // the copy's other reads, in its order
+  std::vector<size_t> idsAt;   // their positions among the copy's reads
+};
+
+// The copy's subscript `g` at a reader's read `at`: the reader's own index value where `g`
+// is a dim the reader gathers (its read number in `indirect`), else the affine
+// composition. None where `g` needs a gathered dim inside arithmetic, or a quotient
+// gets in the way.
+std::optional<std::pair<Affine, int>> composedAt(const Affine& g, const std::vector<std::string>& dims,
+                                                 const Access& at) {
+  for (size_t p = 0; p < dims.size(); ++p) {
+    if (at.indirectAt(p) < 0 || !g.coef.count(dims[p])) continue;
+    if (g.coef.size() != 1 || g.coef.begin()->second != 1 || g.constant != 0 || g.div != 1) return std::nullopt;
+    return std::make_pair(Affine::constantOf(0), at.indirect[p]);
+  }
+  std::optional<Affine> c = composed(g, dims, at.subscripts);
+  if (!c) return std::nullopt;
+  return std::make_pair(*c, -1);
+}
+
 }  // namespace
 
 std::vector<std::string> readThroughCopies(Program& prog) {
@@ -141,42 +175,86 @@ std::vector<std::string> readThroughCopies(Program& prog) {
     for (size_t s = 0; s < prog.statements.size(); ++s)
       if (prog.statements[s].write.tensor == t) writers.push_back(s);
     auto skip = [&] { ++t; };
-    if (T.role != TensorRole::Temporary || writers.size() != 1 || !readsAsValues(prog, t)) {
+    if (T.role != TensorRole::Temporary || writers.size() != 1 || readAsIds(prog, t)) {
       skip();
       continue;
     }
     const size_t w = writers[0];
     const Statement& W = prog.statements[w];
-    if (W.op != ReduceOp::Assign || W.reads.size() != 1 || W.rhs->kind != ExprKind::Access || !writesWholeTensor(W, T) ||
+    if (W.op != ReduceOp::Assign || W.rhs->kind != ExprKind::Access || !writesWholeTensor(W, T) ||
         W.dims.size() != T.shape.size()) {
       skip();
       continue;
     }
-    const Access& src = W.reads[0];
-    const int q = src.tensor;
-    // The same value, bit for bit, wherever it is read; the source unchanged from the
-    // copy on (written only before it, or an input).
-    bool ok = q != t && prog.tensors[size_t(q)].type == T.type && !src.gathers() && !src.guarded();
+    const size_t k = size_t(W.rhs->ref);
+    const Access& src = W.reads[k];
+    // A gathering copy (an embedding's rows, a rotary table's positions) reads its source
+    // and the ids its indirect subscripts name, plain reads each; nothing else.
+    const bool gathering = src.gathers();
+    bool ok = !src.guarded();
+    std::vector<int> sources = {src.tensor};
+    for (size_t j = 0; j < W.reads.size() && ok; ++j) {
+      if (j == k) continue;
+      ok = std::count(src.indirect.begin(), src.indirect.end(), int(j)) > 0 && !W.reads[j].gathers() &&
+           !W.reads[j].guarded();
+      sources.push_back(W.reads[j].tensor);
+    }
+    // The same value, bit for bit, wherever it is read; what the copy reads unchanged from
+    // the copy on (written only before it, or an input).
+    ok = ok && src.tensor != t && prog.tensors[size_t(src.tensor)].type == T.type;
     for (size_t s = 0; s < prog.statements.size() && ok; ++s)
-      if (prog.statements[s].write.tensor == q) ok = s < w && prog.tensors[size_t(q)].role != TensorRole::Output;
+      for (int u : sources)
+        if (prog.statements[s].write.tensor == u) ok = ok && s < w && prog.tensors[size_t(u)].role != TensorRole::Output;
     // The copy's dims, as its write names them, in subscript order.
     std::vector<std::string> dims;
     for (const Affine& a : W.write.subscripts) dims.push_back(a.coef.begin()->first);
-    // Every reader's subscripts, composed with the copy's read.
-    std::vector<std::vector<std::pair<size_t, std::vector<Affine>>>> reads(prog.statements.size());
+    // Every reader's reads of the copy, composed with the copy's reads.
+    std::vector<std::vector<ComposedRead>> reads(prog.statements.size());
     for (size_t s = 0; s < prog.statements.size() && ok; ++s) {
       const Statement& st = prog.statements[s];
       for (size_t r = 0; r < st.reads.size() && ok; ++r) {
-        if (st.reads[r].tensor != t) continue;
-        ok = s > w && st.write.tensor != q;
-        std::vector<Affine> subs;
-        for (const Affine& g : src.subscripts) {
+        const Access& at = st.reads[r];
+        if (at.tensor != t) continue;
+        ok = s > w && std::find(sources.begin(), sources.end(), st.write.tensor) == sources.end();
+        // A gathered value is read again at each of its reader's points: only where the
+        // reader reads each point once (no reduction loop re-reads it), and not through
+        // a second level of ids.
+        if (gathering) ok = ok && !at.gathers() && st.numReduction() == 0;
+        ComposedRead c;
+        c.read = r;
+        c.source.tensor = src.tensor;
+        c.source.guards = at.guards;
+        c.source.loc = at.loc;
+        for (size_t p = 0; p < src.subscripts.size() && ok; ++p) {
+          if (src.indirectAt(p) >= 0) {  // the copy's own gather: its ids, read at the reader's point
+            c.source.subscripts.push_back(Affine::constantOf(0));
+            c.source.indirect.resize(src.subscripts.size(), -1);
+            c.source.indirect[p] = src.indirect[p];
+            continue;
+          }
+          std::optional<std::pair<Affine, int>> g = composedAt(src.subscripts[p], dims, at);
+          ok = g.has_value();
           if (!ok) break;
-          std::optional<Affine> c = composed(g, dims, st.reads[r].subscripts);
-          ok = c.has_value();
-          if (ok) subs.push_back(*c);
+          c.source.subscripts.push_back(g->first);
+          if (g->second >= 0) {
+            c.source.indirect.resize(src.subscripts.size(), -1);
+            c.source.indirect[p] = -2 - g->second;  // the reader's own read, kept apart from the copy's
+          }
         }
-        reads[s].push_back({r, std::move(subs)});
+        for (size_t j = 0; j < W.reads.size() && ok; ++j) {
+          if (j == k) continue;
+          Access id = W.reads[j];
+          id.guards = at.guards;
+          id.loc = at.loc;
+          for (Affine& g : id.subscripts) {
+            std::optional<Affine> cg = composed(g, dims, at.subscripts);
+            ok = ok && cg.has_value();
+            if (ok) g = *cg;
+          }
+          c.ids.push_back(std::move(id));
+          c.idsAt.push_back(j);
+        }
+        reads[s].push_back(std::move(c));
       }
     }
     if (!ok) {
@@ -184,10 +262,15 @@ std::vector<std::string> readThroughCopies(Program& prog) {
       continue;
     }
     for (size_t s = 0; s < prog.statements.size(); ++s)
-      for (auto& [r, subs] : reads[s]) {
-        Access& a = prog.statements[s].reads[r];
-        a.tensor = q;
-        a.subscripts = std::move(subs);
+      for (ComposedRead& c : reads[s]) {
+        Statement& st = prog.statements[s];
+        std::vector<int> placed(W.reads.size(), -1);
+        for (size_t i = 0; i < c.ids.size(); ++i) {
+          placed[c.idsAt[i]] = int(st.reads.size());
+          st.reads.push_back(std::move(c.ids[i]));
+        }
+        for (int& x : c.source.indirect) x = x >= 0 ? placed[size_t(x)] : x <= -2 ? -2 - x : -1;
+        st.reads[c.read] = std::move(c.source);
       }
     removed.push_back(T.name);
     eraseWriter(prog, w, t);

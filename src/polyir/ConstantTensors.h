@@ -27,15 +27,19 @@ std::vector<std::string> inlineConstantTensors(Program& prog);
 
 // Copies read through. A temporary that one statement writes over all its elements
 // from a single read of another tensor, with no arithmetic (a permutation: torch-mlir's
-// head split and transpose of K, `permute`, a broadcast), holds at each element the
-// value of the element it was copied from: every reader may read that element instead,
-// its subscripts composed with the copy's. The copy's statement and tensor go, and with
-// them a pass that writes what it read and the pass that reads it back (MiniLM: K's and
-// V's head transposes, two kernels of nine a layer, which a grid could not share with
-// the projections or with the attention that reads them across rows). Exact: the same
-// element types, the source written once before the copy (or an input), no reader
-// that writes the source, affine subscripts throughout, no gathers and no guards in
-// the copy. Returns the names of the tensors removed, in program order.
+// head split and transpose of K, `permute`, a broadcast; a slice; a gather: an
+// embedding's rows, a rotary table's positions), holds at each element the value of the
+// element it was copied from: every reader may read that element instead, its
+// subscripts composed with the copy's (and a gather's ids read at the reader's point).
+// The copy's statement and tensor go, and with them a pass that writes what it read and
+// the pass that reads it back (MiniLM: K's and V's head transposes, two kernels of nine
+// a layer, which a grid could not share with the projections or with the attention that
+// reads them across rows; an exported LLaMA: two gathered tables a layer, 64 statements
+// that all read the positions and so were all siblings of each other). Exact: the same
+// element types, what the copy reads written once before it (or an input), no reader
+// that writes it, affine subscripts where they compose, no guards in the copy; a gathered
+// value is read through only into readers without reduction loops, which read each of
+// its elements once. Returns the names of the tensors removed, in program order.
 std::vector<std::string> readThroughCopies(Program& prog);
 
 }  // namespace polyfuse

@@ -38,7 +38,7 @@ std::unique_ptr<Program> checkedProgram(const DefDecl& def, std::vector<std::str
               "each is written once, everywhere, from no other tensor");
   if (options.readThroughCopies)
     noteRemoved(notes, readThroughCopies(*prog), "copied tensor(s) read through to what they copy",
-                "each is a permutation or broadcast of another, written once, everywhere (--keep-copies keeps them)");
+                "each is a permutation, broadcast, slice or gather of another, written once, everywhere (--keep-copies keeps them)");
   for (const std::string& c : collapseReductionLoops(*prog))
     notes.push_back("reduction loops collapsed, " + c + ": every access reads them as one row-major index");
   return prog;

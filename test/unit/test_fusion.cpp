@@ -1092,6 +1092,19 @@ TEST_CASE("cost model: a second pass over an input stays on chip when it fits, e
 // The lower bound is what any schedule must move: every strategy's plan moves at least
 // that many DRAM bytes, on every example and every linalg test input (an argument only
 // a fill overwrites, or one read in part through a slice, counts only what is read).
+// A contraction of halves runs on the tensor cores under the default numerics: the bound
+// counts its arithmetic at their rate, not the FMA units' (where it once stood at 4x the
+// plan, so that a search cut short would have reported a gap of 0).
+TEST_CASE("fusion: the modeled lower bound counts tensor-core contractions at their rate") {
+  Setup s(test::load(R"(def f(half(N, K) A, half(K, M) W, float(M) b) -> (float(N, M) Y) {
+    C(i, j) +=! A(i, k) * W(k, j)
+    Y(i, j) = C(i, j) + b(j)
+  })"), {{"N", 4096}, {"K", 768}, {"M", 3072}});
+  const Partition p = s.run("ilp");
+  CHECK(p.modeledUs >= s.cm->modeledLowerBoundUs());
+  CHECK(p.solver.bestBoundUs <= p.modeledUs);
+}
+
 // The lower bounds are what `fuse` calls proven: a plan below one would be a wrong bound.
 TEST_CASE("fusion: no strategy's DRAM bytes or modeled time fall below the lower bounds", "[slow]") {
   namespace fs = std::filesystem;

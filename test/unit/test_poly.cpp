@@ -91,7 +91,9 @@ TEST_CASE("copies read through: a permutation's readers read its source; what wo
   CHECK(statementText(*lp.program, lp.program->statements[0]) == "O(h, i, j) +=! Q(h, i, e) * K(j, e + 32*h)");
   REQUIRE(lp.notes.size() == 1);
   CHECK(lp.notes[0].find("1 copied tensor(s) read through to what they copy (kt)") == 0);
-  // A source written again after the copy, and a gather, keep their statements.
+  // A source written again after the copy keeps its statements; so does a gather read
+  // by a contraction (which would gather again at every step). A gather read
+  // elementwise is read through, its ids at the reader's point.
   auto kept = [](const char* text) { return test::load(text).program->statements.size(); };
   CHECK(kept(R"(def f(float(N) X) -> (O, T) {
     T(i) = X(i)
@@ -99,10 +101,17 @@ TEST_CASE("copies read through: a permutation's readers read its source; what wo
     T(i) += 1.0
     O(i) = c(i) * 2.0
   })") == 4);
-  CHECK(kept(R"(def f(int32(N) ids, float(V, D) E) -> (O) {
+  auto gather = test::load(R"(def f(int32(N) ids, float(V, D) E) -> (O) {
     g(i, d) = E(ids(i), d)
-    O(i, d) = g(i, d) * 2.0
+    O(i, d) = g(i, d) * 2.0 + g(N - 1 - i, d)
+  })");
+  REQUIRE(gather.program->statements.size() == 1);
+  CHECK(statementText(*gather.program, gather.program->statements[0]) == "O(i, d) = E(ids(i), d) * 2.0 + E(ids(N - i - 1), d)");
+  CHECK(kept(R"(def f(int32(N) ids, float(V, D) E, float(D, M) W) -> (O) {
+    g(i, d) = E(ids(i), d)
+    O(i, m) +=! g(i, d) * W(d, m)
   })") == 2);
+
   // A copy's reader that writes the source itself would read its own updates.
   CHECK(kept(R"(def f(float(N) X) -> (A) {
     A(i) = X(i)

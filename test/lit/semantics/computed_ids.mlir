@@ -10,9 +10,9 @@
 // CHECK: opencl pos: 7 elements match MLIR
 // RUN: polyfuse check %s --tc | FileCheck --check-prefix=TC %s
 // TC: pos(d0) = d0 where d0 in 0:7
-// TC-NEXT: tok(d0, d1) = wte(ids(0, d0), d1) where d1 in 0:8
-// The rows so read are copies, read through where they are used (docs/design.md):
-// TC-NEXT: s(d0, d1, d2) = tok(d1, d2) + wpe(d1, d2) + wpe(2*d1 + 1, d2) + wpe(d1 + 9, d2) where d0 in 0:1
+// The rows so read are copies, read through where they are used, the token rows (a
+// gather) too (docs/design.md):
+// TC-NEXT: s(d0, d1, d2) = wte(ids(0, d1), d2) + wpe(d1, d2) + wpe(2*d1 + 1, d2) + wpe(d1 + 9, d2) where d0 in 0:1
 // RUN: polyfuse check %s 2>&1 >/dev/null | FileCheck --check-prefix=NOTE %s
 // NOTE: note: tensor.extract at line {{[0-9]+}} reads 'wte' at data-dependent subscripts
 // NOTE: note: tensor.extract at line {{[0-9]+}} reads 'wpe' at ids that line {{[0-9]+}} computes from its loop indices: an affine read, not a gather
