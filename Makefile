@@ -8,7 +8,7 @@ DEB_PACKAGES := build-essential cmake pkg-config libisl-dev libboost-graph-dev \
   coinor-libcbc-dev catch2 libyaml-cpp-dev nlohmann-json3-dev libfmt-dev libcli11-dev \
   ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd llvm-14-tools clang-14 python3 \
   python3-matplotlib python3-numpy chromium libmlir-19-dev mlir-19-tools llvm-19-dev \
-  python3-dev pybind11-dev python3-pytest python3-pandas
+  python3-dev pybind11-dev python3-pytest python3-pandas libtcmalloc-minimal4
 
 .PHONY: deps build test demo clean check-sanitize fuzz install
 deps:

@@ -1,6 +1,9 @@
 #include "polyir/ConstantTensors.h"
 
 #include <algorithm>
+#include <cstring>
+#include <functional>
+#include <map>
 #include <optional>
 
 #include "polyir/Parser.h"
@@ -165,6 +168,77 @@ std::optional<std::pair<Affine, int>> composedAt(const Affine& g, const std::vec
   return std::make_pair(*c, -1);
 }
 
+// What a statement computes, written so that two statements with the same key store the
+// same values, element for element: its operator, its loops' ranges and its write's
+// subscripts, its expression with every read (tensor, subscripts, ids, guards) and every
+// literal's bits; dims named by position, so that the names do not matter.
+std::string computationKey(const Program& prog, const Statement& st) {
+  auto dimName = [&](const std::string& n) {
+    const auto d = std::find(st.dims.begin(), st.dims.end(), n);
+    return d == st.dims.end() ? n : "#" + std::to_string(d - st.dims.begin());
+  };
+  auto affine = [&](const Affine& a) {
+    std::string k = "(";
+    std::vector<std::pair<std::string, int64_t>> terms;
+    for (auto& [n, c] : a.coef) terms.push_back({dimName(n), c});
+    std::sort(terms.begin(), terms.end());
+    for (auto& [n, c] : terms) k += n + "*" + std::to_string(c) + "+";
+    return k + std::to_string(a.constant) + "/" + std::to_string(a.div) + ")";
+  };
+  auto access = [&](const Access& a) {
+    std::string k = prog.tensors[size_t(a.tensor)].name + "[";
+    for (size_t p = 0; p < a.subscripts.size(); ++p)
+      k += a.indirectAt(p) >= 0 ? "@" + std::to_string(a.indirect[p]) + "," : affine(a.subscripts[p]) + ",";
+    k += "]";
+    for (const Guard& g : a.guards) k += "?" + std::to_string(int(g.cmp)) + affine(g.expr);
+    return k;
+  };
+  std::function<std::string(const Expr&)> expr = [&](const Expr& e) {
+    std::string k = "{" + std::to_string(int(e.kind));
+    switch (e.kind) {
+      case ExprKind::Number: {
+        uint64_t bits;
+        std::memcpy(&bits, &e.number, sizeof bits);
+        k += ":" + std::to_string(bits);
+        break;
+      }
+      case ExprKind::Index: k += ":" + dimName(e.name); break;
+      case ExprKind::Name: k += ":" + dimName(e.name); break;
+      case ExprKind::Size: case ExprKind::Scalar: k += ":" + e.name; break;
+      case ExprKind::Access: return k + ":" + access(st.reads[size_t(e.ref)]) + "}";  // its subscripts are the read's
+      case ExprKind::Call: k += ":" + std::to_string(int(e.fn)); break;
+      default: break;
+    }
+    for (const ExprPtr& a : e.args) k += expr(*a);
+    return k + "}";
+  };
+  std::string k = std::to_string(int(st.op)) + (st.init ? "!" : "") + "|" + std::to_string(st.numParallel) + "|";
+  for (const Range& r : st.ranges) k += affine(r.lo) + ":" + affine(r.hi) + ",";
+  k += "|";
+  for (const Affine& a : st.write.subscripts) k += affine(a) + ",";
+  k += "|";
+  for (const Access& a : st.reads) k += access(a) + ";";  // the ids reads that no expression names
+  const Tensor& T = prog.tensors[size_t(st.write.tensor)];
+  k += "|" + std::to_string(int(T.type)) + "|";
+  for (const Affine& a : T.shape) k += affine(a) + ",";
+  return k + "|" + expr(*st.rhs);
+}
+
+// Whether statement `w` alone writes its tensor, over all of it, each element once per
+// parallel point (a reduction's loops after its parallel ones).
+bool soleWholeWriter(const Program& prog, size_t w) {
+  const Statement& W = prog.statements[w];
+  for (size_t s = 0; s < prog.statements.size(); ++s)
+    if (s != w && prog.statements[s].write.tensor == W.write.tensor) return false;
+  if (W.op != ReduceOp::Assign && !W.init) return false;
+  Statement parallel;
+  parallel.dims.assign(W.dims.begin(), W.dims.begin() + W.numParallel);
+  parallel.ranges.assign(W.ranges.begin(), W.ranges.begin() + W.numParallel);
+  parallel.numParallel = W.numParallel;
+  parallel.write = W.write;
+  return writesWholeTensor(parallel, prog.tensors[size_t(W.write.tensor)]);
+}
+
 }  // namespace
 
 std::vector<std::string> readThroughCopies(Program& prog) {
@@ -274,6 +348,43 @@ std::vector<std::string> readThroughCopies(Program& prog) {
       }
     removed.push_back(T.name);
     eraseWriter(prog, w, t);
+  }
+  return removed;
+}
+
+std::vector<std::string> mergeCommonTensors(Program& prog) {
+  std::vector<std::string> removed;
+  // Key -> the latest statement computing it whose tensor later readers may read instead.
+  // Keys name tensors, not their numbers, so that they hold as statements and tensors go.
+  std::map<std::string, size_t> earlier;
+  for (size_t w = 0; w < prog.statements.size();) {
+    const Statement& W = prog.statements[w];
+    const int t = W.write.tensor;
+    if (prog.tensors[size_t(t)].role == TensorRole::Input || !soleWholeWriter(prog, w)) {
+      ++w;
+      continue;
+    }
+    auto [it, fresh] = earlier.emplace(computationKey(prog, W), w);
+    // The same computation earlier, what it read unchanged since (written before it, or an
+    // input); this tensor a temporary read only after it.
+    const size_t e = it->second;
+    bool same = !fresh && prog.tensors[size_t(t)].role == TensorRole::Temporary;
+    for (size_t s = 0; s < prog.statements.size() && same; ++s) {
+      const Statement& S = prog.statements[s];
+      for (const Access& a : W.reads) same = same && !(S.write.tensor == a.tensor && s >= e && s != w);
+      for (const Access& a : S.reads) same = same && !(a.tensor == t && s <= w);
+    }
+    if (!same) {
+      it->second = w;
+      ++w;
+      continue;
+    }
+    const int kept = prog.statements[e].write.tensor;
+    for (Statement& S : prog.statements)
+      for (Access& a : S.reads)
+        if (a.tensor == t) a.tensor = kept;
+    removed.push_back(prog.tensors[size_t(t)].name);
+    eraseWriter(prog, w, t);  // the statement at w is now the next one
   }
   return removed;
 }

@@ -42,4 +42,14 @@ std::vector<std::string> inlineConstantTensors(Program& prog);
 // its elements once. Returns the names of the tensors removed, in program order.
 std::vector<std::string> readThroughCopies(Program& prog);
 
+// Tensors computed twice. A temporary that one statement writes whole, as an earlier
+// statement writes another tensor whole (the same operator, loops, reads and expression,
+// literals bit for bit), from values unchanged in between, holds the same elements: its
+// readers read the earlier tensor, and its statement and tensor go. An exported
+// ResNet-18 (buddy-mlir's TOSA file) normalizes each convolution with the same variance
+// tensor: 20 copies of rsqrt(var + eps), each reading that input and so siblings of each
+// other, every subset of them a candidate kernel. Returns the names of the tensors
+// removed, in program order.
+std::vector<std::string> mergeCommonTensors(Program& prog);
+
 }  // namespace polyfuse

@@ -36,6 +36,8 @@ std::unique_ptr<Program> checkedProgram(const DefDecl& def, std::vector<std::str
   auto prog = std::make_unique<Program>(analyze(def));
   noteRemoved(notes, inlineConstantTensors(*prog), "constant tensor(s) read as their value where used",
               "each is written once, everywhere, from no other tensor");
+  noteRemoved(notes, mergeCommonTensors(*prog), "tensor(s) computed again read where first computed",
+              "each is what an earlier statement computes, from the same values");
   if (options.readThroughCopies)
     noteRemoved(notes, readThroughCopies(*prog), "copied tensor(s) read through to what they copy",
                 "each is a permutation, broadcast, slice or gather of another, written once, everywhere (--keep-copies keeps them)");

@@ -110,6 +110,8 @@ Box footprint(const SizedStatement& ss, const SizedAccess& a, const std::vector<
   for (size_t k = 0; k < lo.size(); ++k)
     if (lo[k] >= hi[k]) return b;
   b.empty = false;
+  b.lo.reserve(a.coef.size());
+  b.hi.reserve(a.coef.size());
   for (size_t p = 0; p < a.coef.size(); ++p) {
     int64_t mn = a.constant[p], mx = a.constant[p];
     for (size_t k = 0; k < lo.size(); ++k) {

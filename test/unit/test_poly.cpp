@@ -80,6 +80,43 @@ TEST_CASE("check output is stable") {
   CHECK(x.str() == y.str());
 }
 
+TEST_CASE("tensors computed twice: the later one's readers read the earlier; what differs stays") {
+  // The same normalization twice (an exported ResNet's batch norms share one variance
+  // tensor), the second a chain over the first's copy: both copies go.
+  auto lp = test::load(R"(def f(float(C) var, float(C, P) X, float(C, P) Y) -> (A, B) {
+    v(c) = var(c) + 1e-05
+    r(c) = rsqrt(v(c))
+    A(c, p) = X(c, p) * r(c)
+    w(k) = var(k) + 1e-05
+    q(k) = rsqrt(w(k))
+    B(c, p) = Y(c, p) * q(c)
+  })");
+  REQUIRE(lp.program->statements.size() == 4);
+  CHECK(statementText(*lp.program, lp.program->statements[3]) == "B(c, p) = Y(c, p) * r(c)");
+  REQUIRE(lp.notes.size() == 1);
+  CHECK(lp.notes[0].find("2 tensor(s) computed again read where first computed (w, q)") == 0);
+  auto kept = [](const char* text) { return test::load(text).program->statements.size(); };
+  // A literal that differs in its last bits, an input written in between, an output.
+  CHECK(kept(R"(def f(float(C) var, float(C) X) -> (A, B) {
+    v(c) = var(c) + 1e-05
+    w(c) = var(c) + 1.0000001e-05
+    A(c) = X(c) * v(c)
+    B(c) = X(c) * w(c)
+  })") == 4);
+  CHECK(kept(R"(def f(float(C) X) -> (A, B, T) {
+    T(c) = X(c)
+    v(c) = T(c) * 2.0
+    T(c) += 1.0
+    w(c) = T(c) * 2.0
+    A(c) = v(c) + 1.0
+    B(c) = w(c) + 1.0
+  })") == 6);
+  CHECK(kept(R"(def f(float(C) X) -> (A, B) {
+    A(c) = X(c) * 2.0
+    B(c) = X(c) * 2.0
+  })") == 2);
+}
+
 TEST_CASE("copies read through: a permutation's readers read its source; what would change a value stays") {
   // K's head split and transpose, then a matmul over it: the copy goes, the matmul reads
   // K through the composed subscripts; the note names it.
