@@ -64,7 +64,6 @@
 #include "mlir/LinearizedWrites.h"
 #include "mlir/LowerTosa.h"
 #include "mlir/ScfLoops.h"
-#include "mlir/InsertChains.h"
 #include "mlir/TensorBuilders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/MlirText.h"
@@ -639,7 +638,6 @@ static LinalgImport importHere(const SourceFile& src, const std::string& entry) 
   // entry reads the stored value; the last value the entry stores is one more result.
   readGlobals(chosen, *top, out.notes);
   tensorBuilders(chosen, out.notes);
-  insertChainsAsConcat(chosen, out.notes);
   // Aggregated ops (linalg.softmax) become the ops MLIR itself decomposes them into.
   {
     std::vector<mlir::linalg::AggregatedOpInterface> aggregated;
