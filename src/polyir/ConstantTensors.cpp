@@ -328,6 +328,18 @@ std::vector<std::string> readThroughCopies(Program& prog) {
           c.ids.push_back(std::move(id));
           c.idsAt.push_back(j);
         }
+        // A reader's gather moves onto the source only as it was: each gathered dim of the
+        // copy one subscript of the source, over the same extent, so that the ids stay
+        // bounded by what the copy held (a slice or a broadcast of the gathered dim would
+        // widen them, or leave them read for nothing).
+        for (size_t p = 0; p < at.indirect.size() && ok; ++p) {
+          if (at.indirect[p] < 0) continue;
+          int found = 0;
+          for (size_t q = 0; q < c.source.indirect.size(); ++q)
+            if (c.source.indirect[q] == -2 - at.indirect[p] && ++found == 1)
+              ok = prog.tensors[size_t(src.tensor)].shape[q] == T.shape[p];
+          ok = ok && found == 1;
+        }
         reads[s].push_back(std::move(c));
       }
     }

@@ -148,6 +148,17 @@ TEST_CASE("copies read through: a permutation's readers read its source; what wo
     g(i, d) = E(ids(i), d)
     O(i, m) +=! g(i, d) * W(d, m)
   })") == 2);
+  // A gather of a copy moves onto the copy's source only where the gathered dim is the
+  // source's whole dim: a slice of it (ids bounded by 2, not 5) or a broadcast (ids read
+  // for nothing) keeps the copy.
+  CHECK(kept(R"(def f(int32(N) P, float(5, D) S) -> (O) {
+    c(i, d) = S(i, d) where i in 0:2
+    O(x, d) = c(P(x), d) * 2.0
+  })") == 2);
+  CHECK(kept(R"(def f(int32(N) ids, float(M) S, float(N, M) X) -> (O) {
+    c(i, j) = S(j) where i in 0:1
+    O(x, y) = c(ids(x), y) + X(x, y)
+  })") == 2);
 
   // A copy's reader that writes the source itself would read its own updates.
   CHECK(kept(R"(def f(float(N) X) -> (A) {
