@@ -331,8 +331,14 @@ Statement inlineRead(const Program& prog, const Statement& s, size_t k, const St
       out.reads.push_back(s.reads[r]);
     }
   const int base = int(out.reads.size());
+  // A gather's ids are reads of the same statement: renumbered with them.
+  for (Access& a : out.reads)
+    for (int& r : a.indirect)
+      if (r >= 0) r = newRef[size_t(r)];
   for (auto& pr : p.reads) {
     Access a = pr;
+    for (int& r : a.indirect)
+      if (r >= 0) r += base;
     for (auto& sub : a.subscripts) sub = substitute(sub, dims);
     // Made where p makes it and where s makes the read it replaces.
     for (auto& g : a.guards) g.expr = substitute(g.expr, dims);
