@@ -18,16 +18,17 @@ bool isConstantExpr(const Expr& e) {
   return std::all_of(e.args.begin(), e.args.end(), [](const ExprPtr& a) { return isConstantExpr(*a); });
 }
 
-// Whether statement `w` writes every element of its tensor `T`, each once: one
-// parallel dimension per subscript, each from 0 to the extent.
-bool writesWholeTensor(const Statement& w, const Tensor& T) {
-  if (w.numReduction() != 0 || w.write.subscripts.size() != T.shape.size() || w.write.gathers()) return false;
-  std::vector<bool> used(w.dims.size(), false);
+// Whether statement `w`'s parallel points write every element of its tensor `T`, each
+// once: one parallel dimension per subscript, each from 0 to the extent.
+bool writesEveryElement(const Statement& w, const Tensor& T) {
+  if (w.write.subscripts.size() != T.shape.size() || w.write.gathers()) return false;
+  std::vector<bool> used(size_t(w.numParallel), false);
   for (size_t k = 0; k < T.shape.size(); ++k) {
     const Affine& s = w.write.subscripts[k];
     if (s.constant != 0 || s.div != 1 || s.coef.size() != 1 || s.coef.begin()->second != 1) return false;
-    auto d = std::find(w.dims.begin(), w.dims.end(), s.coef.begin()->first);
-    if (d == w.dims.end()) return false;
+    const auto parallelEnd = w.dims.begin() + w.numParallel;
+    auto d = std::find(w.dims.begin(), parallelEnd, s.coef.begin()->first);
+    if (d == parallelEnd) return false;
     const size_t at = size_t(d - w.dims.begin());
     if (used[at]) return false;
     used[at] = true;
@@ -36,6 +37,9 @@ bool writesWholeTensor(const Statement& w, const Tensor& T) {
   }
   return true;
 }
+
+// Whether statement `w` writes every element of its tensor `T` once: no reduction loops.
+bool writesWholeTensor(const Statement& w, const Tensor& T) { return w.numReduction() == 0 && writesEveryElement(w, T); }
 
 // The value a read of a tensor of type `t` gives, from the expression its writer stores:
 // a narrow float, or a float stored by a program that computes in double, is rounded
@@ -74,15 +78,21 @@ void replaceReads(ExprPtr& e, const Statement& st, int tensor, const Expr& value
   }
 }
 
+// Whether some statement reads `tensor` as a gather's subscript.
+bool readAsIds(const Program& prog, int tensor) {
+  for (const Statement& st : prog.statements)
+    for (const Access& a : st.reads)
+      for (int r : a.indirect)
+        if (r >= 0 && st.reads[size_t(r)].tensor == tensor) return true;
+  return false;
+}
+
 // Whether every read of `tensor` may become a value: none gathers, none is a gather's subscript.
 bool readsAsValues(const Program& prog, int tensor) {
   for (const Statement& st : prog.statements)
-    for (const Access& a : st.reads) {
+    for (const Access& a : st.reads)
       if (a.tensor == tensor && a.gathers()) return false;
-      for (int r : a.indirect)
-        if (r >= 0 && st.reads[size_t(r)].tensor == tensor) return false;
-    }
-  return true;
+  return !readAsIds(prog, tensor);
 }
 
 // Whether `t` is what makes the program compute in double (Program::computeType): the
@@ -134,22 +144,12 @@ std::optional<Affine> composed(const Affine& g, const std::vector<std::string>& 
   return g.div == 1 ? out : out.floorDiv(g.div);
 }
 
-// Whether some statement reads `tensor` as a gather's subscript.
-bool readAsIds(const Program& prog, int tensor) {
-  for (const Statement& st : prog.statements)
-    for (const Access& a : st.reads)
-      for (int r : a.indirect)
-        if (r >= 0 && st.reads[size_t(r)].tensor == tensor) return true;
-  return false;
-}
-
 // A reader's read of a copy, as reads of what the copy read: the source, its subscripts
 // composed with the reader's, and (a gathering copy) the ids at the reader's point.
 struct ComposedRead {
   size_t read = 0;             // the reader's read of the copy
   Access source;               // its `indirect` names the copy's reads until placed
   std::vector<Access> ids;     // the copy's other reads, in its order
-  std::vector<size_t> idsAt;   // their positions among the copy's reads
 };
 
 // The copy's subscript `g` at a reader's read `at`: the reader's own index value where `g`
@@ -230,13 +230,7 @@ bool soleWholeWriter(const Program& prog, size_t w) {
   const Statement& W = prog.statements[w];
   for (size_t s = 0; s < prog.statements.size(); ++s)
     if (s != w && prog.statements[s].write.tensor == W.write.tensor) return false;
-  if (W.op != ReduceOp::Assign && !W.init) return false;
-  Statement parallel;
-  parallel.dims.assign(W.dims.begin(), W.dims.begin() + W.numParallel);
-  parallel.ranges.assign(W.ranges.begin(), W.ranges.begin() + W.numParallel);
-  parallel.numParallel = W.numParallel;
-  parallel.write = W.write;
-  return writesWholeTensor(parallel, prog.tensors[size_t(W.write.tensor)]);
+  return (W.op == ReduceOp::Assign || W.init) && writesEveryElement(W, prog.tensors[size_t(W.write.tensor)]);
 }
 
 }  // namespace
@@ -326,7 +320,6 @@ std::vector<std::string> readThroughCopies(Program& prog) {
             if (ok) g = *cg;
           }
           c.ids.push_back(std::move(id));
-          c.idsAt.push_back(j);
         }
         // A reader's gather moves onto the source only as it was: each gathered dim of the
         // copy one subscript of the source, over the same extent, so that the ids stay
@@ -351,10 +344,11 @@ std::vector<std::string> readThroughCopies(Program& prog) {
       for (ComposedRead& c : reads[s]) {
         Statement& st = prog.statements[s];
         std::vector<int> placed(W.reads.size(), -1);
-        for (size_t i = 0; i < c.ids.size(); ++i) {
-          placed[c.idsAt[i]] = int(st.reads.size());
-          st.reads.push_back(std::move(c.ids[i]));
-        }
+        for (size_t j = 0, i = 0; j < W.reads.size(); ++j)
+          if (j != k) {
+            placed[j] = int(st.reads.size());
+            st.reads.push_back(std::move(c.ids[i++]));
+          }
         for (int& x : c.source.indirect) x = x >= 0 ? placed[size_t(x)] : x <= -2 ? -2 - x : -1;
         st.reads[c.read] = std::move(c.source);
       }
