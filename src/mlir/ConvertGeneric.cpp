@@ -9,19 +9,31 @@ static const char* iteratorWord(mlir::utils::IteratorType t) {
   return t == mlir::utils::IteratorType::reduction ? "reduction" : "parallel";
 }
 
-// A compare as an order: a cmpf's predicate, or a signed cmpi's read as the ordered one
-// it means (integers hold their signed values here, and have no NaN).
+// A compare as an order: a cmpf's predicate, or a cmpi's read as the ordered one it
+// means (integers hold their signed values here, and have no NaN); an unsigned cmpi
+// orders them as zero-extended from their width.
+// An integer value's width (index: 64).
+static unsigned bitsOf(Value v) {
+  const mlir::Type t = v.getType();
+  return t.isIndex() ? 64 : t.getIntOrFloatBitWidth();
+}
+
 struct Compare {
   Value lhs, rhs;
   mlir::arith::CmpFPredicate p;
+  unsigned unsignedWidth = 0;
 };
 static std::optional<Compare> compareOf(Value c) {
   if (auto f = c.getDefiningOp<mlir::arith::CmpFOp>()) return Compare{f.getLhs(), f.getRhs(), f.getPredicate()};
   if (auto i = c.getDefiningOp<mlir::arith::CmpIOp>()) {
     using I = mlir::arith::CmpIPredicate;
     using P = mlir::arith::CmpFPredicate;
-    static const std::map<I, P> ordered = {{I::sgt, P::OGT}, {I::sge, P::OGE}, {I::slt, P::OLT}, {I::sle, P::OLE}};
-    if (auto it = ordered.find(i.getPredicate()); it != ordered.end()) return Compare{i.getLhs(), i.getRhs(), it->second};
+    static const std::map<I, P> ordered = {{I::sgt, P::OGT}, {I::sge, P::OGE}, {I::slt, P::OLT}, {I::sle, P::OLE},
+                                           {I::ugt, P::OGT}, {I::uge, P::OGE}, {I::ult, P::OLT}, {I::ule, P::OLE}};
+    const I p = i.getPredicate();
+    const bool isUnsigned = p == I::ugt || p == I::uge || p == I::ult || p == I::ule;
+    if (auto it = ordered.find(p); it != ordered.end())
+      return Compare{i.getLhs(), i.getRhs(), it->second, isUnsigned ? bitsOf(i.getLhs()) : 0};
   }
   return std::nullopt;
 }
@@ -33,8 +45,8 @@ static ResultForm combiner(mlir::linalg::GenericOp g, Value y, mlir::BlockArgume
   SourceLoc loc = locOf(d ? d : g.getOperation());
   auto fail = [&]() -> ResultForm {
     throw SourceError(loc, "cannot read the combiner of this reduction: expected addf, mulf, maximumf, minimumf, "
-                           "their integer forms (addi, muli, maxsi, minsi), or cmpf (a signed cmpi) with select, of "
-                           "the accumulator and one value");
+                           "their integer forms (addi, muli, maxsi, minsi, maxui, minui), or cmpf (a cmpi) with "
+                           "select, of the accumulator and one value");
   };
   if (!d || d->getBlock() != acc.getOwner()) fail();
   auto other = [&](Value a, Value b) -> Value {
@@ -54,6 +66,8 @@ static ResultForm combiner(mlir::linalg::GenericOp g, Value y, mlir::BlockArgume
     // Signed integers are their values here (no NaN): an integer max pool's maxsi.
     else if (mlir::isa<mlir::arith::MaxSIOp>(d)) f = {ReduceOp::Max, x};
     else if (mlir::isa<mlir::arith::MinSIOp>(d)) f = {ReduceOp::Min, x};
+    else if (mlir::isa<mlir::arith::MaxUIOp>(d)) f = {ReduceOp::Max, x}, f.unsignedWidth = bitsOf(x);
+    else if (mlir::isa<mlir::arith::MinUIOp>(d)) f = {ReduceOp::Min, x}, f.unsignedWidth = bitsOf(x);
   } else if (auto sel = mlir::dyn_cast<mlir::arith::SelectOp>(d)) {
     const std::optional<Compare> cmp = compareOf(sel.getCondition());
     Value x = other(sel.getTrueValue(), sel.getFalseValue());
@@ -72,6 +86,7 @@ static ResultForm combiner(mlir::linalg::GenericOp g, Value y, mlir::BlockArgume
         bool xGreater = (cmp->lhs == x) == gt;       // the condition reads "x > acc"
         bool picksX = sel.getTrueValue() == x;
         f = {xGreater == picksX ? ReduceOp::FMax : ReduceOp::FMin, x};
+        f.unsignedWidth = cmp->unsignedWidth;
       }
     }
   }
@@ -91,6 +106,11 @@ static ResultForm combiner(mlir::linalg::GenericOp g, Value y, mlir::BlockArgume
       }
     }
   if (!f.value) fail();
+  if (f.unsignedWidth == 1) f.unsignedWidth = 0;  // an i1 holds 0 or 1: both orders agree
+  // Zero-extended 64-bit integers pass 2^53, past what the computing type holds exactly.
+  if (f.unsignedWidth >= 64)
+    throw SourceError(loc, "this reduction orders 64-bit integers as unsigned, whose values above 2^63 polyfuse does not "
+                           "hold exactly; unsigned max and min reduce integers of up to 32 bits");
   if (dependsOn(f.value, acc, acc.getOwner()))
     throw SourceError(loc, "this reduction uses its accumulator other than through its combiner");
   return f;
@@ -102,7 +122,7 @@ static std::optional<ResultForm> argReduction(mlir::linalg::GenericOp g, unsigne
   mlir::Block* body = g.getBody();
   auto sel = y.getDefiningOp<mlir::arith::SelectOp>();
   const std::optional<Compare> cmp = sel ? compareOf(sel.getCondition()) : std::nullopt;
-  if (!cmp || sel->getBlock() != body) return std::nullopt;
+  if (!cmp || cmp->unsignedWidth || sel->getBlock() != body) return std::nullopt;
   const mlir::BlockArgument acc = g.getMatchingBlockArgument(g.getDpsInitOperand(k));
   const bool keepTrue = sel.getTrueValue() == acc;
   if (keepTrue == (sel.getFalseValue() == acc)) return std::nullopt;
@@ -517,7 +537,11 @@ void Importer::genericStatements(Operation* op) {
     // A sum or product of N-bit integers wraps at N bits. Wrapping is a ring morphism, so
     // the reduction runs unwrapped into a temporary and its result is wrapped once.
     const unsigned width = intWidth(mlir::cast<mlir::RankedTensorType>(g.getResult(k).getType()).getElementType());
-    const bool wraps = (f.op == ReduceOp::Add || f.op == ReduceOp::Mul) && width > 0 && width < 64 && f.argOf < 0;
+    // An unsigned max or min runs over the values zero-extended (which order them as
+    // unsigned) and is wrapped back to the signed value its bits hold.
+    const bool wraps =
+        ((f.op == ReduceOp::Add || f.op == ReduceOp::Mul) && width > 0 && width < 64 && f.argOf < 0) || f.unsignedWidth;
+    auto ordered = [&](ExprPtr x) { return f.unsignedWidth ? widthCall("zext", std::move(x), f.unsignedWidth, loc) : std::move(x); };
     const std::string target = wraps ? identifier(tv.name + "_unwrapped") : tv.name;
     // A fill seen through views (a fill whose unit dimensions were dropped) is still one value.
     const TensorValue& base = tensorOf(throughViews(init->get(), om, op).first, op);
@@ -531,7 +555,7 @@ void Importer::genericStatements(Operation* op) {
       c.lhs = target;
       c.opLoc = loc;
       lhs(c, om, loc);
-      c.rhs = element(init->get(), om, loc, op);
+      c.rhs = ordered(element(init->get(), om, loc, op));
       std::set<unsigned> written;
       for (unsigned d : writtenLoops(om)) written.insert(d);
       if (base.kind == Kind::Fill) {
@@ -570,11 +594,11 @@ void Importer::genericStatements(Operation* op) {
       s.rhs = selectNode(node(ExprKind::Eq, loc, std::move(eq)), std::move(position),
                          number(reduceKind(f.op).identity, 32, loc), loc);
     } else if (f.keepWhen) {
-      auto value = [&] { return expr(f.value, b); };
+      auto value = [&] { return ordered(expr(f.value, b)); };
       auto identity = [&] { return number(reduceKind(f.op).identity, floatBits(f.value.getType()), loc); };
       s.rhs = f.keepWhenTrue ? choose(f.keepWhen, identity, value, b) : choose(f.keepWhen, value, identity, b);
     } else {
-      s.rhs = expr(f.value, b);
+      s.rhs = ordered(expr(f.value, b));
     }
     // Ranges: TC infers a loop's range from a read that indexes it alone; give the
     // others (broadcasts, loops in compound subscripts) as where clauses.

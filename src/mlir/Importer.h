@@ -153,6 +153,10 @@ struct ResultForm {
   int argOf = -1;
   unsigned index = 0;
   int64_t indexOffset = 0;  // a constant added to the position (IREE's arg_compare index_base)
+  // A max or min in the unsigned order (maxui, minui, an unsigned cmpi with select) of
+  // integers held as their signed values: the reduction runs over the values zero-extended
+  // from this width, and its result is wrapped back. 0: the values' own order.
+  unsigned unsignedWidth = 0;
 };
 
 // Whether v is computed from `on` within the body: a walk over the body's DAG that

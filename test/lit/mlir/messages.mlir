@@ -4,7 +4,7 @@
 // RUN: not polyfuse check %s --entry nan_constant 2>&1 | FileCheck --check-prefix=NAN-CONSTANT %s
 // NAN-CONSTANT: messages.mlir:75:8: constant NaN is not supported in an expression
 // RUN: not polyfuse check %s --entry bad_combiner 2>&1 | FileCheck --check-prefix=BAD-COMBINER %s
-// BAD-COMBINER: messages.mlir:88:10: cannot read the combiner of this reduction: expected addf, mulf, maximumf, minimumf, their integer forms (addi, muli, maxsi, minsi), or cmpf (a signed cmpi) with select, of the accumulator and one value
+// BAD-COMBINER: messages.mlir:88:10: cannot read the combiner of this reduction: expected addf, mulf, maximumf, minimumf, their integer forms (addi, muli, maxsi, minsi, maxui, minui), or cmpf (a cmpi) with select, of the accumulator and one value
 // RUN: not polyfuse check %s --entry acc_twice 2>&1 | FileCheck --check-prefix=ACC-TWICE %s
 // ACC-TWICE: messages.mlir:100:10: this reduction uses its accumulator other than through its combiner
 // RUN: not polyfuse check %s --entry dim_computed 2>&1 | FileCheck --check-prefix=DIM-COMPUTED %s
