@@ -103,6 +103,11 @@ struct Reader {
       attrs.push_back("shift = " + (it == scalars.end() ? std::string("0") : it->second) + " : i8");
       operandsFrom(2);
       applied.insert("tosa.mul's shift operand");
+    } else if (op == "mul" && operands.size() == 2 && !attrValue("shift")) {
+      // Between MLIR 19 and TOSA 1.0 the shift was an optional attribute (buddy-mlir's
+      // DeepSeek-R1 export), 0 where absent.
+      attrs.push_back("shift = 0 : i8");
+      applied.insert("tosa.mul without a shift (0)");
     } else if ((op == "matmul" && operands.size() == 4) || (op == "negate" && operands.size() == 3) ||
                (op == "avg_pool2d" && operands.size() == 3) ||
                ((op == "conv2d" || op == "depthwise_conv2d" || op == "conv3d") && operands.size() == 5)) {
