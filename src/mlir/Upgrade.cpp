@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <regex>
+#include <set>
 #include <string_view>
 
 namespace polyfuse {
@@ -277,6 +278,219 @@ std::string upgradeMatmulMaps(const std::string& text, bool& applied) {
   return out + text.substr(last);
 }
 
+// The dims of a tensor type (`tensor<2x?x4xf32>`: 3); none for another type.
+std::optional<size_t> rankOf(const std::string& type) {
+  const size_t open = type.find('<'), close = type.rfind('>');
+  if (type.rfind("tensor<", 0) != 0 || open == std::string::npos || close == std::string::npos) return std::nullopt;
+  return typeExtents(type.substr(open + 1, close - open - 1)).size();
+}
+
+// `(d0, .., d{n-1})`, the loops of a map over n of them.
+std::string loopList(size_t n) {
+  std::string s = "(";
+  for (size_t i = 0; i < n; ++i) s += (i ? ", d" : "d") + std::to_string(i);
+  return s + ")";
+}
+
+// The integers of a strides or dilations attribute (`dense<2> : tensor<2xi64>`,
+// `dense<[2, 1]> : vector<2xi64>`), `n` of them; ones where the attribute is absent.
+std::optional<std::vector<int64_t>> windowSteps(const std::string& attrs, const std::string& key, size_t n) {
+  const std::regex re("\\b" + key + R"(\s*=\s*dense<\s*\[?([-\d,\s]*)\]?\s*>)");
+  std::smatch m;
+  if (!std::regex_search(attrs, m, re)) return std::vector<int64_t>(n, 1);
+  std::vector<int64_t> v;
+  for (const std::string& x : commaList(m[1].str())) {
+    const std::optional<int64_t> e = extentValue(x);
+    if (!e) return std::nullopt;
+    v.push_back(*e);
+  }
+  if (v.size() == 1) v.assign(n, v[0]);
+  if (v.size() != n) return std::nullopt;
+  return v;
+}
+
+// The body of linalg.elementwise's `kind` on operands `a` (and `b`, `c`) of element type
+// `e` (the result's); none for a kind MLIR 21 does not define.
+std::optional<std::string> elementwiseBody(const std::string& kind, const std::vector<std::string>& v, const std::string& e,
+                                           std::string& body) {
+  const bool fp = isFloatType(e);
+  auto op = [&](const std::string& name, size_t arity) -> std::optional<std::string> {
+    if (v.size() != arity) return std::nullopt;
+    body += " %pf_r = " + name + " " + v[0] + (arity > 1 ? ", " + v[1] : "") + " : " + e;
+    return "%pf_r";
+  };
+  static const std::map<std::string, std::string> unaryFloat = {
+      {"exp", "math.exp"},     {"log", "math.log"},     {"abs", "math.absf"},   {"ceil", "math.ceil"},
+      {"floor", "math.floor"}, {"negf", "arith.negf"},  {"round", "math.round"}, {"sqrt", "math.sqrt"},
+      {"rsqrt", "math.rsqrt"}, {"tanh", "math.tanh"},   {"erf", "math.erf"}};
+  if (fp && unaryFloat.count(kind)) return op(unaryFloat.at(kind), 1);
+  if (!fp && kind == "abs") return op("math.absi", 1);
+  if (kind == "square") {
+    if (v.size() != 1) return std::nullopt;
+    body += std::string(" %pf_r = ") + (fp ? "arith.mulf " : "arith.muli ") + v[0] + ", " + v[0] + " : " + e;
+    return "%pf_r";
+  }
+  if (kind == "reciprocal" && fp) {
+    if (v.size() != 1) return std::nullopt;
+    body += " %pf_one = arith.constant 1.0 : " + e + " %pf_r = arith.divf %pf_one, " + v[0] + " : " + e;
+    return "%pf_r";
+  }
+  static const std::map<std::string, std::pair<const char*, const char*>> binary = {
+      {"add", {"arith.addf", "arith.addi"}},         {"sub", {"arith.subf", "arith.subi"}},
+      {"mul", {"arith.mulf", "arith.muli"}},         {"div", {"arith.divf", "arith.divsi"}},
+      {"div_unsigned", {nullptr, "arith.divui"}},    {"max_signed", {"arith.maximumf", "arith.maxsi"}},
+      {"min_signed", {"arith.minimumf", "arith.minsi"}}, {"max_unsigned", {nullptr, "arith.maxui"}},
+      {"min_unsigned", {nullptr, "arith.minui"}},    {"powf", {"math.powf", nullptr}}};
+  if (auto it = binary.find(kind); it != binary.end()) {
+    const char* name = fp ? it->second.first : it->second.second;
+    if (!name) return std::nullopt;
+    return op(name, 2);
+  }
+  if (kind == "select" && v.size() == 3) {
+    body += " %pf_r = arith.select " + v[0] + ", " + v[1] + ", " + v[2] + " : " + e;
+    return "%pf_r";
+  }
+  return std::nullopt;
+}
+
+// Named ops newer than MLIR 19, as the linalg.generic each is defined to mean:
+// linalg.elementwise (MLIR 21: one op with a `kind`, and indexing maps that default to
+// the identity), and the convolutions conv_2d_nhwgc_gfhwc, conv_2d_nhwgc_gfhwc_q and
+// conv_2d_nchw_fchw_q (MLIR 20; `_q` subtracts a zero point from each operand). Operands
+// cast to the result's type, signed, as linalg's named ops do. An op this cannot read is
+// left as written, for MLIR 19 to refuse at the op.
+std::string upgradeNewerNamedOps(const std::string& text, std::set<std::string>& applied) {
+  if (text.find("linalg.elementwise") == std::string::npos && text.find("linalg.conv_2d_nhwgc_gfhwc") == std::string::npos &&
+      text.find("linalg.conv_2d_nchw_fchw_q") == std::string::npos)
+    return text;
+  static const std::regex head(R"(\blinalg\.(elementwise|conv_2d_nhwgc_gfhwc_q|conv_2d_nhwgc_gfhwc|conv_2d_nchw_fchw_q)\b)");
+  std::string out;
+  size_t last = 0;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), head); it != std::sregex_iterator(); ++it) {
+    const size_t at = size_t(it->position(0));
+    if (at < last) continue;
+    const std::string name = (*it)[1].str();
+    size_t p = at + size_t(it->length(0));
+    // elementwise: `kind = #linalg.elementwise_kind<K>` and `indexing_maps = [..]`, in
+    // either order; every op: an attribute dictionary.
+    std::string kind, attrs;
+    std::vector<std::string> maps;
+    bool bad = false;
+    for (;;) {
+      p = text.find_first_not_of(" \t\r\n", p);
+      if (p == std::string::npos) break;
+      std::smatch m;
+      static const std::regex kindRe(R"(^kind\s*=\s*#linalg\.elementwise_kind<\s*(\w+)\s*>)");
+      static const std::regex mapsRe(R"(^indexing_maps\s*=\s*\[)");
+      const std::string rest = text.substr(p, 200);
+      if (std::regex_search(rest, m, kindRe)) {
+        kind = m[1].str();
+        p += size_t(m.length(0));
+      } else if (std::regex_search(rest, m, mapsRe)) {
+        const size_t open = p + size_t(m.length(0)) - 1, close = closingBracket(text, open);
+        if (close == std::string::npos) { bad = true; break; }
+        maps = commaList(text.substr(open + 1, close - open - 1));
+        p = close + 1;
+      } else if (text[p] == '{') {
+        const size_t close = closingBracket(text, p);
+        if (close == std::string::npos) { bad = true; break; }
+        attrs = text.substr(p + 1, close - p - 1);
+        p = close + 1;
+      } else {
+        break;
+      }
+    }
+    if (bad || p == std::string::npos) continue;
+    const std::optional<std::string> insText = parenthesized(text, p, "ins");
+    const std::optional<std::string> outsText = insText ? parenthesized(text, p, "outs") : std::nullopt;
+    if (!outsText) continue;
+    size_t end = p;
+    std::string result;
+    if (const size_t arrow = text.find_first_not_of(" \t\r\n", end); arrow != std::string::npos && text.compare(arrow, 2, "->") == 0) {
+      const std::optional<std::vector<std::string>> t = resultTypes(text, end, 1);
+      if (!t) continue;
+      result = (*t)[0];
+    }
+    const std::optional<Operands> in = operands(*insText), outOps = operands(*outsText);
+    if (!in || !outOps || outOps->values.size() != 1) continue;
+    const std::string outType = outOps->types[0], ec = elementOf(outType);
+    const std::optional<size_t> outRank = rankOf(outType);
+    if (!outRank || !typeBits(ec)) continue;
+    std::vector<std::string> elems;
+    for (const std::string& t : in->types) elems.push_back(elementOf(t).empty() ? t : elementOf(t));
+    for (const std::string& e : elems)
+      if (!typeBits(e)) bad = true;
+    if (bad) continue;
+    std::string body = "^bb0(";
+    for (size_t i = 0; i < elems.size(); ++i) body += "%pf_" + std::to_string(i) + ": " + elems[i] + ", ";
+    body += "%pf_c: " + ec + "):";
+    std::string iterators, mapList;
+    if (name == "elementwise") {
+      const size_t n = *outRank;
+      std::string identity = "affine_map<" + loopList(n) + " -> " + loopList(n) + ">";
+      if (maps.empty()) maps.assign(in->values.size() + 1, identity);
+      if (maps.size() != in->values.size() + 1) continue;
+      for (size_t i = 0; i < n; ++i) iterators += std::string(i ? ", " : "") + "\"parallel\"";
+      mapList = joined(maps);
+      // select's condition stays an i1; every other operand is cast to the result's type.
+      std::vector<std::string> v;
+      for (size_t i = 0; i < elems.size(); ++i) {
+        const std::string a = "%pf_" + std::to_string(i);
+        v.push_back(kind == "select" && i == 0 ? a : castTo(a, elems[i], ec, false, a + "c", body));
+      }
+      const std::optional<std::string> r = elementwiseBody(kind, v, ec, body);
+      if (!r) continue;
+      body += " linalg.yield " + *r + " : " + ec;
+    } else {
+      const bool quantized = name.back() == 'q';
+      if (in->values.size() != (quantized ? 4u : 2u) || *outRank != (name == "conv_2d_nchw_fchw_q" ? 4u : 5u)) continue;
+      const std::optional<std::vector<int64_t>> st = windowSteps(attrs, "strides", 2), di = windowSteps(attrs, "dilations", 2);
+      if (!st || !di) continue;
+      auto window = [&](const std::string& o, const std::string& k, size_t i) {
+        return o + " * " + std::to_string((*st)[i]) + " + " + k + " * " + std::to_string((*di)[i]);
+      };
+      std::string input, filter, output, loops;
+      if (name == "conv_2d_nchw_fchw_q") {
+        // (n, f, oh, ow, c, kh, kw)
+        loops = loopList(7);
+        input = "(d0, d4, " + window("d2", "d5", 0) + ", " + window("d3", "d6", 1) + ")";
+        filter = "(d1, d4, d5, d6)";
+        output = "(d0, d1, d2, d3)";
+        iterators = "\"parallel\", \"parallel\", \"parallel\", \"parallel\", \"reduction\", \"reduction\", \"reduction\"";
+      } else {
+        // (n, oh, ow, g, fg, kh, kw, c)
+        loops = loopList(8);
+        input = "(d0, " + window("d1", "d5", 0) + ", " + window("d2", "d6", 1) + ", d3, d7)";
+        filter = "(d3, d4, d5, d6, d7)";
+        output = "(d0, d1, d2, d3, d4)";
+        iterators = "\"parallel\", \"parallel\", \"parallel\", \"parallel\", \"parallel\", \"reduction\", \"reduction\", "
+                    "\"reduction\"";
+      }
+      mapList = "affine_map<" + loops + " -> " + input + ">, affine_map<" + loops + " -> " + filter + ">";
+      if (quantized) mapList += ", affine_map<" + loops + " -> ()>, affine_map<" + loops + " -> ()>";
+      mapList += ", affine_map<" + loops + " -> " + output + ">";
+      const bool fp = isFloatType(ec);
+      std::string a = castTo("%pf_0", elems[0], ec, false, "%pf_0c", body), b = castTo("%pf_1", elems[1], ec, false, "%pf_1c", body);
+      if (quantized) {
+        const std::string za = castTo("%pf_2", elems[2], ec, false, "%pf_2c", body),
+                          zb = castTo("%pf_3", elems[3], ec, false, "%pf_3c", body);
+        body += std::string(" %pf_a = ") + (fp ? "arith.subf " : "arith.subi ") + a + ", " + za + " : " + ec;
+        body += std::string(" %pf_b = ") + (fp ? "arith.subf " : "arith.subi ") + b + ", " + zb + " : " + ec;
+        a = "%pf_a", b = "%pf_b";
+      }
+      body += std::string(" %pf_m = ") + (fp ? "arith.mulf " : "arith.muli ") + a + ", " + b + " : " + ec;
+      body += std::string(" %pf_s = ") + (fp ? "arith.addf " : "arith.addi ") + "%pf_c, %pf_m : " + ec;
+      body += " linalg.yield %pf_s : " + ec;
+    }
+    std::string generic = "linalg.generic {indexing_maps = [" + mapList + "], iterator_types = [" + iterators + "]} ins(" +
+                          *insText + ") outs(" + *outsText + ") { " + body + " }" + (result.empty() ? "" : " -> " + result);
+    out += text.substr(last, at - last) + keepingLines(text, at, end, generic);
+    last = end;
+    applied.insert("linalg." + name);
+  }
+  return out + text.substr(last);
+}
+
 // IREE's dumps wrap the function in hal.executable ops whose custom syntax needs IREE's
 // dialects. Keep the func.func ops and the attribute aliases, blank the rest (newlines
 // kept, so every line and column stays where it was in the user's file).
@@ -358,6 +572,8 @@ std::string upgradeMlir(const std::string& text, std::vector<std::string>& notes
   if (expand) applied.push_back("tensor.expand_shape names its result sizes in output_shape");
   bool maps = false;
   s = upgradeMatmulMaps(s, maps);
+  std::set<std::string> named;
+  s = upgradeNewerNamedOps(s, named);
   for (const Rename& r : kRenames)
     if (mayMatch(s, r) && renameLines(s, r)) applied.push_back(r.note);
   if (!applied.empty()) {
@@ -368,6 +584,9 @@ std::string upgradeMlir(const std::string& text, std::vector<std::string>& notes
   if (maps)
     notes.push_back("read newer MLIR's spellings: linalg.matmul, batch_matmul, batch_reduce_matmul and contract with "
                     "indexing_maps (MLIR 20, 21) as the linalg.generic each means");
+  if (!named.empty())
+    notes.push_back("read named ops newer than MLIR 19 as the linalg.generic each means: " +
+                    joined(std::vector<std::string>(named.begin(), named.end())));
   return s;
 }
 
