@@ -546,6 +546,20 @@ void Importer::returnStatements(Operation* op) {
       t.name = copy;
       tensors_[v] = t;
     }
+    if (TensorValue& in = tensorOf(v, op); in.kind == Kind::Fill) {
+      // A tensor of one value returned as it is (a splat constant, a fill): the output is
+      // written with that value.
+      Operation* def = v.getDefiningOp();
+      const std::string name = identifier((def ? resultName(def, 0) : std::string("filled")));
+      const Shape shape = in.shape;
+      const mlir::AffineMap id = mlir::AffineMap::getMultiDimIdentityMap(unsigned(shape.size()), op->getContext());
+      out_.def.stmts.push_back(wholeWrite(name, shape, element(v, id, loc, op), op));
+      out_.notes.push_back("the function returns a tensor of one value (line " + std::to_string(loc.line) + "); output '" +
+                           name + "' is written with it");
+      TensorValue t(Kind::Computed, shape);
+      t.name = name;
+      tensors_[v] = t;
+    }
     TensorValue& tv = tensorOf(v, op);
     if (tv.kind != Kind::Computed) throw SourceError(loc, "the function returns a tensor it never computes");
     std::string outName = tv.name;
