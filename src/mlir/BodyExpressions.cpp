@@ -37,7 +37,10 @@ ExprPtr Importer::expr(Value v, Body& b) {
   const unsigned width = intWidth(v.getType());
   if (width > 64) throw SourceError(loc, "integers of " + std::to_string(width) + " bits are not supported (i1 to i64 and index are)");
   // Integer arithmetic wraps at its width (index and i64 are taken not to overflow).
-  auto wrapped = [&](ExprPtr e) { return width && width < 64 ? widthCall("wrap", std::move(e), width, loc) : std::move(e); };
+  // An i1 holds 0 or 1 (as conditions used as values do), so it wraps to those.
+  auto wrapped = [&](ExprPtr e) {
+    return width && width < 64 ? widthCall(width == 1 ? "zext" : "wrap", std::move(e), width, loc) : std::move(e);
+  };
   auto unsignedArgs = [&]() {
     const unsigned w = intWidth(d->getOperand(0).getType());
     std::vector<ExprPtr> a = args({0, 1});
@@ -100,8 +103,10 @@ ExprPtr Importer::expr(Value v, Body& b) {
   if (mlir::isa<mlir::arith::MaxNumFOp>(d)) return rounded(call("fmax", loc, args({0, 1})), v, loc);
   if (mlir::isa<mlir::arith::MinNumFOp>(d)) return rounded(call("fmin", loc, args({0, 1})), v, loc);
   if (mlir::isa<mlir::arith::MaxSIOp, mlir::arith::MinSIOp, mlir::arith::MaxUIOp, mlir::arith::MinUIOp>(d)) {
-    const bool isMax = mlir::isa<mlir::arith::MaxSIOp, mlir::arith::MaxUIOp>(d);
     const bool isUnsigned = mlir::isa<mlir::arith::MaxUIOp, mlir::arith::MinUIOp>(d);
+    // An i1 holds 0 or 1, where the signed order has true (-1) below false.
+    const bool isMax = mlir::isa<mlir::arith::MaxSIOp, mlir::arith::MaxUIOp>(d) !=
+                       (!isUnsigned && intWidth(d->getOperand(0).getType()) == 1);
     std::vector<ExprPtr> c = isUnsigned ? unsignedArgs() : args({0, 1});
     std::vector<ExprPtr> a;
     const ExprKind order = isMax ? ExprKind::Gt : ExprKind::Lt;
@@ -118,7 +123,6 @@ ExprPtr Importer::expr(Value v, Body& b) {
   static const std::map<std::string, const char*> math = {
       {"math.exp", "exp"},   {"math.log", "log"},   {"math.sqrt", "sqrt"}, {"math.rsqrt", "rsqrt"},
       {"math.tanh", "tanh"}, {"math.erf", "erf"},   {"math.absf", "fabs"}, {"math.powf", "pow"},
-      {"math.absi", "fabs"},  // integers travel as values of the computing type: exact
       {"math.sin", "sin"},   {"math.cos", "cos"},   {"math.tan", "tan"},   {"math.atan", "atan"},
       {"math.atan2", "atan2"}, {"math.floor", "floor"}, {"math.ceil", "ceil"}, {"math.round", "round"},
       {"math.roundeven", "rint"}, {"math.log1p", "log1p"}, {"math.log2", "log2"}, {"math.log10", "log10"},
@@ -126,6 +130,8 @@ ExprPtr Importer::expr(Value v, Body& b) {
       {"math.fpowi", "pow"}, {"math.trunc", "trunc"}, {"math.asin", "asin"}, {"math.acos", "acos"},
       {"math.sinh", "sinh"}, {"math.cosh", "cosh"}, {"math.asinh", "asinh"}, {"math.acosh", "acosh"},
       {"math.atanh", "atanh"}, {"math.cbrt", "cbrt"}};
+  // absi wraps as MLIR's does: the most negative value is its own absolute value.
+  if (mlir::isa<mlir::math::AbsIOp>(d)) return wrapped(call("fabs", loc, args({0})));
   if (auto m = math.find(opName(d)); m != math.end()) {
     std::vector<ExprPtr> a;
     for (Value o : d->getOperands()) a.push_back(expr(o, b));

@@ -32,8 +32,12 @@ static std::optional<Compare> compareOf(Value c) {
                                            {I::ugt, P::OGT}, {I::uge, P::OGE}, {I::ult, P::OLT}, {I::ule, P::OLE}};
     const I p = i.getPredicate();
     const bool isUnsigned = p == I::ugt || p == I::uge || p == I::ult || p == I::ule;
-    if (auto it = ordered.find(p); it != ordered.end())
-      return Compare{i.getLhs(), i.getRhs(), it->second, isUnsigned ? bitsOf(i.getLhs()) : 0};
+    if (auto it = ordered.find(p); it != ordered.end()) {
+      // An i1 holds 0 or 1 here, where the signed order has true (-1) below false.
+      static const std::map<P, P> reversed = {{P::OGT, P::OLT}, {P::OLT, P::OGT}, {P::OGE, P::OLE}, {P::OLE, P::OGE}};
+      const bool flip = !isUnsigned && bitsOf(i.getLhs()) == 1;
+      return Compare{i.getLhs(), i.getRhs(), flip ? reversed.at(it->second) : it->second, isUnsigned ? bitsOf(i.getLhs()) : 0};
+    }
   }
   return std::nullopt;
 }
@@ -63,9 +67,10 @@ static ResultForm combiner(mlir::linalg::GenericOp g, Value y, mlir::BlockArgume
     else if (mlir::isa<mlir::arith::MinimumFOp>(d)) f = {ReduceOp::Min, x};
     else if (mlir::isa<mlir::arith::MaxNumFOp>(d)) f = {ReduceOp::FMax, x};
     else if (mlir::isa<mlir::arith::MinNumFOp>(d)) f = {ReduceOp::FMin, x};
-    // Signed integers are their values here (no NaN): an integer max pool's maxsi.
-    else if (mlir::isa<mlir::arith::MaxSIOp>(d)) f = {ReduceOp::Max, x};
-    else if (mlir::isa<mlir::arith::MinSIOp>(d)) f = {ReduceOp::Min, x};
+    // Signed integers are their values here (no NaN): an integer max pool's maxsi. An i1
+    // holds 0 or 1, where the signed order has true (-1) below false.
+    else if (mlir::isa<mlir::arith::MaxSIOp>(d)) f = {bitsOf(x) == 1 ? ReduceOp::Min : ReduceOp::Max, x};
+    else if (mlir::isa<mlir::arith::MinSIOp>(d)) f = {bitsOf(x) == 1 ? ReduceOp::Max : ReduceOp::Min, x};
     else if (mlir::isa<mlir::arith::MaxUIOp>(d)) f = {ReduceOp::Max, x}, f.unsignedWidth = bitsOf(x);
     else if (mlir::isa<mlir::arith::MinUIOp>(d)) f = {ReduceOp::Min, x}, f.unsignedWidth = bitsOf(x);
   } else if (auto sel = mlir::dyn_cast<mlir::arith::SelectOp>(d)) {
@@ -107,10 +112,6 @@ static ResultForm combiner(mlir::linalg::GenericOp g, Value y, mlir::BlockArgume
     }
   if (!f.value) fail();
   if (f.unsignedWidth == 1) f.unsignedWidth = 0;  // an i1 holds 0 or 1: both orders agree
-  // Zero-extended 64-bit integers pass 2^53, past what the computing type holds exactly.
-  if (f.unsignedWidth >= 64)
-    throw SourceError(loc, "this reduction orders 64-bit integers as unsigned, whose values above 2^63 polyfuse does not "
-                           "hold exactly; unsigned max and min reduce integers of up to 32 bits");
   if (dependsOn(f.value, acc, acc.getOwner()))
     throw SourceError(loc, "this reduction uses its accumulator other than through its combiner");
   return f;
@@ -291,6 +292,11 @@ void Importer::analyze(mlir::linalg::GenericOp g) {
       throw SourceError(locOf(yield.getOperand(k).getDefiningOp()),
                         "this select records a position, but result " + std::to_string(f.argOf) +
                             " is not the " + (f.keepWhenTrue ? "max" : "min") + " of the value it compares");
+    // The position compares in the signed order (an unsigned compare is no arg-reduction).
+    if (m.unsignedWidth)
+      throw SourceError(locOf(yield.getOperand(k).getDefiningOp()),
+                        "this select records a position in the signed order, but result " + std::to_string(f.argOf) +
+                            " reduces in the unsigned order");
     out_.notes.push_back("result " + std::to_string(k) + " of the op at line " + std::to_string(loc.line) + " is the " +
                          (f.op == ReduceOp::Min ? "first" : "last") + " position of result " + std::to_string(f.argOf) +
                          "'s " + (max ? "maximum" : "minimum") + ": a reduction of its own after it (a row holding NaN "
@@ -537,12 +543,31 @@ void Importer::genericStatements(Operation* op) {
     // A sum or product of N-bit integers wraps at N bits. Wrapping is a ring morphism, so
     // the reduction runs unwrapped into a temporary and its result is wrapped once.
     const unsigned width = intWidth(mlir::cast<mlir::RankedTensorType>(g.getResult(k).getType()).getElementType());
-    // An unsigned max or min runs over the values zero-extended (which order them as
-    // unsigned) and is wrapped back to the signed value its bits hold.
-    const bool wraps =
-        ((f.op == ReduceOp::Add || f.op == ReduceOp::Mul) && width > 0 && width < 64 && f.argOf < 0) || f.unsignedWidth;
-    auto ordered = [&](ExprPtr x) { return f.unsignedWidth ? widthCall("zext", std::move(x), f.unsignedWidth, loc) : std::move(x); };
-    const std::string target = wraps ? identifier(tv.name + "_unwrapped") : tv.name;
+    const bool wraps = (f.op == ReduceOp::Add || f.op == ReduceOp::Mul) && width > 0 && width < 64 && f.argOf < 0;
+    // A max or min in the unsigned order, of integers held as their signed values: the
+    // negative ones are above the others (their bits read as unsigned are 2^w more), and
+    // within each sign the two orders agree. So it is two reductions in the signed order,
+    // over the negative elements and over the others (the operator's identity standing for
+    // the rest), and the extreme of the side that has any: the negatives' for a max, the
+    // others' for a min. Every value stays the value it was, exact as integers are.
+    const bool bySign = f.unsignedWidth > 0;
+    std::vector<std::string> targets;
+    if (bySign) targets = {identifier(tv.name + "_negative"), identifier(tv.name + "_nonnegative")};
+    else targets = {wraps ? identifier(tv.name + "_unwrapped") : tv.name};
+    const double identityValue = reduceKind(f.op).identity;
+    for (size_t part = 0; part < targets.size(); ++part) {
+    const std::string& target = targets[part];
+    // The element where it is on this part's side, else the identity.
+    auto ordered = [&](ExprPtr x) -> ExprPtr {
+      if (!bySign) return x;
+      std::vector<ExprPtr> a;
+      a.push_back(cloneExpr(*x));
+      a.push_back(integer(0, loc));
+      ExprPtr negative = node(ExprKind::Lt, loc, std::move(a));
+      ExprPtr identity = number(identityValue, floatBits(f.value.getType()), loc);
+      return part == 0 ? selectNode(std::move(negative), std::move(x), std::move(identity), loc)
+                       : selectNode(std::move(negative), std::move(identity), std::move(x), loc);
+    };
     // A fill seen through views (a fill whose unit dimensions were dropped) is still one value.
     const TensorValue& base = tensorOf(throughViews(init->get(), om, op).first, op);
     std::optional<double> c = base.kind == Kind::Fill ? constantValue(base.fill) : std::nullopt;
@@ -646,6 +671,31 @@ void Importer::genericStatements(Operation* op) {
     }
     tv.kind = Kind::Computed;
     for (StmtDecl& piece : pieceLoops(std::move(s))) pushPieces(std::move(piece), op);
+    }
+    if (bySign) {
+      // The side above in the order asked for, where it has an element (its reduction is
+      // not the identity), else the other.
+      StmtDecl w;
+      w.loc = w.opLoc = loc;
+      w.lhs = tv.name;
+      lhs(w, om, loc);
+      auto at = [&](const std::string& t) {
+        std::vector<ExprPtr> i;
+        for (const ExprPtr& x : w.lhsSubscripts) i.push_back(cloneExpr(*x));
+        return call(t, loc, std::move(i));
+      };
+      const bool max = f.op == ReduceOp::Max || f.op == ReduceOp::FMax;
+      const std::string& above = targets[max ? 0 : 1];
+      const std::string& below = targets[max ? 1 : 0];
+      std::vector<ExprPtr> some;
+      some.push_back(at(above));
+      some.push_back(number(identityValue, floatBits(f.value.getType()), loc));
+      w.rhs = selectNode(node(ExprKind::Ne, loc, std::move(some)), at(above), at(below), loc);
+      std::set<unsigned> written;
+      for (unsigned d : writtenLoops(om)) written.insert(d);
+      splitWheres(w, loc, &written);
+      for (StmtDecl& piece : pieceLoops(std::move(w))) out_.def.stmts.push_back(std::move(piece));
+    }
     if (wraps) {
       StmtDecl w;
       w.loc = w.opLoc = loc;
@@ -653,7 +703,7 @@ void Importer::genericStatements(Operation* op) {
       lhs(w, om, loc);
       std::vector<ExprPtr> at;
       for (const ExprPtr& i : w.lhsSubscripts) at.push_back(cloneExpr(*i));
-      w.rhs = widthCall(width == 1 ? "zext" : "wrap", call(target, loc, std::move(at)), width, loc);
+      w.rhs = widthCall(width == 1 ? "zext" : "wrap", call(targets[0], loc, std::move(at)), width, loc);
       std::set<unsigned> written;
       for (unsigned d : writtenLoops(om)) written.insert(d);
       splitWheres(w, loc, &written);

@@ -154,8 +154,8 @@ struct ResultForm {
   unsigned index = 0;
   int64_t indexOffset = 0;  // a constant added to the position (IREE's arg_compare index_base)
   // A max or min in the unsigned order (maxui, minui, an unsigned cmpi with select) of
-  // integers held as their signed values: the reduction runs over the values zero-extended
-  // from this width, and its result is wrapped back. 0: the values' own order.
+  // integers of this width held as their signed values (genericStatements reduces each
+  // sign apart). 0: the values' own order.
   unsigned unsignedWidth = 0;
 };
 

@@ -297,7 +297,9 @@ std::string loopList(size_t n) {
 std::optional<std::vector<int64_t>> windowSteps(const std::string& attrs, const std::string& key, size_t n) {
   const std::regex re("\\b" + key + R"(\s*=\s*dense<\s*\[?([-\d,\s]*)\]?\s*>)");
   std::smatch m;
-  if (!std::regex_search(attrs, m, re)) return std::vector<int64_t>(n, 1);
+  if (!std::regex_search(attrs, m, re))  // absent: ones; spelled another way (hex): unread
+    return std::regex_search(attrs, std::regex("\\b" + key + "\\s*=")) ? std::nullopt
+                                                                       : std::optional<std::vector<int64_t>>(std::vector<int64_t>(n, 1));
   std::vector<int64_t> v;
   for (const std::string& x : commaList(m[1].str())) {
     const std::optional<int64_t> e = extentValue(x);
@@ -339,8 +341,16 @@ std::optional<std::string> elementwiseBody(const std::string& kind, const std::v
       {"add", {"arith.addf", "arith.addi"}},         {"sub", {"arith.subf", "arith.subi"}},
       {"mul", {"arith.mulf", "arith.muli"}},         {"div", {"arith.divf", "arith.divsi"}},
       {"div_unsigned", {nullptr, "arith.divui"}},    {"max_signed", {"arith.maximumf", "arith.maxsi"}},
-      {"min_signed", {"arith.minimumf", "arith.minsi"}}, {"max_unsigned", {nullptr, "arith.maxui"}},
-      {"min_unsigned", {nullptr, "arith.minui"}},    {"powf", {"math.powf", nullptr}}};
+      {"min_signed", {"arith.minimumf", "arith.minsi"}}, {"max_unsigned", {"arith.maximumf", "arith.maxui"}},
+      {"min_unsigned", {"arith.minimumf", "arith.minui"}}, {"powf", {"math.powf", nullptr}}};
+  // On booleans linalg adds by `or` and multiplies by `and`, and has no other arithmetic.
+  if (e == "i1") {
+    if (kind == "add") return op("arith.ori", 2);
+    if (kind == "mul") return op("arith.andi", 2);
+    if (kind != "max_signed" && kind != "min_signed" && kind != "max_unsigned" && kind != "min_unsigned" &&
+        kind != "select")
+      return std::nullopt;
+  }
   if (auto it = binary.find(kind); it != binary.end()) {
     const char* name = fp ? it->second.first : it->second.second;
     if (!name) return std::nullopt;

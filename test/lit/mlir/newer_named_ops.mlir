@@ -12,6 +12,12 @@
 // RUN: polyfuse check %s --entry new_select --tc 2>/dev/null | tail -n +2 > %t/new_select && polyfuse check %s --entry old_select --tc 2>/dev/null | tail -n +2 > %t/old_select && diff %t/new_select %t/old_select
 // RUN: polyfuse check %s --entry new_max_unsigned --tc 2>/dev/null | tail -n +2 > %t/new_max_unsigned && polyfuse check %s --entry old_max_unsigned --tc 2>/dev/null | tail -n +2 > %t/old_max_unsigned && diff %t/new_max_unsigned %t/old_max_unsigned
 // RUN: polyfuse check %s --entry new_square --tc 2>/dev/null | tail -n +2 > %t/new_square && polyfuse check %s --entry old_square --tc 2>/dev/null | tail -n +2 > %t/old_square && diff %t/new_square %t/old_square
+// On booleans, add is `or`:
+// RUN: polyfuse check %s --entry new_bool_add --tc 2>/dev/null | tail -n +2 > %t/new_bool_add && polyfuse check %s --entry old_bool_add --tc 2>/dev/null | tail -n +2 > %t/old_bool_add && diff %t/new_bool_add %t/old_bool_add
+// Strides spelled other than as integers (a hex blob) are not read as ones: the op is left
+// for MLIR 19 to refuse.
+// RUN: not polyfuse check %S/../Inputs/mlir/conv_hex_strides.mlir 2>&1 | FileCheck --check-prefix=HEX %s
+// HEX: conv_hex_strides.mlir:3:8: custom op 'linalg.conv_2d_nhwgc_gfhwc' is unknown
 // Explicit maps (a broadcast row):
 // RUN: polyfuse check %s --entry new_row --tc 2>/dev/null | tail -n +2 > %t/new_row && polyfuse check %s --entry old_row --tc 2>/dev/null | tail -n +2 > %t/old_row && diff %t/new_row %t/old_row
 // RUN: polyfuse check %s --entry new_row 2>&1 >/dev/null | FileCheck --check-prefix=NOTE %s
@@ -158,4 +164,16 @@ func.func @old_nhwgc_gfhwc_q(%x: tensor<1x11x9x2x3xi8>, %w: tensor<2x4x3x2x3xi8>
   %re = tensor.empty() : tensor<1x4x8x2x4xi32>
   %r = linalg.transpose ins(%rt : tensor<1x2x4x4x8xi32>) outs(%re : tensor<1x4x8x2x4xi32>) permutation = [0, 3, 4, 1, 2]
   return %r : tensor<1x4x8x2x4xi32>
+}
+func.func @new_bool_add(%a: tensor<4xi1>, %b: tensor<4xi1>, %o: tensor<4xi1>) -> tensor<4xi1> {
+  %r = linalg.elementwise kind=#linalg.elementwise_kind<add> ins(%a, %b : tensor<4xi1>, tensor<4xi1>) outs(%o : tensor<4xi1>) -> tensor<4xi1>
+  return %r : tensor<4xi1>
+}
+func.func @old_bool_add(%a: tensor<4xi1>, %b: tensor<4xi1>, %o: tensor<4xi1>) -> tensor<4xi1> {
+  %r = linalg.map ins(%a, %b : tensor<4xi1>, tensor<4xi1>) outs(%o : tensor<4xi1>)
+      (%x: i1, %y: i1) {
+        %m = arith.ori %x, %y : i1
+        linalg.yield %m : i1
+      }
+  return %r : tensor<4xi1>
 }

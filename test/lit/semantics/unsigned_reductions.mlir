@@ -1,12 +1,13 @@
 // Max and min in the unsigned order (maxui, minui, an unsigned cmpi with select, and the
 // named unsigned poolings that generalize to them) of integers held as their signed
-// values: the reduction runs over the values zero-extended from their width and is wrapped
-// back once (src/mlir/ConvertGeneric.cpp). Inputs of both signs, where the two orders
-// differ; each against MLIR's execution.
-// RUN: %oracle %s --entry pool_max --backend ref --backend opencl --value 'x=[-1, 5, -2147483648, 7, 2147483647, -3, 0, 9, -9, 1, 2, 3, -4, 4, 6]' | FileCheck --check-prefix=POOLMAX %s
+// values: the negative ones are the larger, so each sign reduces apart in the signed order
+// and the side that has an element gives the extreme (src/mlir/ConvertGeneric.cpp). Inputs
+// of both signs, small enough that a wrong element is not within the oracle's tolerance
+// of the largest; each against MLIR's execution.
+// RUN: %oracle %s --entry pool_max --backend ref --backend opencl --value 'x=[-1, 5, -7, 7, 2, -3, 0, 9, -9, 1, 2, 3, -4, 4, 6]' | FileCheck --check-prefix=POOLMAX %s
 // POOLMAX: ref r: 13 elements match MLIR
 // POOLMAX: opencl r: 13 elements match MLIR
-// RUN: %oracle %s --entry pool_min --backend ref --backend opencl --value 'x=[-1, 5, -2147483648, 7, 2147483647, -3, 0, 9, -9, 1, 2, 3, -4, 4, 6]' --value 'i=[-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1]' | FileCheck --check-prefix=POOLMIN %s
+// RUN: %oracle %s --entry pool_min --backend ref --backend opencl --value 'x=[-1, 5, -7, 7, 2, -3, 0, 9, -9, 1, 2, 3, -4, 4, 6]' --value 'i=[-1, 3, -2, 0, -1, 1, 8, -6, -1, -1, 2, -3, 5]' | FileCheck --check-prefix=POOLMIN %s
 // POOLMIN: ref r: 13 elements match MLIR
 // POOLMIN: opencl r: 13 elements match MLIR
 // RUN: %oracle %s --entry rows_select --backend ref --backend opencl --int-high 30000 | FileCheck --check-prefix=SELECT %s
@@ -15,13 +16,17 @@
 // RUN: %oracle %s --entry rows_i8 --backend ref --backend opencl --int-high 128 | FileCheck --check-prefix=I8 %s
 // I8: ref r: 7 elements match MLIR
 // I8: opencl r: 7 elements match MLIR
-// The statements: the zero-extended reduction, then its value wrapped back to 32 bits.
+// RUN: %oracle %s --entry rows_i64 --backend ref --backend opencl --value 'x=[35,10,14,31,6,22,26,-22,-36,-16,-18,29,33,-40,-1,25,-30,23,-31,-3,25,-16,-13,-18,17,-20,39,-5,-2,0,6,4,0,39,24,23,16,9,-13,39,-3,-23,27,-28,28,9,-31,-37,-5,-38,-29,1,37,-3,24,33,25,10,-5,1,-19,-1,-10,-21,39,-40,-33,-25,37,15,30,-24,17,-11,-1,-40,9,26,13,-28,2,-19,37,30,-26,0,35,27,16,11,-37]' | FileCheck --check-prefix=I64 %s
+// I64: ref r: 7 elements match MLIR
+// I64: opencl r: 7 elements match MLIR
+// The statements: each sign's max, then the negatives' where there is one.
 // RUN: polyfuse check %s --entry pool_max --tc 2>/dev/null | FileCheck --check-prefix=TC %s
-// TC: r_unwrapped(d0, d1, d2) max= zext(x(d0, d1 + d3, d2), 32)
-// TC: r(d0, d1, d2) = wrap(r_unwrapped(d0, d1, d2), 32)
-// 64-bit integers zero-extended pass what the computing type holds exactly: refused.
-// RUN: not polyfuse check %s --entry rows_i64 2>&1 | FileCheck --check-prefix=I64 %s
-// I64: error: {{.*}}unsigned_reductions.mlir:[[@LINE+48]]:10: this reduction orders 64-bit integers as unsigned
+// TC: r_negative(d0, d1, d2) max= x(d0, d1 + d3, d2) < 0 ? x(d0, d1 + d3, d2) : -inf
+// TC: r_nonnegative(d0, d1, d2) max= x(d0, d1 + d3, d2) < 0 ? -inf : x(d0, d1 + d3, d2)
+// TC: r(d0, d1, d2) = r_negative(d0, d1, d2) != -inf ? r_negative(d0, d1, d2) : r_nonnegative(d0, d1, d2)
+// A position recorded in the signed order beside an unsigned max is refused:
+// RUN: not polyfuse check %s --entry arg_mixed 2>&1 | FileCheck --check-prefix=MIXED %s
+// MIXED: error: {{.*}}unsigned_reductions.mlir:[[@LINE+64]]:{{[0-9]+}}: this select records a position in the signed order, but result 0 reduces in the unsigned order
 func.func @pool_max(%x: tensor<1x15x1xi32>, %w: tensor<3xi32>) -> tensor<1x13x1xi32> {
   %c0 = arith.constant 0 : i32
   %e = tensor.empty() : tensor<1x13x1xi32>
@@ -73,4 +78,20 @@ func.func @rows_i64(%x: tensor<7x13xi64>) -> tensor<7xi64> {
     linalg.yield %s : i64
   } -> tensor<7xi64>
   return %r : tensor<7xi64>
+}
+func.func @arg_mixed(%x: tensor<2x5xi32>) -> (tensor<2xi32>, tensor<2xi32>) {
+  %c0 = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<2xi32>
+  %i = linalg.fill ins(%c0 : i32) outs(%e : tensor<2xi32>) -> tensor<2xi32>
+  %r:2 = linalg.generic {indexing_maps = [#id, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<2x5xi32>) outs(%i, %i : tensor<2xi32>, tensor<2xi32>) {
+  ^bb0(%a: i32, %m: i32, %idx: i32):
+    %j = linalg.index 1 : index
+    %ji = arith.index_cast %j : index to i32
+    %mx = arith.maxui %a, %m : i32
+    %gt = arith.cmpi sgt, %a, %m : i32
+    %ni = arith.select %gt, %ji, %idx : i32
+    linalg.yield %mx, %ni : i32, i32
+  } -> (tensor<2xi32>, tensor<2xi32>)
+  return %r#0, %r#1 : tensor<2xi32>, tensor<2xi32>
 }
