@@ -2,6 +2,8 @@
 // integer and float widths, selects, and reads of other tensors (tensor.extract).
 #include "mlir/Importer.h"
 
+#include <cmath>
+
 namespace polyfuse::linalg_import {
 
 ExprPtr Importer::expr(Value v, Body& b) {
@@ -523,6 +525,13 @@ ExprPtr Importer::extract(mlir::tensor::ExtractOp x, Body& b) {
       }
     }
     subs.push_back(expr(i, b));
+    // An index that folds to a number (a splat of ids: a harness's positions all 7) is
+    // that integer, as a constant index is.
+    std::optional<int64_t> folded;
+    if (Expr& n = *subs.back(); n.kind == ExprKind::Number && std::floor(n.number) == n.number && std::fabs(n.number) < 0x1p53) {
+      folded = int64_t(n.number);
+      subs.back() = integer(*folded, loc);
+    }
     const Expr& sub = *subs.back();
     const bool readsTensor =
         sub.kind == ExprKind::Call &&
@@ -539,6 +548,7 @@ ExprPtr Importer::extract(mlir::tensor::ExtractOp x, Body& b) {
     std::optional<int64_t> extent = k < tv.shape.size() ? ext_.value(tv.shape[k]) : std::nullopt;
     std::optional<int64_t> at, upTo;
     if (auto c = i.getDefiningOp<mlir::arith::ConstantIndexOp>()) at = c.value();
+    else if (folded) at = folded;
     if (auto l = i.getDefiningOp<mlir::linalg::IndexOp>(); l && l.getDim() < loops.size() && loops[l.getDim()] >= 0)
       upTo = ext_.value(loops[l.getDim()]);
     if (!(guarded && subs.back()->kind == ExprKind::Call) && extent &&

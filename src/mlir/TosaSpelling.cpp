@@ -193,6 +193,7 @@ std::string readTosa10(const std::string& text, std::vector<std::string>& notes)
   static const std::regex axis(R"(\btosa\.(reduce_\w+|argmax)(\s+%[\w.$-]+)\s+axis\((\d+)\))");
   static const std::regex opLine(
       R"(^(\s*)(%[\w.$-]+)\s*=\s*tosa\.(\w+)\s+([^{:]*?)\s*(\{[^{}]*\})?\s*:\s*\((.*)\)\s*->\s*(.*?)\s*$)");
+  static const std::regex genericForm(R"re(^(\s*%[\w.$-]+\s*=\s*)"tosa\.(\w+)"\s*\(([^()]*)\)\s*(\{[^{}]*\})?\s*:)re");
   Reader r;
   std::string out;
   for (size_t b = 0; b <= text.size();) {
@@ -220,7 +221,19 @@ std::string readTosa10(const std::string& text, std::vector<std::string>& notes)
         line = std::regex_replace(line, axis, "tosa.$1$2 {axis = $3 : i32}");
         r.applied.insert("axis(..)");
       }
-      if (std::regex_match(line, m, opLine)) line = r.op(m);
+      if (std::regex_match(line, m, opLine)) {
+        line = r.op(m);
+      } else if (line.find("\"tosa.") != std::string::npos && line.find("<{") == std::string::npos &&
+                 std::regex_search(line, m, genericForm) && m[2].str() != "const") {
+        // The generic form, `"tosa.reshape"(%x, %shape) : (..) -> ..`: in the custom form
+        // MLIR 19's TOSA ops print (operands, attributes, the function type), where the
+        // rewrite above applies; kept as written where it changes nothing.
+        const std::string custom = m[1].str() + "tosa." + m[2].str() + " " + m[3].str() +
+                                   (m[4].matched ? " " + m[4].str() : std::string()) + " :" + m.suffix().str();
+        std::smatch c;
+        if (std::regex_match(custom, c, opLine))
+          if (std::string rewritten = r.op(c); rewritten != custom) line = rewritten;
+      }
     }
     out += line;
     if (e < text.size()) out += '\n';
