@@ -123,7 +123,7 @@ static std::optional<ResultForm> argReduction(mlir::linalg::GenericOp g, unsigne
   mlir::Block* body = g.getBody();
   auto sel = y.getDefiningOp<mlir::arith::SelectOp>();
   const std::optional<Compare> cmp = sel ? compareOf(sel.getCondition()) : std::nullopt;
-  if (!cmp || cmp->unsignedWidth || sel->getBlock() != body) return std::nullopt;
+  if (!cmp || sel->getBlock() != body) return std::nullopt;
   const mlir::BlockArgument acc = g.getMatchingBlockArgument(g.getDpsInitOperand(k));
   const bool keepTrue = sel.getTrueValue() == acc;
   if (keepTrue == (sel.getFalseValue() == acc)) return std::nullopt;
@@ -181,6 +181,7 @@ static std::optional<ResultForm> argReduction(mlir::linalg::GenericOp g, unsigne
   // extreme (max or min) is checked against result m's combiner afterwards.
   f.op = p == P::OGT || p == P::OLT ? ReduceOp::Min : ReduceOp::Max;
   f.keepWhenTrue = p == P::OGT || p == P::OGE;  // x beats acc by being greater: an argmax
+  f.unsignedWidth = cmp->unsignedWidth == 1 ? 0 : cmp->unsignedWidth;  // the order its partner reduces in (an i1: either)
   return f;
 }
 
@@ -292,11 +293,13 @@ void Importer::analyze(mlir::linalg::GenericOp g) {
       throw SourceError(locOf(yield.getOperand(k).getDefiningOp()),
                         "this select records a position, but result " + std::to_string(f.argOf) +
                             " is not the " + (f.keepWhenTrue ? "max" : "min") + " of the value it compares");
-    // The position compares in the signed order (an unsigned compare is no arg-reduction).
-    if (m.unsignedWidth)
+    // The position is where x equals the extreme, whichever the order; but the extreme
+    // must be the one the compare means.
+    if (bool(m.unsignedWidth) != bool(f.unsignedWidth))
       throw SourceError(locOf(yield.getOperand(k).getDefiningOp()),
-                        "this select records a position in the signed order, but result " + std::to_string(f.argOf) +
-                            " reduces in the unsigned order");
+                        std::string("this select records a position in the ") + (f.unsignedWidth ? "unsigned" : "signed") +
+                            " order, but result " + std::to_string(f.argOf) + " reduces in the " +
+                            (m.unsignedWidth ? "unsigned" : "signed") + " order");
     out_.notes.push_back("result " + std::to_string(k) + " of the op at line " + std::to_string(loc.line) + " is the " +
                          (f.op == ReduceOp::Min ? "first" : "last") + " position of result " + std::to_string(f.argOf) +
                          "'s " + (max ? "maximum" : "minimum") + ": a reduction of its own after it (a row holding NaN "
@@ -550,7 +553,7 @@ void Importer::genericStatements(Operation* op) {
     // over the negative elements and over the others (the operator's identity standing for
     // the rest), and the extreme of the side that has any: the negatives' for a max, the
     // others' for a min. Every value stays the value it was, exact as integers are.
-    const bool bySign = f.unsignedWidth > 0;
+    const bool bySign = f.unsignedWidth > 0 && f.argOf < 0;
     std::vector<std::string> targets;
     if (bySign) targets = {identifier(tv.name + "_negative"), identifier(tv.name + "_nonnegative")};
     else targets = {wraps ? identifier(tv.name + "_unwrapped") : tv.name};

@@ -24,7 +24,11 @@
 // TC: r_negative(d0, d1, d2) max= x(d0, d1 + d3, d2) < 0 ? x(d0, d1 + d3, d2) : -inf
 // TC: r_nonnegative(d0, d1, d2) max= x(d0, d1 + d3, d2) < 0 ? -inf : x(d0, d1 + d3, d2)
 // TC: r(d0, d1, d2) = r_negative(d0, d1, d2) != -inf ? r_negative(d0, d1, d2) : r_nonnegative(d0, d1, d2)
-// A position recorded in the signed order beside an unsigned max is refused:
+// The first position of an unsigned max (its compare, ugt, unsigned too), and a position
+// recorded in the signed order beside an unsigned max, refused:
+// RUN: %oracle %s --entry argmax_unsigned --backend ref --backend opencl --value 'x=[3, -1, 5, -1, 2, 7, 0, 1, 2, 3, 4, 5, -7, -2, -7, 0, 1, -3]' | FileCheck --check-prefix=ARG %s
+// ARG: ref r_1: 3 elements match MLIR
+// ARG: opencl r_1: 3 elements match MLIR
 // RUN: not polyfuse check %s --entry arg_mixed 2>&1 | FileCheck --check-prefix=MIXED %s
 // MIXED: error: {{.*}}unsigned_reductions.mlir:[[@LINE+64]]:{{[0-9]+}}: this select records a position in the signed order, but result 0 reduces in the unsigned order
 func.func @pool_max(%x: tensor<1x15x1xi32>, %w: tensor<3xi32>) -> tensor<1x13x1xi32> {
@@ -94,4 +98,23 @@ func.func @arg_mixed(%x: tensor<2x5xi32>) -> (tensor<2xi32>, tensor<2xi32>) {
     linalg.yield %mx, %ni : i32, i32
   } -> (tensor<2xi32>, tensor<2xi32>)
   return %r#0, %r#1 : tensor<2xi32>, tensor<2xi32>
+}
+func.func @argmax_unsigned(%x: tensor<3x6xi16>) -> (tensor<3xi16>, tensor<3xi32>) {
+  %c0 = arith.constant 0 : i16
+  %z = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<3xi16>
+  %i = linalg.fill ins(%c0 : i16) outs(%e : tensor<3xi16>) -> tensor<3xi16>
+  %ei = tensor.empty() : tensor<3xi32>
+  %ii = linalg.fill ins(%z : i32) outs(%ei : tensor<3xi32>) -> tensor<3xi32>
+  %r:2 = linalg.generic {indexing_maps = [#id, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<3x6xi16>) outs(%i, %ii : tensor<3xi16>, tensor<3xi32>) {
+  ^bb0(%a: i16, %m: i16, %idx: i32):
+    %j = linalg.index 1 : index
+    %ji = arith.index_cast %j : index to i32
+    %gt = arith.cmpi ugt, %a, %m : i16
+    %mx = arith.select %gt, %a, %m : i16
+    %ni = arith.select %gt, %ji, %idx : i32
+    linalg.yield %mx, %ni : i16, i32
+  } -> (tensor<3xi16>, tensor<3xi32>)
+  return %r#0, %r#1 : tensor<3xi16>, tensor<3xi32>
 }
