@@ -3,21 +3,23 @@
 // tables make a gather affine.
 #include "mlir/Importer.h"
 
+#include <functional>
+
 namespace polyfuse::linalg_import {
 
 static const char* iteratorWord(mlir::utils::IteratorType t) {
   return t == mlir::utils::IteratorType::reduction ? "reduction" : "parallel";
 }
 
-// A compare as an order: a cmpf's predicate, or a cmpi's read as the ordered one it
-// means (integers hold their signed values here, and have no NaN); an unsigned cmpi
-// orders them as zero-extended from their width.
 // An integer value's width (index: 64).
 static unsigned bitsOf(Value v) {
   const mlir::Type t = v.getType();
   return t.isIndex() ? 64 : t.getIntOrFloatBitWidth();
 }
 
+// A compare as an order: a cmpf's predicate, or a cmpi's read as the ordered one it
+// means (integers hold their signed values here, and have no NaN); an unsigned cmpi's
+// width says its order is the unsigned one.
 struct Compare {
   Value lhs, rhs;
   mlir::arith::CmpFPredicate p;
@@ -559,159 +561,150 @@ void Importer::genericStatements(Operation* op) {
     else targets = {wraps ? identifier(tv.name + "_unwrapped") : tv.name};
     const double identityValue = reduceKind(f.op).identity;
     for (size_t part = 0; part < targets.size(); ++part) {
-    const std::string& target = targets[part];
-    // The element where it is on this part's side, else the identity.
-    auto ordered = [&](ExprPtr x) -> ExprPtr {
-      if (!bySign) return x;
-      std::vector<ExprPtr> a;
-      a.push_back(cloneExpr(*x));
-      a.push_back(integer(0, loc));
-      ExprPtr negative = node(ExprKind::Lt, loc, std::move(a));
-      ExprPtr identity = number(identityValue, floatBits(f.value.getType()), loc);
-      return part == 0 ? selectNode(std::move(negative), std::move(x), std::move(identity), loc)
-                       : selectNode(std::move(negative), std::move(identity), std::move(x), loc);
-    };
-    // A fill seen through views (a fill whose unit dimensions were dropped) is still one value.
-    const TensorValue& base = tensorOf(throughViews(init->get(), om, op).first, op);
-    std::optional<double> c = base.kind == Kind::Fill ? constantValue(base.fill) : std::nullopt;
-    bool bang = f.argOf >= 0 || (f.op != ReduceOp::Assign && c && isIdentity(f.op, *c));
-    if (f.op != ReduceOp::Assign && !bang) {
-      // Start from the init's values: a copy, then the update.
-      if (base.kind == Kind::Empty) throw SourceError(loc, "this reduction starts from a tensor.empty, whose elements are undefined");
-      StmtDecl c;
-      c.loc = loc;
-      c.lhs = target;
-      c.opLoc = loc;
-      lhs(c, om, loc);
-      c.rhs = ordered(element(init->get(), om, loc, op));
+      const std::string& target = targets[part];
+      // The element where it is on this part's side, else the identity.
+      auto ordered = [&](ExprPtr x) -> ExprPtr {
+        if (!bySign) return x;
+        std::vector<ExprPtr> a;
+        a.push_back(cloneExpr(*x));
+        a.push_back(integer(0, loc));
+        ExprPtr negative = node(ExprKind::Lt, loc, std::move(a));
+        ExprPtr identity = number(identityValue, floatBits(f.value.getType()), loc);
+        return part == 0 ? selectNode(std::move(negative), std::move(x), std::move(identity), loc)
+                         : selectNode(std::move(negative), std::move(identity), std::move(x), loc);
+      };
+      // A fill seen through views (a fill whose unit dimensions were dropped) is still one value.
+      const TensorValue& base = tensorOf(throughViews(init->get(), om, op).first, op);
+      std::optional<double> c = base.kind == Kind::Fill ? constantValue(base.fill) : std::nullopt;
+      bool bang = f.argOf >= 0 || (f.op != ReduceOp::Assign && c && isIdentity(f.op, *c));
+      if (f.op != ReduceOp::Assign && !bang) {
+        // Start from the init's values: a copy, then the update.
+        if (base.kind == Kind::Empty) throw SourceError(loc, "this reduction starts from a tensor.empty, whose elements are undefined");
+        StmtDecl c;
+        c.loc = loc;
+        c.lhs = target;
+        c.opLoc = loc;
+        lhs(c, om, loc);
+        c.rhs = ordered(element(init->get(), om, loc, op));
+        std::set<unsigned> written;
+        for (unsigned d : writtenLoops(om)) written.insert(d);
+        if (base.kind == Kind::Fill) {
+          for (unsigned d : written) loopWhere(c, d, loops[d], loc);
+        } else {
+          splitWheres(c, loc, &written);  // the init's read of a split loop is a sum: no range from it
+          // The others from the loops too: an init read through a slice at an offset (a
+          // tile of the running result, tpp-mlir's tiled loops) would give the whole tensor's.
+          for (unsigned d : written)
+            if (!split_.count(d)) loopWhere(c, d, loops[d], loc);
+        }
+        for (StmtDecl& piece : pieceLoops(std::move(c))) out_.def.stmts.push_back(std::move(piece));
+      }
+      StmtDecl s;
+      s.loc = loc;
+      s.lhs = target;
+      s.op = f.op;
+      s.init = bang;
+      s.opLoc = loc;
+      lhs(s, om, loc);
+      Body b{g, std::vector<bool>(op->getNumOperands(), false)};
+      bodyNodes_ = 0;
+      if (f.argOf >= 0) {
+        // index where x equals the extreme, else the identity of the position's min or max.
+        const unsigned m = unsigned(f.argOf);
+        std::vector<ExprPtr> eq;
+        eq.push_back(expr(f.value, b));
+        eq.push_back(element(g.getResult(m), g.getMatchingIndexingMap(g.getDpsInitOperand(m)), loc, op));
+        ExprPtr position = loopName(f.index, loc);
+        if (f.indexOffset) {
+          std::vector<ExprPtr> sum;
+          sum.push_back(std::move(position));
+          sum.push_back(number(double(f.indexOffset), 32, loc));
+          position = node(ExprKind::Add, loc, std::move(sum));
+        }
+        s.rhs = selectNode(node(ExprKind::Eq, loc, std::move(eq)), std::move(position),
+                           number(reduceKind(f.op).identity, 32, loc), loc);
+      } else if (f.keepWhen) {
+        auto value = [&] { return ordered(expr(f.value, b)); };
+        auto identity = [&] { return number(reduceKind(f.op).identity, floatBits(f.value.getType()), loc); };
+        s.rhs = f.keepWhenTrue ? choose(f.keepWhen, identity, value, b) : choose(f.keepWhen, value, identity, b);
+      } else {
+        s.rhs = ordered(expr(f.value, b));
+      }
+      // Ranges: TC infers a loop's range from a read that indexes it alone; give the
+      // others (broadcasts, loops in compound subscripts) as where clauses.
+      std::vector<bool> inferable(loops.size(), false), partial(loops.size(), false);
+      for (mlir::OpOperand* in : g.getDpsInputOperands()) {
+        if (!b.used[in->getOperandNumber()] || !mlir::isa<mlir::RankedTensorType>(in->get().getType())) continue;
+        auto [src, m] = throughViews(in->get(), g.getMatchingIndexingMap(in), op);
+        const TensorValue& read = tensors_[src];
+        if (read.kind == Kind::Fill) continue;
+        // TC infers a loop's range from each read at d + c, and takes the tightest where
+        // they differ by constants. A slice of a dynamic size reads part of its source,
+        // whose extent differs from the loop's by a size: there the loop's range is given.
+        const Shape& extents = read.split ? read.stored : read.shape;
+        for (unsigned r = 0; r < m.getNumResults(); ++r) {
+          mlir::AffineExpr e = m.getResult(r);
+          int64_t c = 0;
+          if (auto sum = mlir::dyn_cast<mlir::AffineBinaryOpExpr>(e); sum && e.getKind() == mlir::AffineExprKind::Add)
+            if (auto k = mlir::dyn_cast<mlir::AffineConstantExpr>(sum.getRHS())) e = sum.getLHS(), c = k.getValue();
+          auto d = mlir::dyn_cast<mlir::AffineDimExpr>(e);
+          if (!d) continue;
+          const unsigned l = d.getPosition();
+          // Static extents are apart where they differ (a slice of 4 of 8 columns, at
+          // offset 0, reads its source at d + 0 too).
+          const std::optional<int64_t> readExtent = r < extents.size() ? ext_.value(extents[r]) : std::nullopt;
+          const std::optional<int64_t> loopExtent = loops[l] >= 0 ? ext_.value(loops[l]) : std::nullopt;
+          const bool apart = r < extents.size() && loops[l] >= 0 &&
+                             (readExtent && loopExtent ? *readExtent != *loopExtent
+                                                       : ext_.find(extents[r]) != ext_.find(loops[l]));
+          if (apart) partial[l] = true;
+          else if (c == 0) inferable[l] = true;
+        }
+      }
+      if (f.readsInit && base.kind != Kind::Fill)
+        for (unsigned d : writtenLoops(om)) inferable[d] = true;
+      // A result over its own loops ranges over those alone.
+      const std::vector<unsigned> own = writtenLoops(om);
+      const std::set<unsigned> ownLoops(own.begin(), own.end());
+      splitWheres(s, loc, f.ownLoopsOnly ? &ownLoops : nullptr);
+      for (size_t l = 0; l < loops.size(); ++l) {
+        if ((inferable[l] && !partial[l]) || split_.count(unsigned(l)) || (f.ownLoopsOnly && !ownLoops.count(unsigned(l))))
+          continue;
+        if (loops[l] < 0)
+          throw InternalError("loop d" + std::to_string(l) + " is the extent of no operand, which MLIR's verifier requires");
+        where(s, "d" + std::to_string(l), loops[l], loc);
+      }
+      tv.kind = Kind::Computed;
+      for (StmtDecl& piece : pieceLoops(std::move(s))) pushPieces(std::move(piece), op);
+    }
+    // The result written whole from the temporaries, `value` reading them at its point.
+    auto writeResult = [&](const std::function<ExprPtr(const std::function<ExprPtr(const std::string&)>&)>& value) {
+      StmtDecl w;
+      w.loc = w.opLoc = loc;
+      w.lhs = tv.name;
+      lhs(w, om, loc);
+      w.rhs = value([&](const std::string& t) {
+        std::vector<ExprPtr> at;
+        for (const ExprPtr& i : w.lhsSubscripts) at.push_back(cloneExpr(*i));
+        return call(t, loc, std::move(at));
+      });
       std::set<unsigned> written;
       for (unsigned d : writtenLoops(om)) written.insert(d);
-      if (base.kind == Kind::Fill) {
-        for (unsigned d : written) loopWhere(c, d, loops[d], loc);
-      } else {
-        splitWheres(c, loc, &written);  // the init's read of a split loop is a sum: no range from it
-        // The others from the loops too: an init read through a slice at an offset (a
-        // tile of the running result, tpp-mlir's tiled loops) would give the whole tensor's.
-        for (unsigned d : written)
-          if (!split_.count(d)) loopWhere(c, d, loops[d], loc);
-      }
-      for (StmtDecl& piece : pieceLoops(std::move(c))) out_.def.stmts.push_back(std::move(piece));
-    }
-    StmtDecl s;
-    s.loc = loc;
-    s.lhs = target;
-    s.op = f.op;
-    s.init = bang;
-    s.opLoc = loc;
-    lhs(s, om, loc);
-    Body b{g, std::vector<bool>(op->getNumOperands(), false)};
-    bodyNodes_ = 0;
-    if (f.argOf >= 0) {
-      // index where x equals the extreme, else the identity of the position's min or max.
-      const unsigned m = unsigned(f.argOf);
-      std::vector<ExprPtr> eq;
-      eq.push_back(expr(f.value, b));
-      eq.push_back(element(g.getResult(m), g.getMatchingIndexingMap(g.getDpsInitOperand(m)), loc, op));
-      ExprPtr position = loopName(f.index, loc);
-      if (f.indexOffset) {
-        std::vector<ExprPtr> sum;
-        sum.push_back(std::move(position));
-        sum.push_back(number(double(f.indexOffset), 32, loc));
-        position = node(ExprKind::Add, loc, std::move(sum));
-      }
-      s.rhs = selectNode(node(ExprKind::Eq, loc, std::move(eq)), std::move(position),
-                         number(reduceKind(f.op).identity, 32, loc), loc);
-    } else if (f.keepWhen) {
-      auto value = [&] { return ordered(expr(f.value, b)); };
-      auto identity = [&] { return number(reduceKind(f.op).identity, floatBits(f.value.getType()), loc); };
-      s.rhs = f.keepWhenTrue ? choose(f.keepWhen, identity, value, b) : choose(f.keepWhen, value, identity, b);
-    } else {
-      s.rhs = ordered(expr(f.value, b));
-    }
-    // Ranges: TC infers a loop's range from a read that indexes it alone; give the
-    // others (broadcasts, loops in compound subscripts) as where clauses.
-    std::vector<bool> inferable(loops.size(), false), partial(loops.size(), false);
-    for (mlir::OpOperand* in : g.getDpsInputOperands()) {
-      if (!b.used[in->getOperandNumber()] || !mlir::isa<mlir::RankedTensorType>(in->get().getType())) continue;
-      auto [src, m] = throughViews(in->get(), g.getMatchingIndexingMap(in), op);
-      const TensorValue& read = tensors_[src];
-      if (read.kind == Kind::Fill) continue;
-      // TC infers a loop's range from each read at d + c, and takes the tightest where
-      // they differ by constants. A slice of a dynamic size reads part of its source,
-      // whose extent differs from the loop's by a size: there the loop's range is given.
-      const Shape& extents = read.split ? read.stored : read.shape;
-      for (unsigned r = 0; r < m.getNumResults(); ++r) {
-        mlir::AffineExpr e = m.getResult(r);
-        int64_t c = 0;
-        if (auto sum = mlir::dyn_cast<mlir::AffineBinaryOpExpr>(e); sum && e.getKind() == mlir::AffineExprKind::Add)
-          if (auto k = mlir::dyn_cast<mlir::AffineConstantExpr>(sum.getRHS())) e = sum.getLHS(), c = k.getValue();
-        auto d = mlir::dyn_cast<mlir::AffineDimExpr>(e);
-        if (!d) continue;
-        const unsigned l = d.getPosition();
-        // Static extents are apart where they differ (a slice of 4 of 8 columns, at
-        // offset 0, reads its source at d + 0 too).
-        const std::optional<int64_t> readExtent = r < extents.size() ? ext_.value(extents[r]) : std::nullopt;
-        const std::optional<int64_t> loopExtent = loops[l] >= 0 ? ext_.value(loops[l]) : std::nullopt;
-        const bool apart = r < extents.size() && loops[l] >= 0 &&
-                           (readExtent && loopExtent ? *readExtent != *loopExtent
-                                                     : ext_.find(extents[r]) != ext_.find(loops[l]));
-        if (apart) partial[l] = true;
-        else if (c == 0) inferable[l] = true;
-      }
-    }
-    if (f.readsInit && base.kind != Kind::Fill)
-      for (unsigned d : writtenLoops(om)) inferable[d] = true;
-    // A result over its own loops ranges over those alone.
-    const std::vector<unsigned> own = writtenLoops(om);
-    const std::set<unsigned> ownLoops(own.begin(), own.end());
-    splitWheres(s, loc, f.ownLoopsOnly ? &ownLoops : nullptr);
-    for (size_t l = 0; l < loops.size(); ++l) {
-      if ((inferable[l] && !partial[l]) || split_.count(unsigned(l)) || (f.ownLoopsOnly && !ownLoops.count(unsigned(l))))
-        continue;
-      if (loops[l] < 0)
-        throw InternalError("loop d" + std::to_string(l) + " is the extent of no operand, which MLIR's verifier requires");
-      where(s, "d" + std::to_string(l), loops[l], loc);
-    }
-    tv.kind = Kind::Computed;
-    for (StmtDecl& piece : pieceLoops(std::move(s))) pushPieces(std::move(piece), op);
-    }
-    if (bySign) {
+      splitWheres(w, loc, &written);
+      for (StmtDecl& piece : pieceLoops(std::move(w))) out_.def.stmts.push_back(std::move(piece));
+    };
+    if (bySign)
       // The side above in the order asked for, where it has an element (its reduction is
       // not the identity), else the other.
-      StmtDecl w;
-      w.loc = w.opLoc = loc;
-      w.lhs = tv.name;
-      lhs(w, om, loc);
-      auto at = [&](const std::string& t) {
-        std::vector<ExprPtr> i;
-        for (const ExprPtr& x : w.lhsSubscripts) i.push_back(cloneExpr(*x));
-        return call(t, loc, std::move(i));
-      };
-      const bool max = f.op == ReduceOp::Max || f.op == ReduceOp::FMax;
-      const std::string& above = targets[max ? 0 : 1];
-      const std::string& below = targets[max ? 1 : 0];
-      std::vector<ExprPtr> some;
-      some.push_back(at(above));
-      some.push_back(number(identityValue, floatBits(f.value.getType()), loc));
-      w.rhs = selectNode(node(ExprKind::Ne, loc, std::move(some)), at(above), at(below), loc);
-      std::set<unsigned> written;
-      for (unsigned d : writtenLoops(om)) written.insert(d);
-      splitWheres(w, loc, &written);
-      for (StmtDecl& piece : pieceLoops(std::move(w))) out_.def.stmts.push_back(std::move(piece));
-    }
-    if (wraps) {
-      StmtDecl w;
-      w.loc = w.opLoc = loc;
-      w.lhs = tv.name;
-      lhs(w, om, loc);
-      std::vector<ExprPtr> at;
-      for (const ExprPtr& i : w.lhsSubscripts) at.push_back(cloneExpr(*i));
-      w.rhs = widthCall(width == 1 ? "zext" : "wrap", call(targets[0], loc, std::move(at)), width, loc);
-      std::set<unsigned> written;
-      for (unsigned d : writtenLoops(om)) written.insert(d);
-      splitWheres(w, loc, &written);
-      for (StmtDecl& piece : pieceLoops(std::move(w))) out_.def.stmts.push_back(std::move(piece));
-    }
+      writeResult([&](const auto& at) {
+        const bool max = f.op == ReduceOp::Max || f.op == ReduceOp::FMax;
+        const std::string &above = targets[max ? 0 : 1], &below = targets[max ? 1 : 0];
+        std::vector<ExprPtr> some;
+        some.push_back(at(above));
+        some.push_back(number(identityValue, floatBits(f.value.getType()), loc));
+        return selectNode(node(ExprKind::Ne, loc, std::move(some)), at(above), at(below), loc);
+      });
+    if (wraps) writeResult([&](const auto& at) { return widthCall(width == 1 ? "zext" : "wrap", at(targets[0]), width, loc); });
   }
 }
 

@@ -533,32 +533,29 @@ void Importer::returnStatements(Operation* op) {
       pieced_.clear();
       tensors_[v] = copy;
     }
-    if (TensorValue& in = tensorOf(v, op); in.kind == Kind::Input) {
-      // An input returned as it is (IREE's tests of a cast, a reshape that MLIR folds
-      // into a constant): the output is its copy.
-      const std::string copy = identifier(in.name + "_copy");
-      const Shape shape = in.shape;
-      const mlir::AffineMap id = mlir::AffineMap::getMultiDimIdentityMap(unsigned(shape.size()), op->getContext());
-      out_.def.stmts.push_back(wholeWrite(copy, shape, element(v, id, loc, op), op));
-      out_.notes.push_back("the function returns '" + in.name + "' (line " + std::to_string(loc.line) +
-                           ") as it is; output '" + copy + "' is a copy of it");
-      TensorValue t(Kind::Computed, shape);
-      t.name = copy;
-      tensors_[v] = t;
-    }
-    if (TensorValue& in = tensorOf(v, op); in.kind == Kind::Fill) {
-      // A tensor of one value returned as it is (a splat constant, a fill): the output is
-      // written with that value.
-      Operation* def = v.getDefiningOp();
-      const std::string name = identifier((def ? resultName(def, 0) : std::string("filled")));
-      const Shape shape = in.shape;
+    // An output written whole from what is returned, in its place from here on.
+    auto writeWhole = [&](const std::string& name, const std::string& note) {
+      const Shape shape = tensorOf(v, op).shape;
       const mlir::AffineMap id = mlir::AffineMap::getMultiDimIdentityMap(unsigned(shape.size()), op->getContext());
       out_.def.stmts.push_back(wholeWrite(name, shape, element(v, id, loc, op), op));
-      out_.notes.push_back("the function returns a tensor of one value (line " + std::to_string(loc.line) + "); output '" +
-                           name + "' is written with it");
+      out_.notes.push_back(note);
       TensorValue t(Kind::Computed, shape);
       t.name = name;
       tensors_[v] = t;
+    };
+    if (const TensorValue& in = tensorOf(v, op); in.kind == Kind::Input) {
+      // An input returned as it is (IREE's tests of a cast, a reshape that MLIR folds
+      // into a constant): the output is its copy.
+      const std::string copy = identifier(in.name + "_copy");
+      writeWhole(copy, "the function returns '" + in.name + "' (line " + std::to_string(loc.line) + ") as it is; output '" +
+                           copy + "' is a copy of it");
+    } else if (in.kind == Kind::Fill) {
+      // A tensor of one value returned as it is (a splat constant): the output is written
+      // with that value.
+      Operation* def = v.getDefiningOp();
+      const std::string name = identifier(def ? resultName(def, 0) : std::string("filled"));
+      writeWhole(name, "the function returns a tensor of one value (line " + std::to_string(loc.line) + "); output '" + name +
+                           "' is written with it");
     }
     TensorValue& tv = tensorOf(v, op);
     if (tv.kind != Kind::Computed) throw SourceError(loc, "the function returns a tensor it never computes");

@@ -199,6 +199,41 @@ std::string castTo(const std::string& v, const std::string& from, const std::str
   return name;
 }
 
+// At `pos` (whitespace skipped), a structured op's `ins(..) outs(..)` and, on tensors,
+// `-> T`: what each holds, `pos` moved past them; none otherwise.
+struct InsOuts {
+  std::string ins, outs, result;  // result: empty on memrefs
+};
+std::optional<InsOuts> insOutsAt(const std::string& text, size_t& pos) {
+  size_t p = pos;
+  const std::optional<std::string> in = parenthesized(text, p, "ins");
+  const std::optional<std::string> out = in ? parenthesized(text, p, "outs") : std::nullopt;
+  if (!out) return std::nullopt;
+  InsOuts io{*in, *out, ""};
+  if (const size_t arrow = text.find_first_not_of(" \t\r\n", p); arrow != std::string::npos && text.compare(arrow, 2, "->") == 0) {
+    const std::optional<std::vector<std::string>> t = resultTypes(text, p, 1);
+    if (!t) return std::nullopt;
+    io.result = (*t)[0];
+  }
+  pos = p;
+  return io;
+}
+
+// A contraction's body from its operands `a` and `b` already in the result's type `e`:
+// the accumulator %pf_c plus their product, yielded.
+void multiplyAdd(const std::string& a, const std::string& b, const std::string& e, std::string& body) {
+  const bool fp = isFloatType(e);
+  body += std::string(" %pf_m = ") + (fp ? "arith.mulf " : "arith.muli ") + a + ", " + b + " : " + e;
+  body += std::string(" %pf_s = ") + (fp ? "arith.addf " : "arith.addi ") + "%pf_c, %pf_m : " + e;
+  body += " linalg.yield %pf_s : " + e;
+}
+
+// The linalg.generic text of maps, iterator types, operands and a one-line body.
+std::string genericText(const std::string& maps, const std::string& iterators, const InsOuts& io, const std::string& body) {
+  return "linalg.generic {indexing_maps = [" + maps + "], iterator_types = [" + iterators + "]} ins(" + io.ins + ") outs(" +
+         io.outs + ") { " + body + " }" + (io.result.empty() ? "" : " -> " + io.result);
+}
+
 // MLIR 20 gave linalg.matmul and batch_matmul explicit `indexing_maps` (a transposed
 // operand: torch's Linear, B as [N, K]), and MLIR 21 added linalg.contract with the same
 // syntax; MLIR 19 reads neither. Each becomes the linalg.generic it means: the maps as
@@ -227,18 +262,11 @@ std::string upgradeMatmulMaps(const std::string& text, bool& applied) {
       p = text.find_first_not_of(" \t\r\n", e + 1);
     }
     if (p == std::string::npos) continue;
-    const std::optional<std::string> insText = parenthesized(text, p, "ins");
-    const std::optional<std::string> outsText = insText ? parenthesized(text, p, "outs") : std::nullopt;
-    if (!outsText) continue;
-    size_t end = p;
-    std::string result;  // none on memrefs
-    if (const size_t arrow = text.find_first_not_of(" \t\r\n", end); arrow != std::string::npos && text.compare(arrow, 2, "->") == 0) {
-      const std::optional<std::vector<std::string>> t = resultTypes(text, end, 1);
-      if (!t) continue;
-      result = (*t)[0];
-    }
+    const std::optional<InsOuts> io = insOutsAt(text, p);
+    if (!io) continue;
+    const size_t end = p;
     // Operands and types: `%a, %b : ta, tb` and `%c : tc`.
-    const std::optional<Operands> in = operands(*insText), outOps = operands(*outsText);
+    const std::optional<Operands> in = operands(io->ins), outOps = operands(io->outs);
     if (!in || !outOps || in->values.size() != 2 || outOps->values.size() != 1 || maps.size() != 3) continue;
     const std::vector<std::string>& inTypes = in->types;
     const std::string& outType = outOps->types[0];
@@ -264,14 +292,8 @@ std::string upgradeMatmulMaps(const std::string& text, bool& applied) {
     if (!typeBits(ea) || !typeBits(eb) || !typeBits(ec)) continue;  // left for MLIR 19 to refuse at the op
     std::string body = "^bb0(%pf_a: " + ea + ", %pf_b: " + eb + ", %pf_c: " + ec + "):";
     const std::string a = castTo("%pf_a", ea, ec, isUnsigned, "%pf_ca", body), b = castTo("%pf_b", eb, ec, isUnsigned, "%pf_cb", body);
-    const bool fp = isFloatType(ec);
-    body += std::string(" %pf_m = ") + (fp ? "arith.mulf " : "arith.muli ") + a + ", " + b + " : " + ec;
-    body += std::string(" %pf_s = ") + (fp ? "arith.addf " : "arith.addi ") + "%pf_c, %pf_m : " + ec;
-    body += " linalg.yield %pf_s : " + ec;
-    std::string generic = "linalg.generic {indexing_maps = [" + maps[0] + ", " + maps[1] + ", " + maps[2] +
-                          "], iterator_types = [" + iterators + "]} ins(" + *insText + ") outs(" + *outsText + ") { " +
-                          body + " }" + (result.empty() ? "" : " -> " + result);
-    out += text.substr(last, at - last) + keepingLines(text, at, end, generic);
+    multiplyAdd(a, b, ec, body);
+    out += text.substr(last, at - last) + keepingLines(text, at, end, genericText(joined(maps), iterators, *io, body));
     last = end;
     applied = true;
   }
@@ -411,17 +433,10 @@ std::string upgradeNewerNamedOps(const std::string& text, std::set<std::string>&
       }
     }
     if (bad || p == std::string::npos) continue;
-    const std::optional<std::string> insText = parenthesized(text, p, "ins");
-    const std::optional<std::string> outsText = insText ? parenthesized(text, p, "outs") : std::nullopt;
-    if (!outsText) continue;
-    size_t end = p;
-    std::string result;
-    if (const size_t arrow = text.find_first_not_of(" \t\r\n", end); arrow != std::string::npos && text.compare(arrow, 2, "->") == 0) {
-      const std::optional<std::vector<std::string>> t = resultTypes(text, end, 1);
-      if (!t) continue;
-      result = (*t)[0];
-    }
-    const std::optional<Operands> in = operands(*insText), outOps = operands(*outsText);
+    const std::optional<InsOuts> io = insOutsAt(text, p);
+    if (!io) continue;
+    const size_t end = p;
+    const std::optional<Operands> in = operands(io->ins), outOps = operands(io->outs);
     if (!in || !outOps || outOps->values.size() != 1) continue;
     const std::string outType = outOps->types[0], ec = elementOf(outType);
     const std::optional<size_t> outRank = rankOf(outType);
@@ -479,22 +494,17 @@ std::string upgradeNewerNamedOps(const std::string& text, std::set<std::string>&
       mapList = "affine_map<" + loops + " -> " + input + ">, affine_map<" + loops + " -> " + filter + ">";
       if (quantized) mapList += ", affine_map<" + loops + " -> ()>, affine_map<" + loops + " -> ()>";
       mapList += ", affine_map<" + loops + " -> " + output + ">";
-      const bool fp = isFloatType(ec);
       std::string a = castTo("%pf_0", elems[0], ec, false, "%pf_0c", body), b = castTo("%pf_1", elems[1], ec, false, "%pf_1c", body);
       if (quantized) {
         const std::string za = castTo("%pf_2", elems[2], ec, false, "%pf_2c", body),
                           zb = castTo("%pf_3", elems[3], ec, false, "%pf_3c", body);
-        body += std::string(" %pf_a = ") + (fp ? "arith.subf " : "arith.subi ") + a + ", " + za + " : " + ec;
-        body += std::string(" %pf_b = ") + (fp ? "arith.subf " : "arith.subi ") + b + ", " + zb + " : " + ec;
+        const std::string sub = isFloatType(ec) ? "arith.subf " : "arith.subi ";
+        body += " %pf_a = " + sub + a + ", " + za + " : " + ec + " %pf_b = " + sub + b + ", " + zb + " : " + ec;
         a = "%pf_a", b = "%pf_b";
       }
-      body += std::string(" %pf_m = ") + (fp ? "arith.mulf " : "arith.muli ") + a + ", " + b + " : " + ec;
-      body += std::string(" %pf_s = ") + (fp ? "arith.addf " : "arith.addi ") + "%pf_c, %pf_m : " + ec;
-      body += " linalg.yield %pf_s : " + ec;
+      multiplyAdd(a, b, ec, body);
     }
-    std::string generic = "linalg.generic {indexing_maps = [" + mapList + "], iterator_types = [" + iterators + "]} ins(" +
-                          *insText + ") outs(" + *outsText + ") { " + body + " }" + (result.empty() ? "" : " -> " + result);
-    out += text.substr(last, at - last) + keepingLines(text, at, end, generic);
+    out += text.substr(last, at - last) + keepingLines(text, at, end, genericText(mapList, iterators, *io, body));
     last = end;
     applied.insert("linalg." + name);
   }
