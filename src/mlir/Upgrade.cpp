@@ -511,6 +511,55 @@ std::string upgradeNewerNamedOps(const std::string& text, std::set<std::string>&
   return out + text.substr(last);
 }
 
+// math.isnan, isinf, isfinite and isnormal (MLIR 20) as the comparisons MLIR 19 spells
+// them with, on the same line: NaN is unordered with itself; the others compare the
+// magnitude with infinity and the smallest normal value, whose bits are the type's. The
+// helper values are named after the result (`%pf_mag_r`), so each is defined once. A
+// class of another element type, or of a dynamic shape (no constant of it), is left for
+// MLIR 19 to refuse at the op. fastmath flags are dropped: exact comparisons are one
+// answer they allow.
+std::string upgradeFloatClasses(const std::string& text, bool& applied) {
+  if (text.find("math.is") == std::string::npos) return text;
+  static const std::regex op(
+      R"((%[\w.$-]+)(\s*=\s*)math\.(isnan|isinf|isfinite|isnormal)\s+(%[\w.$#-]+)(?:\s+fastmath<[^>\n]*>)?\s*:\s*((?:tensor|vector)<[\dx]*(f16|bf16|f32|f64)>|(f16|bf16|f32|f64)\b))");
+  // The bits of +infinity and of the smallest normal value, as MLIR's hexadecimal float literals.
+  static const std::map<std::string, std::pair<const char*, const char*>> bits = {
+      {"f16", {"0x7C00", "0x0400"}},
+      {"bf16", {"0x7F80", "0x0080"}},
+      {"f32", {"0x7F800000", "0x00800000"}},
+      {"f64", {"0x7FF0000000000000", "0x0010000000000000"}}};
+  std::string out;
+  size_t last = 0;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), op); it != std::sregex_iterator(); ++it) {
+    const std::smatch& m = *it;
+    const std::string r = m[1].str(), eq = m[2].str(), kind = m[3].str(), x = m[4].str(), type = m[5].str();
+    const std::string elem = m[6].matched ? m[6].str() : m[7].str();
+    out.append(text, last, size_t(m.position(0)) - last);
+    last = size_t(m.position(0) + m.length(0));
+    if (kind == "isnan") {
+      out += r + eq + "arith.cmpf uno, " + x + ", " + x + " : " + type;
+      continue;
+    }
+    const std::string name = r.substr(1), mag = "%pf_mag_" + name, inf = "%pf_inf_" + name;
+    auto constant = [&](const char* hex) { return m[6].matched ? "dense<" + std::string(hex) + "> : " + type : std::string(hex) + " : " + type; };
+    out += mag + " = math.absf " + x + " : " + type + " " + inf + " = arith.constant " + constant(bits.at(elem).first) + " ";
+    if (kind == "isinf") {
+      out += r + eq + "arith.cmpf oeq, " + mag + ", " + inf + " : " + type;
+    } else if (kind == "isfinite") {
+      out += r + eq + "arith.cmpf one, " + mag + ", " + inf + " : " + type;
+    } else {
+      const std::string normal = "%pf_normal_" + name, bounded = "%pf_bounded_" + name, least = "%pf_least_" + name;
+      out += least + " = arith.constant " + constant(bits.at(elem).second) + " " + normal + " = arith.cmpf oge, " + mag + ", " +
+             least + " : " + type + " " + bounded + " = arith.cmpf one, " + mag + ", " + inf + " : " + type + " " + r + eq +
+             "arith.andi " + normal + ", " + bounded + " : " + (m[6].matched ? type.substr(0, type.size() - elem.size() - 1) + "i1>" : "i1");
+    }
+  }
+  if (last == 0) return text;
+  applied = true;
+  out.append(text, last, std::string::npos);
+  return out;
+}
+
 // IREE's dumps wrap the function in hal.executable ops whose custom syntax needs IREE's
 // dialects. Keep the func.func ops and the attribute aliases, blank the rest (newlines
 // kept, so every line and column stays where it was in the user's file).
@@ -594,6 +643,9 @@ std::string upgradeMlir(const std::string& text, std::vector<std::string>& notes
   s = upgradeMatmulMaps(s, maps);
   std::set<std::string> named;
   s = upgradeNewerNamedOps(s, named);
+  bool classes = false;
+  s = upgradeFloatClasses(s, classes);
+
   for (const Rename& r : kRenames)
     if (mayMatch(s, r) && renameLines(s, r)) applied.push_back(r.note);
   if (!applied.empty()) {
@@ -604,6 +656,7 @@ std::string upgradeMlir(const std::string& text, std::vector<std::string>& notes
   if (maps)
     notes.push_back("read newer MLIR's spellings: linalg.matmul, batch_matmul, batch_reduce_matmul and contract with "
                     "indexing_maps (MLIR 20, 21) as the linalg.generic each means");
+  if (classes) notes.push_back("read math.isnan, isinf, isfinite and isnormal (MLIR 20) as the float comparisons each means");
   if (!named.empty())
     notes.push_back("read named ops newer than MLIR 19 as the linalg.generic each means: " +
                     joined(std::vector<std::string>(named.begin(), named.end())));
