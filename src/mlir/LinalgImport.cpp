@@ -214,6 +214,29 @@ void tensorAllocations(mlir::ModuleOp module) {
   }
 }
 
+// ub.poison, a value left undefined (newer MLIR's padding where any value will do): zero,
+// one of the values it may take, so that results are the same on every run. A poison
+// tensor of a dynamic shape has no constant; it stays, and is refused at the op.
+void poisonValues(mlir::func::FuncOp entry, std::vector<std::string>& notes) {
+  std::vector<mlir::Operation*> ops;
+  entry.walk([&](mlir::Operation* op) {
+    if (op->getName().getStringRef() == "ub.poison" && op->getNumResults() == 1) ops.push_back(op);
+  });
+  mlir::IRRewriter rewriter(entry.getContext());
+  size_t read = 0;
+  for (mlir::Operation* op : ops) {
+    const mlir::Type t = op->getResult(0).getType();
+    auto shaped = mlir::dyn_cast<mlir::ShapedType>(t);
+    if (shaped && !shaped.hasStaticShape()) continue;
+    const mlir::Type e = mlir::getElementTypeOrSelf(t);
+    if (!mlir::isa<mlir::FloatType, mlir::IntegerType, mlir::IndexType>(e)) continue;
+    rewriter.setInsertionPoint(op);
+    rewriter.replaceOpWithNewOp<mlir::arith::ConstantOp>(op, mlir::cast<mlir::TypedAttr>(rewriter.getZeroAttr(t)));
+    ++read;
+  }
+  if (read) notes.push_back(std::to_string(read) + " ub.poison value(s) (left undefined) read as zero, a value each may take");
+}
+
 // Whether line `n` (from 1) reads the same in both texts: a line the entry slice kept.
 bool sameLine(const std::string& a, const std::string& b, int n) {
   auto line = [n](const std::string& t) -> std::string_view {
@@ -626,6 +649,7 @@ static LinalgImport importHere(const SourceFile& src, const std::string& entry) 
 
   tensorAllocations(*top);
   inlineCalls(chosen, out.notes);
+  poisonValues(chosen, out.notes);
   unrollLoops(chosen, out.notes);
   readBuffers(chosen, out.notes);
   if (mlir::failed(lowerTosa(chosen, out.notes)))
