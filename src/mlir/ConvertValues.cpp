@@ -103,8 +103,17 @@ void Importer::arguments() {
     auto t = tensorType(a, fn_);
     TensorValue tv(Kind::Input);
     tv.name = nm;
-    for (int64_t k = 0; k < t.getRank(); ++k)
-      tv.shape.push_back(t.isDynamicDim(k) ? ext_.named(nm + "_" + std::to_string(k)) : ext_.literal(t.getDimSize(k)));
+    // A dynamic extent's size is named after its argument; the name is taken, so that no
+    // tensor named later (a buffer's next value, `arg2_1`) is named as a size.
+    for (int64_t k = 0; k < t.getRank(); ++k) {
+      if (!t.isDynamicDim(k)) {
+        tv.shape.push_back(ext_.literal(t.getDimSize(k)));
+        continue;
+      }
+      const std::string size = nm + "_" + std::to_string(k);
+      taken_.insert(size);
+      tv.shape.push_back(ext_.named(size));
+    }
     d.type = elemType(t);
     d.hasShape = true;
     tensors_[a] = tv;

@@ -560,6 +560,45 @@ std::string upgradeFloatClasses(const std::string& text, bool& applied) {
   return out;
 }
 
+// The transform dialect's scripts beside the payload (`transform.named_sequence
+// @__transform_main`, `transform.sequence`: MLIR's tests schedule the functions with them)
+// say how MLIR should tile and vectorize, and compute nothing; polyfuse makes its own
+// schedule. Each op at the start of a line, with its signature and region, is blanked
+// (newlines kept, so lines and columns stay where they were).
+std::string dropTransformScripts(const std::string& text, bool& applied) {
+  if (text.find("transform.") == std::string::npos) return text;
+  static const std::regex op(R"((^|\n)[ \t]*(transform\.\w+))");
+  std::string out = text;
+  size_t last = 0;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), op); it != std::sregex_iterator(); ++it) {
+    const size_t at = size_t(it->position(2));
+    if (at < last) continue;
+    // The op's end: its region's closing brace, or its line's end for one without a
+    // region. Parentheses (a signature, `failures(..)`) may hold braces of attributes.
+    size_t end = std::string::npos;
+    for (size_t i = at; i < text.size() && end == std::string::npos; ++i) {
+      if (text[i] == '(' || text[i] == '[') {
+        const size_t close = closingBracket(text, i);
+        if (close == std::string::npos) break;
+        i = close;
+      } else if (text[i] == '{') {
+        end = closingBracket(text, i);
+        if (end == std::string::npos) break;
+        ++end;
+      } else if (text[i] == '\n') {
+        const size_t next = text.find_first_not_of(" \t\r\n", i);
+        if (next == std::string::npos || text[next] != '{') end = i;
+      }
+    }
+    if (end == std::string::npos) continue;
+    for (size_t i = at; i < end; ++i)
+      if (out[i] != '\n') out[i] = ' ';
+    last = end;
+    applied = true;
+  }
+  return applied ? out : text;
+}
+
 // IREE's dumps wrap the function in hal.executable ops whose custom syntax needs IREE's
 // dialects. Keep the func.func ops and the attribute aliases, blank the rest (newlines
 // kept, so every line and column stays where it was in the user's file).
@@ -634,6 +673,11 @@ std::string upgradeMlir(const std::string& text, std::vector<std::string>& notes
   bool hal = false, init = false;
   std::string s = unwrapHal(text, hal);
   if (hal) applied.push_back("the functions inside IREE's hal.executable wrappers were read alone");
+  bool transform = false;
+  s = dropTransformScripts(s, transform);
+  if (transform)
+    notes.push_back("dropped the transform dialect's scripts: they say how MLIR would schedule the functions, and polyfuse "
+                    "makes its own schedule");
   s = upgradeInitTensor(s, init);
   if (init) applied.push_back("linalg.init_tensor is now tensor.empty");
   bool expand = false;
