@@ -524,6 +524,46 @@ void Importer::genericShape(Operation* op) {
     tensors_[g.getResult(k)] = TensorValue(Kind::Computed, tensorOf(g.getDpsInits()[k], op).shape);
   }
   loops_[op] = loopSym;
+  windowBounds(g, loopSym, loc);
+}
+
+// A subscript that sums loops (a convolution's window, `d0 + d2`) reaches past each
+// loop's extent: of dynamic extents, the operand holds it only if the sizes say so
+// (output + filter - 1 <= input), which MLIR leaves to the caller. Each such subscript,
+// c_i * d_i + c with every c_i >= 0, at its largest is below the operand's extent:
+// sum c_i * extent_i + (c - sum c_i + 1) <= extent, a bound on the sizes the program
+// states (static extents are checked by Sema as every access is).
+void Importer::windowBounds(mlir::linalg::GenericOp g, const std::vector<int>& loops, SourceLoc loc) {
+  for (mlir::OpOperand& o : g->getOpOperands()) {
+    if (!mlir::isa<mlir::RankedTensorType>(o.get().getType())) continue;
+    const Shape& s = tensorOf(o.get(), g).shape;
+    mlir::AffineMap m = g.getMatchingIndexingMap(&o);
+    for (unsigned r = 0; r < m.getNumResults() && r < s.size(); ++r) {
+      if (mlir::isa<mlir::AffineDimExpr, mlir::AffineConstantExpr>(m.getResult(r))) continue;
+      std::map<unsigned, int64_t> coefficient;
+      int64_t constant = 0;
+      std::function<bool(mlir::AffineExpr, int64_t)> linear = [&](mlir::AffineExpr e, int64_t k) {
+        if (auto d = mlir::dyn_cast<mlir::AffineDimExpr>(e)) return coefficient[d.getPosition()] += k, true;
+        if (auto c = mlir::dyn_cast<mlir::AffineConstantExpr>(e)) return constant += k * c.getValue(), true;
+        auto b = mlir::dyn_cast<mlir::AffineBinaryOpExpr>(e);
+        if (!b) return false;
+        if (e.getKind() == mlir::AffineExprKind::Add) return linear(b.getLHS(), k) && linear(b.getRHS(), k);
+        if (e.getKind() != mlir::AffineExprKind::Mul) return false;
+        if (auto c = mlir::dyn_cast<mlir::AffineConstantExpr>(b.getRHS())) return linear(b.getLHS(), k * c.getValue());
+        if (auto c = mlir::dyn_cast<mlir::AffineConstantExpr>(b.getLHS())) return linear(b.getRHS(), k * c.getValue());
+        return false;
+      };
+      if (!linear(m.getResult(r), 1)) continue;
+      PendingBound bound{{}, constant + 1, s[r], loc, "the window of " + opName(g)};
+      bool dynamic = !ext_.value(s[r]), usable = true;
+      for (auto [l, k] : coefficient) {
+        if (k == 0) continue;
+        if (k < 0 || l >= loops.size() || loops[l] < 0) usable = false;
+        else bound.terms.push_back({loops[l], k}), bound.offset -= k, dynamic |= !ext_.value(loops[l]);
+      }
+      if (usable && dynamic) bounds_.push_back(std::move(bound));
+    }
+  }
 }
 
 // One statement per result kept (a copy of the init first where it is read).

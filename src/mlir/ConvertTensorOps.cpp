@@ -214,7 +214,7 @@ void Importer::slice(Operation* op) {
     if (mlir::isa<Value>(sizes[k])) {
       if (stride != 1) throw SourceError(locOf(op), "extract_slice of a dynamic size with a stride other than 1 is not supported");
       const Shape& src = tensorOf(x.getSource(), op).shape;
-      bounds_.push_back({shape.back(), off, src[k], locOf(op), "the extract_slice"});
+      bounds_.push_back({{{shape.back(), 1}}, off, src[k], locOf(op), "the extract_slice"});
     }
   }
   view(op, x.getSource(), shape, exprs);
@@ -274,7 +274,7 @@ void Importer::insertShape(Operation* op) {
     }
     ext_.unite(src[j], extentOf(sizes[k], op), loc);
     checkWindow(op, "insert_slice", k, (*offsets)[k], 1, src[j], dest[k]);
-    if (mlir::isa<Value>(sizes[k])) bounds_.push_back({src[j], (*offsets)[k], dest[k], loc, "the insert_slice"});
+    if (mlir::isa<Value>(sizes[k])) bounds_.push_back({{{src[j], 1}}, (*offsets)[k], dest[k], loc, "the insert_slice"});
     ++j;
   }
   tensors_[x.getResult()] = TensorValue(Kind::Computed, dest);

@@ -49,22 +49,33 @@ void Importer::run(mlir::func::FuncOp fn) {
     throw SourceError(locOf(fn), "function '" + fn.getSymName().str() + "' returns no tensor: polyfuse computes a function's results");
 }
 
-// The bounds the slices need, on the program's sizes: a static one is checked here; a
-// size that is the limit itself, from offset 0, needs none.
+// The bounds the slices and windows need, on the program's sizes: static extents folded
+// into the offset; a static bound is checked here; a size that is the limit itself, from
+// offset 0 or below, needs none.
 void Importer::sizeBounds() {
-  std::set<std::tuple<std::string, int64_t, std::string>> seen;
+  std::set<std::tuple<std::vector<std::pair<std::string, int64_t>>, int64_t, std::string>> seen;
   for (const PendingBound& b : bounds_) {
-    std::optional<int64_t> n = ext_.value(b.size), limit = ext_.value(b.limit);
-    if (ext_.find(b.size) == ext_.find(b.limit) && b.offset == 0) continue;
-    if (n) {
-      if (limit && *n + b.offset > *limit)
-        throw SourceError(b.loc, b.what + " takes " + std::to_string(*n) + " elements from " + std::to_string(b.offset) +
-                                     " of a dimension of " + std::to_string(*limit));
+    int64_t offset = b.offset;
+    std::map<std::string, int64_t> named;
+    for (auto [e, k] : b.terms) {
+      if (std::optional<int64_t> n = ext_.value(e)) offset += k * *n;
+      else named[ext_.text(e)] += k;
+    }
+    std::optional<int64_t> limit = ext_.value(b.limit);
+    std::vector<std::pair<std::string, int64_t>> terms;
+    for (auto& [n, k] : named)
+      if (k) terms.push_back({n, k});
+    if (terms.size() == 1 && terms[0].second == 1 && offset <= 0 && ext_.text(b.limit) == terms[0].first) continue;
+    if (terms.empty()) {
+      // A window of static extents is checked by Sema, as every access is.
+      if (limit && offset > *limit && b.terms.size() == 1)
+        throw SourceError(b.loc, b.what + " takes " + std::to_string(offset - b.offset) + " elements from " +
+                                     std::to_string(b.offset) + " of a dimension of " + std::to_string(*limit));
       continue;  // a literal against a size: the size's own check (>= 1) cannot say; MLIR's verifier did
     }
-    const std::string size = ext_.text(b.size), lim = ext_.text(b.limit);
-    if (!seen.insert({size, b.offset, lim}).second) continue;
-    out_.def.sizeBounds.push_back({size, b.offset, lim, b.loc, b.what});
+    const std::string lim = ext_.text(b.limit);
+    if (!seen.insert({terms, offset, lim}).second) continue;
+    out_.def.sizeBounds.push_back({terms, offset, lim, b.loc, b.what});
   }
 }
 

@@ -260,8 +260,9 @@ class Importer {
   bool smallFloatNoted_ = false;  // the note on f8 storage is given once
   std::vector<Shape> paramShapes_;  // beside out_.def.params (empty for scalars)
   // Slices of a dynamic size: size + offset <= limit, as extents (named once all are).
+  // sum of coefficient * extent, + offset <= limit (extents as ext_ numbers them).
   struct PendingBound {
-    int size;
+    std::vector<std::pair<int, int64_t>> terms;
     int64_t offset;
     int limit;
     SourceLoc loc;
@@ -347,6 +348,7 @@ class Importer {
 
   // ---- ConvertValues.cpp: the function's arguments and results, constants, fills and extents ----
   void sizeBounds();
+  void windowBounds(mlir::linalg::GenericOp g, const std::vector<int>& loops, SourceLoc loc);
   void arguments();
   int indexSym(Value v, Operation* at);
   // (at most kMaxFoldOps ops are followed: a longer computation does not fold)

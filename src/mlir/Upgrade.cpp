@@ -108,22 +108,24 @@ std::vector<std::string> typeExtents(const std::string& type) {
 
 // Before 2024, `tensor.expand_shape %x [[0, 1], [2]] : tensor<8x32xf32> into
 // tensor<2x4x32xf32>` took its result sizes from the type; now they are spelled out in
-// `output_shape`. A static result type gives them. A dynamic one (torch-mlir's grouped
-// convolution casts its input to `?` sizes, then splits the channels into groups) gets
-// them where its operand is a `tensor.cast` of a static tensor: each `?` is its group's
-// source extent over the group's other sizes, named by a constant put before the op.
-// Otherwise it is left for MLIR's parser to refuse at the op.
+// `output_shape`. A static result type gives them. A dynamic one gets them as MLIR then
+// inferred them: each `?` (one a group) is its group's source extent over the group's
+// other sizes, named by ops put before the op, on its line: a constant where the extent
+// is static (in the type, or where the operand is a `tensor.cast` of a static tensor:
+// torch-mlir's grouped convolution casts its input to `?` sizes, then splits the channels
+// into groups), else the operand's `tensor.dim` divided by the other sizes. A group of two
+// `?` is left for MLIR's parser to refuse at the op.
 std::string upgradeExpandShape(const std::string& text, bool& applied) {
   if (text.find("tensor.expand_shape") == std::string::npos || text.find(" into ") == std::string::npos) return text;
   static const std::regex expand(
-      R"((tensor\.expand_shape\s+(%[\w.$#-]+)\s*\[((?:\s*\[[\d,\s]*\],?)*)\s*\])(\s*:\s*tensor<[^>]*>\s*into\s*tensor<([^>]*)>))");
+      R"((tensor\.expand_shape\s+(%[\w.$#-]+)\s*\[((?:\s*\[[\d,\s]*\],?)*)\s*\])(\s*:\s*tensor<([^>]*)>\s*into\s*tensor<([^>]*)>))");
   static const std::regex group(R"(\[([\d,\s]*)\])");
   std::string out;
   size_t last = 0;
   int serial = 0;
   for (auto it = std::sregex_iterator(text.begin(), text.end(), expand); it != std::sregex_iterator(); ++it) {
     const std::smatch& m = *it;
-    std::vector<std::string> sizes = typeExtents(m[5].str());
+    std::vector<std::string> sizes = typeExtents(m[6].str());
     std::string defs;
     if (std::find(sizes.begin(), sizes.end(), "?") != sizes.end()) {
       // The operand's static extents, from `%x = tensor.cast %y : tensor<S> to`.
@@ -135,8 +137,7 @@ std::string upgradeExpandShape(const std::string& text, bool& applied) {
       std::string castType;
       for (auto c = std::sregex_iterator(before.begin(), before.end(), cast); c != std::sregex_iterator(); ++c)
         castType = (*c)[1].str();  // the last: the definition this use sees
-      if (castType.empty()) continue;
-      const std::vector<std::string> src = typeExtents(castType);
+      const std::vector<std::string> src = typeExtents(castType.empty() ? m[5].str() : castType);
       std::vector<std::vector<size_t>> groups;
       const std::string reassoc = m[3].str();
       for (auto g = std::sregex_iterator(reassoc.begin(), reassoc.end(), group); g != std::sregex_iterator(); ++g) {
@@ -160,20 +161,39 @@ std::string upgradeExpandShape(const std::string& text, bool& applied) {
         }
         if (!known || unknown == sizes.size()) continue;
         const std::optional<int64_t> whole = extentValue(src[g]);
-        known = whole && *whole % rest == 0;
-        if (!known) break;
         const std::string name = "%pf_expand" + std::to_string(serial) + "_" + std::to_string(unknown);
-        defs += name + " = arith.constant " + std::to_string(*whole / rest) + " : index ";
+        if (whole) {
+          known = *whole % rest == 0;
+          if (!known) break;
+          defs += name + " = arith.constant " + std::to_string(*whole / rest) + " : index ";
+        } else if (src[g] == "?") {
+          defs += name + "_at = arith.constant " + std::to_string(g) + " : index " + name + (rest == 1 ? "" : "_whole") +
+                  " = tensor.dim " + m[2].str() + ", " + name + "_at : tensor<" + m[5].str() + "> ";
+          if (rest != 1)
+            defs += name + "_rest = arith.constant " + std::to_string(rest) + " : index " + name + " = arith.divui " + name +
+                    "_whole, " + name + "_rest : index ";
+        } else {
+          known = false;
+          break;
+        }
         sizes[unknown] = name;
       }
       if (!known || std::find(sizes.begin(), sizes.end(), "?") != sizes.end()) continue;
       ++serial;
     }
-    // The constants go before the op's result name, on its line.
+    // The sizes' ops go at the end of the line before, where it holds no comment, so the
+    // op keeps its column in messages; else before the op's result name, on its line.
     size_t at = size_t(m.position(0));
     if (!defs.empty()) {
       const size_t lineStart = text.rfind('\n', at) == std::string::npos ? 0 : text.rfind('\n', at) + 1;
-      at = text.find_first_not_of(" \t", lineStart);
+      const size_t before = lineStart == 0 ? std::string::npos : text.rfind('\n', lineStart - 2);
+      const size_t prevStart = before == std::string::npos ? 0 : before + 1;
+      if (lineStart > 0 && text.substr(prevStart, lineStart - prevStart).find("//") == std::string::npos && lineStart - 1 >= last) {
+        at = lineStart - 1;
+        defs = " " + defs;
+      } else {
+        at = text.find_first_not_of(" \t", lineStart);
+      }
       if (at < last) continue;
     }
     out += text.substr(last, at - last) + defs + text.substr(at, size_t(m.position(0)) - at) + m[1].str() +

@@ -137,11 +137,12 @@ struct StmtDecl {
   std::vector<WhereRange> where;
 };
 
-// A size a front end knows to be bounded: size + offset <= limit (a slice that takes
-// `size` elements from `offset` of a dimension of extent `limit`, a size name or an
-// integer). Checked where sizes are given; isl's context assumes it.
+// Sizes a front end knows to be bounded: sum of coefficient * size, + offset <= limit (a
+// slice that takes `size` elements from `offset` of a dimension of extent `limit`, a size
+// name or an integer; a window that reads output + filter - 1 elements of its input).
+// Checked where sizes are given; isl's context assumes it.
 struct SizeBoundDecl {
-  std::string size;
+  std::vector<std::pair<std::string, int64_t>> terms;  // size name, coefficient
   int64_t offset = 0;
   std::string limit;
   SourceLoc loc;

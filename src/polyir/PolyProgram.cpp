@@ -101,8 +101,7 @@ PolyProgram::PolyProgram(const Program& prog, IslContextPtr ctx) : prog_(prog), 
   // source): given sizes are checked against it (Program::checkSizes).
   for (auto& b : prog_.sizeBounds) {
     const isl::space sp = paramSpace();
-    Affine used = Affine::var(b.size) + Affine::constantOf(b.offset);
-    context_ = context_.intersect(isl::manage(isl_aff_le_set(affineOn(used, sp, {}).release(), affineOn(b.limit, sp, {}).release())));
+    context_ = context_.intersect(isl::manage(isl_aff_le_set(affineOn(b.used, sp, {}).release(), affineOn(b.limit, sp, {}).release())));
   }
   buildStatements();
   checkBounds();

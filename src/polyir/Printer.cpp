@@ -60,7 +60,7 @@ std::string programText(const Program& prog) {
   // TC has no syntax for a bound on a size: a comment says it (checked when sizes are given).
   std::string s;
   for (auto& b : prog.sizeBounds)
-    s += "# requires " + b.size + (b.offset ? " + " + std::to_string(b.offset) : "") + " <= " + b.limit.str() + ": " + b.what + " at line " + std::to_string(b.loc.line) + "\n";
+    s += "# requires " + b.used.str() + " <= " + b.limit.str() + ": " + b.what + " at line " + std::to_string(b.loc.line) + "\n";
   s += "def " + prog.name + "(";
   bool first = true;
   auto param = [&](const std::string& text) {

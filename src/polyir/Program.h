@@ -87,10 +87,9 @@ struct Statement {
   std::string label() const { return name.empty() ? "S" + std::to_string(id) : name; }
 };
 
-// size + offset <= limit, for every size the program may be given (SizeBoundDecl).
+// used <= limit, for every size the program may be given (SizeBoundDecl).
 struct SizeBound {
-  std::string size;
-  int64_t offset = 0;
+  Affine used;
   Affine limit;
   SourceLoc loc;
   std::string what;

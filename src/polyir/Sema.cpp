@@ -70,10 +70,12 @@ void Program::checkSizes(const Sizes& sizes) const {
                        [&] { std::string s; for (auto& p : sizeParams) s += (s.empty() ? "" : ", ") + p; return s.empty() ? std::string("none") : s; }() + ")");
   for (auto& b : sizeBounds) {
     const int64_t limit = b.limit.eval(sizes);
-    if (sizes.at(b.size) + b.offset > limit)
-      throw UsageError("size '" + b.size + "' = " + std::to_string(sizes.at(b.size)) + " is too large: " + b.what + " at line " +
-                       std::to_string(b.loc.line) + " needs " + b.size + (b.offset ? " + " + std::to_string(b.offset) : "") +
-                       " <= " + b.limit.str() + (b.limit.isConstant() ? "" : " = " + std::to_string(limit)));
+    if (b.used.eval(sizes) <= limit) continue;
+    std::string given;
+    for (auto& [n, k] : b.used.coef) given += (given.empty() ? "'" : ", '") + n + "' = " + std::to_string(sizes.at(n));
+    throw UsageError((b.used.coef.size() == 1 ? "size " + given + " is" : "sizes " + given + " are") + " too large: " + b.what +
+                     " at line " + std::to_string(b.loc.line) + " needs " + b.used.str() + " <= " + b.limit.str() +
+                     (b.limit.isConstant() ? "" : " = " + std::to_string(limit)));
   }
   // Bounds under which the cost model's products fit in 64 bits (polyir/Checked.h).
   auto sizesText = [&] {
@@ -229,8 +231,12 @@ class Sema {
       if (names.count(sname))
         throw SourceError(def_.loc, "name '" + sname + "' is used both as a size and as a parameter");
     for (auto& b : def_.sizeBounds) {
-      if (!isSize(b.size)) throw SourceError(b.loc, "a bound names '" + b.size + "', which is not a size of the program");
-      prog_.sizeBounds.push_back({b.size, b.offset, sizeExpr(b.limit, b.loc, false), b.loc, b.what});
+      Affine used = Affine::constantOf(b.offset);
+      for (auto& [size, k] : b.terms) {
+        if (!isSize(size)) throw SourceError(b.loc, "a bound names '" + size + "', which is not a size of the program");
+        used = used + Affine::var(size).scaled(k);
+      }
+      prog_.sizeBounds.push_back({used, sizeExpr(b.limit, b.loc, false), b.loc, b.what});
     }
     for (auto& o : def_.outputs) {
       if (prog_.findTensor(o.name) >= 0 || isScalar(o.name))

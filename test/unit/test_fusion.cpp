@@ -32,7 +32,12 @@ namespace {
 Sizes allSizes(const Program& p, int64_t v) {
   Sizes s;
   for (auto& n : p.sizeParams) s[n] = v;
-  for (auto& b : p.sizeBounds) s[b.size] = std::max<int64_t>(1, std::min(s[b.size], b.limit.eval(s) - b.offset));
+  // A bound on one size (a slice's): that size lowered until it holds.
+  for (auto& b : p.sizeBounds)
+    if (b.used.coef.size() == 1 && b.used.coef.begin()->second == 1) {
+      const std::string& n = b.used.coef.begin()->first;
+      s[n] = std::max<int64_t>(1, std::min(s[n], b.limit.eval(s) - (b.used.eval(s) - s[n])));
+    }
   return s;
 }
 
