@@ -20,10 +20,14 @@ std::optional<std::vector<std::string>> denseInts(const std::string& dense, size
   static const std::regex d(R"(dense<\s*\[?([-\d,\s]*)\]?\s*>)");
   std::smatch m;
   if (!std::regex_match(dense, m, d)) return std::nullopt;
+  if (trimmed(m[1].str()).empty()) return n == 0 ? std::optional<std::vector<std::string>>(std::vector<std::string>{}) : std::nullopt;
   std::vector<std::string> v = commaList(m[1].str());
   if (v.size() == 1 && n > 1) v.assign(n, v[0]);
   return v;
 }
+
+// MLIR's dense i64 array of `v`; an empty one has no colon.
+std::string i64Array(const std::vector<std::string>& v) { return v.empty() ? "array<i64>" : "array<i64: " + joined(v) + ">"; }
 
 constexpr size_t kMaxRegexLine = 4096;
 
@@ -120,14 +124,14 @@ struct Reader {
       if (op != "avg_pool2d") drop("acc_type");
       applied.insert("zero-point operands of 0");
     } else if (op == "reshape" && operands.size() == 2 && shape(1)) {
-      attrs.push_back("new_shape = array<i64: " + joined(*shape(1)) + ">");
+      attrs.push_back("new_shape = " + i64Array(*shape(1)));
       operandsFrom(1);
     } else if (op == "tile" && operands.size() == 2 && shape(1)) {
-      attrs.push_back("multiples = array<i64: " + joined(*shape(1)) + ">");
+      attrs.push_back("multiples = " + i64Array(*shape(1)));
       operandsFrom(1);
     } else if (op == "slice" && operands.size() == 3 && shape(1) && shape(2)) {
-      attrs.push_back("start = array<i64: " + joined(*shape(1)) + ">");
-      attrs.push_back("size = array<i64: " + joined(*shape(2)) + ">");
+      attrs.push_back("start = " + i64Array(*shape(1)));
+      attrs.push_back("size = " + i64Array(*shape(2)));
       operandsFrom(1);
     } else if (op == "pad" && operands.size() >= 2 && shape(1)) {
       const std::vector<std::string>& p = *shape(1);
@@ -187,9 +191,9 @@ struct Reader {
 std::string readTosa10(const std::string& text, std::vector<std::string>& notes) {
   if (text.find("tosa.") == std::string::npos) return text;
   static const std::regex constShape(
-      R"(^(\s*)(%[\w.$-]+)\s*=\s*tosa\.const_shape\s*(?:\{\s*values\s*=\s*(dense<[^>]*>)\s*:\s*tensor<[^>]*>\s*\}|values\(\s*(dense<[^>]*>)\s*:\s*tensor<[^>]*>\s*\))\s*:\s*\(\)\s*->\s*!tosa\.shape<(\d+)>\s*$)");
+      R"(^(\s*)(%[\w.$-]+)\s*=\s*(?:tosa\.const_shape|"tosa\.const_shape"\s*\(\s*\))\s*(?:<?\{\s*values?\s*=\s*(dense<[^>]*>)\s*:\s*tensor<[^>]*>\s*\}>?|values\(\s*(dense<[^>]*>)\s*:\s*tensor<[^>]*>\s*\))\s*:\s*\(\)\s*->\s*!tosa\.shape<(\d+)>\s*$)");
   static const std::regex scalarConst(
-      R"(^\s*(%[\w.$-]+)\s*=\s*"tosa\.const"\(\)\s*\{\s*value\s*=\s*dense<\s*\[?\s*([-+\w.]+)\s*\]?\s*>\s*:\s*tensor<(?:1x)?\w+>\s*\})");
+      R"(^\s*(%[\w.$-]+)\s*=\s*(?:"tosa\.const"\(\)\s*\{\s*value\s*=\s*|arith\.constant\s+)dense<\s*\[?\s*([-+\w.]+)\s*\]?\s*>\s*:\s*tensor<(?:1x)?\w+>\s*(?:\}|$))");
   static const std::regex axis(R"(\btosa\.(reduce_\w+|argmax)(\s+%[\w.$-]+)\s+axis\((\d+)\))");
   static const std::regex opLine(
       R"(^(\s*)(%[\w.$-]+)\s*=\s*tosa\.(\w+)\s+([^{:]*?)\s*(\{[^{}]*\})?\s*:\s*\((.*)\)\s*->\s*(.*?)\s*$)");
@@ -202,6 +206,13 @@ std::string readTosa10(const std::string& text, std::vector<std::string>& notes)
     std::string line = text.substr(b, e - b);
     if (line.find("tosa.") != std::string::npos) {
       if (constValues(line)) r.applied.insert("tosa.const's values");
+    }
+    // One-element constants (a pad's value, a zero point), tosa's or arith's, as the
+    // operands that TOSA 1.0 made of attributes name them.
+    if ((line.find("tosa.const") != std::string::npos || line.find("arith.constant") != std::string::npos) &&
+        line.size() <= kMaxRegexLine) {
+      std::smatch m;
+      if (std::regex_search(line, m, scalarConst)) r.scalars[m[1].str()] = m[2].str();
     }
     // std::regex recurses per character: a long line (a constant's elements) gets the
     // plain rewrite above only.
@@ -216,7 +227,6 @@ std::string readTosa10(const std::string& text, std::vector<std::string>& notes)
           line = m[1].str();  // read where it is used
         }
       }
-      if (std::regex_search(line, m, scalarConst)) r.scalars[m[1].str()] = m[2].str();
       if (std::regex_search(line, axis)) {
         line = std::regex_replace(line, axis, "tosa.$1$2 {axis = $3 : i32}");
         r.applied.insert("axis(..)");
