@@ -191,9 +191,12 @@ std::optional<std::vector<Function>> functionsOf(const std::string& text) {
 std::string readEntryOnly(const std::string& text, const std::string& entry, std::vector<std::string>& notes) {
   const std::optional<std::vector<Function>> fns = functionsOf(text);
   if (!fns) return text;
+  // A name defined twice (MLIR's split test files, `// -----` between their cases) is
+  // left out where the entry does not reach it; where it does, MLIR will say so.
   std::map<std::string, const Function*> byName;
+  std::set<std::string> twice;
   for (const Function& f : *fns)
-    if (f.hasBody && !byName.emplace(f.name, &f).second) return text;  // a name twice: MLIR will say so
+    if (f.hasBody && !byName.emplace(f.name, &f).second) twice.insert(f.name);
   const Function* chosen = nullptr;
   if (!entry.empty()) {
     auto it = byName.find(entry);
@@ -204,13 +207,14 @@ std::string readEntryOnly(const std::string& text, const std::string& entry, std
     for (const Function& f : *fns)
       if (f.hasBody && !chosen) chosen = &f;
   }
-  if (!chosen) return text;  // the importer names what there is
+  if (!chosen || twice.count(chosen->name)) return text;  // the importer names what there is
   std::set<std::string> reached{chosen->name};
   std::vector<const Function*> work{chosen};
   while (!work.empty()) {
     const Function* f = work.back();
     work.pop_back();
     for (const std::string& ref : f->references) {
+      if (twice.count(ref)) return text;
       auto it = byName.find(ref);
       if (reached.insert(ref).second && it != byName.end()) work.push_back(it->second);  // declarations stay too
     }

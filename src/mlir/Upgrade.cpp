@@ -32,6 +32,9 @@ const Rename kRenames[] = {
     {"func ", R"((^|[\s{])func(\s+(?:private\s+)?@))", "$1func.func$2", "func is now func.func"},
     {"arith.maxf", R"(\barith\.maxf\b)", "arith.maximumf", "arith.maxf is now arith.maximumf"},
     {"arith.minf", R"(\barith\.minf\b)", "arith.minimumf", "arith.minf is now arith.minimumf"},
+    // Before 2024, the unsigned matmul was an op of its own; now it is matmul's cast.
+    {"linalg.matmul_unsigned", R"(\blinalg\.matmul_unsigned(\s+ins\b))", "linalg.matmul {cast = #linalg.type_fn<cast_unsigned>}$1",
+     "linalg.matmul_unsigned is now linalg.matmul with cast_unsigned"},
     // Newer MLIR (20) moved pack and unpack into linalg; MLIR 19 spells them tensor's.
     {"linalg.pack", R"(\blinalg\.pack\b)", "tensor.pack", "linalg.pack is tensor.pack in MLIR 19"},
     {"linalg.unpack", R"(\blinalg\.unpack\b)", "tensor.unpack", "linalg.unpack is tensor.unpack in MLIR 19"},
