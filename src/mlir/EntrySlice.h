@@ -15,4 +15,10 @@ namespace polyfuse {
 // The text is returned as it is when its functions cannot be told apart with certainty.
 std::string readEntryOnly(const std::string& text, const std::string& entry, std::vector<std::string>& notes);
 
+// A split test file (`// -----` alone on the lines between its cases, which mlir-opt
+// -split-input-file reads as separate modules, each with its own aliases and names): the
+// section that defines the entry, the others blanked; one note when any were. The text as
+// it is when the file has no split or no section defines the entry.
+std::string readEntrySection(const std::string& text, const std::string& entry, std::vector<std::string>& notes);
+
 }  // namespace polyfuse

@@ -613,8 +613,11 @@ static LinalgImport importHere(const SourceFile& src, const std::string& entry) 
     read(src.text, out.notes);
   } catch (const SourceError& whole) {
     std::vector<std::string> notes;
-    const std::string sliced = readEntryOnly(src.text, entry, notes);
-    if (sliced == src.text || sameLine(sliced, src.text, whole.loc().line)) throw;  // the failure is the entry's own
+    const std::string sliced = readEntryOnly(readEntrySection(src.text, entry, notes), entry, notes);
+    // A failing line the slice keeps is the entry's own failure, unless it redefines a name
+    // or an alias that the slice left out (a split file's other cases define it first).
+    const bool redefinition = std::string(whole.what()).find("redefinition of") != std::string::npos;
+    if (sliced == src.text || (!redefinition && sameLine(sliced, src.text, whole.loc().line))) throw;
     read(sliced, notes);
     std::string first = whole.what();
     first = first.substr(0, first.find('\n'));

@@ -323,6 +323,45 @@ std::string upgradeMatmulMaps(const std::string& text, bool& applied) {
   return out + text.substr(last);
 }
 
+// Newer MLIR gives linalg.map's mapper the init's element as its last argument
+// (`(%a: f32, %b: f32, %out: f32)` for two inputs); MLIR 19's mapper takes the inputs'
+// alone. The init is then an input as well, where the body may read its element: the
+// same values, in MLIR 19's arity. The short form (`linalg.map { arith.addf }`) is the
+// same in both.
+std::string upgradeMapInit(const std::string& text, bool& applied) {
+  if (text.find("linalg.map") == std::string::npos) return text;
+  static const std::regex head(R"(\blinalg\.map\b)");
+  std::string out;
+  size_t last = 0;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), head); it != std::sregex_iterator(); ++it) {
+    const size_t at = size_t(it->position(0) + it->length(0));
+    if (at < last) continue;
+    size_t p = at;
+    const size_t insAt = text.find_first_not_of(" \t\r\n", p);
+    const std::optional<std::string> in = parenthesized(text, p, "ins");
+    const size_t outsAt = text.find_first_not_of(" \t\r\n", p);
+    const std::optional<std::string> init = parenthesized(text, p, "outs");
+    if (!init) continue;
+    const size_t open = text.find_first_not_of(" \t\r\n", p);
+    if (open == std::string::npos || text[open] != '(') continue;
+    const size_t close = closingBracket(text, open);
+    if (close == std::string::npos) continue;
+    const size_t arguments = size_t(std::count(text.begin() + long(open), text.begin() + long(close), '%'));
+    const std::optional<Operands> ins = in ? operands(*in) : Operands{};
+    const std::optional<Operands> outs = operands(*init);
+    if (!ins || !outs || outs->values.size() != 1 || arguments != ins->values.size() + 1) continue;
+    std::vector<std::string> values = ins->values, types = ins->types;
+    values.push_back(outs->values[0]);
+    types.push_back(outs->types[0]);
+    const std::string merged = "ins(" + joined(values) + " : " + joined(types) + ")";
+    if (in) out += text.substr(last, insAt - last) + merged + text.substr(insAt + in->size() + 5, open - insAt - in->size() - 5);
+    else out += text.substr(last, outsAt - last) + merged + " " + text.substr(outsAt, open - outsAt);
+    last = open;
+    applied = true;
+  }
+  return applied ? out + text.substr(last) : text;
+}
+
 // The dims of a tensor type (`tensor<2x?x4xf32>`: 3); none for another type.
 std::optional<size_t> rankOf(const std::string& type) {
   const size_t open = type.find('<'), close = type.rfind('>');
@@ -708,6 +747,11 @@ std::string upgradeMlir(const std::string& text, std::vector<std::string>& notes
   if (expand) applied.push_back("tensor.expand_shape names its result sizes in output_shape");
   bool maps = false;
   s = upgradeMatmulMaps(s, maps);
+  bool mapInit = false;
+  s = upgradeMapInit(s, mapInit);
+  if (mapInit)
+    notes.push_back("read newer MLIR's linalg.map, whose mapper takes the init's element last, in MLIR 19's arity: the init "
+                    "an input as well");
   std::set<std::string> named;
   s = upgradeNewerNamedOps(s, named);
   bool classes = false;
