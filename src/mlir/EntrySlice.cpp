@@ -235,14 +235,21 @@ std::string readEntryOnly(const std::string& text, const std::string& entry, std
 // The sections of a split test file: the text between lines that are `// -----` alone.
 std::string readEntrySection(const std::string& text, const std::string& entry, std::vector<std::string>& notes) {
   std::vector<size_t> starts{0};  // each section's first character
-  for (size_t b = 0; b < text.size();) {
+  std::vector<int> firstLine{1}, lastLine;
+  int line = 1;
+  for (size_t b = 0; b < text.size(); ++line) {
     size_t e = text.find('\n', b);
     if (e == std::string::npos) e = text.size();
-    if (mlir_text::trimmed(text.substr(b, e - b)) == "// -----") starts.push_back(e);
+    if (mlir_text::trimmed(text.substr(b, e - b)) == "// -----") {
+      starts.push_back(e);
+      lastLine.push_back(line - 1);
+      firstLine.push_back(line + 1);
+    }
     b = e + 1;
   }
   if (starts.size() == 1) return text;
   starts.push_back(text.size());
+  lastLine.push_back(line - 1);
   // The section that defines the entry (the first with a body when none is named).
   size_t chosen = starts.size();
   for (size_t k = 0; k + 1 < starts.size() && chosen == starts.size(); ++k) {
@@ -255,9 +262,8 @@ std::string readEntrySection(const std::string& text, const std::string& entry, 
   std::string out = text;
   for (size_t k = starts.size() - 1; k-- > 0;)
     if (k != chosen) out.replace(starts[k], starts[k + 1] - starts[k], mlir_text::keepingLines(out, starts[k], starts[k + 1], ""));
-  const auto lineOf = [&](size_t at) { return 1 + std::count(text.begin(), text.begin() + long(at), '\n'); };
-  notes.push_back("read the split section of lines " + std::to_string(lineOf(starts[chosen]) + (chosen ? 1 : 0)) + " to " +
-                  std::to_string(lineOf(starts[chosen + 1])) + " alone (`// -----` between the file's cases, as mlir-opt "
+  notes.push_back("read the split section of lines " + std::to_string(firstLine[chosen]) + " to " +
+                  std::to_string(lastLine[chosen]) + " alone (`// -----` between the file's cases, as mlir-opt "
                   "-split-input-file reads it)");
   return out;
 }
