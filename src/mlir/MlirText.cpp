@@ -78,11 +78,13 @@ size_t closingBracket(const std::string& text, size_t open) {
 
 std::optional<std::string> parenthesized(const std::string& text, size_t& pos, const std::string& keyword) {
   const size_t at = text.find_first_not_of(" \t\r\n", pos);
-  if (at == std::string::npos || text.compare(at, keyword.size() + 1, keyword + "(") != 0) return std::nullopt;
-  const size_t close = closingBracket(text, at + keyword.size());
+  if (at == std::string::npos || text.compare(at, keyword.size(), keyword) != 0) return std::nullopt;
+  const size_t open = text.find_first_not_of(" \t\r\n", at + keyword.size());  // `ins (` too
+  if (open == std::string::npos || text[open] != '(') return std::nullopt;
+  const size_t close = closingBracket(text, open);
   if (close == std::string::npos) return std::nullopt;
   pos = close + 1;
-  return text.substr(at + keyword.size() + 1, close - at - keyword.size() - 1);
+  return text.substr(open + 1, close - open - 1);
 }
 
 std::optional<std::vector<std::string>> resultTypes(const std::string& text, size_t& pos, size_t count) {

@@ -339,7 +339,7 @@ std::string upgradeMapInit(const std::string& text, bool& applied) {
     size_t p = at;
     const size_t insAt = text.find_first_not_of(" \t\r\n", p);
     const std::optional<std::string> in = parenthesized(text, p, "ins");
-    const size_t outsAt = text.find_first_not_of(" \t\r\n", p);
+    const size_t afterIns = p, outsAt = text.find_first_not_of(" \t\r\n", p);
     const std::optional<std::string> init = parenthesized(text, p, "outs");
     if (!init) continue;
     const size_t open = text.find_first_not_of(" \t\r\n", p);
@@ -354,7 +354,7 @@ std::string upgradeMapInit(const std::string& text, bool& applied) {
     values.push_back(outs->values[0]);
     types.push_back(outs->types[0]);
     const std::string merged = "ins(" + joined(values) + " : " + joined(types) + ")";
-    if (in) out += text.substr(last, insAt - last) + merged + text.substr(insAt + in->size() + 5, open - insAt - in->size() - 5);
+    if (in) out += text.substr(last, insAt - last) + merged + text.substr(afterIns, open - afterIns);
     else out += text.substr(last, outsAt - last) + merged + " " + text.substr(outsAt, open - outsAt);
     last = open;
     applied = true;
