@@ -122,8 +122,10 @@ void Importer::packView(Operation* op, Value source, llvm::ArrayRef<int64_t> inn
       // needs, not only where the tile does not divide it.
       if (extents[size_t(outerOf[size_t(d)])] * tileOf[size_t(d)] <= *n) continue;
       if (!padded)
-        // MLIR's verifier refuses partial tiles without a padding value.
-        throw InternalError("tensor.pack of dimension " + std::to_string(d) + " into tiles that run past it has no padding value");
+        // MLIR's verifier refuses partial tiles without a padding value, but lets a
+        // destination hold more whole tiles than the source fills: undefined elements.
+        throw SourceError(loc, "tensor.pack into more tiles than dimension " + std::to_string(d) +
+                                   " fills, with no padding value: their elements are undefined");
       tail.bounds.emplace_back(exprs.back(), *n);
     }
     // The last tiles run past the source: a tensor of its own, the source where each

@@ -124,9 +124,12 @@ std::optional<Function> functionAt(const std::string& text, const Scanner& scan,
           if (!(past = scan.pastClosing(i))) return std::nullopt;
           i = *past;
         }
-        if (i < text.size() && text[i] == '{') {  // a result's attributes
+        // A result's attributes stand before another result; a brace after the last type,
+        // even with no space between (`-> tensor<4xf32>{`), opens the body.
+        if (i < text.size() && text[i] == '{') {
           if (!(past = scan.pastClosing(i))) return std::nullopt;
-          i = *past;
+          const size_t next = scan.skipSpace(*past);
+          if (next < text.size() && text[next] == ',') i = *past;
         }
         last = i;
         const size_t after = scan.skipSpace(i);
@@ -254,7 +257,7 @@ std::string readEntrySection(const std::string& text, const std::string& entry, 
   size_t chosen = starts.size();
   for (size_t k = 0; k + 1 < starts.size() && chosen == starts.size(); ++k) {
     const std::optional<std::vector<Function>> fns = functionsOf(text.substr(starts[k], starts[k + 1] - starts[k]));
-    if (!fns) return text;
+    if (!fns) continue;  // a section whose functions cannot be told apart is not the entry's
     for (const Function& f : *fns)
       if (f.hasBody && (entry.empty() || f.name == entry)) chosen = k;
   }
