@@ -7,7 +7,7 @@
 // UNIQUE: r(d0) = exp(x(d0))
 // RUN: polyfuse check %s --entry unique 2>&1 >/dev/null | FileCheck --check-prefix=NOTE %s
 // NOTE: note: the file does not read as a whole (line 49: redefinition of attribute alias id 'map'): read the split section of lines 22 to 29 alone (`// -----` between the file's cases, as mlir-opt -split-input-file reads it)
-// Each section may name its maps alike:
+// Each section may name its maps alike (and a body may open right after the result type):
 // RUN: polyfuse check %s --entry aliased --tc 2>/dev/null | FileCheck --check-prefix=ALIASED %s
 // ALIASED: r(d0, d1) = x(d1, d0)
 // RUN: polyfuse check %s --entry twice 2>&1 | FileCheck --check-prefix=TWICE %s
@@ -48,7 +48,7 @@ func.func @new_unsigned(%a: tensor<3x5xi8>, %b: tensor<5x4xi8>, %c: tensor<3x4xi
 
 #map = affine_map<(i, j) -> (j, i)>
 #id = affine_map<(i, j) -> (i, j)>
-func.func @aliased(%x: tensor<3x2xf32>) -> tensor<2x3xf32> {
+func.func @aliased(%x: tensor<3x2xf32>) -> tensor<2x3xf32>{
   %e = tensor.empty() : tensor<2x3xf32>
   %r = linalg.generic {indexing_maps = [#map, #id], iterator_types = ["parallel", "parallel"]}
       ins(%x : tensor<3x2xf32>) outs(%e : tensor<2x3xf32>) {
