@@ -274,7 +274,12 @@ std::optional<std::vector<int64_t>> Importer::foldedList(llvm::ArrayRef<mlir::Op
 
 int Importer::indexSym(Value v, Operation* at) {
   if (auto it = indexSyms_.find(v); it != indexSyms_.end()) return it->second;
-  if (std::optional<int64_t> n = foldedInteger(v)) return indexSyms_[v] = ext_.literal(*n);
+  if (std::optional<int64_t> n = foldedInteger(v)) {
+    // MLIR's verifiers let a constant size or offset be negative (canonicalization tests
+    // write them); no tensor has such an extent.
+    if (*n < 0) throw SourceError(locOf(at), "an extent or offset here is negative (" + std::to_string(*n) + ")");
+    return indexSyms_[v] = ext_.literal(*n);
+  }
   // An extent through i64 and back (torch-mlir's sizes are torch ints), plus 0 or times 1
   // (what a shape computation leaves after folding): the same extent. Followed as a loop,
   // so that no chain of them runs the stack out.

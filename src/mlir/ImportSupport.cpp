@@ -309,7 +309,11 @@ TensorValue& Importer::tensorOf(Value v, Operation* at) {
 }
 
 int Importer::extentOf(mlir::OpFoldResult r, Operation* at) {
-  if (auto a = mlir::dyn_cast<mlir::Attribute>(r)) return ext_.literal(mlir::cast<mlir::IntegerAttr>(a).getInt());
+  if (auto a = mlir::dyn_cast<mlir::Attribute>(r)) {
+    const int64_t n = mlir::cast<mlir::IntegerAttr>(a).getInt();
+    if (n < 0) throw SourceError(locOf(at), "an extent or offset here is negative (" + std::to_string(n) + ")");
+    return ext_.literal(n);
+  }
   return indexSym(mlir::cast<Value>(r), at);
 }
 
