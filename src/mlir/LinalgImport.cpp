@@ -353,17 +353,28 @@ void readGlobals(mlir::func::FuncOp entry, mlir::ModuleOp top, std::vector<std::
 // A call to a function without a body that computes nothing the entry keeps (a benchmark's
 // clock, `%t = call @rtclock() : () -> f64`, read only by the arithmetic that times the
 // kernel; a print of a tensor): erased with the pure scalar ops only its results feed.
-// Not where it takes a buffer (it may write it) or its results reach anything else.
+// Not where it takes a buffer (it may write it), a print's aside, or its results reach
+// anything else.
 bool dropUnusedCall(mlir::func::CallOp call, std::vector<Value>& printed) {
-  for (Value o : call.getOperands())
-    if (mlir::isa<mlir::BaseMemRefType>(o.getType())) return false;
+  const bool print = llvm::StringRef(call.getCallee()).starts_with("print");
+  for (Value o : call.getOperands()) {
+    while (auto c = o.getDefiningOp<mlir::memref::CastOp>()) o = c.getSource();
+    if (mlir::isa<mlir::BaseMemRefType>(o.getType()) && !(print && mlir::isa<mlir::MemRefType>(o.getType()))) return false;
+  }
   // A print of a tensor (buddy-mlir's `call @printMemrefF32(%unranked)`) shows what the
-  // kernel computes: that tensor is a result of the program.
+  // kernel computes: that tensor is a result of the program. A print of a buffer (MLIR's
+  // integration tests) shows what it holds there: a tensor of that, read where the call
+  // was (the buffers' reading, Buffers.h, gives it the value the buffer holds then).
   std::vector<Value> shown;
-  if (llvm::StringRef(call.getCallee()).starts_with("print"))
+  if (print)
     for (Value o : call.getOperands()) {
       while (auto c = o.getDefiningOp<mlir::tensor::CastOp>()) o = c.getSource();
+      while (auto c = o.getDefiningOp<mlir::memref::CastOp>()) o = c.getSource();
       if (mlir::isa<mlir::RankedTensorType>(o.getType())) shown.push_back(o);
+      if (mlir::isa<mlir::MemRefType>(o.getType())) {
+        mlir::OpBuilder b(call);
+        shown.push_back(b.create<mlir::bufferization::ToTensorOp>(call.getLoc(), o).getResult());
+      }
     }
   std::vector<Operation*> slice;  // the call's users, users first when erased backwards
   std::set<Operation*> seen;
@@ -409,7 +420,7 @@ bool dropUnusedCall(mlir::func::CallOp call, std::vector<Value>& printed) {
     Operation* d = feeders.back();
     feeders.pop_back();
     // An op is erased once: it has no use left after, so it is not pushed again.
-    if (!d->use_empty() || !mlir::isa<mlir::tensor::CastOp>(d)) continue;
+    if (!d->use_empty() || !mlir::isa<mlir::tensor::CastOp, mlir::memref::CastOp>(d)) continue;
     std::set<Operation*> inputs;
     for (Value o : d->getOperands())
       if (Operation* f = o.getDefiningOp()) inputs.insert(f);
