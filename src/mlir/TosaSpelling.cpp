@@ -159,6 +159,35 @@ struct Reader {
       attrs.erase(std::find_if(attrs.begin(), attrs.end(), [](const std::string& x) { return x.rfind("perms", 0) == 0; }));
       operands.push_back(constant("perms", "dense<[" + joined(v) + "]>", t));
       types.push_back(t);
+    } else if (op == "rescale" && operands.size() == 5) {
+      // TOSA 1.0's multiplier, shift and zero points are operands (one-element constants
+      // unless per channel); its rounding mode names what MLIR 19's double_round says.
+      // Per-channel factors, unsigned sides (MLIR 19 spells them as ui types) and the
+      // inexact rounding are left as written, for MLIR 19 to refuse at the op.
+      std::vector<std::string> v;
+      for (size_t i = 1; i < 5; ++i) {
+        auto it = scalars.find(operands[i]);
+        if (it == scalars.end()) return m[0].str();
+        v.push_back(it->second);
+      }
+      const std::string mode = attrValue("rounding_mode").value_or("");
+      if (mode != "\"SINGLE_ROUND\"" && mode != "\"DOUBLE_ROUND\"") return m[0].str();
+      for (const char* flag : {"input_unsigned", "output_unsigned"})
+        if (attrValue(flag).value_or("false") != "false") return m[0].str();
+      attrs.erase(std::remove_if(attrs.begin(), attrs.end(),
+                                 [](const std::string& x) {
+                                   // (a transitional form has the zero points both ways)
+                                   return x.rfind("rounding_mode", 0) == 0 || x.rfind("input_unsigned", 0) == 0 ||
+                                          x.rfind("output_unsigned", 0) == 0 || x.rfind("input_zp", 0) == 0 ||
+                                          x.rfind("output_zp", 0) == 0;
+                                 }),
+                  attrs.end());
+      attrs.push_back(std::string("double_round = ") + (mode == "\"DOUBLE_ROUND\"" ? "true" : "false"));
+      attrs.push_back("multiplier = array<i32: " + v[0] + ">");
+      attrs.push_back("shift = array<i8: " + v[1] + ">");
+      attrs.push_back("input_zp = " + v[2] + " : i32");
+      attrs.push_back("output_zp = " + v[3] + " : i32");
+      operandsFrom(1);
     } else if (op == "clamp" && attrValue("min_val") && attrValue("max_val")) {
       auto number = [](const std::string& v) { return trimmed(v.substr(0, v.find(':'))); };
       const std::string lo = number(*attrValue("min_val")), hi = number(*attrValue("max_val"));
