@@ -32,11 +32,16 @@ namespace {
 Sizes allSizes(const Program& p, int64_t v) {
   Sizes s;
   for (auto& n : p.sizeParams) s[n] = v;
-  // A bound on one size (a slice's): that size lowered until it holds.
+  // Where the program bounds sizes (a slice's, a window's), the largest size the bound
+  // counts is lowered until it holds.
   for (auto& b : p.sizeBounds)
-    if (b.used.coef.size() == 1 && b.used.coef.begin()->second == 1) {
-      const std::string& n = b.used.coef.begin()->first;
-      s[n] = std::max<int64_t>(1, std::min(s[n], b.limit.eval(s) - (b.used.eval(s) - s[n])));
+    for (int step = 0; step < 64 && b.used.eval(s) > b.limit.eval(s); ++step) {
+      std::string largest;
+      for (auto& [n, k] : b.used.coef)
+        if (k > 0 && b.limit.coefficient(n) == 0 && (largest.empty() || s[n] > s[largest])) largest = n;
+      if (largest.empty() || s[largest] <= 1) break;
+      const int64_t excess = b.used.eval(s) - b.limit.eval(s), k = b.used.coef.at(largest);
+      s[largest] = std::max<int64_t>(1, s[largest] - (excess + k - 1) / k);
     }
   return s;
 }
