@@ -113,7 +113,7 @@ std::vector<std::string> typeExtents(const std::string& type) {
 // tensor<2x4x32xf32>` took its result sizes from the type; now they are spelled out in
 // `output_shape`. A static result type gives them. A dynamic one gets them as MLIR then
 // inferred them: each `?` (one a group) is its group's source extent over the group's
-// other sizes, named by ops put before the op, on its line: a constant where the extent
+// other sizes, named by ops put before the op (see below where): a constant where the extent
 // is static (in the type, or where the operand is a `tensor.cast` of a static tensor:
 // torch-mlir's grouped convolution casts its input to `?` sizes, then splits the channels
 // into groups), else the operand's `tensor.dim` divided by the other sizes. A group of two
