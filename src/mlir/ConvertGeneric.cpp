@@ -540,23 +540,11 @@ void Importer::windowBounds(mlir::linalg::GenericOp g, const std::vector<int>& l
     mlir::AffineMap m = g.getMatchingIndexingMap(&o);
     for (unsigned r = 0; r < m.getNumResults() && r < s.size(); ++r) {
       if (mlir::isa<mlir::AffineDimExpr, mlir::AffineConstantExpr>(m.getResult(r))) continue;
-      std::map<unsigned, int64_t> coefficient;
-      int64_t constant = 0;
-      std::function<bool(mlir::AffineExpr, int64_t)> linear = [&](mlir::AffineExpr e, int64_t k) {
-        if (auto d = mlir::dyn_cast<mlir::AffineDimExpr>(e)) return coefficient[d.getPosition()] += k, true;
-        if (auto c = mlir::dyn_cast<mlir::AffineConstantExpr>(e)) return constant += k * c.getValue(), true;
-        auto b = mlir::dyn_cast<mlir::AffineBinaryOpExpr>(e);
-        if (!b) return false;
-        if (e.getKind() == mlir::AffineExprKind::Add) return linear(b.getLHS(), k) && linear(b.getRHS(), k);
-        if (e.getKind() != mlir::AffineExprKind::Mul) return false;
-        if (auto c = mlir::dyn_cast<mlir::AffineConstantExpr>(b.getRHS())) return linear(b.getLHS(), k * c.getValue());
-        if (auto c = mlir::dyn_cast<mlir::AffineConstantExpr>(b.getLHS())) return linear(b.getRHS(), k * c.getValue());
-        return false;
-      };
-      if (!linear(m.getResult(r), 1)) continue;
-      PendingBound bound{{}, constant + 1, s[r], loc, "the window of " + opName(g)};
+      std::optional<LoopSum> sum = loopSum(m.getResult(r));
+      if (!sum) continue;
+      PendingBound bound{{}, sum->constant + 1, s[r], loc, "the window of " + opName(g)};
       bool dynamic = !ext_.value(s[r]), usable = true;
-      for (auto [l, k] : coefficient) {
+      for (auto [l, k] : sum->coefficients) {
         if (k == 0) continue;
         if (k < 0 || l >= loops.size() || loops[l] < 0) usable = false;
         else bound.terms.push_back({loops[l], k}), bound.offset -= k, dynamic |= !ext_.value(loops[l]);

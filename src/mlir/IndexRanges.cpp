@@ -64,6 +64,23 @@ void flatten(mlir::AffineExpr e, int64_t scale, Linear& out) {
   out.add(e, scale);
 }
 
+}  // namespace
+
+std::optional<LoopSum> loopSum(mlir::AffineExpr e) {
+  Linear l;
+  flatten(e, 1, l);
+  if (l.overflow) return std::nullopt;
+  LoopSum s{{}, l.constant};
+  for (auto& [atom, c] : l.terms) {
+    auto d = mlir::dyn_cast<mlir::AffineDimExpr>(atom);
+    if (!d) return std::nullopt;
+    s.coefficients[d.getPosition()] += c;
+  }
+  return s;
+}
+
+namespace {
+
 mlir::AffineExpr rebuild(const Linear& l, mlir::MLIRContext* ctx) {
   mlir::AffineExpr r = mlir::getAffineConstantExpr(l.constant, ctx);
   for (auto& [a, c] : l.terms)

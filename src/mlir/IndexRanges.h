@@ -6,6 +6,7 @@
 // included here (not its dialects).
 #pragma once
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -17,6 +18,15 @@ namespace polyfuse {
 // its operand's terms make it one: (g*a + b) floordiv (g*m) = a floordiv m and
 // (g*a + b) mod (g*m) = g*(a mod m) + b when 0 <= b < g; x floordiv k = 0 and x mod k = x
 // when 0 <= x < k. extents[d]: loop d's static extent (its index in 0:extent), or none.
+// An affine expression as a sum of loops times coefficients plus a constant
+// (coefficients[d] for loop d), or none where it holds a floordiv, a mod, a symbol, a
+// product of loops, or overflows 64 bits.
+struct LoopSum {
+  std::map<unsigned, int64_t> coefficients;
+  int64_t constant = 0;
+};
+std::optional<LoopSum> loopSum(mlir::AffineExpr e);
+
 mlir::AffineMap simplifyByRanges(mlir::AffineMap map, const std::vector<std::optional<int64_t>>& extents);
 
 }  // namespace polyfuse
