@@ -182,6 +182,7 @@ struct Spelling {
   std::string uncontractedProduct(const std::string& a, const std::string& b) const {
     return std::string(f32 ? "__fmul_rn(" : "__dmul_rn(") + a + ", " + b + ")";
   }
+  int realBytes() const { return f32 ? 4 : 8; }
   std::string tid() const { return d == Dialect::Cuda ? "threadIdx.x" : "get_local_id(0)"; }
   std::string bid() const { return d == Dialect::Cuda ? "blockIdx.x" : "get_group_id(0)"; }
   std::string barrier() const {
@@ -559,9 +560,10 @@ class KernelPrinter {
     if (!kp.contractions.empty() && sp_.d == Dialect::Cuda && kp.stagedSharedBytes > 0) {
       if (offset == 0) os << "  extern __shared__ __align__(16) unsigned char pf_smem[];\n";
       os << "  " << sp_.real << "* pf_stage = (" << sp_.real << "*)(pf_smem + " << offset << ");  // the staged slices of a step, a buffer a stage ("
-         << kp.stagedElements() << " elements)\n";
+         << kp.stagedBytes(sp_.realBytes()) << " bytes)\n";
     } else if (!kp.contractions.empty()) {
-      os << "  " << (sp_.d == Dialect::Cuda ? "__shared__ __align__(16) " : "__local ") << sp_.real << " pf_stage[" << kp.stagedElements()
+      const int64_t reals = (kp.stagedBytes(sp_.realBytes()) + sp_.realBytes() - 1) / sp_.realBytes();
+      os << "  " << (sp_.d == Dialect::Cuda ? "__shared__ __align__(16) " : "__local ") << sp_.real << " pf_stage[" << reals
          << "];  // the staged slices of a step, a buffer a stage\n";
     }
     // The plan's thread count, a compile-time constant (the launch bounds and the work-
@@ -649,6 +651,10 @@ class KernelPrinter {
   std::string accessC(const Access& a, const Statement* st = nullptr) const {
     if (const OnChipArray* la = local(a.tensor, st)) return localC(a, *la, st);
     return globalC(a, st);
+  }
+  // The element in global memory as stored (a 16-bit float's bits): what a copy takes.
+  std::string globalElement(const Access& a, const Statement* st = nullptr) const {
+    return cName(prog_.tensors[a.tensor].name) + "[" + globalIndex(a, st) + "]";
   }
   // The element in global memory; a 16-bit float's through its accessor, which
   // assign() turns into the store.
@@ -1671,13 +1677,23 @@ class KernelPrinter {
   void printTiledContraction(std::ostream& os, const ContractionTile& c, const Statement& st, const PieceIR& piece,
                              const std::string& lhs) const {
     const bool mma = c.tensorCores() && sp_.d == Dialect::Cuda;
+    // 16-bit operands are staged as stored (ContractionTile::stageBytes): the buffer read
+    // as 16-bit words, decoded where the FMA units read them (OpenCL).
+    const bool halves = c.halfOperands();
+    const std::string narrow = c.engine == ContractionEngine::TensorCoresF16 ? "half" : "bf16";
+    const std::string buffer = halves ? "pf_stage16" : "pf_stage";
+    if (halves)
+      os << (sp_.d == Dialect::Cuda ? "    unsigned short* pf_stage16 = reinterpret_cast<unsigned short*>(pf_stage);"
+                                    : "    __local ushort* pf_stage16 = (__local ushort*)pf_stage;")
+         << "  // " << narrow << " operands, staged as stored\n";
+    auto staged = [&](const std::string& element) { return halves ? "pf_value_" + narrow + "(" + element + ")" : element; };
     // Read r's slice starts at stage[r] in the shared buffer.
     std::vector<int64_t> stage{0};
     for (size_t r = 0; r < c.alongP.size(); ++r) stage.push_back(stage.back() + c.lines(r) * c.lineElements(r));
     // Read r's slice in the buffer at `buf` (empty: the first); the steps compute from
     // pf_cb's.
     auto slice = [&](size_t r, const std::string& buf) {
-      return "pf_stage[" + (buf.empty() ? std::string() : buf + " + ") + (stage[r] ? std::to_string(stage[r]) + " + " : std::string());
+      return buffer + "[" + (buf.empty() ? std::string() : buf + " + ") + (stage[r] ? std::to_string(stage[r]) + " + " : std::string());
     };
     const std::string current = c.stages > 1 ? "pf_cb" : "";
     const LoopIR &lp = piece.loops[size_t(c.p)], &lq = piece.loops[size_t(c.q)], &lr = piece.loops[2];
@@ -1693,7 +1709,7 @@ class KernelPrinter {
       // b = 2 x (8-column tile) + (even or odd column), columns 2 pf_t and 2 pf_t + 1.
       os << (c.halfOperands() ? std::string("    // tensor cores: mma.sync m16n8k16 on ") +
                                     (c.engine == ContractionEngine::TensorCoresF16 ? "f16" : "bf16") +
-                                    " operands (the staged values repacked exactly), f32 accumulators;\n"
+                                    " operands (staged as stored, fragments by ldmatrix), f32 accumulators;\n"
                               : std::string("    // tensor cores: mma.sync m16n8k8 on TF32 operands (rounded to nearest as fragments "
                                             "load them), f32 accumulators;\n"))
          << "    // warps of " << c.warpP() << " x " << c.warpQ() << " outputs (" << lp.var
@@ -1742,9 +1758,9 @@ class KernelPrinter {
                                                                            : rOff + " * " + line + " + " + otherOff;
         const std::string dst = slice(r, buf) + at + "]";
         const std::string inside = otherOff + " < pf_ext_" + other.var + " && " + ks + " + " + rOff + " < pf_ext_" + lr.var;
-        // A copy of 16 bytes takes 4 consecutive elements of a slice row, where the row
-        // lies in global memory as it does in the slice.
-        const bool async = c.stages > 1 && copiesAsync(st.reads[r], st);
+        // A copy of 16 bytes takes 4 consecutive elements of a slice row (8 halves), where
+        // the row lies in global memory as it does in the slice.
+        const bool async = c.stages > 1 && copiesAsync(c, r, st);
         const int w = async ? copyWidth(c, r, st) : 1;
         if (w > 1)
           os << ind << "for (int pf_e = pf_tid * " << w << "; pf_e < " << rows * cols << "; pf_e += pf_nthreads * " << w << ") {\n";
@@ -1755,14 +1771,14 @@ class KernelPrinter {
           os << ind << "  const bool pf_in = " << inside << ";\n"
              << ind << "  const " << ix << " " << other.var << " = " << other.lo << " + (pf_in ? " << otherOff << " : 0), "
              << lr.var << " = " << lr.lo << " + " << ks << " + (pf_in ? " << rOff << " : 0);\n"
-             << ind << "  pf_copy_async<" << w * (sp_.f32 ? 4 : 8) << ">(&" << dst << ", &" << accessC(st.reads[r], &st)
-             << ", pf_in);\n";
+             << ind << "  pf_copy_async<" << w * c.stageBytes(sp_.realBytes()) << ">(&" << dst << ", &"
+             << globalElement(st.reads[r], &st) << ", pf_in);\n";
         } else {
           os << ind << "  " << sp_.real << " pf_x = " << sp_.literal("0") << ";\n"
              << ind << "  if (" << inside << ") { const " << ix << " " << other.var << " = " << other.lo << " + " << otherOff
              << "; const " << ix << " " << lr.var << " = " << lr.lo << " + " << ks << " + " << rOff
              << "; pf_x = " << accessC(st.reads[r], &st) << "; }\n"
-             << ind << "  " << dst << " = pf_x;\n";
+             << ind << "  " << dst << " = " << (halves ? "pf_bits_" + narrow + "(pf_x)" : "pf_x") << ";\n";
         }
         os << ind << "}\n";
       }
@@ -1775,9 +1791,8 @@ class KernelPrinter {
     } else {
       // The first stages - 1 steps go ahead; then each step stages the one stages - 1
       // later into the buffer the step before it read (the barrier says all are done).
-      // (halves are converted as they are staged: no copy of them is a cp.async)
       bool async = false;
-      for (size_t r = 0; r < c.alongP.size(); ++r) async = async || copiesAsync(st.reads[r], st);
+      for (size_t r = 0; r < c.alongP.size(); ++r) async = async || copiesAsync(c, r, st);
       const int64_t S = c.stages, stride = c.stageElements();
       os << "    // " << S << " buffers of " << stride << " elements: each step's slices are copied " << S - 1
          << (S == 2 ? " step" : " steps") << " ahead" << (async ? ", by cp.async while the block computes" : "") << "\n";
@@ -1804,30 +1819,24 @@ class KernelPrinter {
       // rounded each copied element once in place measured 18% slower on the H200).
       const size_t ra = c.alongP[0] ? 0 : 1, rb = 1 - ra;
       const int64_t tilesP = c.warpP() / 16, tilesQ = c.warpQ() / 8;
-      if (c.halfOperands()) {
-        // Each 16 steps: an A fragment register holds (row, r) and (row, r + 1) of the
-        // [tileP x kStep] slice at rows g and g + 8, r = 2 pf_t and 2 pf_t + 8 (one 64-bit
-        // load: the lines and the buffers' offsets are even); a B register (r, column g)
-        // and (r + 1, column g) of the [kStep x tileQ] one. The staged f32 values are the
-        // operands' halves, which the packing keeps exactly.
+      if (halves) {
+        // Each 16 steps, from the 16-bit words as staged: an A fragment is four 8 x 8 blocks
+        // of the [tileP x kStep] slice (rows g and g + 8, r from 0 and 8), one ldmatrix.x4,
+        // lane l giving row l % 8 of block l / 8; a B fragment two 8 x 8 blocks of the
+        // [kStep x tileQ] one (r from 0 and 8), transposed as they load (.trans), so that
+        // a register holds (r, column g) and (r + 1, column g); two B fragments a load (a
+        // warp tile is 16 or 32 columns: kMicroTile, kWideMicroTile).
         const std::string la = std::to_string(c.lineElements(ra)), lb = std::to_string(c.lineElements(rb));
-        const std::string pack = c.engine == ContractionEngine::TensorCoresF16 ? "pf_pack_f16" : "pf_pack_bf16";
+        const std::string row = "(((pf_tid >> 3) & 1) * 8 + (pf_tid & 7))";
         os << unroll << "      for (int pf_r = 0; pf_r < " << c.kStep << "; pf_r += 16) {\n";
         os << "        unsigned pf_fa[" << tilesP << "][4], pf_fb[" << tilesQ << "][2];\n";
-        os << unroll << "        for (int pf_a = 0; pf_a < " << tilesP << "; ++pf_a) {\n"
-           << "          const float* pf_x = &" << slice(ra, current) << "(pf_wp * " << c.warpP() << " + pf_a * 16 + pf_g) * " << la
-           << " + pf_r + pf_t * 2];\n"
-           << unroll << "          for (int pf_h = 0; pf_h < 4; ++pf_h) {  // rows g, g + 8; r 2 pf_t, 2 pf_t + 8: 64 bits each\n"
-           << "            const float2 pf_v = *reinterpret_cast<const float2*>(&pf_x[(pf_h & 1) * 8 * " << la << " + (pf_h >> 1) * 8]);\n"
-           << "            pf_fa[pf_a][pf_h] = " << pack << "(pf_v.x, pf_v.y);\n"
-           << "          }\n"
-           << "        }\n";
-        os << unroll << "        for (int pf_b = 0; pf_b < " << tilesQ << "; ++pf_b) {\n"
-           << "          const float* pf_x = &" << slice(rb, current) << "(pf_r + pf_t * 2) * " << lb << " + pf_wq * " << c.warpQ()
-           << " + pf_b * 8 + pf_g];\n"
-           << "          pf_fb[pf_b][0] = " << pack << "(pf_x[0], pf_x[" << lb << "]);\n"
-           << "          pf_fb[pf_b][1] = " << pack << "(pf_x[8 * " << lb << "], pf_x[9 * " << lb << "]);\n"
-           << "        }\n";
+        os << unroll << "        for (int pf_a = 0; pf_a < " << tilesP << "; ++pf_a)\n"
+           << "          pf_ldmatrix_x4_b16(pf_fa[pf_a], &" << slice(ra, current) << "(pf_wp * " << c.warpP() << " + pf_a * 16 + "
+           << row << ") * " << la << " + pf_r + ((pf_tid >> 4) & 1) * 8]);\n";
+        if (tilesQ % 2) throw InternalError("a warp tile of an odd number of 8-column tiles on 16-bit tensor cores");
+        os << unroll << "        for (int pf_b = 0; pf_b < " << tilesQ << "; pf_b += 2)\n"
+           << "          pf_ldmatrix_x4_trans_b16(pf_fb[pf_b], &" << slice(rb, current) << "(pf_r + " << row << ") * " << lb
+           << " + pf_wq * " << c.warpQ() << " + (pf_b + (pf_tid >> 4)) * 8]);\n";
         os << unroll << "        for (int pf_a = 0; pf_a < " << tilesP << "; ++pf_a)\n" << unroll
            << "          for (int pf_b = 0; pf_b < " << tilesQ << "; ++pf_b)\n"
            << "            " << (c.engine == ContractionEngine::TensorCoresF16 ? "pf_mma_f16" : "pf_mma_bf16")
@@ -1873,17 +1882,17 @@ class KernelPrinter {
         const std::string first = c.alongP[r] ? "pf_tp * " + m : "pf_tq * " + m;
         os << "        " << sp_.real << " " << f << "[" << m << "];\n";
         if (c.pMajor(r)) {
-          os << unroll << "        for (int pf_a = 0; pf_a < " << m << "; ++pf_a) " << f << "[pf_a] = " << slice(r, current) << "("
-             << first << " + pf_a) * " << line << " + pf_r];\n";
-        } else if (sp_.f32 && c.micro % 4 == 0 && wholeSteps) {
+          os << unroll << "        for (int pf_a = 0; pf_a < " << m << "; ++pf_a) " << f << "[pf_a] = "
+             << staged(slice(r, current) + "(" + first + " + pf_a) * " + line + " + pf_r]") << ";\n";
+        } else if (sp_.f32 && c.micro % 4 == 0 && wholeSteps && !halves) {
           const std::string at = slice(r, current).substr(std::string("pf_stage[").size()) + "pf_r * " + line + " + " + first + " + pf_v]";
           os << unroll << "        for (int pf_v = 0; pf_v < " << m << "; pf_v += 4) {\n          const float4 pf_q4 = "
              << (sp_.d == Dialect::Cuda ? "*reinterpret_cast<const float4*>(&pf_stage[" + at + ")" : "vload4(0, &pf_stage[" + at + ")")
              << ";\n          " << f << "[pf_v] = pf_q4.x; " << f << "[pf_v + 1] = pf_q4.y; " << f << "[pf_v + 2] = pf_q4.z; " << f
              << "[pf_v + 3] = pf_q4.w;\n        }\n";
         } else {
-          os << unroll << "        for (int pf_a = 0; pf_a < " << m << "; ++pf_a) " << f << "[pf_a] = " << slice(r, current) << "pf_r * "
-             << line << " + " << first << " + pf_a];\n";
+          os << unroll << "        for (int pf_a = 0; pf_a < " << m << "; ++pf_a) " << f << "[pf_a] = "
+             << staged(slice(r, current) + "pf_r * " + line + " + " + first + " + pf_a]") << ";\n";
         }
       }
       auto fragment = [&](const Access& a) {
@@ -1924,7 +1933,8 @@ class KernelPrinter {
   // dimension's range starts at and spans a multiple of 4, so a copy is wholly inside or
   // wholly out), else 1. Only f32: 16 bytes of f64 is 2 elements.
   int copyWidth(const ContractionTile& c, size_t r, const Statement& st) const {
-    if (!sp_.f32) return 1;
+    const int64_t w = 16 / c.stageBytes(sp_.realBytes());
+    if (w < 4) return 1;
     // The dimension along a slice row: r's in the p-major slice along p, q's in the slice
     // along q; the r-major slice along p runs across A's rows.
     int along = -1;
@@ -1936,21 +1946,24 @@ class KernelPrinter {
     const Tensor& T = prog_.tensors[size_t(a.tensor)];
     if (a.subscripts.empty() || T.shape.size() != a.subscripts.size()) return 1;
     const Affine& last = a.subscripts.back();
-    if (last.div != 1 || last.coef.size() != 1 || last.coefficient(dim) != 1 || last.constant % 4) return 1;
+    if (last.div != 1 || last.coef.size() != 1 || last.coefficient(dim) != 1 || last.constant % w) return 1;
     for (size_t s = 0; s + 1 < a.subscripts.size(); ++s)
       if (a.subscripts[s].coefficient(dim) != 0) return 1;
     const SizedStatement& ss = at_.statement(st.id);
     const int64_t lo = ss.lo[size_t(along)], span = ss.hi[size_t(along)] - lo;
     const int64_t cols = along == c.r ? c.kStep : c.tileQ;
-    if (T.shape.back().eval(at_.sizes()) % 4 || lo % 4 || span % 4 || cols % 4) return 1;
-    return 4;
+    if (T.shape.back().eval(at_.sizes()) % w || lo % w || span % w || cols % w) return 1;
+    return int(w);
   }
 
-  // Whether a pipelined tile copies read `a` by cp.async: an element of global memory
-  // in the computing type, which the slice holds bit for bit.
-  bool copiesAsync(const Access& a, const Statement& st) const {
+  // Whether a pipelined tile copies read r by cp.async: an element of global memory of
+  // the type the slice holds (the computing type, or the 16-bit operand's own), bit for
+  // bit, at least 4 bytes a copy (cp.async's smallest: halves go 8 at a time or not).
+  bool copiesAsync(const ContractionTile& c, size_t r, const Statement& st) const {
+    const Access& a = st.reads[r];
     const ElemType t = prog_.tensors[size_t(a.tensor)].type;
-    return sp_.d == Dialect::Cuda && !local(a.tensor, &st) && t == (sp_.f32 ? ElemType::F32 : ElemType::F64);
+    const bool asStaged = c.halfOperands() ? isNarrowFloat(t) : t == (sp_.f32 ? ElemType::F32 : ElemType::F64);
+    return sp_.d == Dialect::Cuda && !local(a.tensor, &st) && asStaged && copyWidth(c, r, st) * c.stageBytes(sp_.realBytes()) >= 4;
   }
 
   // A value the plan keeps in a tiled contraction's accumulators (its result, or its
@@ -2357,6 +2370,26 @@ std::string narrowAccessors(const Spelling& sp, const Program& prog) {
        << "; }\n";
     os << head << "void pf_store_" << name << "(" << global << ty << "* p, " << index << " i, " << R << " v) { " << store
        << " }\n";
+    // A value's 16 bits and back, as a tensor-core tile stages its operands (the values
+    // are the type's already: the rounding is exact).
+    const std::string u16 = cuda ? "unsigned short" : "ushort";
+    std::string bits, value;
+    if (cuda && t == ElemType::Half) {
+      bits = std::string("__half_as_ushort(") + (sp.f32 ? "__float2half_rn" : "__double2half") + "(v))";
+      value = "__half2float(__ushort_as_half(u))";
+    } else if (cuda) {
+      bits = std::string("__bfloat16_as_ushort(") + (sp.f32 ? "__float2bfloat16_rn" : "__double2bfloat16") + "(v))";
+      value = "__bfloat162float(__ushort_as_bfloat16(u))";
+    } else if (t == ElemType::Half) {
+      bits = "pf_u";
+      value = "vload_half(0, (const half*)&u)";
+    } else {
+      bits = "(ushort)(as_uint((float)" + narrowRounded(ElemType::BF16, "v", sp) + ") >> 16)";
+      value = "as_float((uint)u << 16)";
+    }
+    os << head << u16 << " pf_bits_" << name << "(" << R << " v) { "
+       << (bits == "pf_u" ? "ushort pf_u; vstore_half_rte(v, 0, (half*)&pf_u); return pf_u; }\n" : "return " + bits + "; }\n");
+    os << head << R << " pf_value_" << name << "(" << u16 << " u) { return " << value << "; }\n";
   }
   return os.str();
 }
@@ -2365,14 +2398,11 @@ std::string narrowAccessors(const Spelling& sp, const Program& prog) {
 // nearest, ties away, as cuBLAS rounds it), and one warp's m16n8k8 product-accumulate,
 // D = A B + D, on fragments as PTX's mma.m16n8k8 .tf32 lays them out.
 std::string mmaHelpers() {
-  // The 16-bit forms: a pair of f32 values (exactly halves, as staged) packed into one
-  // register, the first in the low half (cvt's second operand), and one warp's m16n8k16
-  // product-accumulate on f16 or bf16 fragments.
+  // The 16-bit form: one warp's m16n8k16 product-accumulate on f16 or bf16 fragments, a
+  // register holding two consecutive r (the first in its low half), as staged.
   std::string half;
   for (const char* t : {"f16", "bf16"})
-    half += std::string("__device__ __forceinline__ unsigned pf_pack_") + t + "(float lo, float hi) {\n"
-            "  unsigned u;\n  asm(\"cvt.rn." + t + "x2.f32 %0, %1, %2;\" : \"=r\"(u) : \"f\"(hi), \"f\"(lo));\n  return u;\n}\n"
-            "__device__ __forceinline__ void pf_mma_" + t + "(float& d0, float& d1, float& d2, float& d3, const unsigned* a, "
+    half += std::string("__device__ __forceinline__ void pf_mma_") + t + "(float& d0, float& d1, float& d2, float& d3, const unsigned* a, "
             "const unsigned* b) {\n"
             "  asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32." + t + "." + t + ".f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
             "{%8, %9}, \"\n"
@@ -2390,6 +2420,17 @@ std::string mmaHelpers() {
          "}\n"
          // Four 8 x 8 blocks of 16-bit words are four 8 x 4 blocks of 32-bit ones: lane l
          // gets word l % 4 of row l / 4 of each, an A fragment's layout.
+         // The same from 16-bit words, as fragments of m16n8k16 take them; .trans gives lane
+         // l words 2 (l % 4) and 2 (l % 4) + 1 of column l / 4 of each block.
+         "__device__ __forceinline__ void pf_ldmatrix_x4_b16(unsigned* f, const unsigned short* row) {\n"
+         "  asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\"\n"
+         "               : \"=r\"(f[0]), \"=r\"(f[1]), \"=r\"(f[2]), \"=r\"(f[3]) : \"r\"((unsigned)__cvta_generic_to_shared(row)) : \"memory\");\n"
+         "}\n"
+         "__device__ __forceinline__ void pf_ldmatrix_x4_trans_b16(unsigned* f, const unsigned short* row) {\n"
+         "  asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\"\n"
+         "               : \"=r\"(f[0]), \"=r\"(f[1]), \"=r\"(f[2]), \"=r\"(f[3]) : \"r\"((unsigned)__cvta_generic_to_shared(row)) : \"memory\");\n"
+         "}\n"
+
          "__device__ __forceinline__ void pf_ldmatrix_x4(float* f, const float* row) {\n"
          "  unsigned u0, u1, u2, u3;\n"
          "  asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\"\n"

@@ -515,7 +515,8 @@ std::optional<ContractionTile> CostModel::contractionTile(const std::vector<int>
                                                     c.tileP % c.warpP() == 0 && c.tileQ % c.warpQ() == 0 &&
                                                     c.kStep % mmaSteps(e) == 0)
     c.engine = e;
-  if (maxStages_ >= 2 && 2 * c.stageElements() * computeBytes_ + kReduceScratchSlots * computeBytes_ <= KernelPlan::kStaticSharedBytes)
+  if (maxStages_ >= 2 && 2 * c.stageElements() * c.stageBytes(computeBytes_) + kReduceScratchSlots * computeBytes_ <=
+                             KernelPlan::kStaticSharedBytes)
     c.stages = 2;
   return c;
 }
@@ -545,7 +546,7 @@ void CostModel::onchipLoads(const std::vector<int>& members, KernelPlan& kp) con
   for (const ContractionTile& c : kp.contractions) {
     const int64_t steps = c.steps(sized(members[size_t(c.member)]), kp.kChunk());
     kp.onchipLoadBytes += checkedMul(checkedMul(kp.blocks, c.stagedValues() * steps, "staging"),
-                                     computeBytes_, "staging");
+                                     c.stageBytes(computeBytes_), "staging");
   }
   for (size_t k = 0; k < members.size(); ++k) {
     const SizedStatement& ss = sized(members[k]);
@@ -555,9 +556,8 @@ void CostModel::onchipLoads(const std::vector<int>& members, KernelPlan& kp) con
       const int64_t reuse = c ? c->reuse(i) : 1;
       if (const OnChipArray* a = kp.arrayOf(r.tensor); a && a->inRegisters() && !kp.readsGlobal(fg_.program(), k, r.tensor))
         continue;  // the thread's own registers
-      // A tile's slices hold its reads in the compute type, whatever their own (halves
-      // are staged as f32).
-      const int64_t bytes = c ? computeBytes_ : elemBytes_[r.tensor];
+      // A tile's slices hold its reads as ContractionTile::stageBytes says.
+      const int64_t bytes = c ? c->stageBytes(computeBytes_) : elemBytes_[r.tensor];
       kp.onchipLoadBytes = checkedAdd(kp.onchipLoadBytes, checkedMul(ss.points, bytes, "on-chip loads") / reuse, "on-chip loads");
     }
   }
@@ -1270,7 +1270,7 @@ void CostModel::occupy(KernelPlan& kp) const {
   const int eb = computeBytes_;
   const int64_t slots = kp.columnTile() ? kp.columnScratchSlots() : kp.usesBlockReduce() && !kp.warpPerRow() ? kReduceScratchSlots : 0;
   auto occupancy = [&] {
-    return cudaOccupancy(dev_.arch, kp.threadsPerBlock, kp.registersPerThread, kp.sharedBytes + (slots + kp.stagedElements()) * eb);
+    return cudaOccupancy(dev_.arch, kp.threadsPerBlock, kp.registersPerThread, kp.sharedBytes + slots * eb + kp.stagedBytes(eb));
   };
   // More stages than two, in dynamic shared memory, where they cost no block an SM (nor
   // the block's limit): the most that keep the two stages' occupancy.
@@ -1284,7 +1284,7 @@ void CostModel::occupy(KernelPlan& kp) const {
     const int blocks = occupancy().blocksPerSM;
     for (int s = maxStages_; s > 2; --s) {
       setStages(s);
-      const int64_t bytes = kp.stagedElements() * eb;
+      const int64_t bytes = kp.stagedBytes(eb);
       if (double(kp.sharedBytes + bytes + slots * eb) <= dev_.onchipBytesPerBlock && occupancy().blocksPerSM >= blocks) {
         kp.stagedSharedBytes = bytes;
         break;

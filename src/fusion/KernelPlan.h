@@ -148,9 +148,10 @@ inline int64_t mmaSteps(ContractionEngine e) { return halfOperands(e) ? 16 : 8; 
 
 struct ContractionTile {
   static constexpr int64_t kMmaPadP = 4, kMmaPadQ = 8;
-  // Pairs of r: an A fragment loads 64 bits at (row g, 2t), a B fragment two words of
-  // lines 2t and 2t + 1; these pads put each half-warp's in distinct banks.
-  static constexpr int64_t kHalfMmaPadP = 8, kHalfMmaPadQ = 4;
+  // 16-bit operands are staged as they are stored, 2 bytes an element, and fragments load
+  // by ldmatrix: each lane gives a 16-byte row of an 8 x 8 block, so lines are a multiple
+  // of 8 elements; 8 more put the 8 rows of a block in distinct banks.
+  static constexpr int64_t kHalfMmaPadP = 8, kHalfMmaPadQ = 8;
   int member = -1;  // index in KernelPlan::statements
   int p = -1, q = -1, r = -1;
   int64_t tileP = 0, tileQ = 0;
@@ -196,6 +197,11 @@ struct ContractionTile {
   int64_t stageElements() const;
   // Static shared memory of every stage's buffer, in elements.
   int64_t stagedElements() const { return stages * stageElements(); }
+  // Bytes of a staged element: the operands' own where they are 16-bit floats on tensor
+  // cores (copied bit for bit, cp.async where aligned), else the compute type's
+  // (`computeBytes`), which the FMA units read.
+  int stageBytes(int computeBytes) const { return halfOperands() ? 2 : computeBytes; }
+  int64_t stagedBytes(int computeBytes) const { return stagedElements() * stageBytes(computeBytes); }
   // The values a step stages (padding excluded): what it moves.
   int64_t stagedValues() const {
     int64_t n = 0;
@@ -365,7 +371,7 @@ struct KernelPlan {
   std::vector<int> chunkDims;
   // The members run as tiled contractions (Q, K and V projections side by side), in
   // member order, all with the kernel's threads. They run one after another, so their
-  // staged slices share one buffer (stagedElements: the largest).
+  // staged slices share one buffer (stagedBytes: the largest).
   std::vector<ContractionTile> contractions;
   const ContractionTile* contractionOf(size_t m) const {
     for (auto& c : contractions)
@@ -378,9 +384,9 @@ struct KernelPlan {
       if (size_t(c.member) == m || std::find(c.epilogue.begin(), c.epilogue.end(), int(m)) != c.epilogue.end()) return &c;
     return nullptr;
   }
-  int64_t stagedElements() const {
+  int64_t stagedBytes(int computeBytes) const {
     int64_t n = 0;
-    for (auto& c : contractions) n = std::max(n, c.stagedElements());
+    for (auto& c : contractions) n = std::max(n, c.stagedBytes(computeBytes));
     return n;
   }
   // Sums that run in their maximum's loop (docs/streaming.md): each reads what the
