@@ -1314,8 +1314,8 @@ class KernelPrinter {
     std::string rem = linear;
     for (int q = int(loops.size()) - 1; q >= 0; --q) {
       const LoopIR& l = *loops[q];
-      if (q == 0) os << indent << "const " << index << " " << l.var << " = " << l.lo << " + " << rem << ";\n";
-      else os << indent << "const " << index << " " << l.var << " = " << l.lo << " + " << rem << " % pf_ext_" << l.var << ";\n";
+      if (q == 0) os << indent << "const " << index << " " << l.var << " = " << indexC(l.lo) << " + " << rem << ";\n";
+      else os << indent << "const " << index << " " << l.var << " = " << indexC(l.lo) << " + " << rem << " % pf_ext_" << l.var << ";\n";
       if (q > 0) rem = "(" + rem + " / pf_ext_" + l.var + ")";
     }
   }
@@ -1384,10 +1384,10 @@ class KernelPrinter {
     decompose(os, others, "pf_p", "      ", idx);
     if (!fixed.empty()) os << "      " << fixed << "\n";
     if (lanes == 1) {
-      if (col) os << "      const " << idx << " " << column << " = " << col->lo << " + pf_col;\n";
+      if (col) os << "      const " << idx << " " << column << " = " << indexC(col->lo) << " + pf_col;\n";
       os << "      " << sp_.real << " pf_part = " << identity(st.op, sp_) << ";\n";
     } else {
-      os << "      const " << idx << " pf_vb = " << col->lo << " + " << first << ";  // the thread's first column\n";
+      os << "      const " << idx << " pf_vb = " << indexC(col->lo) << " + " << first << ";  // the thread's first column\n";
       os << "      " << sp_.real << " pf_part[" << lanes << "] = {";
       for (int k = 0; k < lanes; ++k) os << (k ? ", " : "") << identity(st.op, sp_);
       os << "};\n";
@@ -1458,12 +1458,12 @@ class KernelPrinter {
   void printVectorStep(std::ostream& os, const std::vector<const LoopIR*>& loops, std::string linear, int width,
                        const std::string& ind) const {
     const std::string& in = loops.back()->var;
-    os << ind << "const " << sp_.index << " pf_vb = " << loops.back()->lo << " + " << width << " * ("
+    os << ind << "const " << sp_.index << " pf_vb = " << indexC(loops.back()->lo) << " + " << width << " * ("
        << (loops.size() > 1 ? linear + " % pf_vext_" + in : linear) << ");\n";
     if (loops.size() > 1) linear = "(" + linear + " / pf_vext_" + in + ")";
     for (int q = int(loops.size()) - 2; q >= 0; --q) {
       const LoopIR& l = *loops[size_t(q)];
-      os << ind << "const " << sp_.index << " " << l.var << " = " << l.lo << " + " << (q > 0 ? linear + " % pf_ext_" + l.var : linear)
+      os << ind << "const " << sp_.index << " " << l.var << " = " << indexC(l.lo) << " + " << (q > 0 ? linear + " % pf_ext_" + l.var : linear)
          << ";\n";
       if (q > 0) linear = "(" + linear + " / pf_ext_" + l.var + ")";
     }
@@ -1639,7 +1639,7 @@ class KernelPrinter {
       if (loops.size() != 1) throw InternalError("a scalar tail after the vectors of a loop nest in " + st.label());
       os << in2 << "for (" << sp_.index << " " << var << " = pf_vext_" << in << " * " << width << " + " << lanes.tid << "; "
          << lanes.when(var + " < pf_ext_" + in) << "; " << var << " += " << lanes.count << ") {  // the scalar tail\n";
-      os << in2 << "  const " << sp_.index << " " << in << " = " << loops.back()->lo << " + " << var << ";\n";
+      os << in2 << "  const " << sp_.index << " " << in << " = " << indexC(loops.back()->lo) << " + " << var << ";\n";
       if (pointwise && !fixed.empty()) os << in2 << "  " << fixed << "\n";
       if (const std::string copies = cacheCopies(st); !copies.empty()) os << in2 << "  " << copies << "\n";
       const std::string value = valueC(st, *st.rhs);
@@ -1731,12 +1731,12 @@ class KernelPrinter {
     const std::string offQ = mma ? "pf_wq * " + std::to_string(c.warpQ()) + " + (pf_b >> 1) * 8 + pf_t * 2 + (pf_b & 1)"
                                  : "pf_tq * " + m + " + pf_b";
     auto outputs = [&](const std::string& ind) {
-      return ind + "const " + ix + " " + lp.var + " = " + lp.lo + " + " + offP + ", " + lq.var + " = " + lq.lo + " + " + offQ + ";\n";
+      return ind + "const " + ix + " " + lp.var + " = " + indexC(lp.lo) + " + " + offP + ", " + lq.var + " = " + indexC(lq.lo) + " + " + offQ + ";\n";
     };
     os << unroll << "    for (int pf_a = 0; pf_a < " << m << "; ++pf_a)\n" << unroll << "      for (int pf_b = 0; pf_b < " << m;
     if (continues) {
-      os << "; ++pf_b) {\n" << outputs("        ") << "        pf_acc[pf_a][pf_b] = " << lp.var << " < " << lp.hi << " && "
-         << lq.var << " < " << lq.hi << " ? " << lhs << " : " << identity(st.op, sp_) << ";\n      }\n";
+      os << "; ++pf_b) {\n" << outputs("        ") << "        pf_acc[pf_a][pf_b] = " << lp.var << " < " << indexC(lp.hi) << " && "
+         << lq.var << " < " << indexC(lq.hi) << " ? " << lhs << " : " << identity(st.op, sp_) << ";\n      }\n";
     } else {
       os << "; ++pf_b) pf_acc[pf_a][pf_b] = " << identity(st.op, sp_) << ";\n";
     }
@@ -1769,14 +1769,14 @@ class KernelPrinter {
         if (async) {
           // Out of the extents: a valid address (the block's first line), nothing read.
           os << ind << "  const bool pf_in = " << inside << ";\n"
-             << ind << "  const " << ix << " " << other.var << " = " << other.lo << " + (pf_in ? " << otherOff << " : 0), "
-             << lr.var << " = " << lr.lo << " + " << ks << " + (pf_in ? " << rOff << " : 0);\n"
+             << ind << "  const " << ix << " " << other.var << " = " << indexC(other.lo) << " + (pf_in ? " << otherOff << " : 0), "
+             << lr.var << " = " << indexC(lr.lo) << " + " << ks << " + (pf_in ? " << rOff << " : 0);\n"
              << ind << "  pf_copy_async<" << w * c.stageBytes(sp_.realBytes()) << ">(&" << dst << ", &"
              << globalElement(st.reads[r], &st) << ", pf_in);\n";
         } else {
           os << ind << "  " << sp_.real << " pf_x = " << sp_.literal("0") << ";\n"
-             << ind << "  if (" << inside << ") { const " << ix << " " << other.var << " = " << other.lo << " + " << otherOff
-             << "; const " << ix << " " << lr.var << " = " << lr.lo << " + " << ks << " + " << rOff
+             << ind << "  if (" << inside << ") { const " << ix << " " << other.var << " = " << indexC(other.lo) << " + " << otherOff
+             << "; const " << ix << " " << lr.var << " = " << indexC(lr.lo) << " + " << ks << " + " << rOff
              << "; pf_x = " << accessC(st.reads[r], &st) << "; }\n"
              << ind << "  " << dst << " = " << (halves ? "pf_bits_" + narrow + "(pf_x)" : "pf_x") << ";\n";
         }
@@ -1904,8 +1904,8 @@ class KernelPrinter {
          << m << "; ++pf_b) {\n";
       if (dependsOn(st, *st.rhs, st.dims[size_t(c.p)], true) || dependsOn(st, *st.rhs, st.dims[size_t(c.q)], true) ||
           dependsOn(st, *st.rhs, st.dims[size_t(c.r)], true))
-        os << "            const " << ix << " " << lp.var << " = " << lp.lo << " + " << offP << ", " << lq.var << " = " << lq.lo
-           << " + " << offQ << ", " << lr.var << " = " << lr.lo << " + pf_k0 + pf_r;\n";
+        os << "            const " << ix << " " << lp.var << " = " << indexC(lp.lo) << " + " << offP << ", " << lq.var << " = " << indexC(lq.lo)
+           << " + " << offQ << ", " << lr.var << " = " << indexC(lr.lo) << " + pf_k0 + pf_r;\n";
       os << "            pf_acc[pf_a][pf_b] = " << combine(st.op, "pf_acc[pf_a][pf_b]", value, sp_) << ";\n          }\n";
     }
     if (c.stages == 1)
@@ -1914,7 +1914,7 @@ class KernelPrinter {
       os << "      }\n    }\n    " << sp_.barrier() << "\n";
     os << unroll << "    for (int pf_a = 0; pf_a < " << m << "; ++pf_a)\n" << unroll << "      for (int pf_b = 0; pf_b < " << m
        << "; ++pf_b) {\n"
-       << outputs("        ") << "        if (" << lp.var << " < " << lp.hi << " && " << lq.var << " < " << lq.hi << ") {\n";
+       << outputs("        ") << "        if (" << lp.var << " < " << indexC(lp.hi) << " && " << lq.var << " < " << indexC(lq.hi) << ") {\n";
     // Split-K leaves the chunk's sums, in the computing type, for the combine launch.
     if (k_.plan.splitsK())
       os << "          " << lhs << " = pf_acc[pf_a][pf_b];\n";
@@ -2071,7 +2071,7 @@ class KernelPrinter {
     } else {
       std::string ind = "      ";
       for (auto* l : red) {
-        os << ind << "for (" << sp_.index << " " << l->var << " = " << l->lo << "; " << l->var << " < " << l->hi << "; ++" << l->var << ") {\n";
+        os << ind << "for (" << sp_.index << " " << l->var << " = " << indexC(l->lo) << "; " << l->var << " < " << indexC(l->hi) << "; ++" << l->var << ") {\n";
         ind += "  ";
       }
       step(ind);
@@ -2202,7 +2202,7 @@ class KernelPrinter {
     if (red.size() != 1) throw InternalError("a scalar tail after the vectors of a loop nest in " + st.label());
     os << "      for (" << sp_.index << " pf_r = pf_vext_" << in << " * " << width << " + " << lanes.tid << "; "
        << lanes.when("pf_r < pf_ext_" + in) << "; pf_r += " << lanes.count << ") {  // the scalar tail\n";
-    os << ind << "const " << sp_.index << " " << in << " = " << red.back()->lo << " + pf_r;\n";
+    os << ind << "const " << sp_.index << " " << in << " = " << indexC(red.back()->lo) << " + pf_r;\n";
     step(ind);
     os << "      }\n";
   }
@@ -2232,7 +2232,7 @@ class KernelPrinter {
     std::string lhs = accessC(st.write);
     for (auto& piece : s.pieces) {
       slot_ = unrolled ? "pf_s" : "";
-      os << "  " << (piece.guard.empty() ? "" : "if " + piece.guard + " ") << "{\n";
+      os << "  " << (piece.guards.empty() ? "" : "if " + piece.guardC() + " ") << "{\n";
       std::vector<const LoopIR*> par, red, rows;
       std::ostringstream body;  // the piece, so that only the extents it reads are declared
       for (auto& l : piece.loops) {
@@ -2258,8 +2258,8 @@ class KernelPrinter {
       // Dimensions without a loop are fixed by the block origin or a constant.
       std::string fixed;
       for (size_t d = 0; d < st.dims.size(); ++d)
-        if (piece.dimValue[d] != cName(st.dims[d]))
-          fixed += std::string(fixed.empty() ? "" : " ") + "const " + sp_.index + " " + cName(st.dims[d]) + " = " + piece.dimValue[d] + ";";
+        if (!piece.dimValue[d].isName(cName(st.dims[d])))
+          fixed += std::string(fixed.empty() ? "" : " ") + "const " + sp_.index + " " + cName(st.dims[d]) + " = " + indexC(piece.dimValue[d]) + ";";
       std::string value = valueC(st, *st.rhs);
       std::string init = st.init ? identity(st.op, sp_) : lhs;
       const bool split = reducesAChunk(s.mode);
@@ -2301,7 +2301,7 @@ class KernelPrinter {
           body << "      " << sp_.real << " pf_acc = " << init << ";\n";
           std::string ind = "      ";
           for (auto* l : red) {
-            body << ind << "for (" << sp_.index << " " << l->var << " = " << l->lo << "; " << l->var << " < " << l->hi << "; ++" << l->var << ") {\n";
+            body << ind << "for (" << sp_.index << " " << l->var << " = " << indexC(l->lo) << "; " << l->var << " < " << indexC(l->hi) << "; ++" << l->var << ") {\n";
             ind += "  ";
           }
           if (const std::string copies = cacheCopies(st); !copies.empty()) body << ind << copies << "\n";
@@ -2321,7 +2321,7 @@ class KernelPrinter {
       for (auto& dim : st.dims) code = withoutUnreadIndex(code, cName(dim), sp_.index);  // fixed by the tile
       for (auto& l : piece.loops)
         if (readsName(code, "pf_ext_" + l.var))
-          os << "    const " << sp_.index << " pf_ext_" << l.var << " = " << l.hi << " - " << l.lo << ";\n";
+          os << "    const " << sp_.index << " pf_ext_" << l.var << " = " << indexC(l.hi) << " - " << indexC(l.lo) << ";\n";
       os << code << "  }\n";
     }
     slot_.clear();

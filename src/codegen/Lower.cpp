@@ -17,49 +17,39 @@
 namespace polyfuse {
 
 
-// C spelling of an isl AST expression (integer arithmetic only).
-static std::string exprC(const isl::ast_expr& expr) {
+// An isl AST expression (integer arithmetic only) as the kernel IR's tree.
+static IndexExpr indexExpr(const isl::ast_expr& expr) {
   isl_ast_expr* e = expr.get();
   switch (isl_ast_expr_get_type(e)) {
-    case isl_ast_expr_int: {
-      long x = isl::manage(isl_ast_expr_get_val(e)).get_num_si();
-      return x < 0 ? "(" + std::to_string(x) + ")" : std::to_string(x);
-    }
-    case isl_ast_expr_id: return isl::manage(isl_ast_expr_get_id(e)).name();
+    case isl_ast_expr_int: return IndexExpr::constant(isl::manage(isl_ast_expr_get_val(e)).get_num_si());
+    case isl_ast_expr_id: return IndexExpr::named(isl::manage(isl_ast_expr_get_id(e)).name());
     case isl_ast_expr_op: {
-      int n = isl_ast_expr_get_op_n_arg(e);
-      std::vector<std::string> a;
-      for (int i = 0; i < n; ++i) a.push_back(exprC(isl::manage(isl_ast_expr_get_op_arg(e, i))));
-      switch (isl_ast_expr_op_get_type(e)) {
-        case isl_ast_expr_op_and: return "(" + a[0] + " && " + a[1] + ")";
-        case isl_ast_expr_op_or: return "(" + a[0] + " || " + a[1] + ")";
-        case isl_ast_expr_op_max: {
-          std::string r = a[0];
-          for (int i = 1; i < n; ++i) r = "pf_max(" + r + ", " + a[i] + ")";
-          return r;
+      std::vector<IndexExpr> a;
+      for (int i = 0; i < isl_ast_expr_get_op_n_arg(e); ++i) a.push_back(indexExpr(isl::manage(isl_ast_expr_get_op_arg(e, i))));
+      auto op = [&]() -> std::optional<IndexOp> {
+        switch (isl_ast_expr_op_get_type(e)) {
+          case isl_ast_expr_op_and: return IndexOp::And;
+          case isl_ast_expr_op_or: return IndexOp::Or;
+          case isl_ast_expr_op_max: return IndexOp::Max;
+          case isl_ast_expr_op_min: return IndexOp::Min;
+          case isl_ast_expr_op_minus: return IndexOp::Neg;
+          case isl_ast_expr_op_add: return IndexOp::Add;
+          case isl_ast_expr_op_sub: return IndexOp::Sub;
+          case isl_ast_expr_op_mul: return IndexOp::Mul;
+          case isl_ast_expr_op_div: case isl_ast_expr_op_pdiv_q: return IndexOp::Div;
+          case isl_ast_expr_op_fdiv_q: return IndexOp::FloorDiv;
+          case isl_ast_expr_op_pdiv_r: case isl_ast_expr_op_zdiv_r: return IndexOp::Rem;
+          case isl_ast_expr_op_eq: return IndexOp::Eq;
+          case isl_ast_expr_op_le: return IndexOp::Le;
+          case isl_ast_expr_op_lt: return IndexOp::Lt;
+          case isl_ast_expr_op_ge: return IndexOp::Ge;
+          case isl_ast_expr_op_gt: return IndexOp::Gt;
+          case isl_ast_expr_op_cond: case isl_ast_expr_op_select: return IndexOp::Select;
+          default: return std::nullopt;
         }
-        case isl_ast_expr_op_min: {
-          std::string r = a[0];
-          for (int i = 1; i < n; ++i) r = "pf_min(" + r + ", " + a[i] + ")";
-          return r;
-        }
-        case isl_ast_expr_op_minus: return "(-" + a[0] + ")";
-        case isl_ast_expr_op_add: return "(" + a[0] + " + " + a[1] + ")";
-        case isl_ast_expr_op_sub: return "(" + a[0] + " - " + a[1] + ")";
-        case isl_ast_expr_op_mul: return "(" + a[0] + " * " + a[1] + ")";
-        case isl_ast_expr_op_div: case isl_ast_expr_op_pdiv_q: return "(" + a[0] + " / " + a[1] + ")";
-        case isl_ast_expr_op_fdiv_q: return "pf_floord(" + a[0] + ", " + a[1] + ")";
-        case isl_ast_expr_op_pdiv_r: case isl_ast_expr_op_zdiv_r: return "(" + a[0] + " % " + a[1] + ")";
-        case isl_ast_expr_op_eq: return "(" + a[0] + " == " + a[1] + ")";
-        case isl_ast_expr_op_le: return "(" + a[0] + " <= " + a[1] + ")";
-        case isl_ast_expr_op_lt: return "(" + a[0] + " < " + a[1] + ")";
-        case isl_ast_expr_op_ge: return "(" + a[0] + " >= " + a[1] + ")";
-        case isl_ast_expr_op_gt: return "(" + a[0] + " > " + a[1] + ")";
-        case isl_ast_expr_op_cond: case isl_ast_expr_op_select:
-          return "(" + a[0] + " ? " + a[1] + " : " + a[2] + ")";
-        default: break;
-      }
-      throw InternalError("unsupported isl AST operator");
+      }();
+      if (!op) throw InternalError("unsupported isl AST operator");
+      return IndexExpr::apply(*op, std::move(a));
     }
     default: throw InternalError("unsupported isl AST expression");
   }
@@ -73,7 +63,7 @@ namespace {
 struct AstWalker {
   std::vector<PieceIR> pieces;
   std::vector<LoopIR> loops;
-  std::vector<std::string> guards;
+  std::vector<IndexExpr> guards;
   bool inReduction = false;
 
   void walk(const isl::ast_node& node) {
@@ -94,12 +84,14 @@ struct AstWalker {
         return;
       }
       case isl_ast_node_for: {
-        std::string var = exprC(isl::manage(isl_ast_node_for_get_iterator(n)));
-        if (exprC(isl::manage(isl_ast_node_for_get_inc(n))) != "1") throw InternalError("unexpected loop stride in isl AST");
+        IndexExpr var = indexExpr(isl::manage(isl_ast_node_for_get_iterator(n)));
+        if (indexExpr(isl::manage(isl_ast_node_for_get_inc(n))) != IndexExpr::constant(1))
+          throw InternalError("unexpected loop stride in isl AST");
         isl::ast_expr cond = isl::manage(isl_ast_node_for_get_cond(n));
-        std::string hi = exprC(isl::manage(isl_ast_expr_get_op_arg(cond.get(), 1)));
-        if (isl_ast_expr_op_get_type(cond.get()) == isl_ast_expr_op_le) hi = "(" + hi + " + 1)";
-        loops.push_back({var, exprC(isl::manage(isl_ast_node_for_get_init(n))), hi, inReduction});
+        IndexExpr hi = indexExpr(isl::manage(isl_ast_expr_get_op_arg(cond.get(), 1)));
+        if (isl_ast_expr_op_get_type(cond.get()) == isl_ast_expr_op_le)
+          hi = IndexExpr::apply(IndexOp::Add, {std::move(hi), IndexExpr::constant(1)});
+        loops.push_back({var.name, indexExpr(isl::manage(isl_ast_node_for_get_init(n))), hi, inReduction});
         walk(isl::manage(isl_ast_node_for_get_body(n)));
         loops.pop_back();
         return;
@@ -107,7 +99,7 @@ struct AstWalker {
       case isl_ast_node_if: {
         if (!loops.empty()) throw InternalError("isl AST guard inside a loop nest");
         if (isl_ast_node_if_has_else_node(n)) throw InternalError("isl AST else branch");
-        guards.push_back(exprC(isl::manage(isl_ast_node_if_get_cond(n))));
+        guards.push_back(indexExpr(isl::manage(isl_ast_node_if_get_cond(n))));
         walk(isl::manage(isl_ast_node_if_get_then_node(n)));
         guards.pop_back();
         return;
@@ -115,10 +107,10 @@ struct AstWalker {
       case isl_ast_node_user: {
         isl::ast_expr call = isl::manage(isl_ast_node_user_get_expr(n));
         PieceIR p;
-        for (auto& g : guards) p.guard += (p.guard.empty() ? "" : " && ") + g;
+        p.guards = guards;
         p.loops = loops;
         for (int i = 1; i < isl_ast_expr_get_op_n_arg(call.get()); ++i)
-          p.dimValue.push_back(exprC(isl::manage(isl_ast_expr_get_op_arg(call.get(), i))));
+          p.dimValue.push_back(indexExpr(isl::manage(isl_ast_expr_get_op_arg(call.get(), i))));
         pieces.push_back(std::move(p));
         return;
       }
@@ -172,13 +164,13 @@ static void checkBarriers(const Program& prog, const KernelPlan& k, const Kernel
     if (a.pieces.size() != 1 || b.pieces.size() != 1) return false;
     const PieceIR &pa = a.pieces[0], &pb = b.pieces[0];
     const Statement &sa = prog.statements[a.stmt], &sb = prog.statements[b.stmt];
-    if (pa.guard != pb.guard || sa.numParallel != sb.numParallel || sa.numParallel == 0) return false;
+    if (pa.guards != pb.guards || sa.numParallel != sb.numParallel || sa.numParallel == 0) return false;
     for (int d = 0; d < sa.numParallel; ++d)
       if (sa.dims[d] != sb.dims[d] || pa.dimValue[d] != pb.dimValue[d]) return false;
     auto parLoops = [](const PieceIR& p) {
-      std::vector<std::string> v;
+      std::vector<LoopIR> v;
       for (auto& l : p.loops)
-        if (!l.reduction) v.push_back(l.var + ":" + l.lo + ":" + l.hi);
+        if (!l.reduction) v.push_back(l);
       return v;
     };
     if (parLoops(pa) != parLoops(pb)) return false;
@@ -187,7 +179,7 @@ static void checkBarriers(const Program& prog, const KernelPlan& k, const Kernel
   auto guardedSync = [&](size_t m) {
     const StmtIR& s = ki.stmts[m];
     return (reducesAcrossThreads(s.mode) || k.contractionOf(s.member)) &&
-           std::any_of(s.pieces.begin(), s.pieces.end(), [](const PieceIR& p) { return !p.guard.empty(); });
+           std::any_of(s.pieces.begin(), s.pieces.end(), [](const PieceIR& p) { return !p.guards.empty(); });
   };
   auto barrierBefore = [&](size_t m, bool needed) {
     const bool placed = ki.stmts[m - 1].barrierAfter;
