@@ -180,6 +180,7 @@ struct FusionCli {
   int stages = CostModel::kDefaultContractionStages;
   bool noStreamSplit = false;
   bool noSplitK = false;
+  bool wideFmaTiles = false;
   std::string numerics = "default";
 
   // `severalStrategies`: --strategy takes a comma-separated list (exec runs each plan).
@@ -207,6 +208,9 @@ struct FusionCli {
                     "at most this many buffers of a tiled contraction's staged slices, whose copies (cp.async) run ahead of the "
                     "step computing (1: stage a step, then compute it; default 2; docs/codegen.md)")
         ->check(CLI::Range(1, CostModel::kMaxContractionStages));
+    cmd->add_flag("--wide-fma-tiles", wideFmaTiles,
+                  "tiled contractions on the FMA units may take 8 x 8 micro-tiles a thread, not only 4 x 4 (off until "
+                  "measured on a GPU; docs/codegen.md)");
     addNumericsOption(cmd, numerics);
   }
   // The cost model's own settings, before it plans anything.
@@ -216,6 +220,7 @@ struct FusionCli {
     cm.setStreamSplits(!noStreamSplit);
     cm.setSplitK(!noSplitK);
     cm.setMaxStages(stages);
+    cm.setWideFmaTiles(wideFmaTiles);
     cm.setNumerics(*parseIn(kNumericsNames, numerics));
   }
   SearchOptions options(int n) const {
@@ -244,6 +249,7 @@ struct PlanFile {
   void configure(CostModel& cm) const {
     cm.setStreams(header.streams);
     cm.setMaxStages(header.maxStages);
+    cm.setWideFmaTiles(header.wideFmaTiles);
     cm.setNumerics(header.numerics);
   }
   Partition read(const CostModel& cm) const { return readPlan(cm, plan, header, path); }
@@ -264,7 +270,7 @@ PlanFile openPlanFile(const Program& prog, const std::string& path, const std::s
 // one given, said when the command runs (a callback of the parser must not throw).
 std::string givenBesidePlan(CLI::App* cmd, const char* also) {
   for (const char* o : {"--strategy", "--fuse", "--never-fuse", "--max-kernels", "--time-limit", "--no-recompute",
-                        "--no-stream", "--no-column-tiles", "--no-stream-split", "--stages", "--numerics", also})
+                        "--no-stream", "--no-column-tiles", "--no-stream-split", "--stages", "--wide-fma-tiles", "--numerics", also})
     if (cmd->get_option(o)->count() > 0) return o;
   return "";
 }

@@ -119,6 +119,7 @@ json pointKey(const ExperimentConfig& cfg, const Point& pt) {
   if (!cfg.columnTiles) k["column_tiles"] = false;
   if (!cfg.streamSplit) k["stream_split"] = false;
   if (!cfg.splitK) k["split_k"] = false;
+  if (cfg.wideFmaTiles) k["wide_fma_tiles"] = true;
   if (!cfg.readThrough) k["read_through"] = false;
   if (cfg.stages != CostModel::kDefaultContractionStages) k["stages"] = cfg.stages;
   if (pt.numerics != Numerics::Default) k["numerics"] = numericsName(pt.numerics);
@@ -225,6 +226,7 @@ json computePoint(const ExperimentConfig& cfg, const Point& pt, const fs::path& 
     cm.setColumnTiles(cfg.columnTiles);
     cm.setStreamSplits(cfg.streamSplit);
     cm.setSplitK(cfg.splitK);
+    cm.setWideFmaTiles(cfg.wideFmaTiles);
     cm.setMaxStages(cfg.stages);
     cm.setNumerics(pt.numerics);
     SearchOptions opt;

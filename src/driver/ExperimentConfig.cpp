@@ -141,7 +141,7 @@ static ExperimentConfig parseConfig(const std::string& path) {
   }
   ExperimentConfig cfg;
   cfg.file = path;
-  r.keys(root, {"name", "programs", "strategies", "devices", "weights", "execute", "emit", "time_limit", "recompute", "stream", "column_tiles", "stages", "stream_split", "split_k", "read_through", "numerics", "validate", "validate_top"}, "the configuration");
+  r.keys(root, {"name", "programs", "strategies", "devices", "weights", "execute", "emit", "time_limit", "recompute", "stream", "column_tiles", "stages", "stream_split", "split_k", "wide_fma_tiles", "read_through", "numerics", "validate", "validate_top"}, "the configuration");
   for (const char* required : {"name", "programs", "strategies", "devices"})
     if (!root[required]) r.fail(root, std::string("missing key '") + required + "'");
   cfg.name = r.str(root["name"], "name");
@@ -266,6 +266,7 @@ static ExperimentConfig parseConfig(const std::string& path) {
   if (root["column_tiles"]) cfg.columnTiles = r.boolean(root["column_tiles"], "column_tiles");
   if (root["stream_split"]) cfg.streamSplit = r.boolean(root["stream_split"], "stream_split");
   if (root["split_k"]) cfg.splitK = r.boolean(root["split_k"], "split_k");
+  if (root["wide_fma_tiles"]) cfg.wideFmaTiles = r.boolean(root["wide_fma_tiles"], "wide_fma_tiles");
   if (root["read_through"]) cfg.readThrough = r.boolean(root["read_through"], "read_through");
   if (root["stages"]) {
     cfg.stages = int(r.integer(root["stages"], "stages", 1));

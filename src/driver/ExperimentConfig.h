@@ -59,6 +59,7 @@ struct ExperimentConfig {
   int stages = CostModel::kDefaultContractionStages;  // a tiled contraction's most buffers (docs/codegen.md)
   bool streamSplit = true;  // streamed tiles may split their reduction across blocks (docs/streaming.md)
   bool splitK = true;       // tiled contractions may split theirs (split-K, docs/cost-model.md)
+  bool wideFmaTiles = false;  // FMA tiles may take 8 x 8 micro-tiles (docs/codegen.md)
   bool readThrough = true;  // copies read through at their readers (docs/design.md); false: --keep-copies
   // Swept like strategies: strict, every plan rounds as the reference does; tf32,
   // contractions may run on tensor cores (KernelPlan.h, Numerics).

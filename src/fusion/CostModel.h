@@ -224,6 +224,11 @@ class CostModel {
   // `--no-stream-split`. Set before the first plan.
   void setStreamSplits(bool on) { streamSplits_ = on; }
   void setSplitK(bool on) { splitK_ = on; }
+  // Whether a tiled contraction on the FMA units may take 8 x 8 micro-tiles (16 FMAs a
+  // 128-bit shared load, 127 registers) as tensor cores' warp tiles may; off by default
+  // until a GPU measures them against their model (`--wide-fma-tiles`). Set before the
+  // first plan.
+  void setWideFmaTiles(bool on) { wideFmaTiles_ = on; }
   // At most this many buffers of a tiled contraction's staged slices
   // (ContractionTile::stages; `--stages`, 1: stage a step, then compute it). Set before
   // the first plan.
@@ -298,6 +303,7 @@ class CostModel {
   bool columnTiles_ = true;                   // --no-column-tiles: false
   bool streamSplits_ = true;                  // --no-stream-split: false
   bool splitK_ = true;                        // --no-split-k: false
+  bool wideFmaTiles_ = false;                 // --wide-fma-tiles: true
   int maxStages_ = kDefaultContractionStages;  // --stages
   Numerics numerics_ = Numerics::Default;
   mutable std::unordered_map<StmtSet, std::optional<KernelPlan>, StmtSetHash> memo_[2];

@@ -82,12 +82,16 @@ PlanHeader readPlanHeader(const Program& prog, const json& plan, const std::stri
     // The model gives each tile the most stages it allows that fit (every tile fits two):
     // the plan's most is the limit it was made with.
     if (k.is_object() && k.contains("contraction_tiles") && k["contraction_tiles"].is_array())
-      for (const json& c : k["contraction_tiles"])
+      for (const json& c : k["contraction_tiles"]) {
+        // A tile on the FMA units of 8 x 8 a thread: the plan was made with them allowed.
+        if (c.is_object() && c.value("engine", json()) == json("fma") && c.value("micro_tile", json()) == json(CostModel::kWideMicroTile))
+          h.wideFmaTiles = true;
         if (c.is_object() && c.contains("stages") && c["stages"].is_number_integer()) {
           if (!sawStages) h.maxStages = 1;
           sawStages = true;
           h.maxStages = std::max(h.maxStages, std::clamp(c["stages"].get<int>(), 1, CostModel::kMaxContractionStages));
         }
+      }
   }
   return h;
 }

@@ -25,6 +25,7 @@ struct PlanHeader {
   Sizes sizes;
   bool streams = false;  // some kernel streams a sum beside its maximum
   int maxStages = CostModel::kDefaultContractionStages;  // the most stages of its tiled contractions' (the model's limit: --stages)
+  bool wideFmaTiles = false;  // some tile on the FMA units takes 8 x 8 micro-tiles (--wide-fma-tiles)
 };
 PlanHeader readPlanHeader(const Program& prog, const nlohmann::json& plan, const std::string& path);
 

@@ -91,7 +91,8 @@ PyProgram load(const std::string& path, const std::optional<Sizes>& sizes, const
 
 std::vector<PyPlan> fuse(const PyProgram& prog, const std::string& strategy, const std::string& device, int top,
                          double timeLimit, bool recompute, const std::optional<Sizes>& sizes, bool stream,
-                         const std::string& numericsName, bool columnTiles, bool streamSplit, int stages, bool splitK) {
+                         const std::string& numericsName, bool columnTiles, bool streamSplit, int stages, bool splitK,
+                         bool wideFmaTiles) {
   auto s = std::make_shared<Session>();
   const std::optional<Numerics> numerics = parseIn(kNumericsNames, numericsName);
   if (!numerics) throw UsageError("numerics '" + numericsName + "': expected " + namesIn(kNumericsNames, " or "));
@@ -115,6 +116,7 @@ std::vector<PyPlan> fuse(const PyProgram& prog, const std::string& strategy, con
     s->model->setColumnTiles(columnTiles);
     s->model->setStreamSplits(streamSplit);
     s->model->setSplitK(splitK);
+    s->model->setWideFmaTiles(wideFmaTiles);
     s->model->setMaxStages(stages);
     s->model->setNumerics(*numerics);
     Partition best = search(*s->model, s->options);
@@ -412,12 +414,14 @@ PYBIND11_MODULE(_polyfuse, m) {
            py::arg("time_limit") = 60.0, py::arg("recompute") = true, py::arg("sizes") = py::none(),
            py::arg("stream") = true, py::arg("numerics") = "default", py::arg("column_tiles") = true,
            py::arg("stream_split") = true, py::arg("stages") = int(CostModel::kDefaultContractionStages), py::arg("split_k") = true,
+           py::arg("wide_fma_tiles") = false,
            "partition the program into kernels; with top=K, the K best plans, best first; stream=False: no sum "
            "streams beside its maximum (docs/streaming.md); numerics='strict': every plan rounds as the "
            "reference does and computes the same bits (docs/codegen.md); column_tiles=False: no reduction runs "
            "down a column tile (docs/cost-model.md); stream_split=False: no streamed tile splits its reduction "
            "across blocks (docs/streaming.md); stages=N: a tiled contraction's most staging buffers, 1 to 4 (docs/codegen.md); "
-           "split_k=False: no tiled contraction splits its reduction across blocks (docs/cost-model.md)")
+           "split_k=False: no tiled contraction splits its reduction across blocks (docs/cost-model.md); "
+           "wide_fma_tiles=True: tiled contractions on the FMA units may take 8 x 8 micro-tiles (docs/codegen.md)")
       .def("__repr__", [](const PyProgram& p) {
         return "<polyfuse.Program " + p.state->lp.program->name + ": " +
                std::to_string(p.state->lp.program->statements.size()) + " statement(s) from " + p.state->path + ">";

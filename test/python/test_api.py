@@ -176,6 +176,16 @@ def test_split_k_as_the_command_line():
         assert ("split-tile-reduce" in cli["kernels"][0]["modes"]) == split
 
 
+def test_wide_fma_tiles_as_the_command_line():
+    path = os.path.join(SOURCE, "examples", "matmul.tc")
+    prog = polyfuse.load(path, sizes={"N": 2048, "M": 2048, "K": 2048})
+    for flag, wide in (([], False), (["--wide-fma-tiles"], True)):
+        plan = prog.fuse(wide_fma_tiles=wide)[0]
+        cli = cli_json("fuse", path, "--size", "N=2048,K=2048,M=2048", *flag)
+        assert plan.to_dict()["kernels"] == cli["kernels"]
+        assert cli["kernels"][0]["contraction_tiles"][0]["micro_tile"] == (8 if wide else 4)
+
+
 def test_copies_read_through_unless_kept():
     path = os.path.join(SOURCE, "test", "lit", "mlir", "collapse.mlir")
     read = polyfuse.load(path, entry="merge")
