@@ -1746,14 +1746,16 @@ class KernelPrinter {
     auto stageStep = [&](const std::string& ks, const std::string& buf, const std::string& ind) {
       for (size_t r = 0; r < c.alongP.size(); ++r) {
         // Consecutive threads take consecutive elements of the slice's rows: along r for a
-        // [tileP x kStep] slice, along q for a [kStep x tileQ] one.
+        // [tileP x kStep] or [tileQ x kStep] slice, along q for a [kStep x tileQ] one.
         const LoopIR& other = c.alongP[r] ? lp : lq;
-        const int64_t rows = c.alongP[r] ? c.tileP : c.kStep, cols = c.alongP[r] ? c.kStep : c.tileQ;
+        const bool byR = c.alongP[r] || c.alongR(r);
+        const int64_t rows = byR ? c.across(r) : c.kStep, cols = byR ? c.kStep : c.tileQ;
         const std::string rowIdx = "(pf_e / " + std::to_string(cols) + ")", colIdx = "(pf_e % " + std::to_string(cols) + ")";
-        const std::string otherOff = c.alongP[r] ? rowIdx : colIdx, rOff = c.alongP[r] ? colIdx : rowIdx;
-        // Where element (other, r) of the slice lies: line r (or line `other`, p-major).
+        const std::string otherOff = byR ? rowIdx : colIdx, rOff = byR ? colIdx : rowIdx;
+        // Where element (other, r) of the slice lies: line r, or line `other` where the
+        // slice's lines run along r.
         const std::string line = std::to_string(c.lineElements(r));
-        const std::string at = c.pMajor(r) ? otherOff + " * " + line + " + " + rOff
+        const std::string at = c.alongR(r) ? otherOff + " * " + line + " + " + rOff
                                : !c.alongP[r] && c.lineElements(r) == cols ? "pf_e"
                                                                            : rOff + " * " + line + " + " + otherOff;
         const std::string dst = slice(r, buf) + at + "]";
@@ -1834,9 +1836,13 @@ class KernelPrinter {
            << "          pf_ldmatrix_x4_b16(pf_fa[pf_a], &" << slice(ra, current) << "(pf_wp * " << c.warpP() << " + pf_a * 16 + "
            << row << ") * " << la << " + pf_r + ((pf_tid >> 4) & 1) * 8]);\n";
         if (tilesQ % 2) throw InternalError("a warp tile of an odd number of 8-column tiles on 16-bit tensor cores");
-        os << unroll << "        for (int pf_b = 0; pf_b < " << tilesQ << "; pf_b += 2)\n"
-           << "          pf_ldmatrix_x4_trans_b16(pf_fb[pf_b], &" << slice(rb, current) << "(pf_r + " << row << ") * " << lb
-           << " + pf_wq * " << c.warpQ() << " + (pf_b + (pf_tid >> 4)) * 8]);\n";
+        os << unroll << "        for (int pf_b = 0; pf_b < " << tilesQ << "; pf_b += 2)\n";
+        if (c.alongR(rb))  // [tileQ x kStep]: blocks (columns b, r from 0), (b, r from 8), (b + 1, 0), (b + 1, 8)
+          os << "          pf_ldmatrix_x4_b16(pf_fb[pf_b], &" << slice(rb, current) << "(pf_wq * " << c.warpQ()
+             << " + (pf_b + (pf_tid >> 4)) * 8 + (pf_tid & 7)) * " << lb << " + pf_r + ((pf_tid >> 3) & 1) * 8]);\n";
+        else
+          os << "          pf_ldmatrix_x4_trans_b16(pf_fb[pf_b], &" << slice(rb, current) << "(pf_r + " << row << ") * " << lb
+             << " + pf_wq * " << c.warpQ() << " + (pf_b + (pf_tid >> 4)) * 8]);\n";
         os << unroll << "        for (int pf_a = 0; pf_a < " << tilesP << "; ++pf_a)\n" << unroll
            << "          for (int pf_b = 0; pf_b < " << tilesQ << "; ++pf_b)\n"
            << "            " << (c.engine == ContractionEngine::TensorCoresF16 ? "pf_mma_f16" : "pf_mma_bf16")
@@ -1853,10 +1859,21 @@ class KernelPrinter {
          << " + pf_r + ((pf_tid >> 4) & 1) * 4]);\n"
          << unroll << "          for (int pf_h = 0; pf_h < 4; ++pf_h) pf_fa[pf_a][pf_h] = pf_tf32(pf_fa[pf_a][pf_h]);\n"
          << "        }\n";
-      os << unroll << "        for (int pf_b = 0; pf_b < " << tilesQ << "; ++pf_b)\n" << unroll
-         << "          for (int pf_h = 0; pf_h < 2; ++pf_h)\n"
-         << "            pf_fb[pf_b][pf_h] = pf_tf32(" << slice(rb, current) << "(pf_r + pf_h * 4 + pf_t) * " << c.lineElements(rb)
-         << " + pf_wq * " << c.warpQ() << " + pf_b * 8 + pf_g]);\n";
+      if (c.alongR(rb)) {
+        // [tileQ x kStep]: a B fragment is two 8 x 4 blocks of words (columns b, r from 0
+        // and 4), two fragments one ldmatrix.x4.
+        if (tilesQ % 2) throw InternalError("a warp tile of an odd number of 8-column tiles on tensor cores");
+        os << unroll << "        for (int pf_b = 0; pf_b < " << tilesQ << "; pf_b += 2) {\n"
+           << "          pf_ldmatrix_x4(pf_fb[pf_b], &" << slice(rb, current) << "(pf_wq * " << c.warpQ()
+           << " + (pf_b + (pf_tid >> 4)) * 8 + (pf_tid & 7)) * " << c.lineElements(rb) << " + pf_r + ((pf_tid >> 3) & 1) * 4]);\n"
+           << unroll << "          for (int pf_h = 0; pf_h < 4; ++pf_h) pf_fb[pf_b + (pf_h >> 1)][pf_h & 1] = pf_tf32(pf_fb[pf_b + (pf_h >> 1)][pf_h & 1]);\n"
+           << "        }\n";
+      } else {
+        os << unroll << "        for (int pf_b = 0; pf_b < " << tilesQ << "; ++pf_b)\n" << unroll
+           << "          for (int pf_h = 0; pf_h < 2; ++pf_h)\n"
+           << "            pf_fb[pf_b][pf_h] = pf_tf32(" << slice(rb, current) << "(pf_r + pf_h * 4 + pf_t) * " << c.lineElements(rb)
+           << " + pf_wq * " << c.warpQ() << " + pf_b * 8 + pf_g]);\n";
+      }
       os << unroll << "        for (int pf_a = 0; pf_a < " << tilesP << "; ++pf_a)\n" << unroll
          << "          for (int pf_b = 0; pf_b < " << tilesQ << "; ++pf_b)\n"
          << "            pf_mma_tf32(pf_acc[2 * pf_a][2 * pf_b], pf_acc[2 * pf_a][2 * pf_b + 1], pf_acc[2 * pf_a + 1][2 * pf_b],\n"
@@ -1881,7 +1898,7 @@ class KernelPrinter {
         const std::string f = "pf_f" + std::to_string(r), line = std::to_string(c.lineElements(r));
         const std::string first = c.alongP[r] ? "pf_tp * " + m : "pf_tq * " + m;
         os << "        " << sp_.real << " " << f << "[" << m << "];\n";
-        if (c.pMajor(r)) {
+        if (c.alongR(r)) {
           os << unroll << "        for (int pf_a = 0; pf_a < " << m << "; ++pf_a) " << f << "[pf_a] = "
              << staged(slice(r, current) + "(" + first + " + pf_a) * " + line + " + pf_r]") << ";\n";
         } else if (sp_.f32 && c.micro % 4 == 0 && wholeSteps && !halves) {
@@ -1938,7 +1955,7 @@ class KernelPrinter {
     // The dimension along a slice row: r's in the p-major slice along p, q's in the slice
     // along q; the r-major slice along p runs across A's rows.
     int along = -1;
-    if (c.pMajor(r)) along = c.r;
+    if (c.alongR(r)) along = c.r;
     else if (!c.alongP[r]) along = c.q;
     if (along < 0) return 1;
     const std::string& dim = st.dims[size_t(along)];

@@ -30,7 +30,10 @@ int OnChipArray::rowDim() const {
 int64_t ContractionTile::stageElements() const {
   int64_t n = 0;
   for (size_t r = 0; r < alongP.size(); ++r) n += lines(r) * lineElements(r);
-  return (n + 3) / 4 * 4;  // each buffer 16-byte aligned in f32, for the 128-bit loads
+  // Each buffer 16-byte aligned, for the 128-bit loads and copies (in f32; 16-bit operands
+  // staged as stored: 8 of them).
+  const int64_t align = halfOperands() ? 8 : 4;
+  return (n + align - 1) / align * align;
 }
 
 // Both lists are in tensor order (placeData builds them so): a lookup is a binary search,

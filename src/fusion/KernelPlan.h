@@ -162,6 +162,12 @@ struct ContractionTile {
   // not before it), one barrier a step; with 1, a step stages, then computes.
   int stages = 1;
   std::vector<bool> alongP;  // per read of the member: its slice is [tileP x kStep]
+  // Per read: its slice's lines run along r ([tileP x kStep] or [tileQ x kStep]), as the
+  // tensor-core fragments read them: the operand along p always, the one along q where
+  // its memory is contiguous along r too (a weight stored [out x in], torch's Linear), so
+  // that its copies stay 16 bytes wide and its fragments load by ldmatrix. Else the
+  // slice is r-major ([kStep x tileP], [kStep x tileQ]).
+  std::vector<bool> linesAlongR;
   // Pointwise members applied to the accumulators in registers, in order, as each
   // output leaves the micro-tile (bias, GELU): each reads the contraction's result, or
   // an earlier one's, only at its own point, and those results live in no memory at all.
@@ -179,14 +185,17 @@ struct ContractionTile {
   // included. On FMA units both slices are r-major ([kStep x tileP], [kStep x tileQ]), so
   // that a thread's micro consecutive outputs along p or q load as 128-bit vectors (the
   // [kStep x tileP] lines padded by kFmaPadP: consecutive r, which staging threads store
-  // side by side, then fall in different banks). On tensor cores the slice along p is
-  // p-major ([tileP x kStep]): an A fragment runs along r.
+  // side by side, then fall in different banks). On tensor cores the slice along p has
+  // lines along r ([tileP x kStep]): an A fragment runs along r; the slice along q too
+  // where linesAlongR says so.
   static constexpr int64_t kFmaPadP = 4;
-  bool pMajor(size_t r) const { return alongP[r] && tensorCores(); }
-  int64_t lines(size_t r) const { return pMajor(r) ? tileP : kStep; }
+  bool alongR(size_t r) const { return linesAlongR[r]; }
+  // The extent of read r's other dimension: p's tile or q's.
+  int64_t across(size_t r) const { return alongP[r] ? tileP : tileQ; }
+  int64_t lines(size_t r) const { return alongR(r) ? across(r) : kStep; }
   int64_t lineElements(size_t r) const {
-    if (halfOperands()) return alongP[r] ? kStep + kHalfMmaPadP : tileQ + kHalfMmaPadQ;
-    if (tensorCores()) return alongP[r] ? kStep + kMmaPadP : tileQ + kMmaPadQ;
+    if (halfOperands()) return alongR(r) ? kStep + kHalfMmaPadP : tileQ + kHalfMmaPadQ;
+    if (tensorCores()) return alongR(r) ? kStep + kMmaPadP : tileQ + kMmaPadQ;
     return alongP[r] ? tileP + kFmaPadP : tileQ;
   }
   // How many outputs each staged element of read r feeds from one load into registers:

@@ -100,6 +100,11 @@ nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p) {
                                          {"micro_tile", c.micro}, {"k_step", c.kStep}, {"stages", c.stages},
                                          {"tile", {c.tileP, c.tileQ}}, {"staged", tensorNames(prog, staged)},
                                          {"epilogue", epilogue}});
+      // Per staged read, the dimension its slice's lines run across (each line one point of
+      // it): "p" or "q" where lines run along r, else "r".
+      std::vector<std::string> lines;
+      for (size_t r = 0; r < c.alongP.size(); ++r) lines.push_back(c.alongR(r) ? (c.alongP[r] ? "p" : "q") : "r");
+      kj["contraction_tiles"].back()["slice_lines"] = lines;
       if (c.tensorCores()) kj["contraction_tiles"].back()["warp_tile"] = {c.warpP(), c.warpQ()};
       if (k.splitsK()) kj["contraction_tiles"].back()["k_chunk"] = k.splitChunk;  // split-K: the points a block reduces
     }
