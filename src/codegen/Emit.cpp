@@ -1831,26 +1831,26 @@ class KernelPrinter {
         const std::string la = std::to_string(c.lineElements(ra)), lb = std::to_string(c.lineElements(rb));
         const std::string row = "(((pf_tid >> 3) & 1) * 8 + (pf_tid & 7))";
         os << unroll << "      for (int pf_r = 0; pf_r < " << c.kStep << "; pf_r += 16) {\n";
-        os << "        unsigned pf_fa[" << tilesP << "][4], pf_fb[" << tilesQ << "][2];\n";
+        os << "        unsigned pf_fa[" << tilesP << "][4], pf_fb[" << 2 * tilesQ << "];  // B fragment b: pf_fb[2 b], pf_fb[2 b + 1]\n";
         os << unroll << "        for (int pf_a = 0; pf_a < " << tilesP << "; ++pf_a)\n"
            << "          pf_ldmatrix_x4_b16(pf_fa[pf_a], &" << slice(ra, current) << "(pf_wp * " << c.warpP() << " + pf_a * 16 + "
            << row << ") * " << la << " + pf_r + ((pf_tid >> 4) & 1) * 8]);\n";
         if (tilesQ % 2) throw InternalError("a warp tile of an odd number of 8-column tiles on 16-bit tensor cores");
         os << unroll << "        for (int pf_b = 0; pf_b < " << tilesQ << "; pf_b += 2)\n";
         if (c.alongR(rb))  // [tileQ x kStep]: blocks (columns b, r from 0), (b, r from 8), (b + 1, 0), (b + 1, 8)
-          os << "          pf_ldmatrix_x4_b16(pf_fb[pf_b], &" << slice(rb, current) << "(pf_wq * " << c.warpQ()
-             << " + (pf_b + (pf_tid >> 4)) * 8 + (pf_tid & 7)) * " << lb << " + pf_r + ((pf_tid >> 3) & 1) * 8]);\n";
+          os << "          pf_ldmatrix_x4_b16(pf_fb + 2 * pf_b, &" << slice(rb, current) << "(pf_wq * " << c.warpQ()
+             << " + (pf_b + ((pf_tid >> 4) & 1)) * 8 + (pf_tid & 7)) * " << lb << " + pf_r + ((pf_tid >> 3) & 1) * 8]);\n";
         else
-          os << "          pf_ldmatrix_x4_trans_b16(pf_fb[pf_b], &" << slice(rb, current) << "(pf_r + " << row << ") * " << lb
-             << " + pf_wq * " << c.warpQ() << " + (pf_b + (pf_tid >> 4)) * 8]);\n";
+          os << "          pf_ldmatrix_x4_trans_b16(pf_fb + 2 * pf_b, &" << slice(rb, current) << "(pf_r + " << row << ") * " << lb
+             << " + pf_wq * " << c.warpQ() << " + (pf_b + ((pf_tid >> 4) & 1)) * 8]);\n";
         os << unroll << "        for (int pf_a = 0; pf_a < " << tilesP << "; ++pf_a)\n" << unroll
            << "          for (int pf_b = 0; pf_b < " << tilesQ << "; ++pf_b)\n"
            << "            " << (c.engine == ContractionEngine::TensorCoresF16 ? "pf_mma_f16" : "pf_mma_bf16")
            << "(pf_acc[2 * pf_a][2 * pf_b], pf_acc[2 * pf_a][2 * pf_b + 1], pf_acc[2 * pf_a + 1][2 * pf_b],\n"
-           << "                        pf_acc[2 * pf_a + 1][2 * pf_b + 1], pf_fa[pf_a], pf_fb[pf_b]);\n";
+           << "                        pf_acc[2 * pf_a + 1][2 * pf_b + 1], pf_fa[pf_a], pf_fb + 2 * pf_b);\n";
       } else {
       os << unroll << "      for (int pf_r = 0; pf_r < " << c.kStep << "; pf_r += 8) {\n";
-      os << "        float pf_fa[" << tilesP << "][4], pf_fb[" << tilesQ << "][2];\n";
+      os << "        float pf_fa[" << tilesP << "][4], pf_fb[" << 2 * tilesQ << "];  // B fragment b: pf_fb[2 b], pf_fb[2 b + 1]\n";
       // An A fragment is four 8 x 4 blocks of 32-bit words (rows g and g + 8, columns t
       // and t + 4): one ldmatrix.x4, each lane giving one block row's address.
       os << unroll << "        for (int pf_a = 0; pf_a < " << tilesP << "; ++pf_a) {\n"
@@ -1864,20 +1864,20 @@ class KernelPrinter {
         // and 4), two fragments one ldmatrix.x4.
         if (tilesQ % 2) throw InternalError("a warp tile of an odd number of 8-column tiles on tensor cores");
         os << unroll << "        for (int pf_b = 0; pf_b < " << tilesQ << "; pf_b += 2) {\n"
-           << "          pf_ldmatrix_x4(pf_fb[pf_b], &" << slice(rb, current) << "(pf_wq * " << c.warpQ()
-           << " + (pf_b + (pf_tid >> 4)) * 8 + (pf_tid & 7)) * " << c.lineElements(rb) << " + pf_r + ((pf_tid >> 3) & 1) * 4]);\n"
-           << unroll << "          for (int pf_h = 0; pf_h < 4; ++pf_h) pf_fb[pf_b + (pf_h >> 1)][pf_h & 1] = pf_tf32(pf_fb[pf_b + (pf_h >> 1)][pf_h & 1]);\n"
+           << "          pf_ldmatrix_x4(pf_fb + 2 * pf_b, &" << slice(rb, current) << "(pf_wq * " << c.warpQ()
+           << " + (pf_b + ((pf_tid >> 4) & 1)) * 8 + (pf_tid & 7)) * " << c.lineElements(rb) << " + pf_r + ((pf_tid >> 3) & 1) * 4]);\n"
+           << unroll << "          for (int pf_h = 0; pf_h < 4; ++pf_h) pf_fb[2 * pf_b + pf_h] = pf_tf32(pf_fb[2 * pf_b + pf_h]);\n"
            << "        }\n";
       } else {
         os << unroll << "        for (int pf_b = 0; pf_b < " << tilesQ << "; ++pf_b)\n" << unroll
            << "          for (int pf_h = 0; pf_h < 2; ++pf_h)\n"
-           << "            pf_fb[pf_b][pf_h] = pf_tf32(" << slice(rb, current) << "(pf_r + pf_h * 4 + pf_t) * " << c.lineElements(rb)
+           << "            pf_fb[2 * pf_b + pf_h] = pf_tf32(" << slice(rb, current) << "(pf_r + pf_h * 4 + pf_t) * " << c.lineElements(rb)
            << " + pf_wq * " << c.warpQ() << " + pf_b * 8 + pf_g]);\n";
       }
       os << unroll << "        for (int pf_a = 0; pf_a < " << tilesP << "; ++pf_a)\n" << unroll
          << "          for (int pf_b = 0; pf_b < " << tilesQ << "; ++pf_b)\n"
          << "            pf_mma_tf32(pf_acc[2 * pf_a][2 * pf_b], pf_acc[2 * pf_a][2 * pf_b + 1], pf_acc[2 * pf_a + 1][2 * pf_b],\n"
-         << "                        pf_acc[2 * pf_a + 1][2 * pf_b + 1], pf_fa[pf_a], pf_fb[pf_b]);\n";
+         << "                        pf_acc[2 * pf_a + 1][2 * pf_b + 1], pf_fa[pf_a], pf_fb + 2 * pf_b);\n";
       }
     } else {
       // A product of its reads adds nothing where a staged operand is the slices' zero

@@ -61,6 +61,10 @@ if shutil.which("chromium"):
 config.substitutions.append(("%oracle", "%s %s --polyfuse %s" % (
     "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable,
     os.path.join(config.polyfuse_src, "tools", "mlir_oracle.py"), os.path.join(config.polyfuse_bin, "polyfuse"))))
+# Tensor-core fragment loads emulated lane by lane against the mma layouts (tools/fragment_check.py).
+config.substitutions.append(("%fragment_check", "%s %s" % (
+    "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable,
+    os.path.join(config.polyfuse_src, "tools", "fragment_check.py"))))
 # NumPy's evaluation of a TC program, compared with the reference interpreter (tools/tc_numpy.py).
 config.substitutions.append(("%tc_numpy", "%s %s --polyfuse %s" % (
     "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable,
