@@ -44,6 +44,13 @@ for numerics in default tf32; do
       --numerics $numerics -o "$out/${prog}_4096x3072x768_$numerics" > /dev/null
   done
 done
+# 8 x 8 micro-tiles on the FMA units (--wide-fma-tiles, off by default until timed here),
+# beside the default plans above.
+for shape in "2048 N=2048,K=2048,M=2048" "4096x3072x768 N=4096,K=768,M=3072"; do
+  set -- $shape
+  build/bin/polyfuse codegen examples/matmul.tc --target cuda --size $2 --device "$dev" --wide-fma-tiles \
+    -o "$out/matmul_$1_wide_fma" > /dev/null
+done
 # The same with other stages, side by side (--stages 4: four buffers in dynamic shared
 # memory; 1: stage a step, then compute it); and the edges: odd sizes (4-byte copies) and
 # multiples of 4 that no tile divides (16-byte copies, zero-filled past the extents).
@@ -62,8 +69,9 @@ done
 # f16 and bf16 operands into f32 (mma.sync m16n8k16 under the default numerics) beside
 # the strict plan on FMA units, at the BERT-large FFN shape and at odd sizes (each run
 # verifies against the reference; harness.cu's timing gives the side-by-side ratio).
+# linear_half: the weight stored [out x in], its slice with lines along k.
 sed 's/half(/bfloat16(/g; s/matmul_half/matmul_bf16/' test/lit/Inputs/matmul_half.tc > "$out/matmul_bf16.tc"
-for prog in test/lit/Inputs/matmul_half.tc "$out/matmul_bf16.tc"; do
+for prog in test/lit/Inputs/matmul_half.tc "$out/matmul_bf16.tc" test/lit/Inputs/linear_half.tc; do
   name=$(basename "$prog" .tc)
   for numerics in default strict; do
     build/bin/polyfuse codegen "$prog" --target cuda --size N=4096,K=768,M=3072 --device "$dev" \
