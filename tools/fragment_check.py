@@ -2,7 +2,7 @@
 """Checks a generated CUDA kernel's tensor-core fragment loads without a GPU.
 
 Each `ldmatrix` of a tiled contraction (polyfuse's pf_ldmatrix_* helpers) is emulated for
-every thread of the block: the row address each lane gives is evaluated from the kernel's
+every thread of the block (and TF32's B words read one a thread from an r-major slice): the row address each lane gives is evaluated from the kernel's
 own expression, split into the slice's line and column (the expression's `(LINE) * L +
 COLUMN` form), and what PTX's ldmatrix hands each lane is compared with the element the
 mma instruction expects in that register (PTX ISA: mma.m16n8k16 .f16/.bf16 and
@@ -17,6 +17,10 @@ import sys
 from pathlib import Path
 
 CALL = re.compile(r"(pf_ldmatrix_x4(?:_trans)?(?:_b16)?)\((pf_fa\[pf_a\]|pf_fb \+ 2 \* pf_b), &pf_stage(?:16)?\[(?:pf_cb \+ )?(?:(\d+) \+ )?(.*)\]\);")
+
+
+# TF32's B fragment from an r-major slice: a word a thread, register h of fragment b.
+SCALAR = re.compile(r"pf_fb\[2 \* pf_b \+ pf_h\] = pf_tf32\(pf_stage\[(?:pf_cb \+ )?(?:(\d+) \+ )?(.*)\]\);")
 
 
 def split_line_column(expr):
@@ -58,6 +62,23 @@ def main():
             body = source[source.index(k["function"] + "("):]
             body = body[:body.find("\n}\n")]
             calls = CALL.findall(body)
+            for _, expr in SCALAR.findall(body):
+                line_expr, _, col_expr = split_line_column(expr)
+                layout = lines[1]
+                for tid in range(threads):
+                    g, t = (tid & 31) >> 2, tid & 3
+                    for r0 in range(0, tile["k_step"], step):
+                        for b in range(tiles_q):
+                            for h in range(2):
+                                env = {"pf_tid": tid, "pf_wp": (tid >> 5) // warps_q, "pf_wq": (tid >> 5) % warps_q,
+                                       "pf_r": r0, "pf_b": b, "pf_h": h, "pf_g": g, "pf_t": t}
+                                got = (value(line_expr, env), value(col_expr, env))
+                                q = env["pf_wq"] * warp_q + b * 8 + g
+                                want = (r0 + t + 4 * h, q) if layout == "r" else (q, r0 + t + 4 * h)
+                                if got != want:
+                                    raise SystemExit(f"fragment_check: {k['function']} B word into pf_fb[2 b + h]: thread {tid}, "
+                                                     f"r {r0}, tile {b}, register {h}: loads {got}, the mma wants {want}")
+                                checked += 1
             if not calls:
                 raise SystemExit(f"fragment_check: {k['function']}: no ldmatrix of a tensor-core tile")
             for helper, target, _, expr in calls:
