@@ -663,7 +663,7 @@ class KernelPrinter {
     if (isNarrowFloat(T.type))
       return std::string("pf_load_") + (T.type == ElemType::Half ? "half" : "bf16") + "(" + cName(T.name) + ", " +
              globalIndex(a, st) + ")";
-    return cName(T.name) + "[" + globalIndex(a, st) + "]";
+    return globalElement(a, st);
   }
   // `v`, a value of `tensor` in the computing type, rounded to the tensor's own type
   // where that is narrower (a 16-bit float; a float in a double program): what a reader
@@ -2390,22 +2390,21 @@ std::string narrowAccessors(const Spelling& sp, const Program& prog) {
     // A value's 16 bits and back, as a tensor-core tile stages its operands (the values
     // are the type's already: the rounding is exact).
     const std::string u16 = cuda ? "unsigned short" : "ushort";
-    std::string bits, value;
+    std::string bits, value;  // the bodies' statements
     if (cuda && t == ElemType::Half) {
-      bits = std::string("__half_as_ushort(") + (sp.f32 ? "__float2half_rn" : "__double2half") + "(v))";
+      bits = std::string("return __half_as_ushort(") + (sp.f32 ? "__float2half_rn" : "__double2half") + "(v));";
       value = "__half2float(__ushort_as_half(u))";
     } else if (cuda) {
-      bits = std::string("__bfloat16_as_ushort(") + (sp.f32 ? "__float2bfloat16_rn" : "__double2bfloat16") + "(v))";
+      bits = std::string("return __bfloat16_as_ushort(") + (sp.f32 ? "__float2bfloat16_rn" : "__double2bfloat16") + "(v));";
       value = "__bfloat162float(__ushort_as_bfloat16(u))";
-    } else if (t == ElemType::Half) {
-      bits = "pf_u";
+    } else if (t == ElemType::Half) {  // no half values without cl_khr_fp16: through memory
+      bits = "ushort pf_u; vstore_half_rte(v, 0, (half*)&pf_u); return pf_u;";
       value = "vload_half(0, (const half*)&u)";
     } else {
-      bits = "(ushort)(as_uint((float)" + narrowRounded(ElemType::BF16, "v", sp) + ") >> 16)";
+      bits = "return (ushort)(as_uint((float)" + narrowRounded(ElemType::BF16, "v", sp) + ") >> 16);";
       value = "as_float((uint)u << 16)";
     }
-    os << head << u16 << " pf_bits_" << name << "(" << R << " v) { "
-       << (bits == "pf_u" ? "ushort pf_u; vstore_half_rte(v, 0, (half*)&pf_u); return pf_u; }\n" : "return " + bits + "; }\n");
+    os << head << u16 << " pf_bits_" << name << "(" << R << " v) { " << bits << " }\n";
     os << head << R << " pf_value_" << name << "(" << u16 << " u) { return " << value << "; }\n";
   }
   return os.str();
