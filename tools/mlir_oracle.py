@@ -219,9 +219,14 @@ def integer_scalar(t):
     return t if re.fullmatch(r"i[0-9]+", t) else None
 
 
+def index_scalar(t):
+    """An index argument: a size of polyfuse's program (`size N` where no input's shape has it)."""
+    return "index" if t.replace(" ", "") == "index" else None
+
+
 def tensor_type(t):
-    if scalar_type(t) or integer_scalar(t):
-        return [], (scalar_type(t) or integer_scalar(t))
+    if scalar_type(t) or integer_scalar(t) or index_scalar(t):
+        return [], (scalar_type(t) or integer_scalar(t) or index_scalar(t))
     m = re.match(r"tensor<((?:[0-9?]+x)*)(\w+)>$", t.replace(" ", ""))
     if not m:
         fail("type %s is not a ranked tensor" % t)
@@ -258,7 +263,7 @@ def run_mlir(text, name, args, results, inputs, work):
     for k, (an, at) in enumerate(args):
         dims, elem = tensor_type(at)
         arr = inputs[an]
-        if scalar_type(at) or integer_scalar(at):
+        if scalar_type(at) or integer_scalar(at) or index_scalar(at):
             value = literal(arr.item(), elem)
             lines.append("  %%in%d = arith.constant %s" % (k, value if elem == "i1" else value + " : " + elem))
             operands.append("%%in%d" % k)
@@ -395,8 +400,10 @@ def tc_text(polyfuse, program, path, entry):
 def tc_signature(polyfuse, program, path, entry):
     """polyfuse's names: the inputs and outputs of `check --tc`, with their dimensions."""
     m = re.search(r"def \w+\((.*?)\) -> \((.*?)\) \{", tc_text(polyfuse, program, path, entry))
-    parse = lambda s: [(p.rsplit(" ", 1)[1], re.findall(r"\((.*)\)", p.rsplit(" ", 1)[0])) for p in split_top(s)]
-    return parse(m.group(1)), parse(m.group(2))
+    parse = lambda s: [(p.rsplit(" ", 1)[1], re.findall(r"\((.*)\)", p.rsplit(" ", 1)[0]))
+                       for p in split_top(s) if not p.startswith("size ")]
+    declared = [p[len("size "):] for p in split_top(m.group(1)) if p.startswith("size ")]
+    return parse(m.group(1)), parse(m.group(2)), declared
 
 
 def run_polyfuse(a, module, program, source, backend, sizes, files, scalars, given, work):
@@ -526,6 +533,11 @@ def main():
         dt = DTYPES.get(elem)
         if dt is None:
             fail("argument %%%s: element type %s is not handled" % (an, elem))
+        if index_scalar(at):  # a size: given, as MLIR's caller would pass it
+            if an not in given:
+                fail("argument %%%s is an index (a size): give it with --value %s=[N]" % (an, an))
+            inputs[an] = np.array(int(np.ravel(given[an])[0]), dtype=np.int64)
+            continue
         if scalar_type(at):  # a scalar parameter: given, or uniform in [0.5, 1.5]
             v = float(np.ravel(given[an])[0]) if an in given else float(rng.uniform(0.5, 1.5))
             inputs[an] = np.array(v, dtype=dt)
@@ -566,11 +578,17 @@ def main():
         expected = run_mlir(text, name, args, results, inputs, work)
         module = python_module(a.polyfuse)
         program = load_in_process(module, source, a.entry) if module else None
-        tc_in, tc_out = tc_signature(a.polyfuse, program, source, a.entry)
+        tc_in, tc_out, declared = tc_signature(a.polyfuse, program, source, a.entry)
         sizes, files = {}, []
+        # A size the program declares is an index argument's value, by its name.
+        for d in declared:
+            named = [an for an, at in args if index_scalar(at) and an == d]
+            if not named:
+                fail("polyfuse declares size %s, which no index argument is named" % d)
+            sizes[d] = int(inputs[named[0]])
         scalars, given = [], {}
         # polyfuse declares tensors (an integer argument is a rank-0 one) before float scalars.
-        in_order = [x for x in args if not scalar_type(x[1])] + [x for x in args if scalar_type(x[1])]
+        in_order = [x for x in args if not scalar_type(x[1]) and not index_scalar(x[1])] + [x for x in args if scalar_type(x[1])]
         for (an, at), (pn, pdims) in zip(in_order, tc_in):
             if scalar_type(at):
                 value = float(np.float32(inputs[an].item())) if at.strip() == "f32" else float(inputs[an].item())

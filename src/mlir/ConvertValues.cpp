@@ -20,6 +20,7 @@ void Importer::run(mlir::func::FuncOp fn) {
   for (Operation& op : body)
     if (auto shape = converter(&op).shape) (this->*shape)(&op);
   nameSizes();
+  declareSizes();
   sizeBounds();
   for (Operation& op : body) {
     split_.clear();  // a generic sets the loops a collapse splits; other ops read loops as they are
@@ -47,6 +48,15 @@ void Importer::run(mlir::func::FuncOp fn) {
     }
   if (out_.def.outputs.empty())
     throw SourceError(locOf(fn), "function '" + fn.getSymName().str() + "' returns no tensor: polyfuse computes a function's results");
+}
+
+// An index argument's extent that no input's shape names (`tensor.empty(%n)` of an
+// output) is a size the signature declares.
+void Importer::declareSizes() {
+  std::set<std::string> shaped;
+  for (const TensorDecl& p : out_.def.params) shaped.insert(p.dims.begin(), p.dims.end());
+  for (auto [s, loc] : indexArguments_)
+    if (!ext_.value(s) && shaped.insert(ext_.text(s)).second) out_.def.sizes.push_back({ext_.text(s), loc});
 }
 
 // The bounds the slices and windows need, on the program's sizes: static extents folded
@@ -94,10 +104,16 @@ void Importer::arguments() {
       param(d, {});
       continue;
     }
+    // An index argument is a size (MLIR's tests and hand-written kernels pass extents as
+    // `index` values to `tensor.empty`): a named size of the program, given with --size
+    // where no tensor's shape implies it, read where a body uses it.
+    if (a.getType().isIndex()) {
+      if (!a.use_empty()) indexArguments_.push_back({indexSyms_[a] = ext_.named(nm), loc});
+      continue;
+    }
     // An integer argument (torch-mlir passes an op's number operands, `dim`, `keepdim`, as
     // i64 arguments, most of them already folded into the ops) is a rank-0 integer input,
-    // read where used as its one element. An index stays refused: it would be a size or an
-    // offset, which the program takes from the tensors' types.
+    // read where used as its one element.
     if (mlir::isa<mlir::IntegerType>(a.getType())) {
       d.type = elemType(a.getType());
       d.hasShape = true;
@@ -108,9 +124,7 @@ void Importer::arguments() {
       continue;
     }
     if (!mlir::isa<mlir::RankedTensorType>(a.getType()))
-      throw SourceError(loc, "argument '" + nm + "' is " +
-                                 (a.getType().isIndex() ? std::string("an index: polyfuse reads sizes from the tensors' types")
-                                                        : "neither a ranked tensor nor a number") );
+      throw SourceError(loc, "argument '" + nm + "' is neither a ranked tensor, a number nor an index");
     auto t = tensorType(a, fn_);
     TensorValue tv(Kind::Input);
     tv.name = nm;

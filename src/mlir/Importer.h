@@ -254,6 +254,7 @@ class Importer {
   Extents ext_;
   llvm::DenseMap<Value, TensorValue> tensors_;
   llvm::DenseMap<Value, int> indexSyms_;     // index values that are extents
+  std::vector<std::pair<int, SourceLoc>> indexArguments_;  // their extents, where declared
   llvm::DenseMap<Value, std::string> scalars_;
   std::map<Operation*, std::vector<ResultForm>> forms_;
   std::set<std::string> taken_;
@@ -452,6 +453,7 @@ class Importer {
   void view(Operation* op, Value source, Shape shape, const std::vector<mlir::AffineExpr>& exprs);
   void param(const TensorDecl& d, const Shape& shape);
   void nameSizes();
+  void declareSizes();
   void dims(TensorDecl& d, const Shape& shape);
   ExprPtr splitPart(unsigned d, int64_t inner, int64_t n, SourceLoc loc);
   static std::optional<std::tuple<unsigned, int64_t, int64_t>> collapsedPart(mlir::AffineExpr e);

@@ -153,6 +153,9 @@ struct DefDecl {
   std::string name;
   SourceLoc loc;
   std::vector<SizeBoundDecl> sizeBounds;
+  // Sizes the signature declares by name (`size N`): sizes no input's shape has, which an
+  // output's shape or an expression uses (an imported function's `index` arguments).
+  std::vector<std::pair<std::string, SourceLoc>> sizes;
   std::vector<TensorDecl> params;   // tensors and scalars in signature order
   std::vector<TensorDecl> outputs;
   std::vector<StmtDecl> stmts;

@@ -81,7 +81,17 @@ class Parser {
     d.loc = name.loc;
     expect(Tok::LParen);
     if (peek().kind != Tok::RParen) {
-      do d.params.push_back(tensorDecl(false)); while (accept(Tok::Comma));
+      do {
+        // `size N`: a size of the program that no input's shape has.
+        if (peek().kind == Tok::Ident && peek().text == "size" && peek(1).kind == Tok::Ident &&
+            (peek(2).kind == Tok::Comma || peek(2).kind == Tok::RParen)) {
+          next();
+          Token n = next();
+          d.sizes.push_back({n.text, n.loc});
+          continue;
+        }
+        d.params.push_back(tensorDecl(false));
+      } while (accept(Tok::Comma));
     }
     expect(Tok::RParen);
     expect(Tok::Arrow);

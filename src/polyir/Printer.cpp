@@ -1,6 +1,7 @@
 #include "polyir/Printer.h"
 
 #include <iomanip>
+#include <set>
 #include <sstream>
 
 namespace polyfuse {
@@ -67,6 +68,14 @@ std::string programText(const Program& prog) {
     s += (first ? "" : ", ") + text;
     first = false;
   };
+  // A size no input's shape has is declared by name.
+  std::set<std::string> shaped;
+  for (auto& t : prog.tensors)
+    if (t.role == TensorRole::Input)
+      for (auto& d : t.shape)
+        for (auto& [n, k] : d.coef) shaped.insert(n);
+  for (auto& n : prog.sizeParams)
+    if (!shaped.count(n)) param("size " + n);
   for (auto& t : prog.tensors)
     if (t.role == TensorRole::Input) param(shapeText(t) + " " + t.name);
   for (auto& sc : prog.scalars) param(std::string(elemTypeName(sc.type)) + " " + sc.name);

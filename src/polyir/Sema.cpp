@@ -198,6 +198,10 @@ class Sema {
     auto claim = [&](const std::string& n, SourceLoc loc) {
       if (!names.insert(n).second) throw SourceError(loc, "duplicate name '" + n + "'");
     };
+    for (auto& [n, loc] : def_.sizes) {
+      if (isSize(n)) throw SourceError(loc, "size '" + n + "' is declared twice");
+      sizeExpr(n, loc, true);
+    }
     for (auto& p : def_.params) {
       claim(p.name, p.loc);
       if (!p.hasShape) {

@@ -25,8 +25,8 @@
 // COLLAPSE_DYNAMIC: refusals.mlir:103:8: collapse_shape of two dynamic extents: their product is not one size
 // RUN: expect-exit 2 polyfuse check %s --entry expand_dynamic 2>&1 | FileCheck --check-prefix=EXPAND_DYNAMIC %s
 // EXPAND_DYNAMIC: refusals.mlir:116:8: expand_shape with a dynamic inner extent is not affine; polyfuse needs static ones
-// RUN: expect-exit 2 polyfuse check %s --entry index_argument 2>&1 | FileCheck --check-prefix=INDEX_ARGUMENT %s
-// INDEX_ARGUMENT: refusals.mlir:124:46: argument 'n' is an index: polyfuse reads sizes from the tensors' types
+// RUN: expect-exit 2 polyfuse check %s --entry unranked_argument 2>&1 | FileCheck --check-prefix=UNRANKED_ARGUMENT %s
+// UNRANKED_ARGUMENT: refusals.mlir:124:49: argument 'n' is neither a ranked tensor, a number nor an index
 func.func @pad_computed(%x: tensor<4xf32>, %y: tensor<?xf32>) -> tensor<?xf32> {
   %z = arith.constant 0.0 : f32
   %c0 = arith.constant 0 : index
@@ -121,7 +121,7 @@ func.func @expand_dynamic(%x: tensor<?xf32>, %y: tensor<?xf32>) -> tensor<2x?xf3
   } -> tensor<2x?xf32>
   return %r : tensor<2x?xf32>
 }
-func.func @index_argument(%x: tensor<4xf32>, %n: index) -> tensor<4xf32> {
+func.func @unranked_argument(%x: tensor<4xf32>, %n: tensor<*xf32>) -> tensor<4xf32> {
   %e = tensor.empty() : tensor<4xf32>
   %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) {
   ^bb0(%a: f32, %b: f32):
