@@ -597,8 +597,12 @@ def main():
                 continue
             dims = [d.strip() for d in pdims[0].split(",")] if pdims and pdims[0] else []
             for d, n in zip(dims, inputs[an].shape):
-                if not re.fullmatch(r"[0-9]+", d):
-                    sizes[d] = n
+                m = re.fullmatch(r"(?:([0-9]+)\*)?(\w+)", d)  # a size, or a multiple of one: 4*n
+                if m and not d.isdigit():
+                    k = int(m.group(1) or 1)
+                    if n % k:
+                        fail("argument %%%s: extent %d is not a multiple of %d (%s)" % (an, n, k, d))
+                    sizes[m.group(2)] = n // k
             f = os.path.join(work, pn + ".npy")
             arr = inputs[an]
             np.save(f, arr.astype(np.float64 if arr.dtype.kind == "f" and arr.dtype != np.float32 else

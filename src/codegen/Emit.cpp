@@ -1961,9 +1961,7 @@ class KernelPrinter {
     const std::string& dim = st.dims[size_t(along)];
     const Access& a = st.reads[r];
     const Tensor& T = prog_.tensors[size_t(a.tensor)];
-    if (a.subscripts.empty() || T.shape.size() != a.subscripts.size()) return 1;
-    const Affine& last = a.subscripts.back();
-    if (last.div != 1 || last.coef.size() != 1 || last.coefficient(dim) != 1 || last.constant % w) return 1;
+    if (T.shape.size() != a.subscripts.size() || !a.runsAlong(dim) || a.subscripts.back().constant % w) return 1;
     for (size_t s = 0; s + 1 < a.subscripts.size(); ++s)
       if (a.subscripts[s].coefficient(dim) != 0) return 1;
     const SizedStatement& ss = at_.statement(st.id);

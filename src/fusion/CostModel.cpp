@@ -518,10 +518,7 @@ std::optional<ContractionTile> CostModel::contractionTile(const std::vector<int>
   // Slices with lines along r: the operand along p on tensor cores, and the one along q
   // where its tensor runs along r in memory (its last subscript r alone).
   for (size_t k = 0; k < st.reads.size(); ++k) {
-    const Access& a = st.reads[k];
-    const Affine& last = a.subscripts.empty() ? Affine() : a.subscripts.back();
-    const bool contiguous = !a.subscripts.empty() && last.div == 1 && last.coef.size() == 1 && last.coefficient(st.dims[2]) == 1;
-    c.linesAlongR.push_back(c.tensorCores() && (c.alongP[k] || contiguous));
+    c.linesAlongR.push_back(c.tensorCores() && (c.alongP[k] || st.reads[k].runsAlong(st.dims[2])));
   }
   if (maxStages_ >= 2 && 2 * c.stageElements() * c.stageBytes(computeBytes_) + kReduceScratchSlots * computeBytes_ <=
                              KernelPlan::kStaticSharedBytes)

@@ -19,7 +19,8 @@ void Importer::expand(Operation* op) {
   auto groups = e.getReassociationIndices();
   for (size_t g = 0; g < groups.size(); ++g) {
     mlir::AffineExpr x = mlir::getAffineConstantExpr(0, op->getContext());
-    int nonUnit = -1, count = 0;
+    int dynamic = -1;
+    int64_t product = 1;
     const mlir::AffineExpr zero = x;
     for (int64_t k : groups[g]) {
       std::optional<int64_t> n = ext_.value(shape[size_t(k)]);
@@ -27,9 +28,12 @@ void Importer::expand(Operation* op) {
       if (!n && x != zero)
         throw SourceError(locOf(op), "expand_shape with a dynamic inner extent is not affine; polyfuse needs static ones");
       x = x * (n ? *n : 1) + mlir::getAffineDimExpr(unsigned(k), op->getContext());
-      nonUnit = int(k), ++count;
+      if (n) product *= *n;
+      else dynamic = int(k);
     }
-    if (count == 1) ext_.unite(src[g], shape[size_t(nonUnit)], locOf(op));
+    // The source's extent is the group's product: a multiple of the dynamic extent in it.
+    if (dynamic >= 0) ext_.uniteScaled(src[g], shape[size_t(dynamic)], product, locOf(op));
+    else ext_.unite(src[g], ext_.literal(product), locOf(op));
     exprs.push_back(x);
   }
   view(op, e.getSrc(), shape, exprs);
@@ -37,6 +41,8 @@ void Importer::expand(Operation* op) {
 
 // collapse_shape: each source index is its part of the group's index (floordiv and mod
 // unless the group has one dimension that is not 1, which reads only as far as affine).
+// A dynamic extent outermost in its group with static ones inside it collapses to a
+// multiple of its size (`?x128` to 128 * N), read at (i floordiv 128, i mod 128).
 void Importer::collapse(Operation* op) {
   auto c = mlir::cast<mlir::tensor::CollapseShapeOp>(op);
   Shape src = tensorOf(c.getSrc(), op).shape, shape;
@@ -49,12 +55,14 @@ void Importer::collapse(Operation* op) {
       std::optional<int64_t> n = ext_.value(src[size_t(k)]);
       if (!n && dynamic >= 0)
         throw SourceError(locOf(op), "collapse_shape of two dynamic extents: their product is not one size");
+      if (!n && product != 1)
+        throw SourceError(locOf(op), "collapse_shape of a dynamic extent inside static ones (" + ext_.text(src[size_t(k)]) +
+                                         " within " + std::to_string(product) + "): its index would be divided by a size");
       if (!n) dynamic = int(k);
       else product *= *n;
     }
-    if (dynamic >= 0 && product != 1)
-      throw SourceError(locOf(op), "collapse_shape of a dynamic extent with others: their product is not one size");
-    shape.push_back(dynamic >= 0 ? src[size_t(dynamic)] : ext_.literal(product));
+    shape.push_back(dynamic < 0 ? ext_.literal(product)
+                    : product == 1 ? src[size_t(dynamic)] : ext_.scaled(src[size_t(dynamic)], product));
     mlir::AffineExpr v = mlir::getAffineDimExpr(unsigned(g), op->getContext());
     int64_t inner = 1;
     std::vector<mlir::AffineExpr> part(groups[g].size());
@@ -62,7 +70,8 @@ void Importer::collapse(Operation* op) {
       int64_t k = groups[g][i];
       std::optional<int64_t> n = ext_.value(src[size_t(k)]);
       if (n && *n == 1) part[i] = mlir::getAffineConstantExpr(0, op->getContext());
-      else if (product == (n ? *n : 1) || dynamic == int(k)) part[i] = v;  // the only non-unit one
+      else if (dynamic == int(k)) part[i] = product == 1 ? v : v.floorDiv(inner);  // outermost: inner is the product
+      else if (dynamic < 0 && product == *n) part[i] = v;  // the only non-unit one
       else part[i] = (v.floorDiv(inner)) % *n;
       if (n) inner *= *n;
     }

@@ -24,6 +24,7 @@ void Importer::run(mlir::func::FuncOp fn) {
   sizeBounds();
   for (Operation& op : body) {
     split_.clear();  // a generic sets the loops a collapse splits; other ops read loops as they are
+    splitExtent_.clear();
     pieced_.clear();
     if (auto statements = converter(&op).statements) (this->*statements)(&op);
   }
@@ -54,9 +55,11 @@ void Importer::run(mlir::func::FuncOp fn) {
 // output) is a size the signature declares.
 void Importer::declareSizes() {
   std::set<std::string> shaped;
-  for (const TensorDecl& p : out_.def.params) shaped.insert(p.dims.begin(), p.dims.end());
+  for (const Shape& shape : paramShapes_)
+    for (int e : shape)
+      if (auto t = ext_.term(e)) shaped.insert(t->first);
   for (auto [s, loc] : indexArguments_)
-    if (!ext_.value(s) && shaped.insert(ext_.text(s)).second) out_.def.sizes.push_back({ext_.text(s), loc});
+    if (auto t = ext_.term(s); t && shaped.insert(t->first).second) out_.def.sizes.push_back({t->first, loc});
 }
 
 // The bounds the slices and windows need, on the program's sizes: static extents folded
@@ -69,13 +72,13 @@ void Importer::sizeBounds() {
     std::map<std::string, int64_t> named;
     for (auto [e, k] : b.terms) {
       if (std::optional<int64_t> n = ext_.value(e)) offset += k * *n;
-      else named[ext_.text(e)] += k;
+      else named[ext_.term(e)->first] += k * ext_.term(e)->second;
     }
     std::optional<int64_t> limit = ext_.value(b.limit);
     std::vector<std::pair<std::string, int64_t>> terms;
     for (auto& [n, k] : named)
       if (k) terms.push_back({n, k});
-    if (terms.size() == 1 && terms[0].second == 1 && offset <= 0 && ext_.text(b.limit) == terms[0].first) continue;
+    if (terms.size() == 1 && offset <= 0 && ext_.term(b.limit) == terms[0]) continue;
     if (terms.empty()) {
       // A window of static extents is checked by Sema, as every access is.
       if (limit && offset > *limit && b.terms.size() == 1)
@@ -569,6 +572,7 @@ void Importer::returnStatements(Operation* op) {
       copy.name = nm;
       splitResult(copy, id, op->getContext());
       split_.clear();
+      splitExtent_.clear();
       pieced_.clear();
       tensors_[v] = copy;
     }

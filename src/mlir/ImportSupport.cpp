@@ -320,7 +320,8 @@ int Importer::extentOf(mlir::OpFoldResult r, Operation* at) {
 // An extent as a TC value: its literal, or its size's name.
 ExprPtr Importer::extent(int sym, SourceLoc loc) {
   if (std::optional<int64_t> n = ext_.value(sym)) return integer(*n, loc);
-  return name(ext_.text(sym), loc);
+  auto [size, k] = *ext_.term(sym);
+  return k == 1 ? name(size, loc) : binary(ExprKind::Mul, integer(k, loc), name(size, loc), loc);
 }
 
 void Importer::view(Operation* op, Value source, Shape shape, const std::vector<mlir::AffineExpr>& exprs) {
@@ -402,6 +403,7 @@ void Importer::splitLoops(mlir::linalg::GenericOp g, const std::vector<int>& loo
 // The same over reads at `maps` (through views) by loops of extents `loops`.
 void Importer::splitLoops(const std::vector<mlir::AffineMap>& maps, const std::vector<int>& loops, SourceLoc loc) {
   split_.clear();
+  splitExtent_.clear();
   std::map<unsigned, std::set<int64_t>> bounds;
   for (mlir::AffineMap m : maps)
     for (mlir::AffineExpr r : m.getResults())
@@ -417,7 +419,22 @@ void Importer::splitLoops(const std::vector<mlir::AffineMap>& maps, const std::v
   for (auto& [d, b] : bounds) {
     std::optional<int64_t> extent = d < loops.size() && loops[d] >= 0 ? ext_.value(loops[d]) : std::nullopt;
     const std::string what = "loop d" + std::to_string(d) + " is taken apart by floordiv or mod (of a collapse_shape or the op's own subscripts)";
-    if (!extent) throw SourceError(loc, what + " but has no static extent");
+    // An extent k * N splits where every division of it divides k: sub-loop 0 spans a
+    // multiple of N (its bounds k, then the divisions, k among them where one is k), the
+    // others constants.
+    const auto term = d < loops.size() && loops[d] >= 0 ? ext_.term(loops[d]) : std::nullopt;
+    if (!extent && term) {
+      for (int64_t x : b)
+        if (term->second % x)
+          throw SourceError(loc, what + " at " + std::to_string(x) + ", which does not divide its extent " + ext_.text(loops[d]));
+      b.insert(1);
+      std::vector<int64_t> parts{term->second};  // stands for k * N, above every division
+      parts.insert(parts.end(), b.rbegin(), b.rend());
+      split_[d] = parts;
+      splitExtent_[d] = loops[d];
+      continue;
+    }
+    if (!extent) throw InternalError(what + " but has no extent");  // every extent is a literal or a multiple of a size
     // Every division of d is a constant or a shift over aligned pieces of their gcd.
     int64_t piece = 0;
     for (int64_t x : b)
@@ -463,13 +480,23 @@ void Importer::splitResult(TensorValue& tv, mlir::AffineMap om, mlir::MLIRContex
     splits = true;
     const std::vector<int64_t>& b = it->second;
     for (size_t k = 0; k + 1 < b.size(); ++k) {
-      tv.stored.push_back(ext_.literal(b[k] / b[k + 1]));
+      tv.stored.push_back(pieceExtent(it->first, k));
       mlir::AffineExpr part = b[k + 1] == 1 ? i : i.floorDiv(b[k + 1]);
       exprs.push_back(k == 0 ? part : part % (b[k] / b[k + 1]));
     }
   }
   if (splits) tv.split = mlir::AffineMap::get(om.getNumResults(), 0, exprs, ctx);
   else tv.stored.clear();
+}
+
+// The extent of sub-loop k of split loop d.
+int Importer::pieceExtent(unsigned d, size_t k) {
+  const std::vector<int64_t>& b = split_.at(d);
+  if (auto it = splitExtent_.find(d); k == 0 && it != splitExtent_.end()) {
+    auto [root, w] = ext_.resolve(it->second);
+    return b[1] == w ? root : ext_.scaled(root, w / b[1]);
+  }
+  return ext_.literal(b[k] / b[k + 1]);
 }
 
 // The stored shape's text, for notes: 12x128x64.
@@ -734,7 +761,7 @@ void Importer::splitWheres(StmtDecl& s, SourceLoc loc, const std::set<unsigned>*
       w.index = subLoop(d, k);
       w.loc = loc;
       w.lo = integer(0, loc);
-      w.hi = integer(bounds[k] / bounds[k + 1], loc);
+      w.hi = extent(pieceExtent(d, k), loc);
       s.where.push_back(std::move(w));
     }
   }

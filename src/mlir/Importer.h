@@ -48,33 +48,93 @@ SourceLoc locOf(Operation* op);
 
 std::string opName(Operation* op);
 
-// A union-find of loop and tensor extents: each is a literal or a named size.
+// A union-find of loop and tensor extents, weighted: each is a multiple of its root, a
+// literal or a named size (a collapse of N rows by 4 has extent 4 * N; an expand of it
+// back to N x 4 unites N with the first extent again).
 class Extents {
  public:
   int literal(int64_t v) { return add(v, ""); }
   int named(const std::string& n) { return add(-1, n); }
-  int find(int s) {
-    while (syms_[s].parent != s) s = syms_[s].parent = syms_[syms_[s].parent].parent;
-    return s;
+  // k * s, k >= 1.
+  int scaled(int s, int64_t k) {
+    const int t = add(-1, "");
+    syms_[size_t(t)].parent = s;
+    syms_[size_t(t)].weight = k;
+    return t;
   }
-  void unite(int a, int b, SourceLoc where) {
-    a = find(a), b = find(b);
-    if (a == b) return;
-    Sym &x = syms_[a], &y = syms_[b];
-    if (x.value >= 0 && y.value >= 0 && x.value != y.value)
-      throw SourceError(where, "extents " + std::to_string(x.value) + " and " + std::to_string(y.value) +
-                                   " meet in one loop of this op");
-    // A literal absorbs a size; of two sizes the first declared stays.
-    if (y.value >= 0 || (x.value < 0 && b < a)) std::swap(a, b);
-    syms_[b].parent = a;
+  int find(int s) { return resolve(s).first; }
+  // The root r and weight w with s = w * r.
+  std::pair<int, int64_t> resolve(int s) {
+    int64_t w = 1;
+    int r = s;
+    while (syms_[size_t(r)].parent != r) {
+      w *= syms_[size_t(r)].weight;
+      r = syms_[size_t(r)].parent;
+    }
+    // Path compression: each sym on the path points at the root with its own weight.
+    for (int64_t ws = w; s != r;) {
+      Sym& x = syms_[size_t(s)];
+      const int next = x.parent;
+      const int64_t rest = ws / x.weight;
+      x.parent = r;
+      x.weight = ws;
+      ws = rest, s = next;
+    }
+    return {r, w};
+  }
+  // a = b.
+  void unite(int a, int b, SourceLoc where) { uniteScaled(a, b, 1, where); }
+  // a = k * b.
+  void uniteScaled(int a, int b, int64_t k, SourceLoc where) {
+    auto [ra, wa] = resolve(a);
+    auto [rb, wb] = resolve(b);
+    wb *= k;
+    const int64_t g = std::gcd(wa, wb);
+    wa /= g, wb /= g;  // wa * ra = wb * rb
+    Sym &x = syms_[size_t(ra)], &y = syms_[size_t(rb)];
+    auto meet = [&] {
+      return SourceError(where, "extents " + text(a) + " and " + (k == 1 ? "" : std::to_string(k) + " times ") + text(b) +
+                                    " meet in one loop of this op");
+    };
+    if (ra == rb) {
+      if (wa != wb) throw meet();
+      return;
+    }
+    if (x.value >= 0 && y.value >= 0) {
+      if (wa * x.value != wb * y.value) throw meet();
+      return link(rb, ra, 1);  // equal literals
+    }
+    // A literal absorbs a size, where it is a whole multiple of it.
+    if (x.value >= 0 || y.value >= 0) {
+      const bool litA = x.value >= 0;
+      const int64_t num = litA ? wa * x.value : wb * y.value, den = litA ? wb : wa;
+      if (num % den) throw meet();
+      return link(litA ? rb : ra, literal(num / den), 1);
+    }
+    // Of two sizes, the one the other is a multiple of is the root; of equals the first
+    // declared stays.
+    if (wa == 1 && wb == 1) return ra < rb ? link(rb, ra, 1) : link(ra, rb, 1);
+    if (wa == 1) return link(ra, rb, wb);
+    if (wb == 1) return link(rb, ra, wa);
+    throw SourceError(where, "extents " + text(a) + " and " + text(b) +
+                                 " meet in one loop of this op, as multiples of two sizes neither is a multiple of");
   }
   std::string text(int s) {
-    const Sym& x = syms_[find(s)];
-    return x.value >= 0 ? std::to_string(x.value) : x.name;
+    auto [r, w] = resolve(s);
+    const Sym& x = syms_[size_t(r)];
+    if (x.value >= 0) return std::to_string(w * x.value);
+    return w == 1 ? x.name : std::to_string(w) + "*" + x.name;
   }
   std::optional<int64_t> value(int s) {  // the literal, if it is one
-    const Sym& x = syms_[find(s)];
-    return x.value >= 0 ? std::optional<int64_t>(x.value) : std::nullopt;
+    auto [r, w] = resolve(s);
+    const Sym& x = syms_[size_t(r)];
+    return x.value >= 0 ? std::optional<int64_t>(w * x.value) : std::nullopt;
+  }
+  // The size s is a multiple of, and by how much; none for a literal.
+  std::optional<std::pair<std::string, int64_t>> term(int s) {
+    auto [r, w] = resolve(s);
+    const Sym& x = syms_[size_t(r)];
+    return x.value >= 0 ? std::nullopt : std::optional<std::pair<std::string, int64_t>>({x.name, w});
   }
 
  private:
@@ -82,11 +142,16 @@ class Extents {
     int parent;
     int64_t value;
     std::string name;
+    int64_t weight = 1;  // this = weight * parent
   };
   std::vector<Sym> syms_;
   int add(int64_t v, const std::string& n) {
     syms_.push_back({int(syms_.size()), v, n});
     return int(syms_.size()) - 1;
+  }
+  void link(int child, int parent, int64_t weight) {
+    syms_[size_t(child)].parent = parent;
+    syms_[size_t(child)].weight = weight;
   }
 };
 
@@ -287,6 +352,9 @@ class Importer {
   // Per split loop of the statement being built, its bounds, decreasing from the extent
   // to 1: sub-loop k spans bounds[k] / bounds[k + 1].
   std::map<unsigned, std::vector<int64_t>> split_;
+  // A split loop whose extent is a multiple of a size (a collapse of `?x128`): that extent;
+  // its bounds start from the multiple (128), and sub-loop 0 spans a multiple of the size.
+  std::map<unsigned, int> splitExtent_;
   // Per parallel loop whose divisions do not nest in its extent (an unpack of 100 rows from
   // tiles of 32): the size of the aligned pieces it runs in instead, over each of which
   // every division of it is a constant or a shift (pieceLoops).
@@ -343,6 +411,7 @@ class Importer {
     bool isDropped(size_t k) const { return k < dropped.size() && dropped.test(unsigned(k)); }
   };
 
+  int pieceExtent(unsigned d, size_t k);
   static std::string subLoop(unsigned d, size_t k) { return "d" + std::to_string(d) + "_" + std::to_string(k); }
   static std::optional<mlir::AffineExpr> noArgs(mlir::BlockArgument) { return std::nullopt; }
   bool sameExtent(int a, int b) { return ext_.find(a) == ext_.find(b) || (ext_.value(a) && ext_.value(a) == ext_.value(b)); }

@@ -58,7 +58,13 @@ class Parser {
             Token dim = peek();
             if (dim.kind != Tok::Ident && dim.kind != Tok::Number) fail("a size name or an integer");
             next();
-            d.dims.push_back(dim.text);
+            std::string text = dim.text;
+            // A multiple of a size, `4*N` (an imported extent: a collapse of N by 4 rows).
+            if (dim.kind == Tok::Number && accept(Tok::Star)) {
+              if (peek().kind != Tok::Ident) fail("a size name after '*'");
+              text += "*" + next().text;
+            }
+            d.dims.push_back(text);
             d.dimLocs.push_back(dim.loc);
           } while (accept(Tok::Comma));
         }

@@ -62,6 +62,14 @@ struct Access {
   bool gathers() const { return !indirect.empty(); }
   bool guarded() const { return !guards.empty(); }
   int indirectAt(size_t p) const { return indirect.empty() ? -1 : indirect[p]; }
+  // Whether consecutive values of index `dim` read consecutive elements: the last
+  // subscript is `dim` alone, plus a constant. The cost model's slice layout and
+  // codegen's copy width ask it of the same access.
+  bool runsAlong(const std::string& dim) const {
+    if (subscripts.empty()) return false;
+    const Affine& last = subscripts.back();
+    return last.div == 1 && last.coef.size() == 1 && last.coefficient(dim) == 1;
+  }
 };
 
 struct Statement {

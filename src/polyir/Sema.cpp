@@ -302,6 +302,14 @@ class Sema {
   bool isScalar(const std::string& n) const { return scalarIndex(n) >= 0; }
 
   Affine sizeExpr(const std::string& text, SourceLoc loc, bool mayDeclare) {
+    // A multiple of a size, `4*N`.
+    if (const size_t star = text.find('*'); star != std::string::npos) {
+      const Affine k = sizeExpr(text.substr(0, star), loc, false);
+      const std::string n = text.substr(star + 1);
+      if (!k.isConstant() || n.empty() || std::isdigit(static_cast<unsigned char>(n[0])) || n.find('*') != std::string::npos)
+        throw SourceError(loc, "a dimension must be a size name, a positive integer or an integer times a size, not '" + text + "'");
+      return sizeExpr(n, loc, mayDeclare).scaled(k.constant);
+    }
     if (std::isdigit(static_cast<unsigned char>(text[0]))) {
       if (text.find_first_not_of("0123456789") != std::string::npos || text.size() > 15)
         throw SourceError(loc, "a dimension must be a size name or a positive integer, not '" + text + "'");

@@ -8,7 +8,7 @@
 // NOTE: note: dropped the transform dialect's scripts: they say how MLIR would schedule the functions, and polyfuse makes its own schedule
 // Lines keep their numbers:
 // RUN: not polyfuse check %s --entry sized 2>&1 | FileCheck --check-prefix=LINE %s
-// LINE: transform_scripts.mlir:41:18: argument 'n' is an index
+// LINE: transform_scripts.mlir:42:3: the function returns a value of type index
 func.func @scale(%arg0: memref<?x?xf32>, %arg1: memref<?x?xf32>, %arg2: memref<?x?xf32>) {
   linalg.add ins(%arg0, %arg1 : memref<?x?xf32>, memref<?x?xf32>) outs(%arg2 : memref<?x?xf32>)
   return
