@@ -400,7 +400,8 @@ def tc_text(polyfuse, program, path, entry):
 def tc_signature(polyfuse, program, path, entry):
     """polyfuse's names: the inputs and outputs of `check --tc`, with their dimensions."""
     m = re.search(r"def \w+\((.*?)\) -> \((.*?)\) \{", tc_text(polyfuse, program, path, entry))
-    parse = lambda s: [(p.rsplit(" ", 1)[1], re.findall(r"\((.*)\)", p.rsplit(" ", 1)[0]))
+    # An output whose shape TC infers (a multiple of a size, a window's extent) is bare.
+    parse = lambda s: [(p.rsplit(" ", 1)[-1], re.findall(r"\((.*)\)", p.rsplit(" ", 1)[0]) if " " in p else [])
                        for p in split_top(s) if not p.startswith("size ")]
     declared = [p[len("size "):] for p in split_top(m.group(1)) if p.startswith("size ")]
     return parse(m.group(1)), parse(m.group(2)), declared

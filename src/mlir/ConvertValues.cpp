@@ -316,10 +316,39 @@ int Importer::indexSym(Value v, Operation* at) {
   if (w != v) return indexSyms_[v] = indexSym(w, at);
   if (auto a = v.getDefiningOp<mlir::affine::AffineApplyOp>())
     if (std::optional<int> s = appliedExtent(a, at)) return indexSyms_[v] = *s;
+  if (std::optional<int> s = dividedExtent(v, at)) return indexSyms_[v] = *s;
   if (std::optional<int64_t> n = arithOfKnownExtents(v, at)) return indexSyms_[v] = ext_.literal(*n);
   throw SourceError(locOf(at), "an extent here is computed by an op polyfuse does not follow "
                                "(extents must be constants, tensor.dim of a tensor, or affine.apply of those "
                                "that is one extent or a constant)");
+}
+
+// A size divided by a constant k (an expand's output_shape computed as `dim / 384`, a
+// reshape to `2x?`): a multiple of a size where the size is one of k already, else the size
+// is taken to be a multiple of k, a new size times k, with a note (the division is exact
+// only so, as the expand that uses it requires; a floor division elsewhere would have
+// other values at other sizes).
+std::optional<int> Importer::dividedExtent(Value v, Operation* at) {
+  Operation* d = v.getDefiningOp();
+  if (!d || !mlir::isa<mlir::arith::DivUIOp, mlir::arith::DivSIOp, mlir::arith::FloorDivSIOp, mlir::arith::CeilDivUIOp,
+                       mlir::arith::CeilDivSIOp>(d))
+    return std::nullopt;
+  const std::optional<int64_t> k = foldedInteger(d->getOperand(1));
+  if (!k || *k <= 0) return std::nullopt;
+  const int n = indexSym(d->getOperand(0), at);
+  const auto term = ext_.term(n);
+  if (!term) return std::nullopt;  // a literal: arithOfKnownExtents folds it
+  auto [root, w] = ext_.resolve(n);
+  if (w % *k == 0) return w == *k ? root : ext_.scaled(root, w / *k);
+  // w * root = k * q: root = (k / g) * t and q = (w / g) * t for a new size t.
+  const int64_t g = std::gcd(w, *k);
+  const std::string rootName = ext_.text(root);
+  const std::string name = identifier(rootName + "_d" + std::to_string(*k / g));
+  const int t = ext_.named(name);
+  ext_.uniteScaled(root, t, *k / g, locOf(at));
+  out_.notes.push_back("size '" + rootName + "' is read as " + std::to_string(*k / g) + " * '" + name + "': the division by " +
+                       std::to_string(*k) + " at line " + std::to_string(locOf(d).line) + " is exact only so");
+  return w / g == 1 ? t : ext_.scaled(t, w / g);
 }
 
 // Integer arithmetic on extents whose values are known (a dynamic constant's, a tensor.dim

@@ -429,6 +429,7 @@ class Importer {
   std::vector<int64_t> padAmounts(mlir::tensor::PadOp p, bool low);
   void checkWindow(Operation* op, const std::string& what, size_t k, int64_t offset, int64_t stride, int size, int of);
   std::optional<int64_t> arithOfKnownExtents(Value v, Operation* at);
+  std::optional<int> dividedExtent(Value v, Operation* at);
   static std::optional<int64_t> foldedNumber(mlir::OpFoldResult r);
   std::vector<int64_t> knownTiles(Operation* op, llvm::ArrayRef<mlir::OpFoldResult> mixed);
   std::optional<int> appliedExtent(mlir::affine::AffineApplyOp a, Operation* at);

@@ -30,6 +30,15 @@
 // RUN: %oracle %s --entry residual --shape x=2x4x6 --shape y=8x6 --backend ref --backend opencl | FileCheck %s --check-prefix=RESIDUAL
 // RESIDUAL: ref r: 48 elements match MLIR
 // RESIDUAL: opencl r: 48 elements match MLIR
+// An extent divided by a constant (an expand's output_shape computed as `dim / 6`): the
+// 4 * x_0 rows are 6 times a new size only where x_0 is 3 times one, which is taken, with a note.
+// RUN: polyfuse check %s --entry divided --tc 2>/dev/null | FileCheck %s --check-prefix=DIVIDED-TC
+// DIVIDED-TC: def divided(float(3*x_0_d3, 4) x) -> (r)
+// RUN: polyfuse check %s --entry divided 2>&1 >/dev/null | FileCheck %s --check-prefix=DIVIDED-NOTE
+// DIVIDED-NOTE: note: size 'x_0' is read as 3 * 'x_0_d3': the division by 6 at line [[@LINE+88]] is exact only so
+// RUN: %oracle %s --entry divided --shape x=6x4 --backend ref --backend opencl | FileCheck %s --check-prefix=DIVIDED
+// DIVIDED: ref r: 24 elements match MLIR
+// DIVIDED: opencl r: 24 elements match MLIR
 // RUN: expect-exit 2 polyfuse check %s --entry unrelated 2>&1 | FileCheck %s --check-prefix=UNRELATED
 // UNRELATED: multiple_extents.mlir:[[@LINE+60]]:8: extents 4*a_0 and 6*b_0 meet in one loop of this op, as multiples of two sizes neither is a multiple of
 // RUN: expect-exit 2 polyfuse check %s --entry inner 2>&1 | FileCheck %s --check-prefix=INNER
@@ -108,4 +117,22 @@ func.func @inner(%x: tensor<4x?xf32>) -> tensor<?xf32> {
     linalg.yield %p : f32
   } -> tensor<?xf32>
   return %r : tensor<?xf32>
+}
+func.func @divided(%x: tensor<?x4xf32>) -> tensor<?x6xf32> {
+  %f = tensor.collapse_shape %x [[0, 1]] : tensor<?x4xf32> into tensor<?xf32>
+  %c0 = arith.constant 0 : index
+  %c6 = arith.constant 6 : index
+  %n = tensor.dim %f, %c0 : tensor<?xf32>
+  %q = arith.divui %n, %c6 : index
+  %v = tensor.expand_shape %f [[0, 1]] output_shape [%q, 6] : tensor<?xf32> into tensor<?x6xf32>
+  %e = tensor.empty(%q) : tensor<?x6xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%v : tensor<?x6xf32>) outs(%e : tensor<?x6xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %i = linalg.index 1 : index
+    %ii = arith.index_cast %i : index to i64
+    %fi = arith.sitofp %ii : i64 to f32
+    %t = arith.mulf %p, %fi : f32
+    linalg.yield %t : f32
+  } -> tensor<?x6xf32>
+  return %r : tensor<?x6xf32>
 }
