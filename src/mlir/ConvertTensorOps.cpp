@@ -95,14 +95,13 @@ void Importer::packView(Operation* op, Value source, llvm::ArrayRef<int64_t> inn
   SourceLoc loc = locOf(op);
   const std::string what = pack ? "tensor.pack" : "tensor.unpack";
   auto t = tensorType(op->getResult(0), op);
-  // A dynamic extent is read from the destination, a dynamic tile from its value: both must
-  // be known numbers (IREE's tests write them as dims of dynamic constants).
+  // A dynamic extent is the destination's (a known number where IREE's tests write it as a
+  // dim of a dynamic constant); a dynamic tile must be a known number.
   const Shape dest = tensorOf(op->getOperand(1), op).shape;  // both ops: source, then destination
-  std::vector<int64_t> extents;
+  std::vector<int64_t> extents;  // -1: a size's multiple, the destination's extent
   for (int64_t k = 0; k < t.getRank(); ++k) {
     const std::optional<int64_t> n = t.isDynamicDim(k) ? ext_.value(dest[size_t(k)]) : t.getDimSize(k);
-    if (!n) throw SourceError(loc, what + " of a dynamic shape is not supported (static shapes, and dynamic ones of known extents, are views)");
-    extents.push_back(*n);
+    extents.push_back(n ? *n : -1);
   }
   for (int64_t n : tiles)
     if (n <= 0) throw SourceError(loc, what + " with a tile not known to be positive is not supported (constant tiles are)");
@@ -117,16 +116,43 @@ void Importer::packView(Operation* op, Value source, llvm::ArrayRef<int64_t> inn
   }
   for (int64_t i = 0; i < rank; ++i) outerOf[size_t(outerPerm.empty() ? i : outerPerm[size_t(i)])] = i;
   Shape shape;
-  for (int64_t n : extents) shape.push_back(ext_.literal(n));
+  for (size_t k = 0; k < extents.size(); ++k) shape.push_back(extents[k] >= 0 ? ext_.literal(extents[k]) : dest[k]);
+  // Dynamic extents: an untiled dimension keeps its extent; a tiled one of a static unpacked
+  // extent n has ceil(n / tile) tiles (read as static below); of a dynamic one, the tiles
+  // cover it exactly, the tile times the outer extent (a pack's source needs no padding
+  // value so; an unpack is read as dropping none, with a note where both are dynamic).
+  const Shape& unpacked = pack ? src : shape;
+  const Shape& packed = pack ? shape : src;
+  for (int64_t d = 0; d < rank; ++d) {
+    const int u = unpacked[size_t(d)], o = packed[size_t(outerOf[size_t(d)])];
+    const int64_t tile = tileOf[size_t(d)];
+    if (!tile) {
+      ext_.unite(u, o, loc);
+      continue;
+    }
+    const std::optional<int64_t> n = ext_.value(u);
+    if (n && ext_.value(o)) continue;  // static: as before
+    if (n) {
+      ext_.unite(o, ext_.literal((*n + tile - 1) / tile), loc);
+      continue;
+    }
+    if (padded) throw SourceError(loc, "tensor.pack of a dynamic dimension with a padding value is not supported");
+    if (!pack && !ext_.value(o))
+      out_.notes.push_back("line " + std::to_string(loc.line) + ": the tensor.unpack is read as dropping no padding: its dimension " +
+                           std::to_string(d) + " is " + std::to_string(tile) + " times its tiles' " + ext_.text(o));
+    ext_.uniteScaled(u, o, tile, loc);
+  }
+  for (size_t k = 0; k < shape.size(); ++k)
+    if (extents[k] < 0) extents[k] = ext_.value(shape[k]).value_or(-1);
   std::vector<mlir::AffineExpr> exprs;
   if (pack) {
     PaddedPack tail;
     for (int64_t d = 0; d < rank; ++d) {
       const mlir::AffineExpr o = mlir::getAffineDimExpr(unsigned(outerOf[size_t(d)]), ctx);
       if (!tileOf[size_t(d)]) { exprs.push_back(o); continue; }
-      std::optional<int64_t> n = ext_.value(src[size_t(d)]);
-      if (!n) throw SourceError(loc, "tensor.pack of a dynamic dimension is not supported");
       exprs.push_back(o * tileOf[size_t(d)] + mlir::getAffineDimExpr(unsigned(rank + innerOf[size_t(d)]), ctx));
+      std::optional<int64_t> n = ext_.value(src[size_t(d)]);
+      if (!n || extents[size_t(outerOf[size_t(d)])] < 0) continue;  // a multiple of its tile (above)
       // The tiles cover the dimension past its end where there are more of them than it
       // needs, not only where the tile does not divide it.
       if (extents[size_t(outerOf[size_t(d)])] * tileOf[size_t(d)] <= *n) continue;

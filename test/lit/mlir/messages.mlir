@@ -38,7 +38,7 @@
 // RUN: not polyfuse check %s --entry collapse_dynamic 2>&1 | FileCheck --check-prefix=COLLAPSE-DYNAMIC %s
 // COLLAPSE-DYNAMIC: messages.mlir:246:8: collapse_shape of a dynamic extent inside static ones (x_1 within 4): its index would be divided by a size
 // RUN: not polyfuse check %s --entry pack_dynamic 2>&1 | FileCheck --check-prefix=PACK-DYNAMIC %s
-// PACK-DYNAMIC: messages.mlir:257:8: tensor.pack of a dynamic shape is not supported (static shapes, and dynamic ones of known extents, are views)
+// PACK-DYNAMIC: messages.mlir:257:8: tensor.pack of a dynamic dimension with a padding value is not supported
 // RUN: not polyfuse check %s --entry reshape_from_dynamic 2>&1 | FileCheck --check-prefix=RESHAPE-FROM-DYNAMIC %s
 // RESHAPE-FROM-DYNAMIC: messages.mlir:262:8: tensor.reshape of a dynamic shape is not supported (a static one is read as a view)
 // RUN: not polyfuse check %s --entry reshape_to_dynamic 2>&1 | FileCheck --check-prefix=RESHAPE-TO-DYNAMIC %s
@@ -57,8 +57,8 @@
 // WRITE-AT-ZERO: messages.mlir:323:8: result 0 is written only at index 0 of its dimension 1, whose extent is not 1; polyfuse needs each result point written by whole loops
 // RUN: not polyfuse check %s --entry split_dynamic 2>&1 | FileCheck --check-prefix=SPLIT-DYNAMIC %s
 // SPLIT-DYNAMIC: messages.mlir:334:8: loop d0 is taken apart by floordiv or mod (of a collapse_shape or the op's own subscripts) at 2, which does not divide its extent x_0
-// RUN: not polyfuse check %s --entry pack_dynamic_source 2>&1 | FileCheck --check-prefix=PACK-DYNAMIC-SOURCE %s
-// PACK-DYNAMIC-SOURCE: messages.mlir:342:8: tensor.pack of a dynamic dimension is not supported
+// RUN: polyfuse check %s --entry pack_dynamic_source --tc | FileCheck --check-prefix=PACK-DYNAMIC-SOURCE %s
+// PACK-DYNAMIC-SOURCE: def pack_dynamic_source(float(8) x) -> (float(2, 4) p)
 // RUN: not polyfuse check %s --entry nope 2>&1 | FileCheck --check-prefix=NO-ENTRY %s
 // NO-ENTRY: polyfuse: error: no function named 'nope' in {{.*}}messages.mlir (it has: nan_constant, bad_combiner,
 // A file with no function to import: empty, or only declarations.
@@ -253,8 +253,8 @@ func.func @collapse_dynamic(%x: tensor<4x?xf32>) -> tensor<?xf32> {
   } -> tensor<?xf32>
   return %r : tensor<?xf32>
 }
-func.func @pack_dynamic(%x: tensor<?xf32>, %d: tensor<?x4xf32>) -> tensor<?x4xf32> {
-  %p = tensor.pack %x inner_dims_pos = [0] inner_tiles = [4] into %d : tensor<?xf32> -> tensor<?x4xf32>
+func.func @pack_dynamic(%x: tensor<?xf32>, %d: tensor<?x4xf32>, %z: f32) -> tensor<?x4xf32> {
+  %p = tensor.pack %x padding_value(%z : f32) inner_dims_pos = [0] inner_tiles = [4] into %d : tensor<?xf32> -> tensor<?x4xf32>
   return %p : tensor<?x4xf32>
 }
 func.func @reshape_from_dynamic(%x: tensor<?xf32>) -> tensor<2x2xf32> {
