@@ -21,10 +21,10 @@
 // DYN: def heads_dynamic(float(X_0, 768) X) -> (float(X_0, 12, 64) z) {
 // DYN-NEXT: z(d0, d1, d2) = tanh(X(d0, 64*d1 + d2)) where d1 in 0:12, d2 in 0:64
 // RUN: polyfuse exec %s --entry heads_dynamic --size X_0=5 --backend opencl | FileCheck --check-prefix=VERIFIED %s
-// A dynamic extent split in two is a quotient of a size, which polyfuse does not follow;
-// the op keeps its column:
-// RUN: expect-exit 2 polyfuse check %s --entry split_dynamic 2>&1 | FileCheck --check-prefix=SPLIT %s
-// SPLIT: polyfuse: error: {{.*}}old_expand.mlir:88:8: an extent here is computed by an op polyfuse does not follow
+// A dynamic extent split in two: its source is 4 times a size (the upgrade's division):
+// RUN: polyfuse check %s --entry split_dynamic --tc 2>&1 | FileCheck --check-prefix=SPLIT %s
+// SPLIT-DAG: def split_dynamic(float(4*x_0_d4, 6) x) -> (float(x_0_d4, 4, 6) r)
+// SPLIT-DAG: note: size 'x_0' is read as 4 * 'x_0_d4': the division by 4 at line 87 is exact only so
 #m3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 func.func @heads(%X: tensor<8x768xf32>) -> tensor<8x12x64xf32> {
   %e = tensor.expand_shape %X [[0], [1, 2]] : tensor<8x768xf32> into tensor<8x12x64xf32>
