@@ -1,7 +1,7 @@
 // torch-mlir passes an op's number operands as function arguments: `dim`, `keepdim`, an
 // integer `alpha`. An integer argument is a rank-0 integer input: unused where the ops
 // already fold it, read as its one element where a body uses it. Compared with MLIR's
-// execution; an index argument stays refused (mlir/refusals.mlir).
+// execution. An index argument is a size (semantics/index_arguments.mlir).
 // RUN: %oracle %s --entry add_alpha --backend ref --backend opencl | FileCheck %s --check-prefix=ALPHA
 // ALPHA: ref r: 35 elements match MLIR
 // ALPHA: opencl r: 35 elements match MLIR
