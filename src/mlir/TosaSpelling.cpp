@@ -58,6 +58,7 @@ bool constValues(std::string& line) {
 struct Reader {
   std::map<std::string, std::vector<std::string>> shapes;  // !tosa.shape values
   std::map<std::string, std::string> scalars;               // one-element constants: value text
+  std::map<std::string, std::vector<std::string>> lists;    // 1-D integer constants: their elements
   std::set<std::string> applied;
   int fresh = 0;
 
@@ -160,15 +161,19 @@ struct Reader {
       operands.push_back(constant("perms", "dense<[" + joined(v) + "]>", t));
       types.push_back(t);
     } else if (op == "rescale" && operands.size() == 5) {
-      // TOSA 1.0's multiplier, shift and zero points are operands (one-element constants
-      // unless per channel); its rounding mode names what MLIR 19's double_round says.
-      // Per-channel factors, unsigned sides (MLIR 19 spells them as ui types) and the
-      // inexact rounding are left as written, for MLIR 19 to refuse at the op.
+      // TOSA 1.0's multiplier, shift and zero points are operands (one-element constants;
+      // per channel, the multiplier and shift are one a channel, MLIR 19's per_channel
+      // arrays); its rounding mode names what MLIR 19's double_round says. Unsigned sides
+      // (MLIR 19 spells them as ui types) and the inexact rounding are left as written, for
+      // MLIR 19 to refuse at the op.
       std::vector<std::string> v;
+      const bool perChannel = attrValue("per_channel").value_or("false") == "true";
       for (size_t i = 1; i < 5; ++i) {
         auto it = scalars.find(operands[i]);
-        if (it == scalars.end()) return m[0].str();
-        v.push_back(it->second);
+        auto list = lists.find(operands[i]);
+        if (it != scalars.end()) v.push_back(it->second);
+        else if (perChannel && i <= 2 && list != lists.end()) v.push_back(joined(list->second));
+        else return m[0].str();
       }
       const std::string mode = attrValue("rounding_mode").value_or("");
       if (mode != "\"SINGLE_ROUND\"" && mode != "\"DOUBLE_ROUND\"") return m[0].str();
@@ -223,6 +228,8 @@ std::string readTosa10(const std::string& text, std::vector<std::string>& notes)
       R"(^(\s*)(%[\w.$-]+)\s*=\s*(?:tosa\.const_shape|"tosa\.const_shape"\s*\(\s*\))\s*(?:<?\{\s*values?\s*=\s*(dense<[^>]*>)\s*:\s*tensor<[^>]*>\s*\}>?|values\(\s*(dense<[^>]*>)\s*:\s*tensor<[^>]*>\s*\))\s*:\s*\(\)\s*->\s*!tosa\.shape<(\d+)>\s*$)");
   static const std::regex scalarConst(
       R"(^\s*(%[\w.$-]+)\s*=\s*(?:"tosa\.const"\(\)\s*\{\s*value\s*=\s*|arith\.constant\s+)dense<\s*\[?\s*([-+\w.]+)\s*\]?\s*>\s*:\s*tensor<(?:1x)?\w+>\s*(?:\}|$))");
+  static const std::regex listConst(
+      R"(^\s*(%[\w.$-]+)\s*=\s*"tosa\.const"\(\)\s*\{\s*value\s*=\s*dense<\s*\[([-+\d,\s]*)\]\s*>\s*:\s*tensor<\d+xi\d+>\s*\})");
   static const std::regex axis(R"(\btosa\.(reduce_\w+|argmax)(\s+%[\w.$-]+)\s+axis\((\d+)\))");
   static const std::regex opLine(
       R"(^(\s*)(%[\w.$-]+)\s*=\s*tosa\.(\w+)\s+([^{:]*?)\s*(\{[^{}]*\})?\s*:\s*\((.*)\)\s*->\s*(.*?)\s*$)");
@@ -242,6 +249,9 @@ std::string readTosa10(const std::string& text, std::vector<std::string>& notes)
         line.size() <= kMaxRegexLine) {
       std::smatch m;
       if (std::regex_search(line, m, scalarConst)) r.scalars[m[1].str()] = m[2].str();
+      else if (std::regex_search(line, m, listConst))
+        if (std::optional<std::vector<std::string>> v = denseInts("dense<[" + m[2].str() + "]>", 0); v && !v->empty())
+          r.lists[m[1].str()] = *v;
     }
     // std::regex recurses per character: a long line (a constant's elements) gets the
     // plain rewrite above only.
