@@ -3,6 +3,7 @@
 #include "mlir/MlirText.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -115,15 +116,31 @@ struct Reader {
       applied.insert("tosa.mul without a shift (0)");
     } else if ((op == "matmul" && operands.size() == 4) || (op == "negate" && operands.size() == 3) ||
                (op == "avg_pool2d" && operands.size() == 3) ||
-               ((op == "conv2d" || op == "depthwise_conv2d" || op == "conv3d") && operands.size() == 5)) {
+               ((op == "conv2d" || op == "depthwise_conv2d" || op == "conv3d" || op == "transpose_conv2d") &&
+                operands.size() == 5)) {
+      // The zero points, one-element constants: none where all are 0, else MLIR 19's
+      // quantization_info (quantized models: TFLite's int8 exports).
       const size_t keep = op == "matmul" ? 2 : op == "negate" || op == "avg_pool2d" ? 1 : 3;
+      std::vector<std::string> zp;
+      bool zero = true;
       for (size_t i = keep; i < operands.size(); ++i) {
         auto it = scalars.find(operands[i]);
-        if (it == scalars.end() || literal(it->second) != 0.0) return m[0].str();  // quantized: left to MLIR
+        const std::optional<double> v = it == scalars.end() ? std::nullopt : literal(it->second);
+        if (!v || *v != std::floor(*v)) return m[0].str();  // computed, or not an integer: left to MLIR
+        zp.push_back(std::to_string(int64_t(*v)));
+        zero &= *v == 0.0;
       }
       operandsFrom(keep);
       if (op != "avg_pool2d") drop("acc_type");
-      applied.insert("zero-point operands of 0");
+      if (zero) {
+        applied.insert("zero-point operands of 0");
+      } else {
+        const std::string kind = op == "matmul" ? "matmul_quant<a_zp = " + zp[0] + ", b_zp = " + zp[1]
+                                 : keep == 1     ? "unary_quant<input_zp = " + zp[0] + ", output_zp = " + zp[1]
+                                                 : "conv_quant<input_zp = " + zp[0] + ", weight_zp = " + zp[1];
+        attrs.push_back("quantization_info = #tosa." + kind + ">");
+        applied.insert("zero-point operands as quantization_info");
+      }
     } else if (op == "reshape" && operands.size() == 2 && shape(1)) {
       attrs.push_back("new_shape = " + i64Array(*shape(1)));
       operandsFrom(1);
