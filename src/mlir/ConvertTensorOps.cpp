@@ -398,8 +398,9 @@ std::vector<StmtDecl> Importer::windowWrites(const std::string& tensor, const Wi
   for (unsigned d : dividedDims(fromOrigin)) {
     if (!pieced.count(d)) continue;
     const std::optional<int64_t> extent = ext_.value(w.extents[d]);
-    if (!extent)  // a collapse of a dynamic extent with others is refused, as is a split of one
-      throw InternalError("a window of dynamic extent along dimension " + std::to_string(d) + " reads its source divided");
+    if (!extent)  // the pieces below are counted over a static extent
+      throw SourceError(loc, "this op writes a window of dynamic extent " + ext_.text(w.extents[d]) + " along dimension " +
+                                 std::to_string(d) + " read through a collapse_shape; polyfuse writes such a window over static extents");
     int64_t size = 0;
     for (mlir::AffineExpr r : fromOrigin.getResults())
       r.walk([&](mlir::AffineExpr e) {

@@ -3,6 +3,10 @@
 // a Linear) splits the loops that read it back into x_0 x 4, and an expand of a dynamic
 // extent (`?` to `?x4`) makes its source 4 times the new size. Compared with MLIR's
 // execution.
+// A window of such an extent written through the collapse is refused at the op (its
+// pieces are counted over static extents):
+// RUN: expect-exit 2 polyfuse check %s --entry window 2>&1 | FileCheck %s --check-prefix=WINDOW
+// WINDOW: multiple_extents.mlir:[[@LINE+138]]:8: this op writes a window of dynamic extent 4*x_0 along dimension 0 read through a collapse_shape; polyfuse writes such a window over static extents
 // RUN: polyfuse check %s --entry linear --tc | FileCheck %s --check-prefix=LINEAR-TC
 // LINEAR-TC: def linear(float(x_0, 4, 6) x, float(6, 5) w) -> (float(x_0, 4, 5) r)
 // LINEAR-TC: m(d0_0, d0_1, d1) +=! x(d0_0, d0_1, d2) * w(d2, d1) where d0_0 in 0:x_0, d0_1 in 0:4
@@ -135,4 +139,11 @@ func.func @divided(%x: tensor<?x4xf32>) -> tensor<?x6xf32> {
     linalg.yield %t : f32
   } -> tensor<?x6xf32>
   return %r : tensor<?x6xf32>
+}
+func.func @window(%x: tensor<?x4xf32>, %d: tensor<?xf32>) -> tensor<?xf32> {
+  %f = tensor.collapse_shape %x [[0, 1]] : tensor<?x4xf32> into tensor<?xf32>
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %f, %c0 : tensor<?xf32>
+  %r = tensor.insert_slice %f into %d[2] [%n] [1] : tensor<?xf32> into tensor<?xf32>
+  return %r : tensor<?xf32>
 }
