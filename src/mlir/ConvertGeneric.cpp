@@ -684,7 +684,7 @@ void Importer::genericStatements(Operation* op) {
           const std::optional<int64_t> loopExtent = loops[l] >= 0 ? ext_.value(loops[l]) : std::nullopt;
           const bool apart = r < extents.size() && loops[l] >= 0 &&
                              (readExtent && loopExtent ? *readExtent != *loopExtent
-                                                       : ext_.find(extents[r]) != ext_.find(loops[l]));
+                                                       : !ext_.same(extents[r], loops[l]));
           if (apart) partial[l] = true;
           else if (c == 0) inferable[l] = true;
         }

@@ -376,7 +376,7 @@ std::optional<int> Importer::appliedExtent(mlir::affine::AffineApplyOp a, Operat
     if (std::optional<int64_t> n = ext_.value(s)) {
       r = mlir::getAffineConstantExpr(*n, ctx);
     } else {
-      if (extent && ext_.find(*extent) != ext_.find(s)) return std::nullopt;
+      if (extent && !ext_.same(*extent, s)) return std::nullopt;
       extent = s;
       r = mlir::getAffineSymbolExpr(0, ctx);
     }

@@ -63,6 +63,8 @@ class Extents {
     return t;
   }
   int find(int s) { return resolve(s).first; }
+  // Whether a and b are the same extent: the same root at the same weight (4 * N is not N).
+  bool same(int a, int b) { return resolve(a) == resolve(b); }
   // The root r and weight w with s = w * r.
   std::pair<int, int64_t> resolve(int s) {
     int64_t w = 1;
@@ -414,7 +416,7 @@ class Importer {
   int pieceExtent(unsigned d, size_t k);
   static std::string subLoop(unsigned d, size_t k) { return "d" + std::to_string(d) + "_" + std::to_string(k); }
   static std::optional<mlir::AffineExpr> noArgs(mlir::BlockArgument) { return std::nullopt; }
-  bool sameExtent(int a, int b) { return ext_.find(a) == ext_.find(b) || (ext_.value(a) && ext_.value(a) == ext_.value(b)); }
+  bool sameExtent(int a, int b) { return ext_.same(a, b) || (ext_.value(a) && ext_.value(a) == ext_.value(b)); }
 
   // ---- ConvertValues.cpp: the function's arguments and results, constants, fills and extents ----
   void sizeBounds();
