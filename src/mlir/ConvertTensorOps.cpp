@@ -137,7 +137,7 @@ void Importer::packView(Operation* op, Value source, llvm::ArrayRef<int64_t> inn
       continue;
     }
     if (padded) throw SourceError(loc, "tensor.pack of a dynamic dimension with a padding value is not supported");
-    if (!pack && !ext_.value(o))
+    if (!pack)
       out_.notes.push_back("line " + std::to_string(loc.line) + ": the tensor.unpack is read as dropping no padding: its dimension " +
                            std::to_string(d) + " is " + std::to_string(tile) + " times its tiles' " + ext_.text(o));
     ext_.uniteScaled(u, o, tile, loc);

@@ -138,8 +138,8 @@ void Importer::arguments() {
         tv.shape.push_back(ext_.literal(t.getDimSize(k)));
         continue;
       }
-      const std::string size = nm + "_" + std::to_string(k);
-      taken_.insert(size);
+      // (an index argument named so before it keeps its name: this size takes another)
+      const std::string size = identifier(nm + "_" + std::to_string(k));
       tv.shape.push_back(ext_.named(size));
     }
     d.type = elemType(t);

@@ -430,6 +430,11 @@ void Importer::splitLoops(const std::vector<mlir::AffineMap>& maps, const std::v
       b.insert(1);
       std::vector<int64_t> parts{term->second};  // stands for k * N, above every division
       parts.insert(parts.end(), b.rbegin(), b.rend());
+      for (size_t i = 1; i + 1 < parts.size(); ++i)
+        if (parts[i] % parts[i + 1])
+          throw SourceError(loc, what + " at " + std::to_string(parts[i + 1]) + ", which does not divide " +
+                                     std::to_string(parts[i]) + ": polyfuse splits a loop of extent " +
+                                     ext_.text(loops[d]) + " only into parts that nest");
       split_[d] = parts;
       splitExtent_[d] = loops[d];
       continue;

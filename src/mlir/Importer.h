@@ -104,7 +104,7 @@ class Extents {
     }
     if (x.value >= 0 && y.value >= 0) {
       if (wa * x.value != wb * y.value) throw meet();
-      return link(rb, ra, 1);  // equal literals
+      return;  // the same number: nothing to merge (two literal roots stay apart)
     }
     // A literal absorbs a size, where it is a whole multiple of it.
     if (x.value >= 0 || y.value >= 0) {

@@ -116,8 +116,7 @@ struct Reader {
       applied.insert("tosa.mul without a shift (0)");
     } else if ((op == "matmul" && operands.size() == 4) || (op == "negate" && operands.size() == 3) ||
                (op == "avg_pool2d" && operands.size() == 3) ||
-               ((op == "conv2d" || op == "depthwise_conv2d" || op == "conv3d" || op == "transpose_conv2d") &&
-                operands.size() == 5)) {
+               ((op == "conv2d" || op == "depthwise_conv2d" || op == "conv3d") && operands.size() == 5)) {
       // The zero points, one-element constants: none where all are 0, else MLIR 19's
       // quantization_info (quantized models: TFLite's int8 exports).
       const size_t keep = op == "matmul" ? 2 : op == "negate" || op == "avg_pool2d" ? 1 : 3;

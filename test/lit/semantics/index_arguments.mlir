@@ -16,6 +16,10 @@
 // RUN: %oracle %s --entry mean --value n=[6] --shape x=6x9 --backend ref --backend opencl | FileCheck %s --check-prefix=MEAN
 // MEAN: ref r: 6 elements match MLIR
 // MEAN: opencl r: 6 elements match MLIR
+// From a review: an index argument named as a tensor's size would be (`a_0` before `a`)
+// keeps its name, and the tensor's size takes another.
+// RUN: polyfuse check %s --entry named_like_a_size --tc 2>/dev/null | FileCheck %s --check-prefix=NAMED
+// NAMED: def named_like_a_size(size a_0, float(a_0_1) a) -> (float(a_0) f, float(a_0_1) s)
 // The TC text reads back as the same program, its declared sizes given with --size.
 // RUN: polyfuse check %s --entry filled --tc > %t.tc && polyfuse exec %t.tc --size n=4,m=3 | FileCheck %s --check-prefix=READBACK
 // READBACK: r: shape (4, 3)
@@ -64,4 +68,18 @@ func.func @mean(%x: tensor<?x9xf32>, %n: index) -> tensor<?xf32> {
     linalg.yield %q : f32
   } -> tensor<?xf32>
   return %r : tensor<?xf32>
+}
+func.func @named_like_a_size(%a_0: index, %a: tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
+  %c = arith.constant 1.0 : f32
+  %e = tensor.empty(%a_0) : tensor<?xf32>
+  %f = linalg.fill ins(%c : f32) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %a, %c0 : tensor<?xf32>
+  %e2 = tensor.empty(%n) : tensor<?xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : tensor<?xf32>) outs(%e2 : tensor<?xf32>) {
+  ^bb0(%p: f32, %r: f32):
+    %t = arith.addf %p, %p : f32
+    linalg.yield %t : f32
+  } -> tensor<?xf32>
+  return %f, %s : tensor<?xf32>, tensor<?xf32>
 }

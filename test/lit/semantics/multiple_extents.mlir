@@ -6,7 +6,17 @@
 // A window of such an extent written through the collapse is refused at the op (its
 // pieces are counted over static extents):
 // RUN: expect-exit 2 polyfuse check %s --entry window 2>&1 | FileCheck %s --check-prefix=WINDOW
-// WINDOW: multiple_extents.mlir:[[@LINE+138]]:8: this op writes a window of dynamic extent 4*x_0 along dimension 0 read through a collapse_shape; polyfuse writes such a window over static extents
+// WINDOW: multiple_extents.mlir:[[@LINE+148]]:8: this op writes a window of dynamic extent 4*x_0 along dimension 0 read through a collapse_shape; polyfuse writes such a window over static extents
+// From a review: a literal root reached at a weight keeps its own value (the 3 rows of a,
+// collapsed to 12, beside a 12-element c), against MLIR's execution.
+// RUN: polyfuse check %s --entry literal --tc 2>/dev/null | FileCheck %s --check-prefix=LITERAL-TC
+// LITERAL-TC: def literal(float(3, 4) a, float(12) c) -> (float(3, 4) a_copy, float(3, 4) s)
+// RUN: %oracle %s --entry literal --shape a=3x4 --backend ref --backend opencl | FileCheck %s --check-prefix=LITERAL
+// LITERAL: ref s: 12 elements match MLIR
+// LITERAL: opencl s: 12 elements match MLIR
+// Divisions that do not nest in k * N are refused, as in a static extent:
+// RUN: expect-exit 2 polyfuse check %s --entry unnested 2>&1 | FileCheck %s --check-prefix=UNNESTED
+// UNNESTED: multiple_extents.mlir:[[@LINE+158]]:8: loop d0 is taken apart by floordiv or mod (of a collapse_shape or the op's own subscripts) at 3, which does not divide 4: polyfuse splits a loop of extent 12*a_0 only into parts that nest
 // RUN: polyfuse check %s --entry linear --tc | FileCheck %s --check-prefix=LINEAR-TC
 // LINEAR-TC: def linear(float(x_0, 4, 6) x, float(6, 5) w) -> (float(x_0, 4, 5) r)
 // LINEAR-TC: m(d0_0, d0_1, d1) +=! x(d0_0, d0_1, d2) * w(d2, d1) where d0_0 in 0:x_0, d0_1 in 0:4
@@ -146,4 +156,28 @@ func.func @window(%x: tensor<?x4xf32>, %d: tensor<?xf32>) -> tensor<?xf32> {
   %n = tensor.dim %f, %c0 : tensor<?xf32>
   %r = tensor.insert_slice %f into %d[2] [%n] [1] : tensor<?xf32> into tensor<?xf32>
   return %r : tensor<?xf32>
+}
+func.func @literal(%a: tensor<?x4xf32>, %c: tensor<12xf32>) -> (tensor<3x4xf32>, tensor<12xf32>) {
+  %f = tensor.collapse_shape %a [[0, 1]] : tensor<?x4xf32> into tensor<?xf32>
+  %k = tensor.cast %a : tensor<?x4xf32> to tensor<3x4xf32>
+  %e = tensor.empty() : tensor<12xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%c, %f : tensor<12xf32>, tensor<?xf32>) outs(%e : tensor<12xf32>) {
+  ^bb0(%x: f32, %z: f32, %y: f32):
+    %t = arith.addf %x, %z : f32
+    linalg.yield %t : f32
+  } -> tensor<12xf32>
+  return %k, %s : tensor<3x4xf32>, tensor<12xf32>
+}
+func.func @unnested(%a: tensor<?x4x3xf32>, %b: tensor<?x3x4xf32>) -> tensor<?xf32> {
+  %x = tensor.collapse_shape %a [[0, 1, 2]] : tensor<?x4x3xf32> into tensor<?xf32>
+  %y = tensor.collapse_shape %b [[0, 1, 2]] : tensor<?x3x4xf32> into tensor<?xf32>
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?xf32>
+  %e = tensor.empty(%n) : tensor<?xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x, %y : tensor<?xf32>, tensor<?xf32>) outs(%e : tensor<?xf32>) {
+  ^bb0(%p: f32, %q: f32, %r: f32):
+    %t = arith.addf %p, %q : f32
+    linalg.yield %t : f32
+  } -> tensor<?xf32>
+  return %s : tensor<?xf32>
 }
