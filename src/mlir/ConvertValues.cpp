@@ -71,8 +71,12 @@ void Importer::sizeBounds() {
     int64_t offset = b.offset;
     std::map<std::string, int64_t> named;
     for (auto [e, k] : b.terms) {
-      if (std::optional<int64_t> n = ext_.value(e)) offset += k * *n;
-      else named[ext_.term(e)->first] += k * ext_.term(e)->second;
+      if (std::optional<int64_t> n = ext_.value(e)) {
+        offset += k * *n;
+      } else {
+        auto [size, w] = *ext_.term(e);
+        named[size] += k * w;
+      }
     }
     std::optional<int64_t> limit = ext_.value(b.limit);
     std::vector<std::pair<std::string, int64_t>> terms;
@@ -336,8 +340,7 @@ std::optional<int> Importer::dividedExtent(Value v, Operation* at) {
   const std::optional<int64_t> k = foldedInteger(d->getOperand(1));
   if (!k || *k <= 0) return std::nullopt;
   const int n = indexSym(d->getOperand(0), at);
-  const auto term = ext_.term(n);
-  if (!term) return std::nullopt;  // a literal: arithOfKnownExtents folds it
+  if (ext_.value(n)) return std::nullopt;  // a literal: arithOfKnownExtents folds it
   auto [root, w] = ext_.resolve(n);
   if (w % *k == 0) return w == *k ? root : ext_.scaled(root, w / *k);
   // w * root = k * q: root = (k / g) * t and q = (w / g) * t for a new size t.

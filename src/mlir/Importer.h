@@ -62,7 +62,6 @@ class Extents {
     syms_[size_t(t)].weight = k;
     return t;
   }
-  int find(int s) { return resolve(s).first; }
   // Whether a and b are the same extent: the same root at the same weight (4 * N is not N).
   bool same(int a, int b) { return resolve(a) == resolve(b); }
   // The root r and weight w with s = w * r.
