@@ -85,12 +85,18 @@ done
 # and the two-pass plan (--no-stream), beside the hand-written FlashAttention-style
 # baseline (flash_ref.cu); and a grouped-query decode step, 4 key-value heads of 8 query
 # heads over 32768 cached keys.
+# Under TF32 numerics the tile runs both contractions on tensor cores (tf32_*; "Tensor
+# cores in a streamed tile"), and mixed-precision attention (f16 queries and keys) its
+# scores (f16_*).
 for d in 64 128; do
-  for variant in "ilp" "whole --no-stream-split" "twopass --no-stream"; do
+  for variant in "ilp" "whole --no-stream-split" "twopass --no-stream" "tf32_ilp --numerics tf32" \
+      "tf32_whole --no-stream-split --numerics tf32" "tf32_twopass --no-stream --numerics tf32"; do
     set -- $variant
-    build/bin/polyfuse codegen examples/attention.tc --target cuda --size S=4096,D=$d --device "$dev" ${2:-} \
+    build/bin/polyfuse codegen examples/attention.tc --target cuda --size S=4096,D=$d --device "$dev" "${@:2}" \
       -o "$out/attention_D${d}_$1" > /dev/null
   done
+  build/bin/polyfuse codegen test/lit/Inputs/attention_mixed.tc --target cuda --size S=4096,D=$d --device "$dev" \
+    -o "$out/attention_D${d}_f16_ilp" > /dev/null
 done
 for variant in "ilp" "whole --no-stream-split"; do
   set -- $variant

@@ -91,7 +91,7 @@ except OSError:
     pass
 for r in rows:
     if not r["point"].startswith(("attention", "decode")): continue
-    prog, m, strat = r["point"].rsplit("_", 2)
+    prog, m, strat = r["point"].split("_", 2)
     f = flash.get(m[1:]) if prog == "attention" else None
     ref = f"{f['run_median_ms']:.4f} | {f['run_median_ms'] / r['total_ms']:.2f}" if f else "n/a | n/a"
     print(f"| {prog} | {m[1:]} | {strat} | {r['kernels']} | {r['total_ms']:.4f} | {ref} | {r['modeled_us']:.1f} | "

@@ -73,9 +73,13 @@ double verificationTolerance(const Program& prog, const Partition& p) {
   }
   // TF32 operands (a tensor-core contraction): 2^-11 relative a rounding, 2^-10 a product;
   // the scaled error of a sum grows as its terms' root, like the bound below.
-  for (const KernelPlan& k : p.kernels)
+  // A streamed tile's scores on TF32 operands err by as much in their exponent, whose
+  // rows' maximum keeps it small, and its weighted sum as a contraction does.
+  for (const KernelPlan& k : p.kernels) {
     for (const ContractionTile& c : k.contractions)
       if (c.tensorCores()) base = std::max(base, 2e-3);
+    if (k.streamedTile() && (k.streamTile.mmaScores() || k.streamTile.mmaSums())) base = std::max(base, 2e-3);
+  }
   return base * std::max(1.0, std::sqrt(terms / 1024.0));
 }
 
@@ -820,8 +824,19 @@ class KernelPrinter {
       declare("pf_stage" + std::to_string(i), sr.elements(rows, step),
               prog.tensors[size_t(stagedAccess(sr).tensor)].name + (sr.perStep ? " at the step's points" : " at the block's rows"));
     }
+    const int64_t E = tl.extraHi - tl.extraLo;
+    if (tl.mmaScores()) declare("pf_mma_s", rows * pitch, "the step's scores of " + stmtOf(size_t(tl.mmaScore)).label() + " from the tensor cores");
+    if (tl.mmaSums()) {
+      declare("pf_row_scale", rows, "each row's rescale of the step");
+      declare("pf_mma_o", rows * (E + 1), stmtOf(size_t(tl.mmaSum)).label() + "'s partials from the tensor cores, finished");
+    }
+    const bool mma = tl.mmaScores() || tl.mmaSums();
+    if (mma && !cuda) os << "  __local uint pf_mma_x[" << kp.threadsPerBlock * 6 << "];  // each lane's fragment words (emulated mma.sync)\n";
     os << "  const int pf_tid = " << sp_.tid() << ", pf_nthreads = " << kp.threadsPerBlock << ";\n"
        << "  const int pf_g = pf_tid % " << G << ", pf_rg = pf_tid / " << G << ";  // its thread of the row, its rows\n";
+    const int64_t warps = kp.threadsPerBlock / 32;
+    if (mma)
+      os << "  const int pf_mw = pf_tid >> 5, pf_wg = (pf_tid & 31) >> 2, pf_wt = pf_tid & 3;  // its warp; its lane's group and thread in it (mma.sync's fragments)\n";
     printGridOrigins(os);
     os << "  (void)pf_nthreads; (void)pf_g;\n";
     // A member's dimensions as C names, at row a, step point `key` and extra point `x`.
@@ -892,6 +907,10 @@ class KernelPrinter {
         else os << "    pf_s" << k << "[pf_a] = " << sp_.literal("0") << ";\n";
       }
     os << "  }\n";
+    if (tl.mmaSums())
+      os << "  float pf_o[" << tl.mmaSumTiles(rows) / warps << "][4];  // " << stmtOf(size_t(tl.mmaSum)).label()
+         << "'s partials: the warp's m16n8 tiles, as mma.sync holds them\n"
+         << "  for (int pf_i = 0; pf_i < " << tl.mmaSumTiles(rows) / warps << "; ++pf_i) pf_o[pf_i][0] = pf_o[pf_i][1] = pf_o[pf_i][2] = pf_o[pf_i][3] = 0.0f;\n";
     // The block's rows of what is staged once.
     auto stageLoop = [&](size_t i, const std::string& ind) {
       const StagedRead& sr = tl.staged[i];
@@ -943,6 +962,10 @@ class KernelPrinter {
     for (size_t i = 0; i < tl.staged.size(); ++i)
       if (tl.staged[i].perStep) stageLoop(i, "    ");
     os << "    " << sp_.barrier() << "\n";
+    if (tl.mmaScores()) {
+      printMmaScores(os, rows, warps);
+      os << "    " << sp_.barrier() << "  // the tensor cores' scores are in shared memory\n";
+    }
     // Scores: each thread its rows at its points of the step, a contraction's loop
     // outermost so that a row's operand serves every point and a point's every row.
     os << "    {\n";
@@ -952,7 +975,10 @@ class KernelPrinter {
       if (tl.roles[k] != StreamRole::Score) continue;
       const Statement& st = stmtOf(k);
       os << "      " << T << " pf_v" << k << "[" << R << "][" << KT << "];  // " << st.label() << ": " << statementText(prog, st) << "\n";
-      if (tl.innerDim[k] >= 0) {
+      if (int(k) == tl.mmaScore && tl.mmaScores()) {
+        os << "      for (int pf_a = 0; pf_a < " << R << "; ++pf_a) for (int pf_kb = 0; pf_kb < " << KT << "; ++pf_kb) pf_v" << k
+           << "[pf_a][pf_kb] = " << roundedTo(st.write.tensor, "pf_mma_s[(pf_rg + pf_a * " + std::to_string(groups) + ") * " + std::to_string(pitch) + " + " + kkAt + "]") << ";\n";
+      } else if (tl.innerDim[k] >= 0) {
         const SizedStatement& ss = at_.statement(st.id);
         const int d = tl.innerDim[k];
         os << "      for (int pf_a = 0; pf_a < " << R << "; ++pf_a) for (int pf_kb = 0; pf_kb < " << KT << "; ++pf_kb) pf_v" << k << "[pf_a][pf_kb] = " << identity(st.op, sp_) << ";\n"
@@ -962,6 +988,9 @@ class KernelPrinter {
           os << "        for (int pf_kb = 0; pf_kb < " << KT << "; ++pf_kb) {\n" << bind(k, a, keyAt, "", "          ")
              << "          pf_v" << k << "[" << a << "][pf_kb] = " << combine(st.op, "pf_v" + std::to_string(k) + "[" + std::to_string(a) + "][pf_kb]", value(k, st, a, "pf_kb", "", kkAt), sp_) << ";\n        }\n";
         os << "      }\n";
+        // The finished score as the program stores it (a narrower type rounds once, here).
+        if (const std::string r = roundedTo(st.write.tensor, "pf_v" + std::to_string(k) + "[pf_a][pf_kb]"); r != "pf_v" + std::to_string(k) + "[pf_a][pf_kb]")
+          os << "      for (int pf_a = 0; pf_a < " << R << "; ++pf_a) for (int pf_kb = 0; pf_kb < " << KT << "; ++pf_kb) pf_v" << k << "[pf_a][pf_kb] = " << r << ";\n";
       } else {
         for (int64_t a = 0; a < R; ++a)
           os << "      for (int pf_kb = 0; pf_kb < " << KT << "; ++pf_kb) {\n" << bind(k, a, keyAt, "", "        ")
@@ -984,10 +1013,11 @@ class KernelPrinter {
          << "      const " << T << " pf_scale = pf_rescale(pf_m[" << a << "], pf_run);\n      pf_m[" << a << "] = pf_run;\n"
          << "      pf_ms[" << a << "] = pf_run == -INFINITY ? " << sp_.literal("0") << " : pf_run;\n";
       for (size_t k = 0; k < kp.statements.size(); ++k)
-        if (tl.roles[k] == StreamRole::Sum)
+        if (tl.roles[k] == StreamRole::Sum && !(int(k) == tl.mmaSum && tl.mmaSums()))
           os << "      " << (tl.extraDim[k] >= 0 ? "for (int pf_q = 0; pf_q < " + std::to_string(L) + "; ++pf_q) pf_s" + std::to_string(k) + "[" + std::to_string(a) + "][pf_q]"
                                                   : "pf_s" + std::to_string(k) + "[" + std::to_string(a) + "]")
              << " *= pf_scale;\n";
+      if (tl.mmaSums()) os << "      if (pf_g == 0) pf_row_scale[" << rowOf(a) << "] = pf_scale;\n";
       os << "    }\n";
     }
     const std::string own = "pf_g + pf_kb * " + std::to_string(G);
@@ -996,11 +1026,12 @@ class KernelPrinter {
          << bind(maxM, a, "pf_j0 + " + own, "", "      ") << "      pf_factor[(pf_rg + " << a * groups << ") * " << pitch << " + " << own
          << "] = " << sp_.fn("exp") << "(" << value(maxM, M, a, "", "", own) << " - pf_ms[" << a << "]);\n    }\n";
     os << "    " << sp_.barrier() << "\n";
+    if (tl.mmaSums()) printMmaSums(os, rows, warps);
     os << "    for (int pf_k = 0; pf_k < pf_n; ++pf_k) {\n";
     inTerms_ = true;
     for (int64_t a = 0; a < R; ++a) {
       for (size_t k = 0; k < kp.statements.size(); ++k) {
-        if (tl.roles[k] != StreamRole::Sum) continue;
+        if (tl.roles[k] != StreamRole::Sum || (int(k) == tl.mmaSum && tl.mmaSums())) continue;
         const Statement& in = factoredTerms(k);
         const std::string acc = "pf_s" + std::to_string(k) + "[" + std::to_string(a) + "]";
         if (tl.extraDim[k] >= 0)
@@ -1012,6 +1043,20 @@ class KernelPrinter {
     }
     inTerms_ = false;
     os << "    }\n  }\n";
+    if (tl.mmaSums()) {
+      // The tensor cores' partials to the rows' threads, lane by lane as they hold them.
+      const std::string e = std::to_string(E + 1);
+      os << "  for (int pf_i = 0; pf_i < " << tl.mmaSumTiles(rows) / warps << "; ++pf_i) {\n"
+         << "    const int pf_tile = pf_mw + pf_i * " << warps << ", pf_r0 = pf_tile / " << (E + 7) / 8
+         << " * 16, pf_e0 = pf_tile % " << (E + 7) / 8 << " * 8 + 2 * pf_wt;\n"
+         << "    for (int pf_h = 0; pf_h < 4; ++pf_h)\n"
+         << "      if (pf_e0 + (pf_h & 1) < " << E << ") pf_mma_o[(pf_r0 + pf_wg + (pf_h >> 1) * 8) * " << e
+         << " + pf_e0 + (pf_h & 1)] = pf_o[pf_i][pf_h];\n  }\n"
+         << "  " << sp_.barrier() << "\n";
+      for (int64_t a = 0; a < R; ++a)
+        os << "  for (int pf_q = 0; pf_q < " << L << "; ++pf_q) pf_s" << tl.mmaSum << "[" << a << "][pf_q] = pf_mma_o[" << rowOf(a) << " * " << e
+           << " + pf_min(pf_g + pf_q * " << G << ", " << E - 1 << ")];\n";
+    }
     // The factors the sums took out of their terms, in member order (a factor is a sum
     // before them, finished here; in a split, in the combine).
     for (size_t k = 0; k < kp.statements.size() && !split; ++k) {
@@ -1068,6 +1113,87 @@ class KernelPrinter {
       }
       os << "  }\n";
     }
+  }
+
+  // A streamed tile's scores on tensor cores (StreamTile::scoreEngine): the step's
+  // [rows x step] scores in m16n8 tiles, each warp its share, the fragments loaded from
+  // the staged lines (zeros past the reduction's end) and the results left in pf_mma_s.
+  void printMmaScores(std::ostream& os, int64_t rows, int64_t warps) const {
+    const StreamTile& tl = k_.plan.streamTile;
+    const StagedRead &ra = tl.staged[size_t(tl.mmaRowRead)], &rb = tl.staged[size_t(tl.mmaKeyRead)];
+    const int64_t inner = ra.inner, ks = mmaSteps(tl.scoreEngine), tiles = tl.mmaTiles(rows), across = tl.step / 8;
+    const bool halves = halfOperands(tl.scoreEngine);
+    auto at = [&](const StagedRead& sr, int i, const std::string& line, const std::string& d) {
+      const std::string v = "pf_stage" + std::to_string(i) + "[(" + line + ") * " + std::to_string(sr.inner + 1) + " + " + d + "]";
+      return inner % ks == 0 ? v : "(" + d + " < " + std::to_string(inner) + " ? " + v + " : 0.0f)";
+    };
+    const std::string A = "pf_stage" + std::to_string(tl.mmaRowRead), B = "pf_stage" + std::to_string(tl.mmaKeyRead);
+    auto a = [&](const std::string& r, const std::string& d) { return at(ra, tl.mmaRowRead, "pf_r0 + " + r, "pf_d + " + d); };
+    auto b = [&](const std::string& d) { return at(rb, tl.mmaKeyRead, "pf_k0 + pf_wg", "pf_d + " + d); };
+    const std::string pack = tl.scoreEngine == ContractionEngine::TensorCoresF16 ? "pf_pack_half" : "pf_pack_bf16";
+    os << "    // tensor cores: " << prog_.statements[size_t(k_.plan.statements[size_t(tl.mmaScore)])].label() << "'s " << rows << " x " << tl.step << " scores of the step, "
+       << tiles << " m16n8 tiles, " << tiles / warps << " a warp (mma.sync m16n8k" << ks << ", " << contractionEngineName(tl.scoreEngine) << ")\n"
+       << "    for (int pf_i = 0; pf_i < " << tiles / warps << "; ++pf_i) {\n"
+       << "      const int pf_tile = pf_mw + pf_i * " << warps << ", pf_r0 = pf_tile / " << across << " * 16, pf_k0 = pf_tile % " << across << " * 8;\n"
+       << "      float pf_c[4] = {0.0f, 0.0f, 0.0f, 0.0f};\n"
+       << "      for (int pf_d = 0; pf_d < " << inner << "; pf_d += " << ks << ") {\n";
+    if (halves) {
+      // Registers of two consecutive d: A's rows g and g + 8 at 2t and 2t + 8; B's at 2t, 2t + 8.
+      os << "        " << (sp_.d == Dialect::Cuda ? "unsigned" : "uint") << " pf_fa[4], pf_fb[2];\n";
+      for (int h = 0; h < 4; ++h) {
+        const std::string r = h & 1 ? "pf_wg + 8" : "pf_wg", d = "2 * pf_wt" + std::string(h & 2 ? " + 8" : "");
+        os << "        pf_fa[" << h << "] = " << pack << "(" << a(r, d) << ", " << a(r, d + " + 1") << ");\n";
+      }
+      for (int h = 0; h < 2; ++h) {
+        const std::string d = "2 * pf_wt" + std::string(h ? " + 8" : "");
+        os << "        pf_fb[" << h << "] = " << pack << "(" << b(d) << ", " << b(d + " + 1") << ");\n";
+      }
+      os << "        " << (tl.scoreEngine == ContractionEngine::TensorCoresF16 ? "pf_mma_f16" : "pf_mma_bf16");
+    } else {
+      // A's rows g and g + 8 at t and t + 4; B's at t and t + 4 (its column: the point g).
+      os << "        float pf_fa[4], pf_fb[2];\n";
+      for (int h = 0; h < 4; ++h)
+        os << "        pf_fa[" << h << "] = pf_tf32(" << a(h & 1 ? "pf_wg + 8" : "pf_wg", h & 2 ? "pf_wt + 4" : "pf_wt") << ");\n";
+      for (int h = 0; h < 2; ++h) os << "        pf_fb[" << h << "] = pf_tf32(" << b(h ? "pf_wt + 4" : "pf_wt") << ");\n";
+      os << "        pf_mma_tf32";
+    }
+    os << "(pf_c[0], pf_c[1], pf_c[2], pf_c[3], pf_fa, pf_fb);\n      }\n";
+    const std::string pitch = std::to_string(tl.tilePitch());
+    os << "      for (int pf_h = 0; pf_h < 4; ++pf_h)\n"
+       << "        pf_mma_s[(pf_r0 + pf_wg + (pf_h >> 1) * 8) * " << pitch << " + pf_k0 + 2 * pf_wt + (pf_h & 1)] = pf_c[pf_h];\n"
+       << "    }\n";
+  }
+
+  // A streamed tile's weighted sum on tensor cores (StreamTile::sumEngine): each warp's
+  // accumulator tiles rescaled by their rows' step scales, then the step's factors times
+  // the staged lines, an mma.sync each 8 points (zeros past the step's end and the extra
+  // dimension's).
+  void printMmaSums(std::ostream& os, int64_t rows, int64_t warps) const {
+    const StreamTile& tl = k_.plan.streamTile;
+    const StagedRead& sv = tl.staged[size_t(tl.mmaValueRead)];
+    const int64_t E = tl.extraHi - tl.extraLo, tiles = tl.mmaSumTiles(rows), across = (E + 7) / 8;
+    const std::string pitch = std::to_string(tl.tilePitch());
+    auto f = [&](const std::string& r, const std::string& kk) {
+      return "pf_tf32(pf_kk + " + kk + " < pf_n ? pf_factor[(pf_r0 + " + r + ") * " + pitch + " + pf_kk + " + kk + "] : 0.0f)";
+    };
+    auto v = [&](const std::string& kk) {
+      const std::string e = "pf_e0 + pf_wg";
+      return "pf_tf32(pf_kk + " + kk + " < pf_n" + (E % 8 ? " && " + e + " < " + std::to_string(E) : std::string()) + " ? pf_stage" +
+             std::to_string(tl.mmaValueRead) + "[(pf_kk + " + kk + ") * " + std::to_string(sv.inner + 1) + " + " + e + "] : 0.0f)";
+    };
+    os << "    // tensor cores: " << prog_.statements[size_t(k_.plan.statements[size_t(tl.mmaSum)])].label() << "'s partials, " << tiles << " m16n8 tiles of " << rows << " x " << E
+       << ", " << tiles / warps << " a warp, rescaled, then += the step's factors x "
+       << prog_.tensors[size_t(stagedAccess(sv).tensor)].name << " (mma.sync m16n8k8, mma-tf32)\n"
+       << "    for (int pf_i = 0; pf_i < " << tiles / warps << "; ++pf_i) {\n"
+       << "      const int pf_tile = pf_mw + pf_i * " << warps << ", pf_r0 = pf_tile / " << across << " * 16, pf_e0 = pf_tile % " << across << " * 8;\n"
+       << "      const float pf_up = pf_row_scale[pf_r0 + pf_wg], pf_down = pf_row_scale[pf_r0 + pf_wg + 8];\n"
+       << "      pf_o[pf_i][0] *= pf_up; pf_o[pf_i][1] *= pf_up; pf_o[pf_i][2] *= pf_down; pf_o[pf_i][3] *= pf_down;\n"
+       << "      for (int pf_kk = 0; pf_kk < " << tl.step << "; pf_kk += 8) {\n"
+       << "        float pf_fa[4], pf_fb[2];\n";
+    for (int h = 0; h < 4; ++h)
+      os << "        pf_fa[" << h << "] = " << f(h & 1 ? "pf_wg + 8" : "pf_wg", h & 2 ? "pf_wt + 4" : "pf_wt") << ";\n";
+    for (int h = 0; h < 2; ++h) os << "        pf_fb[" << h << "] = " << v(h ? "pf_wt + 4" : "pf_wt") << ";\n";
+    os << "        pf_mma_tf32(pf_o[pf_i][0], pf_o[pf_i][1], pf_o[pf_i][2], pf_o[pf_i][3], pf_fa, pf_fb);\n      }\n    }\n";
   }
 
   // The block's origin on each grid coordinate (pf_b0, ...), and its chunk of a split.
@@ -2453,6 +2579,72 @@ std::string mmaHelpers() {
          "}\n\n";
 }
 
+// Two values of a 16-bit type (exactly so) in one fragment register, the first in its
+// low half: a streamed tile's scores take their operands from f32 staging.
+std::string mmaPackHelpers(const Spelling& sp, const std::set<ContractionEngine>& engines) {
+  std::string out;
+  for (ContractionEngine e : engines) {
+    if (!halfOperands(e)) continue;
+    const std::string name = e == ContractionEngine::TensorCoresF16 ? "half" : "bf16";
+    const std::string u = sp.d == Dialect::Cuda ? "unsigned" : "uint";
+    out += std::string(sp.d == Dialect::Cuda ? "__device__ __forceinline__ " : "inline ") + u + " pf_pack_" + name + "(" + sp.real +
+           " lo, " + sp.real + " hi) { return (" + u + ")pf_bits_" + name + "(lo) | ((" + u + ")pf_bits_" + name + "(hi) << 16); }\n";
+  }
+  return out;
+}
+
+// OpenCL has no tensor cores: a streamed tile's mma.sync runs as PTX defines it on the
+// fragments the warp's 32 lanes hold, so that PoCL checks what the CUDA kernel computes,
+// fragment layouts included. Each lane leaves its fragment words in the warp's part of
+// `pf_mma_x` (6 words a lane), then takes its four outputs' rows of A and columns of B
+// from the lanes PTX gives them to. The whole work-group meets at each barrier: every
+// warp runs the same number of products (the plan's tiles divide among the warps).
+std::string mmaEmulationHelpers(const std::set<ContractionEngine>& engines) {
+  std::string out =
+      "// TF32: to nearest, ties away (cvt.rna.tf32.f32), 10 bits of mantissa kept.\n"
+      "inline float pf_tf32(float x) {\n"
+      "  uint u = as_uint(x);\n"
+      "  if ((u & 0x7f800000u) != 0x7f800000u) u = (u + 0x1000u) & 0xffffe000u;\n"
+      "  return as_float(u);\n}\n";
+  auto product = [&](const std::string& name, const std::string& word, const std::string& rowK, const std::string& colK,
+                     int ks, const std::string& value) {
+    out += "void pf_mma_" + name + "_emu(float* d0, float* d1, float* d2, float* d3, const " + word + "* a, const " + word +
+           "* b, __local uint* x, int tid) {\n"
+           "  __local uint* w = x + (tid & ~31) * 6;\n"
+           "  const int l = tid & 31, g = l >> 2, t = l & 3;\n"
+           "  barrier(CLK_LOCAL_MEM_FENCE);  // the last product's words are read\n"
+           "  for (int i = 0; i < 4; ++i) w[l * 6 + i] = " + (word == "float" ? "as_uint(a[i])" : "a[i]") + ";\n"
+           "  w[l * 6 + 4] = " + (word == "float" ? "as_uint(b[0])" : "b[0]") + "; w[l * 6 + 5] = " +
+           (word == "float" ? "as_uint(b[1])" : "b[1]") + ";\n"
+           "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+           "  float c[4] = {*d0, *d1, *d2, *d3};\n"
+           "  for (int i = 0; i < 4; ++i) {\n"
+           "    const int row = g + (i >> 1) * 8, col = 2 * t + (i & 1);\n"
+           "    for (int k = 0; k < " + std::to_string(ks) + "; ++k) {\n"
+           "      const uint av = w[" + rowK + "], bv = w[" + colK + "];\n"
+           "      c[i] += " + value + ";\n"
+           "    }\n  }\n"
+           "  *d0 = c[0]; *d1 = c[1]; *d2 = c[2]; *d3 = c[3];\n}\n"
+           "#define pf_mma_" + name + "(d0, d1, d2, d3, a, b) pf_mma_" + name + "_emu(&(d0), &(d1), &(d2), &(d3), a, b, pf_mma_x, pf_tid)\n";
+  };
+  // m16n8k8 .tf32: A[row][k] in lane (row % 8) * 4 + k % 4, register row / 8 + 2 (k / 4);
+  // B[k][col] in lane col * 4 + k % 4, register k / 4.
+  if (engines.count(ContractionEngine::TensorCoresTf32))
+    product("tf32", "float", "((row & 7) * 4 + (k & 3)) * 6 + (row >> 3) + 2 * (k >> 2)", "(col * 4 + (k & 3)) * 6 + 4 + (k >> 2)", 8,
+            "as_float(av) * as_float(bv)");
+  // m16n8k16 on 16-bit pairs: A[row][k] in lane (row % 8) * 4 + (k % 8) / 2, register
+  // row / 8 + 2 (k / 8), half k % 2; B[k][col] in lane col * 4 + (k % 8) / 2, register
+  // k / 8, half k % 2.
+  for (ContractionEngine e : {ContractionEngine::TensorCoresF16, ContractionEngine::TensorCoresBf16}) {
+    if (!engines.count(e)) continue;
+    const std::string name = e == ContractionEngine::TensorCoresF16 ? "half" : "bf16";
+    product(e == ContractionEngine::TensorCoresF16 ? "f16" : "bf16", "uint",
+            "((row & 7) * 4 + ((k & 7) >> 1)) * 6 + (row >> 3) + 2 * (k >> 3)", "(col * 4 + ((k & 7) >> 1)) * 6 + 4 + (k >> 3)", 16,
+            "pf_value_" + name + "((ushort)(av >> ((k & 1) * 16))) * pf_value_" + name + "((ushort)(bv >> ((k & 1) * 16)))");
+  }
+  return out;
+}
+
 // A pipelined tile's copies (ContractionTile::stages), sm_80's cp.async: B bytes from
 // global to shared memory that land while the block computes, zeros where `full` is
 // false (the slice's edge); a thread's copies commit as one group a step, and waiting for
@@ -2627,8 +2819,14 @@ GeneratedCode generate(const PolyProgram& pp, const Partition& p, Dialect d) {
   }
   std::set<ReduceOp> used;  // block combines the kernels need
   bool warpRows = false, blockRows = false, columnRows = false, streams = false, mma = false, pipelined = false;
+  std::set<ContractionEngine> streamEngines;  // a streamed tile's on tensor cores
   for (auto& k : out.kernels) {
     streams |= !k.plan.streams.empty();
+    if (k.plan.streamedTile()) {
+      const StreamTile& tl = k.plan.streamTile;
+      if (tl.mmaScores()) streamEngines.insert(tl.scoreEngine);
+      if (tl.mmaSums()) streamEngines.insert(tl.sumEngine);
+    }
     for (const ContractionTile& c : k.plan.contractions) {
       mma |= c.tensorCores() && d == Dialect::Cuda;
       pipelined |= c.stages > 1 && d == Dialect::Cuda;
@@ -2641,7 +2839,9 @@ GeneratedCode generate(const PolyProgram& pp, const Partition& p, Dialect d) {
     if (k.plan.splitChunks > 1 && d == Dialect::Cuda) used.insert(ReduceOp::Add);  // a combine's streamed sums fold by +
   }
   os << helpers(sp, prog, used, warpRows, blockRows, columnRows, streams) << "\n";
-  if (mma) os << mmaHelpers();
+  if (mma || (!streamEngines.empty() && d == Dialect::Cuda)) os << mmaHelpers();
+  if (!streamEngines.empty() && d == Dialect::OpenCL) os << mmaEmulationHelpers(streamEngines);
+  os << mmaPackHelpers(sp, streamEngines);
   if (pipelined) os << copyHelpers();
   for (auto& k : out.kernels) {
     KernelPrinter kp(at, k, sp);

@@ -34,7 +34,20 @@ CostModel::CostModel(const FusionGraph& fg, const Sizes& sizes, const Device& de
     std::sort(d.begin(), d.end());
     d.erase(std::unique(d.begin(), d.end()), d.end());
   }
-  for (auto& st : prog.statements) stream_.push_back(streamChain(prog, st));
+  // A sum streams only where its terms and its result hold the computing type: a term
+  // the program rounds to a narrower one (p = exp(x - m) stored as f16) is a value of the
+  // finished maximum that no running one gives, rounded or not.
+  auto narrower = [&](int tensor) {
+    const ElemType t = prog.tensors[size_t(tensor)].type;
+    return isNarrowFloat(t) || (t == ElemType::F32 && prog.computeType() == ElemType::F64);
+  };
+  for (auto& st : prog.statements) {
+    StreamChain sc = streamChain(prog, st);
+    bool narrow = sc.streams() && narrower(st.write.tensor);
+    for (int p : sc.producers) narrow = narrow || narrower(prog.statements[size_t(p)].write.tensor);
+    if (narrow) sc.max = -1;
+    stream_.push_back(std::move(sc));
+  }
 }
 
 // Whether plan a beats b: faster, or as fast and keeping every pass where b streams (at
@@ -527,9 +540,13 @@ std::optional<ContractionTile> CostModel::contractionTile(const std::vector<int>
 }
 
 ContractionEngine CostModel::tensorEngine(const Statement& st) const {
+  return contractionShaped(st) ? productEngine(st) : ContractionEngine::FmaUnits;
+}
+
+ContractionEngine CostModel::productEngine(const Statement& st) const {
   const Program& prog = fg_.program();
-  if (!contractionShaped(st) || st.reads.size() != 2 || st.rhs->kind != ExprKind::Mul || dev_.arch.empty() ||
-      prog.computeType() != ElemType::F32)
+  if (st.op != ReduceOp::Add || st.numReduction() != 1 || st.reads.size() != 2 || st.rhs->kind != ExprKind::Mul ||
+      st.rhs->args.size() != 2 || dev_.arch.empty() || prog.computeType() != ElemType::F32)
     return ContractionEngine::FmaUnits;
   auto typeOf = [&](const Expr& e) {
     return e.kind == ExprKind::Access ? std::optional(prog.tensors[size_t(st.reads[size_t(e.ref)].tensor)].type) : std::nullopt;

@@ -191,6 +191,10 @@ class CostModel {
   // (their products exact in f32) on a CUDA device with them under any numerics but
   // strict. Whether the tile then takes them is the tile's shape's question.
   ContractionEngine tensorEngine(const Statement& st) const;
+  // The same for a sum over one reduction of the product of two reads, of any shape (a
+  // streamed tile's scores, Q K^T over heads): the engine its operands' types and the
+  // numerics allow.
+  ContractionEngine productEngine(const Statement& st) const;
   // Flops a second on that engine.
   double tensorRate(ContractionEngine e) const {
     return e == ContractionEngine::TensorCoresTf32 ? dev_.tensorFlopsPerSec : dev_.halfTensorFlopsPerSec;

@@ -321,10 +321,37 @@ struct StreamTile {
   std::vector<int> keyDim, extraDim, innerDim;
   std::vector<int> tiled;  // tensors written by scores, held [rows x tilePitch()]
   std::vector<StagedRead> staged;
+  // A score that is a contraction of two staged reads over its own reduction, one along
+  // the rows and one along the step's points (Q K^T), on tensor cores: each warp runs
+  // m16n8 tiles of the [rows x step] scores (mma.sync, fragments loaded from the staged
+  // lines), and leaves them in shared memory ([rows x tilePitch()]), where the score's
+  // threads read them instead of running its reduction. `scoreEngine` is the operands'
+  // (ContractionEngine: TF32 under that numerics, or the 16-bit types they are stored as);
+  // FmaUnits: no such score, or no tile whose rows and step fill whole m16n8 tiles.
+  ContractionEngine scoreEngine = ContractionEngine::FmaUnits;
+  int mmaScore = -1;                    // the member, an index in KernelPlan::statements
+  int mmaRowRead = -1, mmaKeyRead = -1;  // its operands, indices in `staged`
+  bool mmaScores() const { return scoreEngine != ContractionEngine::FmaUnits; }
+  // m16n8 tiles of the step's scores.
+  int64_t mmaTiles(int64_t rows) const { return rows / 16 * (step / 8); }
+  // A sum with an extra dimension whose terms are the step's factor exp(E - m) times a
+  // staged read along the extra dimension (P V), and factors it takes out, on tensor
+  // cores: its [rows x extra] partials are m16n8 accumulator tiles the warps hold across
+  // the steps, rescaled there by each row's step scale (kept in shared memory, [rows]),
+  // an mma.sync on the step's factors and staged lines a step; after the last step they
+  // meet the rows' threads through shared memory ([rows x (extra + 1)]). TF32 only: the
+  // factors are f32 values, exact in no 16-bit type.
+  ContractionEngine sumEngine = ContractionEngine::FmaUnits;
+  int mmaSum = -1;        // the member, an index in KernelPlan::statements
+  int mmaValueRead = -1;  // its staged operand, an index in `staged`
+  bool mmaSums() const { return sumEngine != ContractionEngine::FmaUnits; }
+  int64_t mmaSumTiles(int64_t rows) const { return rows / 16 * ((extraHi - extraLo + 7) / 8); }
   // Bytes of shared memory, each array 16-byte aligned (as codegen lays them out).
   int64_t sharedBytes(int64_t rows, int elemBytes) const {
     auto aligned = [&](int64_t elements) { return (elements * elemBytes + 15) / 16 * 16; };
-    int64_t n = int64_t(tiled.size() + 1) * aligned(rows * tilePitch());  // and the step's factors
+    // The tiled scores, the step's factors, and the tensor cores' scores.
+    int64_t n = int64_t(tiled.size() + 1 + (mmaScores() ? 1 : 0)) * aligned(rows * tilePitch());
+    if (mmaSums()) n += aligned(rows) + aligned(rows * (extraHi - extraLo + 1));  // step scales, the finished partials
     for (auto& s : staged) n += aligned(s.elements(rows, step));
     return n;
   }

@@ -15,7 +15,8 @@
 namespace polyfuse {
 
 // Each statement's arithmetic at full rate, contractions at the tensor cores' where they
-// may take them (tensorEngine) and they are faster; the statements' times add.
+// may take them (productEngine: a streamed tile's scores too) and they are faster; the
+// statements' times add.
 double CostModel::arithmeticFloorUs(const std::vector<int>& statements) const {
   const Program& prog = fg_.program();
   double us = 0;
@@ -26,7 +27,7 @@ double CostModel::arithmeticFloorUs(const std::vector<int>& statements) const {
     const Statement& st = prog.statements[size_t(s)];
     if (tensorCoresAllowed() && contractionShaped(st))
       t = std::min(t, weightedFlops(0, calls) / dev_.flopsPerSec + flops / dev_.tensorFlopsPerSec);
-    if (const ContractionEngine e = tensorEngine(st); e != ContractionEngine::FmaUnits)
+    if (const ContractionEngine e = productEngine(st); e != ContractionEngine::FmaUnits)
       t = std::min(t, weightedFlops(0, calls) / dev_.flopsPerSec + flops / tensorRate(e));
     us += t * 1e6;
   }

@@ -84,6 +84,14 @@ nlohmann::ordered_json partitionJson(const CostModel& cm, const Partition& p) {
                            {"tiled", tensorNames(prog, st.tiled)}, {"staged", st.staged.size()},
                            {"staged_vectors", std::count_if(st.staged.begin(), st.staged.end(), [](const StagedRead& r) { return r.width > 1; })},
                            {"roles", roles}};
+      if (st.mmaScores())
+        kj["stream_tile"]["score_engine"] = {
+            {"statement", prog.statements[size_t(k.statements[size_t(st.mmaScore)])].label()},
+            {"engine", contractionEngineName(st.scoreEngine)}};
+      if (st.mmaSums())
+        kj["stream_tile"]["sum_engine"] = {
+            {"statement", prog.statements[size_t(k.statements[size_t(st.mmaSum)])].label()},
+            {"engine", contractionEngineName(st.sumEngine)}};
     }
     kj["streams"] = nlohmann::ordered_json::array();
     for (const StreamPair& sp : k.streams)
@@ -267,6 +275,14 @@ void printPartitionTable(std::ostream& os, const CostModel& cm, const Partition&
                         rows, rows == 1 ? "" : "s", st.rowsAThread, st.rowThreads, mx.label(), st.step,
                         scores.empty() ? "" : "; scores " + scores + " computed at each step, never stored",
                         st.lanes > 0 ? "; " + std::to_string(st.lanes) + (st.lanes == 1 ? " lane" : " lanes") + " a thread" : "");
+      if (st.mmaScores())
+        os << fmt::format("       tensor cores: {} on mma.sync m16n8k{} ({}), {} m16n8 tiles a step, {} a warp\n",
+                          prog.statements[size_t(k.statements[size_t(st.mmaScore)])].label(), mmaSteps(st.scoreEngine),
+                          contractionEngineName(st.scoreEngine), st.mmaTiles(rows), st.mmaTiles(rows) / (k.threadsPerBlock / 32));
+      if (st.mmaSums())
+        os << fmt::format("       tensor cores: {} on mma.sync m16n8k8 ({}), {} m16n8 accumulator tiles held across the steps, {} a warp\n",
+                          prog.statements[size_t(k.statements[size_t(st.mmaSum)])].label(), contractionEngineName(st.sumEngine),
+                          st.mmaSumTiles(rows), st.mmaSumTiles(rows) / (k.threadsPerBlock / 32));
     }
     for (const StreamPair& sp : k.streams)
       os << fmt::format("       streamed: {} runs in {}'s loop, against its running maximum\n",

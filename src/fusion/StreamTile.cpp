@@ -4,6 +4,7 @@
 // through shared memory with a tile of rows a block. Whether a group can is read off its
 // statements' roles and access relations; no layer is named.
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -290,6 +291,75 @@ std::optional<KernelPlan> CostModel::streamedTile(const std::vector<int>& member
     }
   }
 
+  // A score that is Q K^T: a sum over its own reduction of a row's staged line times a
+  // point's, on the tensor cores its operands allow (the only such score of the tile).
+  for (size_t k = 0; k < n && !oneRow; ++k) {
+    if (st.roles[k] != StreamRole::Score || st.innerDim[k] < 0) continue;
+    const ContractionEngine e = productEngine(stmt(k));
+    if (e == ContractionEngine::FmaUnits) continue;
+    int rowRead = -1, keyRead = -1;
+    for (const Expr* arg : {stmt(k).rhs->args[0].get(), stmt(k).rhs->args[1].get()}) {
+      if (arg->kind != ExprKind::Access) break;
+      for (size_t i = 0; i < st.staged.size(); ++i) {
+        const StagedRead& sr = st.staged[i];
+        if (sr.member != int(k) || sr.read != arg->ref || sr.innerDim != st.innerDim[k]) continue;
+        (sr.perStep ? keyRead : rowRead) = int(i);
+      }
+    }
+    if (rowRead < 0 || keyRead < 0 || st.mmaScores()) {
+      st.scoreEngine = ContractionEngine::FmaUnits;
+      st.mmaScore = st.mmaRowRead = st.mmaKeyRead = -1;
+      break;
+    }
+    st.scoreEngine = e;
+    st.mmaScore = int(k);
+    st.mmaRowRead = rowRead;
+    st.mmaKeyRead = keyRead;
+  }
+
+  // A sum whose terms are the step's factor times a staged line along its extra
+  // dimension, beside factors it takes out (P V, P V / l): TF32 tensor cores where the
+  // numerics allow them and the line is f32.
+  std::vector<int> sumTensors;
+  for (size_t k = 0; k < n; ++k)
+    if (st.roles[k] == StreamRole::Sum) sumTensors.push_back(stmt(k).write.tensor);
+  for (size_t k = 0; k < n && !oneRow && tensorCoresAllowed() && prog.computeType() == ElemType::F32; ++k) {
+    if (st.roles[k] != StreamRole::Sum || st.extraDim[k] < 0) continue;
+    const StreamChain& sc = stream_[size_t(members[k])];
+    const Statement& in = sc.inlined;
+    bool factor = false, ok = true;
+    int value = -1;
+    std::function<void(const Expr&)> walk = [&](const Expr& e) {
+      auto takenOut = [&](const Expr& x) {
+        return x.kind == ExprKind::Access && std::find(sumTensors.begin(), sumTensors.end(), in.reads[size_t(x.ref)].tensor) != sumTensors.end();
+      };
+      if (e.kind == ExprKind::Mul && e.args.size() == 2) {
+        walk(*e.args[0]);
+        walk(*e.args[1]);
+      } else if (e.kind == ExprKind::Div && e.args.size() == 2 && takenOut(*e.args[1])) {
+        walk(*e.args[0]);
+      } else if (e.kind == ExprKind::Call && e.fn == Intrinsic::Exp && e.args.size() == 1 && e.args[0]->kind == ExprKind::Sub &&
+                 e.args[0]->args[1]->kind == ExprKind::Access && in.reads[size_t(e.args[0]->args[1]->ref)].tensor == sc.tensor && !factor) {
+        factor = true;
+      } else if (takenOut(e)) {
+      } else if (e.kind == ExprKind::Access && value < 0) {
+        value = e.ref;
+      } else {
+        ok = false;
+      }
+    };
+    walk(*in.rhs);
+    if (!ok || !factor || value < 0 || prog.tensors[size_t(in.reads[size_t(value)].tensor)].type != ElemType::F32) continue;
+    for (size_t i = 0; i < st.staged.size(); ++i) {
+      const StagedRead& sr = st.staged[i];
+      if (sr.member == int(k) && sr.read == value && sr.perStep && sr.innerDim == st.extraDim[k]) st.mmaValueRead = int(i);
+    }
+    if (st.mmaValueRead < 0) continue;
+    st.sumEngine = ContractionEngine::TensorCoresTf32;
+    st.mmaSum = int(k);
+    break;
+  }
+
   // The maximum's reduction split across blocks (KernelPlan::splitChunks): each block
   // streams one chunk of every row's points and leaves the maximum and the sums as
   // partials, which the combining launch rescales to the rows' maximum (docs/streaming.md,
@@ -398,6 +468,15 @@ std::optional<KernelPlan> CostModel::streamedTile(const std::vector<int>& member
   for (size_t k = 0; k < n; ++k) extraSums += st.roles[k] == StreamRole::Sum && st.extraDim[k] >= 0;
   // One row a block: its threads share each step's points (a warp or two a row).
   const std::vector<int> rowThreadOptions = oneRow ? std::vector<int>{32, 64} : std::vector<int>{1, 2, 4, 8, 16};
+  // Scores on tensor cores where the operands allow it and some variant's block runs
+  // whole m16n8 tiles, an equal number a warp (as a contraction tile's engine, not a
+  // choice the model weighs); else every score on the FMA units.
+  if (rows % 16 != 0) st.scoreEngine = st.sumEngine = ContractionEngine::FmaUnits;
+  for (int attempt = 0; attempt < 2 && !best; ++attempt) {
+  if (attempt == 1) {
+    if (!st.mmaScores() && !st.mmaSums()) break;
+    st.scoreEngine = st.sumEngine = ContractionEngine::FmaUnits;
+  }
   for (int64_t chunks : chunkOptions) {
     const KernelPlan base = planFor(chunks);
     for (int64_t step : {16, 32, 64}) {
@@ -406,6 +485,8 @@ std::optional<KernelPlan> CostModel::streamedTile(const std::vector<int>& member
           if (rows % rowsAThread != 0 || step % threadsARow != 0) continue;
           const int64_t threads = rows / rowsAThread * threadsARow;
           if (threads % kWarp != 0 || threads > kMaxBlockThreads) continue;
+          if (st.mmaScores() && (step % 8 != 0 || rows / 16 * (step / 8) % (threads / kWarp) != 0)) continue;
+          if (st.mmaSums() && (step % 8 != 0 || st.mmaSumTiles(rows) % (threads / kWarp) != 0)) continue;
           const int64_t lanes = extra > 0 ? (extra + threadsARow - 1) / threadsARow : 0;
           const int64_t keys = step / threadsARow;
           // A thread's registers: its rows' partial sums' lanes, a step's scores, and the
@@ -440,10 +521,25 @@ std::optional<KernelPlan> CostModel::streamedTile(const std::vector<int>& member
             const bool perRow = role == StreamRole::Maximum || (role == StreamRole::Sum && st.extraDim[k] < 0);
             if (perRow) redundantFlops += double(ss.points) * double(ss.flopsPerPoint) * (threadsARow - 1);
             double perPoint = 0;
-            for (auto& sr : st.staged)
-              if (sr.member == int(k)) perPoint += sr.perStep ? 1.0 / rowsAThread : 1.0 / double(keys);
+            if (int(k) == st.mmaScore) {
+              // A warp's m16n8 tile loads 6 fragment words a lane for 16 x 8 x 8 points
+              // (TF32; halves: 12 for 16 x 8 x 16), and each score is stored and read back once.
+              perPoint = 6.0 * kWarp / (16 * 8 * 8) + 2.0 / double(st.staged[size_t(st.mmaRowRead)].inner);
+              const int64_t f = checkedMul(ss.points, ss.flopsPerPoint, "a kernel's flops");
+              kp.tensorFlops = checkedAdd(kp.tensorFlops, f, "a kernel's flops");
+              if (halfOperands(st.scoreEngine)) kp.halfTensorFlops = checkedAdd(kp.halfTensorFlops, f, "a kernel's flops");
+            } else if (int(k) == st.mmaSum) {
+              // A lane's 6 fragment words for 16 x 8 x 8 terms; the partials rescaled (4 a
+              // lane) and, at the end, met through shared memory.
+              perPoint = 6.0 * kWarp / (16 * 8 * 8);
+              const int64_t f = checkedMul(ss.points, ss.flopsPerPoint, "a kernel's flops");
+              kp.tensorFlops = checkedAdd(kp.tensorFlops, f, "a kernel's flops");
+            } else {
+              for (auto& sr : st.staged)
+                if (sr.member == int(k)) perPoint += sr.perStep ? 1.0 / rowsAThread : 1.0 / double(keys);
+            }
             if (role == StreamRole::Maximum || role == StreamRole::Inlined) perPoint += 1;  // the score tile
-            if (role == StreamRole::Sum) perPoint += st.extraDim[k] >= 0 ? 1.0 / double(lanes) : 1.0;  // the factors
+            if (role == StreamRole::Sum && int(k) != st.mmaSum) perPoint += st.extraDim[k] >= 0 ? 1.0 / double(lanes) : 1.0;  // the factors
             loads += double(ss.points) * perPoint * (perRow ? threadsARow : 1);
           }
           kp.onchipLoadBytes = int64_t(loads * computeBytes_);
@@ -451,7 +547,9 @@ std::optional<KernelPlan> CostModel::streamedTile(const std::vector<int>& member
           // The rescale: an exp and a multiply of each partial once a step.
           for (auto& sp : kp.streams)
             kp.flops = checkedAdd(kp.flops, 2 * (sized(members[size_t(sp.sum)]).points / step), "a kernel's flops");
-          kp.registersPerThread = kEstimatedRegisters + int(rowsAThread * (lanes * extraSums + 2 * keys + 2));
+          // (On tensor cores a lane also holds an m16n8 tile's 4 accumulators and 6 fragment words.)
+          kp.registersPerThread = kEstimatedRegisters + int(rowsAThread * (lanes * extraSums + 2 * keys + 2)) + (st.mmaScores() ? 10 : 0) +
+                                 (st.mmaSums() ? int(4 * st.mmaSumTiles(rows) / (threads / kWarp)) + 6 : 0);
           occupy(kp);
           if (kp.blocksPerSM < 1 && !dev_.arch.empty()) continue;
           // Little's law: the block's staged loads of a step, a few a thread at once, each
@@ -477,6 +575,7 @@ std::optional<KernelPlan> CostModel::streamedTile(const std::vector<int>& member
         }
       }
     }
+  }
   }
   return best;
 }
