@@ -235,7 +235,10 @@ std::vector<KernelIR> lowerPartition(const PolyProgram& pp, const SizedProgram& 
     // have one, else it promised a kernel that cannot run as priced.
     for (size_t m = 0; m < ki.stmts.size() && m < k.barrierAfter.size(); ++m) ki.stmts[m].barrierAfter = k.barrierAfter[m];
     if (!k.streamedTile()) checkBarriers(prog, k, ki);
-    ki.barriers = k.streamedTile() ? 4 : int(std::count(k.barrierAfter.begin(), k.barrierAfter.end(), true));
+    // (A streamed tile's are in its printer: four in a step, one more after tensor cores'
+    // scores, one after the steps where the weighted sum's accumulators meet the rows.)
+    ki.barriers = k.streamedTile() ? 4 + int(k.streamTile.mmaScores()) + int(k.streamTile.mmaSums())
+                                   : int(std::count(k.barrierAfter.begin(), k.barrierAfter.end(), true));
     // Barriers one block executes in CUDA: the plan's, and one per block reduction; a
     // warp-per-row kernel's statements meet at warp barriers and its reductions shuffle.
     ki.barriersPerBlock = k.barriersPerBlock + k.reductionsPerBlock;

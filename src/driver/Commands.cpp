@@ -444,7 +444,7 @@ void registerCommands(CLI::App& app, CommandRegistry& reg) {
               for (auto& st : explainStreaming(cm, p))
                 j["streaming"].push_back({{"kernel", "K" + std::to_string(st.kernel)}, {"sum", lp.program->statements[st.sum].label()},
                                           {"max", lp.program->statements[st.max].label()}, {"chosen_us", st.chosenUs},
-                                          {"two_pass_us", st.twoPassUs}, {"reason", streamingText(*lp.program, st)}});
+                                          {"two_pass_us", st.twoPassUs ? nlohmann::ordered_json(*st.twoPassUs) : nlohmann::ordered_json()}, {"reason", streamingText(*lp.program, st)}});
               j["contractions"] = nlohmann::ordered_json::array();
               for (auto& t : explainContractions(p)) {
                 std::vector<std::string> epilogue;

@@ -109,11 +109,13 @@ void placeBarriers(const Program& prog, const SizedProgram& at, KernelPlan& kp) 
   if (kp.streamedTile()) {
     // Its own loop (codegen's streamed tile): four barriers a step, before and after the
     // staging, after the scores and after the step's factors; and after the tensor cores'
-    // scores, where they run.
+    // scores where they run, and once after the last step where the weighted sum's
+    // accumulators meet the rows' threads.
     const auto mx = std::find(kp.streamTile.roles.begin(), kp.streamTile.roles.end(), StreamRole::Maximum);
     const SizedStatement& ms = at.statement(kp.statements[size_t(mx - kp.streamTile.roles.begin())]);
     const int64_t keys = kp.splitChunks > 1 ? kp.splitChunk : ms.hi.back() - ms.lo.back();  // a split block's chunk
-    kp.barriersPerBlock = (kp.streamTile.mmaScores() ? 5 : 4) * ((keys + kp.streamTile.step - 1) / kp.streamTile.step);
+    kp.barriersPerBlock = (kp.streamTile.mmaScores() ? 5 : 4) * ((keys + kp.streamTile.step - 1) / kp.streamTile.step) +
+                          (kp.streamTile.mmaSums() ? 1 : 0);
     return;
   }
   // Between members: where another thread's accesses since the last barrier conflict.

@@ -205,9 +205,9 @@ std::vector<Streaming> explainStreaming(const CostModel& cm, const Partition& ch
   std::vector<Streaming> out;
   for (const KernelPlan& k : chosen.kernels)
     for (const StreamPair& sp : k.streams) {
-      std::optional<KernelPlan> two = cm.twoPass(k);
-      if (!two) throw InternalError("K" + std::to_string(k.id) + " has no two-pass plan on its own grid");
-      out.push_back({k.id, k.statements[size_t(sp.sum)], k.statements[size_t(sp.max)], k.modeledUs, two->modeledUs});
+      const std::optional<KernelPlan> two = cm.twoPass(k);
+      out.push_back({k.id, k.statements[size_t(sp.sum)], k.statements[size_t(sp.max)], k.modeledUs,
+                     two ? std::optional(two->modeledUs) : std::nullopt});
     }
   return out;
 }
@@ -267,8 +267,9 @@ std::string contractionText(const Program& prog, const TiledContraction& t) {
 
 std::string streamingText(const Program& prog, const Streaming& s) {
   return prog.statements[size_t(s.sum)].label() + " streams in " + prog.statements[size_t(s.max)].label() + "'s loop in K" +
-         std::to_string(s.kernel) + ": " + fmtUs(s.chosenUs) + " against " + fmtUs(s.twoPassUs) +
-         " with every pass kept (the same grid and threads)";
+         std::to_string(s.kernel) + ": " + fmtUs(s.chosenUs) +
+         (s.twoPassUs ? " against " + fmtUs(*s.twoPassUs) + " with every pass kept (the same grid and threads)"
+                      : std::string(" (no kernel of its statements keeps every pass on that grid: --no-stream plans the passes apart)"));
 }
 
 }  // namespace polyfuse

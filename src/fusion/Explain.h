@@ -63,7 +63,10 @@ std::string recomputationText(const Program& prog, const Recomputation& r);
 struct Streaming {
   int kernel = 0;
   int sum = 0, max = 0;  // statements
-  double chosenUs = 0, twoPassUs = 0;
+  double chosenUs = 0;
+  // The same kernel with every pass kept; none where no such kernel runs on its grid (a
+  // streamed tile's scores, never stored, have no two-pass form within one kernel).
+  std::optional<double> twoPassUs;
 };
 std::vector<Streaming> explainStreaming(const CostModel& cm, const Partition& chosen);
 // A streamed tile split over its maximum's reduction, or a tiled contraction over its

@@ -273,7 +273,7 @@ void printPartitionTable(std::ostream& os, const CostModel& cm, const Partition&
       os << fmt::format("       streamed tile: {} row{} a block ({} a thread, {} threads a row), {}'s reduction in steps of {}"
                         "{}{}\n",
                         rows, rows == 1 ? "" : "s", st.rowsAThread, st.rowThreads, mx.label(), st.step,
-                        scores.empty() ? "" : "; scores " + scores + " computed at each step, never stored",
+                        scores.empty() ? "" : "; scores " + scores + " computed at each step, never written to global memory",
                         st.lanes > 0 ? "; " + std::to_string(st.lanes) + (st.lanes == 1 ? " lane" : " lanes") + " a thread" : "");
       if (st.mmaScores())
         os << fmt::format("       tensor cores: {} on mma.sync m16n8k{} ({}), {} m16n8 tiles a step, {} a warp\n",

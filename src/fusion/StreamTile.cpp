@@ -504,9 +504,20 @@ std::optional<KernelPlan> CostModel::streamedTile(const std::vector<int>& member
           kp.sharedBytes = shared;  // dynamic: beyond 48 KB, the launch asks for it
           kp.threadsPerBlock = int(threads);
           kp.wideBlock = threads > dev_.threadsPerBlock;
-          for (auto& a : kp.onChip)
+          // The tensor cores' scores and weighted sum meet the rows' threads through shared
+          // memory (their fragments are the warp's, not a row's thread's), and a producer
+          // that is the step's factor exp(E - m) lies in its tile, each point's computed by
+          // one thread and read by the rows'.
+          for (auto& a : kp.onChip) {
+            const int w = writerOf[size_t(a.tensor)];
+            const Expr& body = *stmt(size_t(w)).rhs;
+            const bool factor = st.roles[size_t(w)] == StreamRole::Inlined && body.kind == ExprKind::Call && body.fn == Intrinsic::Exp &&
+                                body.args[0]->kind == ExprKind::Sub && body.args[0]->args[1]->kind == ExprKind::Access &&
+                                stmt(size_t(w)).reads[size_t(body.args[0]->args[1]->ref)].tensor == M.write.tensor;
+            if ((st.mmaScores() && w == st.mmaScore) || (st.mmaSums() && w == st.mmaSum) || factor) a.place = OnChipPlace::SharedMemory;
             for (size_t d = 0; d < a.extent.size(); ++d)
               if (a.extent[d] == 0) a.extent[d] = a.inRegisters() ? 1 : step;
+          }
           kp.onchipBytesPerBlock = shared;
           // Operands from shared memory. A thread's loops reuse each load: a row's operand
           // across its keys, a key's across its rows (a score's contraction); a step's
