@@ -828,7 +828,12 @@ class KernelPrinter {
     if (tl.mmaScores()) declare("pf_mma_s", rows * pitch, "the step's scores of " + stmtOf(size_t(tl.mmaScore)).label() + " from the tensor cores");
     if (tl.mmaSums()) {
       declare("pf_row_scale", rows, "each row's rescale of the step");
-      declare("pf_mma_o", rows * (E + 1), stmtOf(size_t(tl.mmaSum)).label() + "'s partials from the tensor cores, finished");
+      const std::string what = stmtOf(size_t(tl.mmaSum)).label() + "'s partials from the tensor cores, finished";
+      if (const int in = tl.mmaSumsIn(rows); in >= 0)
+        os << "  " << (cuda ? "" : "__local ") << T << "* pf_mma_o = pf_stage" << in << ";  // " << what << " (in "
+           << prog.tensors[size_t(stagedAccess(tl.staged[size_t(in)]).tensor)].name << "'s lines: no step reads them after the last)\n";
+      else
+        declare("pf_mma_o", rows * (E + 1), what);
     }
     const bool mma = tl.mmaScores() || tl.mmaSums();
     if (mma && !cuda) os << "  __local uint pf_mma_x[" << kp.threadsPerBlock * 6 << "];  // each lane's fragment words (emulated mma.sync)\n";

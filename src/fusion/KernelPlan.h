@@ -346,12 +346,24 @@ struct StreamTile {
   int mmaValueRead = -1;  // its staged operand, an index in `staged`
   bool mmaSums() const { return sumEngine != ContractionEngine::FmaUnits; }
   int64_t mmaSumTiles(int64_t rows) const { return rows / 16 * ((extraHi - extraLo + 7) / 8); }
+  // Where the finished partials meet the rows' threads: the lines of a read staged once a
+  // block for a score or the maximum (the queries), which nothing reads after the last
+  // step's factors, where they fit; -1: an array of their own.
+  int mmaSumsIn(int64_t rows) const {
+    for (size_t i = 0; i < staged.size(); ++i) {
+      const StreamRole r = roles[size_t(staged[i].member)];
+      if (!staged[i].perStep && (r == StreamRole::Score || r == StreamRole::Maximum) &&
+          staged[i].elements(rows, step) >= rows * (extraHi - extraLo + 1))
+        return int(i);
+    }
+    return -1;
+  }
   // Bytes of shared memory, each array 16-byte aligned (as codegen lays them out).
   int64_t sharedBytes(int64_t rows, int elemBytes) const {
     auto aligned = [&](int64_t elements) { return (elements * elemBytes + 15) / 16 * 16; };
     // The tiled scores, the step's factors, and the tensor cores' scores.
     int64_t n = int64_t(tiled.size() + 1 + (mmaScores() ? 1 : 0)) * aligned(rows * tilePitch());
-    if (mmaSums()) n += aligned(rows) + aligned(rows * (extraHi - extraLo + 1));  // step scales, the finished partials
+    if (mmaSums()) n += aligned(rows) + (mmaSumsIn(rows) < 0 ? aligned(rows * (extraHi - extraLo + 1)) : 0);  // step scales, the finished partials
     for (auto& s : staged) n += aligned(s.elements(rows, step));
     return n;
   }
