@@ -1132,7 +1132,6 @@ class KernelPrinter {
       const std::string v = "pf_stage" + std::to_string(i) + "[(" + line + ") * " + std::to_string(sr.inner + 1) + " + " + d + "]";
       return inner % ks == 0 ? v : "(" + d + " < " + std::to_string(inner) + " ? " + v + " : 0.0f)";
     };
-    const std::string A = "pf_stage" + std::to_string(tl.mmaRowRead), B = "pf_stage" + std::to_string(tl.mmaKeyRead);
     auto a = [&](const std::string& r, const std::string& d) { return at(ra, tl.mmaRowRead, "pf_r0 + " + r, "pf_d + " + d); };
     auto b = [&](const std::string& d) { return at(rb, tl.mmaKeyRead, "pf_k0 + pf_wg", "pf_d + " + d); };
     const std::string pack = tl.scoreEngine == ContractionEngine::TensorCoresF16 ? "pf_pack_half" : "pf_pack_bf16";
@@ -1244,8 +1243,7 @@ class KernelPrinter {
     factor.tensor = m;
     out.reads.push_back(factor);
     std::function<void(ExprPtr&)> walk = [&](ExprPtr& e) {
-      if (e->kind == ExprKind::Call && e->fn == Intrinsic::Exp && e->args[0]->kind == ExprKind::Sub &&
-          e->args[0]->args[1]->kind == ExprKind::Access && out.reads[size_t(e->args[0]->args[1]->ref)].tensor == m) {
+      if (isShiftedExp(out, *e, m)) {
         auto read = std::make_unique<Expr>(ExprKind::Access, e->loc);
         read->ref = ref;
         e = std::move(read);

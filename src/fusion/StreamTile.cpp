@@ -338,8 +338,7 @@ std::optional<KernelPlan> CostModel::streamedTile(const std::vector<int>& member
         walk(*e.args[1]);
       } else if (e.kind == ExprKind::Div && e.args.size() == 2 && takenOut(*e.args[1])) {
         walk(*e.args[0]);
-      } else if (e.kind == ExprKind::Call && e.fn == Intrinsic::Exp && e.args.size() == 1 && e.args[0]->kind == ExprKind::Sub &&
-                 e.args[0]->args[1]->kind == ExprKind::Access && in.reads[size_t(e.args[0]->args[1]->ref)].tensor == sc.tensor && !factor) {
+      } else if (isShiftedExp(in, e, sc.tensor) && !factor) {
         factor = true;
       } else if (takenOut(e)) {
       } else if (e.kind == ExprKind::Access && value < 0) {
@@ -472,6 +471,8 @@ std::optional<KernelPlan> CostModel::streamedTile(const std::vector<int>& member
   // whole m16n8 tiles, an equal number a warp (as a contraction tile's engine, not a
   // choice the model weighs); else every score on the FMA units.
   if (rows % 16 != 0) st.scoreEngine = st.sumEngine = ContractionEngine::FmaUnits;
+  std::vector<bool> isFactor(n);  // an inlined producer that is the step's factor exp(E - m)
+  for (size_t k = 0; k < n; ++k) isFactor[k] = st.roles[k] == StreamRole::Inlined && isShiftedExp(stmt(k), *stmt(k).rhs, M.write.tensor);
   for (int attempt = 0; attempt < 2 && !best; ++attempt) {
   if (attempt == 1) {
     if (!st.mmaScores() && !st.mmaSums()) break;
@@ -510,11 +511,8 @@ std::optional<KernelPlan> CostModel::streamedTile(const std::vector<int>& member
           // one thread and read by the rows'.
           for (auto& a : kp.onChip) {
             const int w = writerOf[size_t(a.tensor)];
-            const Expr& body = *stmt(size_t(w)).rhs;
-            const bool factor = st.roles[size_t(w)] == StreamRole::Inlined && body.kind == ExprKind::Call && body.fn == Intrinsic::Exp &&
-                                body.args[0]->kind == ExprKind::Sub && body.args[0]->args[1]->kind == ExprKind::Access &&
-                                stmt(size_t(w)).reads[size_t(body.args[0]->args[1]->ref)].tensor == M.write.tensor;
-            if ((st.mmaScores() && w == st.mmaScore) || (st.mmaSums() && w == st.mmaSum) || factor) a.place = OnChipPlace::SharedMemory;
+            if ((st.mmaScores() && w == st.mmaScore) || (st.mmaSums() && w == st.mmaSum) || isFactor[size_t(w)])
+              a.place = OnChipPlace::SharedMemory;
             for (size_t d = 0; d < a.extent.size(); ++d)
               if (a.extent[d] == 0) a.extent[d] = a.inRegisters() ? 1 : step;
           }

@@ -231,6 +231,11 @@ std::optional<std::vector<std::pair<int, bool>>> invariantFactors(const Statemen
   return out;
 }
 
+bool isShiftedExp(const Statement& s, const Expr& e, int max) {
+  return e.kind == ExprKind::Call && e.fn == Intrinsic::Exp && e.args.size() == 1 && e.args[0]->kind == ExprKind::Sub &&
+         e.args[0]->args[1]->kind == ExprKind::Access && s.reads[size_t(e.args[0]->args[1]->ref)].tensor == max;
+}
+
 int soleWriter(const Program& prog, int tensor) {
   int w = -1;
   for (auto& st : prog.statements)

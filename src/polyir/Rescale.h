@@ -57,6 +57,10 @@ StreamChain streamChain(const Program& prog, const Statement& s);
 // else (under a sum, a call, a select), or names a reduction dimension.
 std::optional<std::vector<std::pair<int, bool>>> invariantFactors(const Statement& s, const std::vector<int>& tensors);
 
+// Whether e, in s's body, is exp(E - m): a term's factor against the maximum m, the
+// tensor `max` (a streamed tile computes it once a point and its sums read it).
+bool isShiftedExp(const Statement& s, const Expr& e, int max);
+
 // The statement that writes `tensor` alone (-1 when none or several do).
 int soleWriter(const Program& prog, int tensor);
 
