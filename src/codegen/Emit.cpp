@@ -2040,6 +2040,10 @@ class KernelPrinter {
           os << unroll << "        for (int pf_a = 0; pf_a < " << m << "; ++pf_a) " << f << "[pf_a] = "
              << staged(slice(r, current) + "pf_r * " + line + " + " + first + " + pf_a]") << ";\n";
         }
+        // A TF32 plan's tile here is OpenCL's, without tensor cores: its operands round as
+        // the CUDA kernel's fragments round them, so PoCL computes the plan's products.
+        if (c.engine == ContractionEngine::TensorCoresTf32)
+          os << unroll << "        for (int pf_a = 0; pf_a < " << m << "; ++pf_a) " << f << "[pf_a] = pf_tf32(" << f << "[pf_a]);\n";
       }
       auto fragment = [&](const Access& a) {
         const size_t r = size_t(&a - st.reads.data());
@@ -2596,6 +2600,14 @@ std::string mmaPackHelpers(const Spelling& sp, const std::set<ContractionEngine>
   return out;
 }
 
+// OpenCL's TF32 rounding, as the CUDA kernels' cvt.rna.tf32.f32 rounds: to nearest,
+// ties away, 10 bits of mantissa kept.
+const char* const kOpenClTf32 =
+    "inline float pf_tf32(float x) {\n"
+    "  uint u = as_uint(x);\n"
+    "  if ((u & 0x7f800000u) != 0x7f800000u) u = (u + 0x1000u) & 0xffffe000u;\n"
+    "  return as_float(u);\n}\n";
+
 // OpenCL has no tensor cores: a streamed tile's mma.sync runs as PTX defines it on the
 // fragments the warp's 32 lanes hold, so that PoCL checks what the CUDA kernel computes,
 // fragment layouts included. Each lane leaves its fragment words in the warp's part of
@@ -2603,12 +2615,7 @@ std::string mmaPackHelpers(const Spelling& sp, const std::set<ContractionEngine>
 // from the lanes PTX gives them to. The whole work-group meets at each barrier: every
 // warp runs the same number of products (the plan's tiles divide among the warps).
 std::string mmaEmulationHelpers(const std::set<ContractionEngine>& engines) {
-  std::string out =
-      "// TF32: to nearest, ties away (cvt.rna.tf32.f32), 10 bits of mantissa kept.\n"
-      "inline float pf_tf32(float x) {\n"
-      "  uint u = as_uint(x);\n"
-      "  if ((u & 0x7f800000u) != 0x7f800000u) u = (u + 0x1000u) & 0xffffe000u;\n"
-      "  return as_float(u);\n}\n";
+  std::string out;
   auto product = [&](const std::string& name, const std::string& word, const std::string& rowK, const std::string& colK,
                      int ks, const std::string& value) {
     out += "void pf_mma_" + name + "_emu(float* d0, float* d1, float* d2, float* d3, const " + word + "* a, const " + word +
@@ -2822,6 +2829,7 @@ GeneratedCode generate(const PolyProgram& pp, const Partition& p, Dialect d) {
   }
   std::set<ReduceOp> used;  // block combines the kernels need
   bool warpRows = false, blockRows = false, columnRows = false, streams = false, mma = false, pipelined = false;
+  bool tf32Tiles = false;  // contraction tiles on mma-tf32: OpenCL rounds their operands too
   std::set<ContractionEngine> streamEngines;  // a streamed tile's on tensor cores
   for (auto& k : out.kernels) {
     streams |= !k.plan.streams.empty();
@@ -2832,6 +2840,7 @@ GeneratedCode generate(const PolyProgram& pp, const Partition& p, Dialect d) {
     }
     for (const ContractionTile& c : k.plan.contractions) {
       mma |= c.tensorCores() && d == Dialect::Cuda;
+      tf32Tiles |= c.engine == ContractionEngine::TensorCoresTf32;
       pipelined |= c.stages > 1 && d == Dialect::Cuda;
     }
     warpRows |= k.plan.warpPerRow();
@@ -2843,6 +2852,7 @@ GeneratedCode generate(const PolyProgram& pp, const Partition& p, Dialect d) {
   }
   os << helpers(sp, prog, used, warpRows, blockRows, columnRows, streams) << "\n";
   if (mma || (!streamEngines.empty() && d == Dialect::Cuda)) os << mmaHelpers();
+  if ((tf32Tiles || !streamEngines.empty()) && d == Dialect::OpenCL) os << kOpenClTf32;
   if (!streamEngines.empty() && d == Dialect::OpenCL) os << mmaEmulationHelpers(streamEngines);
   os << mmaPackHelpers(sp, streamEngines);
   if (pipelined) os << copyHelpers();
@@ -2855,7 +2865,7 @@ GeneratedCode generate(const PolyProgram& pp, const Partition& p, Dialect d) {
   return out;
 }
 
-std::string emitReference(const SizedProgram& at) {
+std::string emitReference(const SizedProgram& at, const Tf32Reads& tf32) {
   const Program& prog = at.program();
   std::ostringstream os;
   // An f32 program's reference computes in float, rounding each operation as the
@@ -2869,6 +2879,15 @@ std::string emitReference(const SizedProgram& at) {
   os << "#ifdef _OPENMP\n#define PF_PARALLEL_FOR _Pragma(\"omp parallel for\")\n#else\n#define PF_PARALLEL_FOR\n#endif\n";
   const Spelling sp{Dialect::C, f32, f32 ? "float" : "double", indexType(at, Dialect::C), {}, f32, {}};
   os << mathHelpers(sp, usedHelpers(prog));
+  // Not pf_tf32: the harness's CUDA kernels define that one. The harness turns the
+  // rounding off for a run that measures what it does (pf_ref_tf32_on).
+  if (!tf32.empty())
+    os << "#include <string.h>\n"
+          "static int pf_ref_tf32_on = 1;\n"
+          "static float pf_ref_tf32(float x) {  /* cvt.rna.tf32.f32 */\n"
+          "  unsigned u;\n  if (!pf_ref_tf32_on) return x;\n  memcpy(&u, &x, 4);\n"
+          "  if ((u & 0x7f800000u) != 0x7f800000u) u = (u + 0x1000u) & 0xffffe000u;\n"
+          "  memcpy(&x, &u, 4);\n  return x;\n}\n";
   os << "static void " << referenceName(prog) << "(";
   std::vector<std::string> args;
   for (auto& t : prog.tensors) args.push_back("double* " + cName(t.name));
@@ -2922,7 +2941,12 @@ std::string emitReference(const SizedProgram& at) {
       os << ind << "for (" << sp.index << " " << cName(st.dims[d]) << " = " << ss.lo[d] << "; " << cName(st.dims[d]) << " < " << ss.hi[d] << "; ++" << cName(st.dims[d]) << ")\n";
       ind += "  ";
     }
-    std::string lhs = idx(st.write), v = valueText(st, *st.rhs, sp, at.sizes(), idx);
+    auto tf32Reads = tf32.find(st.id);
+    auto operand = [&](const Access& a) {
+      const bool rounded = tf32Reads != tf32.end() && tf32Reads->second.count(int(&a - st.reads.data()));
+      return rounded ? "pf_ref_tf32((float)" + idx(a) + ")" : idx(a);
+    };
+    std::string lhs = idx(st.write), v = valueText(st, *st.rhs, sp, at.sizes(), operand);
     std::string rhs = combine(st.op, f32 ? "(float)" + lhs : lhs, v, sp);
     os << ind << lhs << " = " << (f32 ? "(float)(" + rhs + ")" : rhs) << ";\n";
     // A 16-bit float holds its final values rounded (a reduction's after its last step):

@@ -25,8 +25,9 @@ GeneratedCode generate(const PolyProgram& pp, const Partition& p, Dialect d);
 // harness.cu: allocation, launches in order, CUDA-event timing, GB/s, verification
 // against the C reference. Includes kernels.cu and reference.h.
 std::string emitCudaHarness(const Program& prog, const Partition& p, const GeneratedCode& code);
-// reference.h: the program as plain C loops in double precision.
-std::string emitReference(const SizedProgram& at);
+// reference.h: the program as plain C loops, in the program's precision; the reads in
+// `tf32` rounded as a TF32 plan's tensor cores round them (tf32Operands).
+std::string emitReference(const SizedProgram& at, const Tf32Reads& tf32 = {});
 // reference_main.c: runs reference.h on the interpreter's inputs; prints output sums.
 std::string emitReferenceMain(const SizedProgram& at);
 

@@ -36,7 +36,7 @@ std::vector<std::string> writeCode(const CostModel& cm, const Partition& p, cons
   GeneratedCode code = generate(cm.graph().poly(), p, target == "cuda" ? Dialect::Cuda : Dialect::OpenCL);
   if (target == "cuda") {
     write("kernels.cu", code.kernelSource);
-    write("reference.h", emitReference(cm.at()));
+    write("reference.h", emitReference(cm.at(), tf32Operands(cm.graph().program(), p)));
     write("reference_main.c", emitReferenceMain(cm.at()));
     write("harness.cu", emitCudaHarness(cm.graph().program(), p, code));
   } else {
@@ -162,6 +162,8 @@ ExecOutcome executePartition(const CostModel& cm, const Partition& p, Backend ba
     out.device = r.device;
     out.verified = r.verified;
     out.maxRelError = r.maxRelError;
+    out.tolerance = r.tolerance;
+    out.tf32Effect = r.tf32Effect;
     out.worst = r.worst;
     for (auto& k : code.kernels) out.kernelNames.push_back(k.name);
     out.kernelMs = r.kernelMs;
@@ -193,6 +195,7 @@ ExecOutcome executePartition(const CostModel& cm, const Partition& p, Backend ba
       auto j = nlohmann::json::parse(line.substr(5));
       out.verified = j["verified"];
       out.maxRelError = j["max_rel_error"];
+      out.tolerance = tolerance;
       out.totalMs = j["run_median_ms"];
       out.totalMinMs = j["run_min_ms"];
       out.totalMaxMs = j["run_max_ms"];

@@ -17,6 +17,8 @@ struct ExecOutcome {
   std::string device;  // named as a report names it: implementation, device, units
   bool verified = false;
   double maxRelError = 0;                  // against the interpreter in the program's precision
+  double tolerance = 0;                    // what it was held to
+  double tf32Effect = -1;                  // RunResult::tf32Effect
   // Against the interpreter in float64 (no rounding but the inputs'): the plan's own
   // numerical error, what a study of fused against unfused numerics compares.
   double maxErrorF64 = 0;

@@ -140,4 +140,42 @@ int64_t KernelPlan::combinePoints() const {
   return points;
 }
 
+// The reads a product takes as factors: through its products and a quotient's numerator.
+static void factorReads(const Expr& e, std::vector<int>& reads) {
+  if (e.kind == ExprKind::Mul) {
+    for (auto& a : e.args) factorReads(*a, reads);
+  } else if (e.kind == ExprKind::Div) {
+    factorReads(*e.args[0], reads);
+  } else if (e.kind == ExprKind::Access) {
+    reads.push_back(e.ref);
+  }
+}
+
+Tf32Reads tf32Operands(const Program& prog, const Partition& p) {
+  Tf32Reads out;
+  for (const KernelPlan& k : p.kernels) {
+    for (const ContractionTile& c : k.contractions)
+      if (c.engine == ContractionEngine::TensorCoresTf32) {
+        const Statement& st = prog.statements[size_t(k.statements[size_t(c.member)])];
+        for (size_t r = 0; r < st.reads.size(); ++r) out[st.id].insert(int(r));
+      }
+    if (!k.streamedTile()) continue;
+    const StreamTile& t = k.streamTile;
+    if (t.scoreEngine == ContractionEngine::TensorCoresTf32)
+      for (int i : {t.mmaRowRead, t.mmaKeyRead}) out[k.statements[size_t(t.mmaScore)]].insert(t.staged[size_t(i)].read);
+    if (t.sumEngine == ContractionEngine::TensorCoresTf32) {
+      // The sums' own reads are factors taken out (P V / l), applied in f32 after the mma.
+      std::vector<int> sums;
+      for (size_t m = 0; m < t.roles.size(); ++m)
+        if (t.roles[m] == StreamRole::Sum) sums.push_back(prog.statements[size_t(k.statements[m])].write.tensor);
+      const Statement& st = prog.statements[size_t(k.statements[size_t(t.mmaSum)])];
+      std::vector<int> factors;
+      factorReads(*st.rhs, factors);
+      for (int r : factors)
+        if (std::find(sums.begin(), sums.end(), st.reads[size_t(r)].tensor) == sums.end()) out[st.id].insert(r);
+    }
+  }
+  return out;
+}
+
 }  // namespace polyfuse

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "polyir/EnumNames.h"
+#include "polyir/Interpreter.h"
 #include "polyir/Program.h"
 #include "polyir/Sized.h"
 
@@ -700,5 +701,11 @@ struct Partition {
   int64_t dramBytes = 0, l2Bytes = 0, flops = 0;
   std::vector<Alternative> alternatives;  // with --top K: the K best, sorted; the first is this one
 };
+
+// The reads each statement's products take rounded to TF32 in this plan: both operands of
+// a contraction tile or a streamed tile's scores on mma-tf32, and the factor and value of
+// a streamed sum on it (the reads of its product, less the sums it takes out). The
+// reference of the plan rounds them as the tensor cores do (polyir/Interpreter.h).
+Tf32Reads tf32Operands(const Program& prog, const Partition& p);
 
 }  // namespace polyfuse

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #include "polyir/Reduction.h"
 
@@ -113,6 +114,14 @@ static int64_t bitwise(Intrinsic f, int64_t x, int64_t y) {
   }
 }
 
+float tf32Rounded(float x) {
+  uint32_t u;
+  std::memcpy(&u, &x, sizeof u);
+  if ((u & 0x7f800000u) != 0x7f800000u) u = (u + 0x1000u) & 0xffffe000u;  // half an ulp of 10 bits on the magnitude
+  std::memcpy(&x, &u, sizeof x);
+  return x;
+}
+
 namespace {
 
 // An access compiled to a linear offset: offset = base + sum(stride[k] * point[k]),
@@ -154,10 +163,11 @@ LinearAccess linearize(const Access& a, const Statement& st, const Tensor& T, Te
 
 class Evaluator {
  public:
-  // `f32`: every value is rounded to float, as the program's f32 arithmetic does.
+  // `f32`: every value is rounded to float, as the program's f32 arithmetic does;
+  // `tf32`: the reads whose values are rounded to TF32 (Tf32Reads).
   Evaluator(const Statement& st, std::vector<LinearAccess> reads, const Bindings& b, const std::vector<int64_t>& point,
-            bool f32)
-      : st_(st), reads_(std::move(reads)), b_(b), point_(point), f32_(f32) {}
+            bool f32, std::set<int> tf32)
+      : st_(st), reads_(std::move(reads)), b_(b), point_(point), f32_(f32), tf32_(std::move(tf32)) {}
 
   double eval(const Expr& e) const {
     const double v = exact(e);
@@ -175,7 +185,7 @@ class Evaluator {
         for (size_t k = 0; k < st_.dims.size(); ++k)
           if (st_.dims[k] == e.name) return double(point_[k]);
         return 0;
-      case ExprKind::Access: return element(e.ref);
+      case ExprKind::Access: return tf32_.count(e.ref) ? double(tf32Rounded(float(element(e.ref)))) : element(e.ref);
       case ExprKind::Neg: return -eval(*e.args[0]);
       case ExprKind::Add: return eval(*e.args[0]) + eval(*e.args[1]);
       case ExprKind::Sub: return eval(*e.args[0]) - eval(*e.args[1]);
@@ -271,6 +281,7 @@ class Evaluator {
   const Bindings& b_;
   const std::vector<int64_t>& point_;
   const bool f32_;
+  const std::set<int> tf32_;
 };
 
 // Calls f(point) for every point of the box lo <= p < hi, last dimension fastest.
@@ -295,7 +306,7 @@ void forBox(const std::vector<int64_t>& lo, const std::vector<int64_t>& hi, std:
 
 }  // namespace
 
-void interpret(const Program& prog, Bindings& b, Precision precision) {
+void interpret(const Program& prog, Bindings& b, Precision precision, const Tf32Reads& tf32) {
   const bool f32 = precision == Precision::Program && prog.computeType() == ElemType::F32;
   prog.checkSizes(b.sizes);
   for (auto& T : prog.tensors) {
@@ -345,7 +356,8 @@ void interpret(const Program& prog, Bindings& b, Precision precision) {
         w.data[offset(full)] = id;
       });
     }
-    Evaluator ev(st, reads, b, point, f32);
+    auto rounded = tf32.find(st.id);
+    Evaluator ev(st, reads, b, point, f32, precision == Precision::Program && rounded != tf32.end() ? rounded->second : std::set<int>());
     // A narrow float is stored once its value is final: an assignment at each point, a
     // reduction after its last step (it accumulates in the computing type, as every
     // backend's registers do).

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,8 +35,19 @@ Bindings makeInputs(const Program& prog, const Sizes& sizes, uint64_t seed,
 // the inputs' own: the exact answer's stand-in, for error analysis.
 enum class Precision { Program, F64 };
 
+// The reads whose values a statement's products take rounded to TF32, as a tensor-core
+// plan's operands are (`--numerics tf32`): statement id -> indices in its reads. Under
+// Precision::Program the reference rounds them too, so that verification compares the
+// generated code with the numerics it was planned for, and the error those numerics
+// themselves add shows against float64 (docs/codegen.md, "TF32 in the reference").
+using Tf32Reads = std::map<int, std::set<int>>;
+
+// x rounded to TF32 as cvt.rna.tf32.f32 rounds it: 10 bits of mantissa, to nearest,
+// ties away from zero; infinities and NaN as they are.
+float tf32Rounded(float x);
+
 // Runs every statement in program order; fills outputs and temporaries.
-void interpret(const Program& prog, Bindings& b, Precision precision = Precision::Program);
+void interpret(const Program& prog, Bindings& b, Precision precision = Precision::Program, const Tf32Reads& tf32 = {});
 
 // Order-independent summary used in CLI output and tests.
 

@@ -268,6 +268,8 @@ py::dict run(const PyPlan& plan, const std::string& backendName, int repeat, uin
   d["clamps"] = clamps;
   d["verified"] = x.verified;
   d["max_rel_error"] = x.maxRelError;
+  d["tolerance"] = x.tolerance;
+  d["tf32_effect"] = x.tf32Effect >= 0 ? py::object(py::float_(x.tf32Effect)) : py::object(py::none());
   d["max_error_f64"] = x.maxErrorF64;
   d["worst_output"] = x.worst;
   d["repeat"] = repeat;

@@ -14,6 +14,10 @@ struct RunResult {
   std::string device;                 // e.g. "PoCL 3.1+debian, pthread-skylake-avx512-AMD EPYC, 2 compute units"
   bool verified = false;
   double maxRelError = 0;
+  double tolerance = 0;               // what maxRelError was held to
+  // A plan with TF32 operands (tf32Operands): how far rounding them moves the reference's
+  // outputs at these inputs (normwise, as maxRelError); -1: no such operands.
+  double tf32Effect = -1;
   std::string worst;                  // output with the largest error
   std::vector<double> kernelMs;       // median per kernel over the repeats
   double totalMs = 0;                 // median wall time of one full run

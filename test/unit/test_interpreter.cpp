@@ -54,6 +54,39 @@ TEST_CASE("interpreter: matmul equals a plain loop") {
     }
 }
 
+TEST_CASE("interpreter: TF32 operands round as cvt.rna does, only where a plan says") {
+  // 10 bits of mantissa, to nearest, ties away from zero; infinities and NaN kept.
+  CHECK(tf32Rounded(1.0f + 0x1p-12f) == 1.0f);
+  CHECK(tf32Rounded(1.0f + 0x1p-11f) == 1.0f + 0x1p-10f);    // a tie, away from zero
+  CHECK(tf32Rounded(-1.0f - 0x1p-11f) == -1.0f - 0x1p-10f);
+  CHECK(tf32Rounded(1.0f + 3 * 0x1p-12f) == 1.0f + 0x1p-10f);
+  CHECK(tf32Rounded(0x1.fffffep+127f) == INFINITY);  // the largest float, past TF32's largest
+  CHECK(std::isinf(tf32Rounded(-INFINITY)));
+  CHECK(std::isnan(tf32Rounded(NAN)));
+  // A matmul whose reads round: each product is of rounded operands, the rest as before.
+  auto lp = test::loadExample("matmul.tc");
+  const int N = 3, K = 9, M = 4;
+  Bindings b = makeInputs(*lp.program, {{"N", N}, {"K", K}, {"M", M}}, 5);
+  Bindings exact = b;
+  interpret(*lp.program, b, Precision::Program, {{0, {0, 1}}});
+  interpret(*lp.program, exact, Precision::F64, {{0, {0, 1}}});  // float64 rounds nothing
+  const auto &A = b.tensors["A"].values, &B = b.tensors["B"].values, &C = b.tensors["C"].values;
+  int differs = 0;
+  for (int i = 0; i < N; ++i)
+    for (int j = 0; j < M; ++j) {
+      float f = 0;
+      double acc = 0;
+      for (int k = 0; k < K; ++k) {
+        f += tf32Rounded(float(A[i * K + k])) * tf32Rounded(float(B[k * M + j]));
+        acc += A[i * K + k] * B[k * M + j];
+      }
+      CHECK(C[i * M + j] == double(f));
+      CHECK(exact.tensors["C"].values[i * M + j] == Approx(acc).epsilon(1e-12));
+      differs += C[i * M + j] != double(float(acc));
+    }
+  CHECK(differs > 0);  // the inputs carry more than TF32's bits
+}
+
 TEST_CASE("interpreter: in-place updates and max reductions") {
   auto lp = test::loadExample("fcrelu.tc");
   Bindings b = makeInputs(*lp.program, {{"B", 3}, {"M", 4}, {"N", 5}}, 1);
