@@ -86,6 +86,19 @@ def test_run_verifies_on_pocl_at_odd_sizes(tmp_path):
     assert list(r["kernel_ms"]) == ["softmax_k0"]
 
 
+def test_run_states_tf32s_own_effect(tmp_path):
+    # A TF32 plan verifies against a reference that rounds the same operands; what TF32
+    # itself does to the outputs is reported beside it (None where nothing is TF32).
+    os.environ.setdefault("POCL_CACHE_DIR", str(tmp_path / "pocl"))
+    prog = polyfuse.load(os.path.join(EXAMPLES, "matmul.tc"), sizes={"N": 256, "K": 256, "M": 256})
+    r = prog.fuse(numerics="tf32")[0].run(backend="opencl", repeat=1, sizes={"N": 37, "K": 129, "M": 41})
+    assert r["verified"], r
+    assert r["max_rel_error"] < 1e-5 < r["tf32_effect"] <= r["tolerance"], r
+    assert r["max_error_f64"] > 1e-5, r
+    plain = prog.fuse()[0].run(backend="opencl", repeat=1, sizes={"N": 37, "K": 129, "M": 41})
+    assert plain["tf32_effect"] is None and plain["tolerance"] < 1e-3, plain
+
+
 def test_run_takes_inputs_and_gives_outputs(tmp_path):
     import numpy as np
 
