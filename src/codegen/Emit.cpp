@@ -821,7 +821,7 @@ class KernelPrinter {
     declare("pf_factor", rows * pitch, "the step's factors exp(E - m) of the sums' terms, each computed once");
     for (size_t i = 0; i < tl.staged.size(); ++i) {
       const StagedRead& sr = tl.staged[i];
-      declare("pf_stage" + std::to_string(i), sr.elements(rows, step),
+      declare("pf_stage" + std::to_string(i), tl.stagedElements(i, rows),
               prog.tensors[size_t(stagedAccess(sr).tensor)].name + (sr.perStep ? " at the step's points" : " at the block's rows"));
     }
     const int64_t E = tl.extraHi - tl.extraLo;
@@ -874,7 +874,7 @@ class KernelPrinter {
           if (size_t(sr.member) != k || size_t(sr.read) != r) continue;
           const std::string inner = sr.innerDim >= 0 ? "(" + cName(st.dims[size_t(sr.innerDim)]) + " - " + std::to_string(sr.innerLo) + ")" : "0";
           const std::string line = sr.perStep ? "(" + kk + ")" : "(pf_rg + " + std::to_string(a * groups) + ")";
-          return "pf_stage" + std::to_string(i) + "[" + line + " * " + std::to_string(sr.inner + 1) + " + " + inner + "]";
+          return "pf_stage" + std::to_string(i) + "[" + line + " * " + std::to_string(tl.linePitch(i)) + " + " + inner + "]";
         }
         const int w = writerOf(acc.tensor);
         if (w < 0) return globalC(acc, &st);
@@ -937,16 +937,19 @@ class KernelPrinter {
       }
       if (sr.perStep) dims += ind + "    const " + I + " " + cName(st.dims[size_t(tl.keyDim[k])]) + " = pf_j0 + pf_line;\n";
       if (sr.innerDim >= 0) dims += ind + "    const " + I + " " + cName(st.dims[size_t(sr.innerDim)]) + " = " + std::to_string(sr.innerLo) + " + pf_x;\n";
-      const std::string slot = "pf_stage" + std::to_string(i) + "[pf_line * " + std::to_string(sr.inner + 1) + " + pf_x";
+      const std::string slot = "pf_stage" + std::to_string(i) + "[pf_line * " + std::to_string(tl.linePitch(i)) + " + pf_x";
       if (w == 1) {
         os << dims << ind << "    " << slot << "] = " << globalC(stagedAccess(sr), &st) << ";\n";
       } else {
-        // The padded line breaks the vector's alignment in shared memory: stored a lane each.
         const std::string vec = T + std::to_string(w), element = globalC(stagedAccess(sr), &st);
         os << dims << ind << "    const " << vec << " pf_w = "
            << (cuda ? "*reinterpret_cast<const " + vec + "*>(&" + element + ")" : "vload" + std::to_string(w) + "(0, &" + element + ")") << ";\n";
-        const char* lane[] = {"x", "y", "z", "w"};
-        for (int64_t q = 0; q < w; ++q) os << ind << "    " << slot << (q ? " + " + std::to_string(q) : "") << "] = pf_w." << lane[q] << ";\n";
+        if (tl.linePitch(i) % w == 0) {  // lines whole vectors apart (a tensor-core operand's): one store
+          os << ind << "    " << (cuda ? "*reinterpret_cast<" + vec + "*>(&" + slot + "]) = pf_w;\n" : "vstore" + std::to_string(w) + "(pf_w, 0, &" + slot + "]);\n");
+        } else {  // the padded line breaks the vector's alignment in shared memory: stored a lane each
+          const char* lane[] = {"x", "y", "z", "w"};
+          for (int64_t q = 0; q < w; ++q) os << ind << "    " << slot << (q ? " + " + std::to_string(q) : "") << "] = pf_w." << lane[q] << ";\n";
+        }
       }
       os << ind << "  }\n" << ind << "}\n";
     };
@@ -1125,15 +1128,15 @@ class KernelPrinter {
   // the staged lines (zeros past the reduction's end) and the results left in pf_mma_s.
   void printMmaScores(std::ostream& os, int64_t rows, int64_t warps) const {
     const StreamTile& tl = k_.plan.streamTile;
-    const StagedRead &ra = tl.staged[size_t(tl.mmaRowRead)], &rb = tl.staged[size_t(tl.mmaKeyRead)];
+    const StagedRead& ra = tl.staged[size_t(tl.mmaRowRead)];
     const int64_t inner = ra.inner, ks = mmaSteps(tl.scoreEngine), tiles = tl.mmaTiles(rows), across = tl.step / 8;
     const bool halves = halfOperands(tl.scoreEngine);
-    auto at = [&](const StagedRead& sr, int i, const std::string& line, const std::string& d) {
-      const std::string v = "pf_stage" + std::to_string(i) + "[(" + line + ") * " + std::to_string(sr.inner + 1) + " + " + d + "]";
+    auto at = [&](int i, const std::string& line, const std::string& d) {
+      const std::string v = "pf_stage" + std::to_string(i) + "[(" + line + ") * " + std::to_string(tl.linePitch(size_t(i))) + " + " + d + "]";
       return inner % ks == 0 ? v : "(" + d + " < " + std::to_string(inner) + " ? " + v + " : 0.0f)";
     };
-    auto a = [&](const std::string& r, const std::string& d) { return at(ra, tl.mmaRowRead, "pf_r0 + " + r, "pf_d + " + d); };
-    auto b = [&](const std::string& d) { return at(rb, tl.mmaKeyRead, "pf_k0 + pf_wg", "pf_d + " + d); };
+    auto a = [&](const std::string& r, const std::string& d) { return at(tl.mmaRowRead, "pf_r0 + " + r, "pf_d + " + d); };
+    auto b = [&](const std::string& d) { return at(tl.mmaKeyRead, "pf_k0 + pf_wg", "pf_d + " + d); };
     const std::string pack = tl.scoreEngine == ContractionEngine::TensorCoresF16 ? "pf_pack_half" : "pf_pack_bf16";
     os << "    // tensor cores: " << prog_.statements[size_t(k_.plan.statements[size_t(tl.mmaScore)])].label() << "'s " << rows << " x " << tl.step << " scores of the step, "
        << tiles << " m16n8 tiles, " << tiles / warps << " a warp (mma.sync m16n8k" << ks << ", " << contractionEngineName(tl.scoreEngine) << ")\n"
@@ -1183,7 +1186,7 @@ class KernelPrinter {
     auto v = [&](const std::string& kk) {
       const std::string e = "pf_e0 + pf_wg";
       return "pf_tf32(pf_kk + " + kk + " < pf_n" + (E % 8 ? " && " + e + " < " + std::to_string(E) : std::string()) + " ? pf_stage" +
-             std::to_string(tl.mmaValueRead) + "[(pf_kk + " + kk + ") * " + std::to_string(sv.inner + 1) + " + " + e + "] : 0.0f)";
+             std::to_string(tl.mmaValueRead) + "[(pf_kk + " + kk + ") * " + std::to_string(tl.linePitch(size_t(tl.mmaValueRead))) + " + " + e + "] : 0.0f)";
     };
     os << "    // tensor cores: " << prog_.statements[size_t(k_.plan.statements[size_t(tl.mmaSum)])].label() << "'s partials, " << tiles << " m16n8 tiles of " << rows << " x " << E
        << ", " << tiles / warps << " a warp, rescaled, then += the step's factors x "
@@ -2883,6 +2886,7 @@ std::string emitReference(const SizedProgram& at, const Tf32Reads& tf32) {
   // rounding off for a run that measures what it does (pf_ref_tf32_on).
   if (!tf32.empty())
     os << "#include <string.h>\n"
+          "#define PF_REF_TF32 1\n"
           "static int pf_ref_tf32_on = 1;\n"
           "static float pf_ref_tf32(float x) {  /* cvt.rna.tf32.f32 */\n"
           "  unsigned u;\n  if (!pf_ref_tf32_on) return x;\n  memcpy(&u, &x, 4);\n"

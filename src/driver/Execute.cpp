@@ -196,6 +196,7 @@ ExecOutcome executePartition(const CostModel& cm, const Partition& p, Backend ba
       out.verified = j["verified"];
       out.maxRelError = j["max_rel_error"];
       out.tolerance = tolerance;
+      if (j.contains("tf32_effect")) out.tf32Effect = j["tf32_effect"];
       out.totalMs = j["run_median_ms"];
       out.totalMinMs = j["run_min_ms"];
       out.totalMaxMs = j["run_max_ms"];

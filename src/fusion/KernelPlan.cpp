@@ -140,15 +140,32 @@ int64_t KernelPlan::combinePoints() const {
   return points;
 }
 
-// The reads a product takes as factors: through its products and a quotient's numerator.
-static void factorReads(const Expr& e, std::vector<int>& reads) {
-  if (e.kind == ExprKind::Mul) {
-    for (auto& a : e.args) factorReads(*a, reads);
-  } else if (e.kind == ExprKind::Div) {
-    factorReads(*e.args[0], reads);
-  } else if (e.kind == ExprKind::Access) {
-    reads.push_back(e.ref);
+// The pitch of a line of `inner` words, at least inner + 1, whose mma fragment loads put
+// the fewest of a warp's lanes on one of the 32 banks (the first of equals): lane l (g =
+// l / 4, t = l % 4) loads word line * pitch + offset of (line, offset) = (g, t) for an
+// operand whose fragment runs along the lines (Q's and K's rows in TF32 words), (g, 2 t)
+// for one loaded as 16-bit pairs, a load each half, and (t, g) for one whose reduction
+// runs across the lines (V's points).
+static int64_t fragmentPitch(int64_t inner, bool acrossLines, bool pairs) {
+  int64_t best = inner + 1;
+  int fewest = 33;
+  for (int64_t pitch = inner + 1; pitch <= inner + 32; ++pitch) {
+    int lanes[32] = {}, most = 0;
+    for (int l = 0; l < 32; ++l) {
+      const int64_t g = l >> 2, t = l & 3, word = acrossLines ? t * pitch + g : g * pitch + (pairs ? 2 * t : t);
+      most = std::max(most, ++lanes[word % 32]);
+    }
+    if (most < fewest) best = pitch, fewest = most;
   }
+  return best;
+}
+
+int64_t StreamTile::linePitch(size_t i) const {
+  const StagedRead& sr = staged[i];
+  if (sr.linesContiguous) return sr.inner + 1;  // its staging stores walk the lines, a thread each: kept as they were
+  if (mmaScores() && (int(i) == mmaRowRead || int(i) == mmaKeyRead)) return fragmentPitch(sr.inner, false, halfOperands(scoreEngine));
+  if (mmaSums() && int(i) == mmaValueRead) return fragmentPitch(sr.inner, true, false);
+  return sr.inner + 1;
 }
 
 Tf32Reads tf32Operands(const Program& prog, const Partition& p) {
@@ -164,15 +181,13 @@ Tf32Reads tf32Operands(const Program& prog, const Partition& p) {
     if (t.scoreEngine == ContractionEngine::TensorCoresTf32)
       for (int i : {t.mmaRowRead, t.mmaKeyRead}) out[k.statements[size_t(t.mmaScore)]].insert(t.staged[size_t(i)].read);
     if (t.sumEngine == ContractionEngine::TensorCoresTf32) {
-      // The sums' own reads are factors taken out (P V / l), applied in f32 after the mma.
-      std::vector<int> sums;
-      for (size_t m = 0; m < t.roles.size(); ++m)
-        if (t.roles[m] == StreamRole::Sum) sums.push_back(prog.statements[size_t(k.statements[m])].write.tensor);
+      // The staged value (V): its reads in the sum as written. The factor the tensor cores
+      // round is exp(E - m') at the running maximum, which no value of the finished one
+      // reproduces: the reference keeps it unrounded (its rounding, 2^-11 a term, within
+      // the tile's tolerance).
       const Statement& st = prog.statements[size_t(k.statements[size_t(t.mmaSum)])];
-      std::vector<int> factors;
-      factorReads(*st.rhs, factors);
-      for (int r : factors)
-        if (std::find(sums.begin(), sums.end(), st.reads[size_t(r)].tensor) == sums.end()) out[st.id].insert(r);
+      for (size_t r = 0; r < st.reads.size(); ++r)
+        if (st.reads[r].tensor == t.mmaValueTensor) out[st.id].insert(int(r));
     }
   }
   return out;

@@ -252,11 +252,11 @@ inline constexpr EnumName<StreamRole> kStreamRoleNames[] = {{StreamRole::Score, 
                                                            {StreamRole::Epilogue, "epilogue"}};
 inline const char* streamRoleName(StreamRole r) { return nameIn(kStreamRoleNames, r); }
 
-// A read a streamed tile stages in shared memory, with one padding element a line so
-// that threads reading down a column hit distinct banks: `perStep`, its values at each
-// step's reduction points ([step x (inner + 1)]: keys and values); otherwise the
-// block's rows, once ([rows x (inner + 1)]: queries). `inner` is the extent of the one
-// other dimension it varies along (a score's own reduction, a sum's extra dimension).
+// A read a streamed tile stages in shared memory, in lines of `inner` values and padding
+// (StreamTile::linePitch): `perStep`, its values at each step's reduction points
+// ([step x pitch]: keys and values); otherwise the block's rows, once ([rows x pitch]:
+// queries). `inner` is the extent of the one other dimension it varies along (a score's
+// own reduction, a sum's extra dimension).
 struct StagedRead {
   int member = -1;  // index in KernelPlan::statements
   int read = -1;    // index in its reads (a sum's: in its inlined form, StreamChain::inlined)
@@ -271,7 +271,6 @@ struct StagedRead {
   // walks the inner dimension, contiguous and vector-aligned in memory (vectorAligned),
   // its range a whole number of vectors; 1 otherwise.
   int width = 1;
-  int64_t elements(int64_t rows, int64_t step) const { return (perStep ? step : rows) * (inner + 1); }
 };
 
 // The shape of a streamed tile (RowMapping::StreamedTile, docs/streaming.md "Streamed
@@ -316,6 +315,12 @@ struct StreamTile {
     }
     return step + 1;
   }
+  // Staged read i's line in shared memory, padding included: inner + 1, so that threads
+  // reading down a column (a row's thread each) hit distinct banks; for a tensor-core
+  // operand whose staging walks the inner dimension, the pitch at or above that whose
+  // fragment loads meet the fewest lanes on one bank (fragmentPitch).
+  int64_t linePitch(size_t i) const;
+  int64_t stagedElements(size_t i, int64_t rows) const { return (staged[i].perStep ? step : rows) * linePitch(i); }
   // Per member: its role, and its dimensions along the maximum's reduction (key), along
   // the sums' extra dimension, and along its own reduction (a score's contraction); -1: none.
   std::vector<StreamRole> roles;
@@ -345,6 +350,7 @@ struct StreamTile {
   ContractionEngine sumEngine = ContractionEngine::FmaUnits;
   int mmaSum = -1;        // the member, an index in KernelPlan::statements
   int mmaValueRead = -1;  // its staged operand, an index in `staged`
+  int mmaValueTensor = -1;  // the tensor that operand reads
   bool mmaSums() const { return sumEngine != ContractionEngine::FmaUnits; }
   int64_t mmaSumTiles(int64_t rows) const { return rows / 16 * ((extraHi - extraLo + 7) / 8); }
   // Where the finished partials meet the rows' threads: the lines of a read staged once a
@@ -354,7 +360,7 @@ struct StreamTile {
     for (size_t i = 0; i < staged.size(); ++i) {
       const StreamRole r = roles[size_t(staged[i].member)];
       if (!staged[i].perStep && (r == StreamRole::Score || r == StreamRole::Maximum) &&
-          staged[i].elements(rows, step) >= rows * (extraHi - extraLo + 1))
+          stagedElements(i, rows) >= rows * (extraHi - extraLo + 1))
         return int(i);
     }
     return -1;
@@ -365,7 +371,7 @@ struct StreamTile {
     // The tiled scores, the step's factors, and the tensor cores' scores.
     int64_t n = int64_t(tiled.size() + 1 + (mmaScores() ? 1 : 0)) * aligned(rows * tilePitch());
     if (mmaSums()) n += aligned(rows) + (mmaSumsIn(rows) < 0 ? aligned(rows * (extraHi - extraLo + 1)) : 0);  // step scales, the finished partials
-    for (auto& s : staged) n += aligned(s.elements(rows, step));
+    for (size_t i = 0; i < staged.size(); ++i) n += aligned(stagedElements(i, rows));
     return n;
   }
 };
@@ -703,9 +709,9 @@ struct Partition {
 };
 
 // The reads each statement's products take rounded to TF32 in this plan: both operands of
-// a contraction tile or a streamed tile's scores on mma-tf32, and the factor and value of
-// a streamed sum on it (the reads of its product, less the sums it takes out). The
-// reference of the plan rounds them as the tensor cores do (polyir/Interpreter.h).
+// a contraction tile or a streamed tile's scores on mma-tf32, and the staged value of a
+// streamed weighted sum on it. The reference of the plan rounds them as the tensor cores
+// do (polyir/Interpreter.h).
 Tf32Reads tf32Operands(const Program& prog, const Partition& p);
 
 }  // namespace polyfuse

@@ -354,6 +354,7 @@ std::optional<KernelPlan> CostModel::streamedTile(const std::vector<int>& member
       if (sr.member == int(k) && sr.read == value && sr.perStep && sr.innerDim == st.extraDim[k]) st.mmaValueRead = int(i);
     }
     if (st.mmaValueRead < 0) continue;
+    st.mmaValueTensor = in.reads[size_t(value)].tensor;
     st.sumEngine = ContractionEngine::TensorCoresTf32;
     st.mmaSum = int(k);
     break;
@@ -564,8 +565,9 @@ std::optional<KernelPlan> CostModel::streamedTile(const std::vector<int>& member
           // Little's law: the block's staged loads of a step, a few a thread at once, each
           // the width of the step's largest staged read.
           int64_t perStep = 0, largest = 0, loadBytes = computeBytes_;
-          for (auto& sr : tile.staged) {
-            const int64_t bytes = sr.elements(rows, step) * computeBytes_;
+          for (size_t i = 0; i < tile.staged.size(); ++i) {
+            const StagedRead& sr = tile.staged[i];
+            const int64_t bytes = tile.stagedElements(i, rows) * computeBytes_;
             perStep += bytes;
             if (bytes > largest) largest = bytes, loadBytes = sr.width * computeBytes_;
           }

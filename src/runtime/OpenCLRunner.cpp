@@ -251,11 +251,10 @@ RunResult runOpenCL(const Program& prog, const Partition& p, const GeneratedCode
                     int repeat, double tolerance) {
   const SizedProgram at(prog, p.sizes);
   RunResult res;
-  // A TF32 plan's reference rounds what its tensor cores round. Its operands computed
-  // here in another order than the kernels' may round to the neighbouring TF32 value (one
-  // ulp where the rounding itself moves a value half of one), an error that grows with the
-  // program's condition at these inputs (scores in an exponent): the code is held to the
-  // rounding's own effect on these outputs where that exceeds the fixed tolerance.
+  // A TF32 plan's reference rounds what its tensor cores round, so that the code is held
+  // to the numerics it was planned for; what that rounding itself does to the outputs at
+  // these inputs is reported beside it, not added to the tolerance (a kernel that rounded
+  // nothing would land there).
   const Tf32Reads tf32 = tf32Operands(prog, p);
   Bindings ref = inputs;
   interpret(prog, ref, Precision::Program, tf32);
@@ -266,9 +265,9 @@ RunResult runOpenCL(const Program& prog, const Partition& p, const GeneratedCode
     res.tf32Effect = 0;
     for (int t : prog.tensorsWithRole(TensorRole::Output)) {
       const std::string& name = prog.tensors[size_t(t)].name;
-      res.tf32Effect = std::max(res.tf32Effect, maxRelativeError(ref.tensors.at(name).values, unrounded.tensors.at(name).values));
+      const double e = maxRelativeError(ref.tensors.at(name).values, unrounded.tensors.at(name).values);
+      if (!(e <= res.tf32Effect)) res.tf32Effect = e;
     }
-    res.tolerance = std::max(tolerance, res.tf32Effect);
   }
   const FirstDevice first = firstDevice();
   cl_device_id dev = first.device;

@@ -16,7 +16,8 @@ struct RunResult {
   double maxRelError = 0;
   double tolerance = 0;               // what maxRelError was held to
   // A plan with TF32 operands (tf32Operands): how far rounding them moves the reference's
-  // outputs at these inputs (normwise, as maxRelError); -1: no such operands.
+  // outputs at these inputs (normwise, as maxRelError; reported, not tolerated); -1: no
+  // such operands.
   double tf32Effect = -1;
   std::string worst;                  // output with the largest error
   std::vector<double> kernelMs;       // median per kernel over the repeats
