@@ -938,16 +938,20 @@ class KernelPrinter {
       if (sr.perStep) dims += ind + "    const " + I + " " + cName(st.dims[size_t(tl.keyDim[k])]) + " = pf_j0 + pf_line;\n";
       if (sr.innerDim >= 0) dims += ind + "    const " + I + " " + cName(st.dims[size_t(sr.innerDim)]) + " = " + std::to_string(sr.innerLo) + " + pf_x;\n";
       const std::string slot = "pf_stage" + std::to_string(i) + "[pf_line * " + std::to_string(tl.linePitch(i)) + " + pf_x";
+      const bool tf32 = tl.stagedTf32(i);
+      const char* lane[] = {"x", "y", "z", "w"};
       if (w == 1) {
-        os << dims << ind << "    " << slot << "] = " << globalC(stagedAccess(sr), &st) << ";\n";
+        const std::string v = globalC(stagedAccess(sr), &st);
+        os << dims << ind << "    " << slot << "] = " << (tf32 ? "pf_tf32(" + v + ")" : v) << ";\n";
       } else {
         const std::string vec = T + std::to_string(w), element = globalC(stagedAccess(sr), &st);
-        os << dims << ind << "    const " << vec << " pf_w = "
+        os << dims << ind << "    " << (tf32 ? "" : "const ") << vec << " pf_w = "
            << (cuda ? "*reinterpret_cast<const " + vec + "*>(&" + element + ")" : "vload" + std::to_string(w) + "(0, &" + element + ")") << ";\n";
+        if (tf32)
+          for (int64_t q = 0; q < w; ++q) os << ind << "    pf_w." << lane[q] << " = pf_tf32(pf_w." << lane[q] << ");\n";
         if (tl.linePitch(i) % w == 0) {  // lines whole vectors apart (a tensor-core operand's): one store
           os << ind << "    " << (cuda ? "*reinterpret_cast<" + vec + "*>(&" + slot + "]) = pf_w;\n" : "vstore" + std::to_string(w) + "(pf_w, 0, &" + slot + "]);\n");
         } else {  // the padded line breaks the vector's alignment in shared memory: stored a lane each
-          const char* lane[] = {"x", "y", "z", "w"};
           for (int64_t q = 0; q < w; ++q) os << ind << "    " << slot << (q ? " + " + std::to_string(q) : "") << "] = pf_w." << lane[q] << ";\n";
         }
       }
@@ -1159,9 +1163,10 @@ class KernelPrinter {
     } else {
       // A's rows g and g + 8 at t and t + 4; B's at t and t + 4 (its column: the point g).
       os << "        float pf_fa[4], pf_fb[2];\n";
+      // (Rounded to TF32 as staged: StreamTile::stagedTf32.)
       for (int h = 0; h < 4; ++h)
-        os << "        pf_fa[" << h << "] = pf_tf32(" << a(h & 1 ? "pf_wg + 8" : "pf_wg", h & 2 ? "pf_wt + 4" : "pf_wt") << ");\n";
-      for (int h = 0; h < 2; ++h) os << "        pf_fb[" << h << "] = pf_tf32(" << b(h ? "pf_wt + 4" : "pf_wt") << ");\n";
+        os << "        pf_fa[" << h << "] = " << a(h & 1 ? "pf_wg + 8" : "pf_wg", h & 2 ? "pf_wt + 4" : "pf_wt") << ";\n";
+      for (int h = 0; h < 2; ++h) os << "        pf_fb[" << h << "] = " << b(h ? "pf_wt + 4" : "pf_wt") << ";\n";
       os << "        pf_mma_tf32";
     }
     os << "(pf_c[0], pf_c[1], pf_c[2], pf_c[3], pf_fa, pf_fb);\n      }\n";
@@ -1185,8 +1190,9 @@ class KernelPrinter {
     };
     auto v = [&](const std::string& kk) {
       const std::string e = "pf_e0 + pf_wg";
-      return "pf_tf32(pf_kk + " + kk + " < pf_n" + (E % 8 ? " && " + e + " < " + std::to_string(E) : std::string()) + " ? pf_stage" +
-             std::to_string(tl.mmaValueRead) + "[(pf_kk + " + kk + ") * " + std::to_string(tl.linePitch(size_t(tl.mmaValueRead))) + " + " + e + "] : 0.0f)";
+      return "(pf_kk + " + kk + " < pf_n" + (E % 8 ? " && " + e + " < " + std::to_string(E) : std::string()) + " ? pf_stage" +
+             std::to_string(tl.mmaValueRead) + "[(pf_kk + " + kk + ") * " + std::to_string(tl.linePitch(size_t(tl.mmaValueRead))) + " + " + e +
+             "] : 0.0f)";  // rounded to TF32 as staged
     };
     os << "    // tensor cores: " << prog_.statements[size_t(k_.plan.statements[size_t(tl.mmaSum)])].label() << "'s partials, " << tiles << " m16n8 tiles of " << rows << " x " << E
        << ", " << tiles / warps << " a warp, rescaled, then += the step's factors x "

@@ -320,6 +320,13 @@ struct StreamTile {
   // operand whose staging walks the inner dimension, the pitch at or above that whose
   // fragment loads meet the fewest lanes on one bank (fragmentPitch).
   int64_t linePitch(size_t i) const;
+  // Whether staged read i is an operand of the tensor cores on TF32: rounded once as it is
+  // staged (by plain stores, unlike a contraction tile's cp.async), not at each of the
+  // fragment loads that read it (every 16 rows, every step).
+  bool stagedTf32(size_t i) const {
+    return (scoreEngine == ContractionEngine::TensorCoresTf32 && (int(i) == mmaRowRead || int(i) == mmaKeyRead)) ||
+           (sumEngine == ContractionEngine::TensorCoresTf32 && int(i) == mmaValueRead);
+  }
   int64_t stagedElements(size_t i, int64_t rows) const { return (staged[i].perStep ? step : rows) * linePitch(i); }
   // Per member: its role, and its dimensions along the maximum's reduction (key), along
   // the sums' extra dimension, and along its own reduction (a score's contraction); -1: none.
