@@ -155,6 +155,7 @@ ExecOutcome executePartition(const CostModel& cm, const Partition& p, Backend ba
   const double tolerance = verificationTolerance(prog, p);
   ExecOutcome out;
   out.backend = backend;
+  out.tolerance = tolerance;
   if (backend == Backend::Ref) throw InternalError("executePartition runs generated code, not the interpreter");
   if (backend == Backend::OpenCL) {
     GeneratedCode code = generate(cm.graph().poly(), p, Dialect::OpenCL);
@@ -162,7 +163,6 @@ ExecOutcome executePartition(const CostModel& cm, const Partition& p, Backend ba
     out.device = r.device;
     out.verified = r.verified;
     out.maxRelError = r.maxRelError;
-    out.tolerance = r.tolerance;
     out.tf32Effect = r.tf32Effect;
     out.worst = r.worst;
     for (auto& k : code.kernels) out.kernelNames.push_back(k.name);
@@ -195,7 +195,6 @@ ExecOutcome executePartition(const CostModel& cm, const Partition& p, Backend ba
       auto j = nlohmann::json::parse(line.substr(5));
       out.verified = j["verified"];
       out.maxRelError = j["max_rel_error"];
-      out.tolerance = tolerance;
       if (j.contains("tf32_effect")) out.tf32Effect = j["tf32_effect"];
       out.totalMs = j["run_median_ms"];
       out.totalMinMs = j["run_min_ms"];

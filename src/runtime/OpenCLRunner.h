@@ -14,7 +14,6 @@ struct RunResult {
   std::string device;                 // e.g. "PoCL 3.1+debian, pthread-skylake-avx512-AMD EPYC, 2 compute units"
   bool verified = false;
   double maxRelError = 0;
-  double tolerance = 0;               // what maxRelError was held to
   // A plan with TF32 operands (tf32Operands): how far rounding them moves the reference's
   // outputs at these inputs (normwise, as maxRelError; reported, not tolerated); -1: no
   // such operands.
